@@ -1,0 +1,188 @@
+"""Strict JSON parsing and canonical encoding (RFC 8785, JCS) under pbem's restricted data model.
+
+The data model (PROTOCOL.md §2): objects with ASCII keys, arrays, strings in Unicode NFC without lone
+surrogates, booleans, null and integers within ±(2^53−1). No floats at all: ``1.0`` canonicalizes to
+``1`` and the type would be lost on re-parse.
+
+Under this model, sorted-key ``json.dumps`` with no whitespace and no ASCII escaping produces exactly the
+RFC 8785 bytes (a Hypothesis test proves the equivalence against the normative ``rfc8785`` package), and
+is about five times faster, which matters for verification throughput.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Any, TypeAlias
+
+import rfc8785
+
+from pbem.errors import LogFormatError
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_LINE_BYTES",
+    "MAX_SAFE_INTEGER",
+    "MAX_STRING",
+    "JSONValue",
+    "canonical",
+    "check_value",
+    "jcs",
+    "parse_line",
+]
+
+JSONValue: TypeAlias = Any  # None | bool | int | str | list[JSONValue] | dict[str, JSONValue]
+
+MAX_LINE_BYTES = 64 * 1024
+MAX_DEPTH = 24
+MAX_STRING = 4096
+MAX_SAFE_INTEGER = 2**53 - 1
+_MAX_DIGITS = 16
+_BOM = b"\xef\xbb\xbf"
+_WHITESPACE = b" \t\r\n"
+
+
+def _object(pairs: list[tuple[str, JSONValue]]) -> dict[str, JSONValue]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        dup = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise LogFormatError("L004", f"duplicate key {dup!r}")
+    for key in obj:
+        if not key.isascii():
+            raise LogFormatError("L008", f"non-ASCII key {key!r}")
+    return obj
+
+
+def _integer(text: str) -> int:
+    # Check the digit count before int(): Python refuses > 4300 digits with a bare ValueError.
+    if len(text.lstrip("-")) > _MAX_DIGITS:
+        raise LogFormatError("L006", f"integer with more than {_MAX_DIGITS} digits")
+    value = int(text)
+    if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+        raise LogFormatError("L006", f"integer {value} outside ±(2^53−1)")
+    return value
+
+
+def _float(text: str) -> None:
+    raise LogFormatError("L005", f"non-integer number {text[:20]!r}")
+
+
+def _constant(text: str) -> None:
+    raise LogFormatError("L005", f"{text} is not allowed")
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_object, parse_float=_float, parse_int=_integer, parse_constant=_constant
+)
+
+
+def _check_strings_and_depth(value: JSONValue) -> None:
+    """Walk ``value`` (iteratively) checking nesting depth and every string."""
+    stack: list[tuple[JSONValue, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            if depth > MAX_DEPTH:
+                raise LogFormatError("L009", f"nesting deeper than {MAX_DEPTH}")
+            for key, child in item.items():
+                _check_string(key)
+                stack.append((child, depth + 1))
+        elif isinstance(item, list):
+            if depth > MAX_DEPTH:
+                raise LogFormatError("L009", f"nesting deeper than {MAX_DEPTH}")
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, str):
+            _check_string(item)
+
+
+def _check_string(text: str) -> None:
+    if len(text) > MAX_STRING:
+        raise LogFormatError("L012", f"string longer than {MAX_STRING} characters")
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise LogFormatError("L012", "string holds a lone surrogate") from exc
+    if not unicodedata.is_normalized("NFC", text):
+        raise LogFormatError("L007", f"string {text[:40]!r} is not NFC")
+
+
+def parse_line(raw: bytes) -> dict[str, JSONValue]:
+    """Parse one log line strictly.
+
+    Surrounding ASCII whitespace (a CR from an email client, trailing spaces) is tolerated; everything
+    else that the data model forbids raises.
+
+    Raises:
+        LogFormatError: with the specific ``L`` code of the first defect found.
+    """
+    if len(raw) > MAX_LINE_BYTES:
+        raise LogFormatError("L010", f"line of {len(raw)} bytes exceeds {MAX_LINE_BYTES}")
+    if raw.startswith(_BOM):
+        raise LogFormatError("L002", "line starts with a byte order mark")
+    raw = raw.strip(_WHITESPACE)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LogFormatError("L001", f"invalid UTF-8 at byte {exc.start}") from exc
+    try:
+        value = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise LogFormatError("L003", f"not JSON: {exc.msg} at column {exc.colno}") from exc
+    except RecursionError as exc:
+        raise LogFormatError("L009", f"nesting deeper than {MAX_DEPTH}") from exc
+    if not isinstance(value, dict):
+        raise LogFormatError("L011", f"line is a JSON {type(value).__name__}, not an object")
+    # Fast path: a short pure-ASCII line without escapes cannot hold a long, non-NFC or surrogate string,
+    # and fewer brackets than the depth limit cannot nest too deep.
+    simple = raw.isascii() and b"\\u" not in raw and len(raw) <= MAX_STRING
+    if not simple or raw.count(b"{") + raw.count(b"[") > MAX_DEPTH:
+        _check_strings_and_depth(value)
+    return value
+
+
+def check_value(value: JSONValue) -> None:
+    """Check that ``value`` (built in memory, not parsed) is inside the data model.
+
+    Raises:
+        LogFormatError: for a float, an out-of-range integer, a non-ASCII key, a non-string key or a bad string.
+    """
+    stack: list[tuple[JSONValue, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if item is None or isinstance(item, bool):
+            continue
+        if isinstance(item, int):
+            if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                raise LogFormatError("L006", f"integer {item} outside ±(2^53−1)")
+        elif isinstance(item, str):
+            _check_string(item)
+        elif isinstance(item, (list, tuple)):
+            if depth > MAX_DEPTH:
+                raise LogFormatError("L009", f"nesting deeper than {MAX_DEPTH}")
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, dict):
+            if depth > MAX_DEPTH:
+                raise LogFormatError("L009", f"nesting deeper than {MAX_DEPTH}")
+            for key, child in item.items():
+                if not isinstance(key, str) or not key.isascii():
+                    raise LogFormatError("L008", f"key {key!r} is not an ASCII string")
+                stack.append((child, depth + 1))
+        elif isinstance(item, float):
+            raise LogFormatError("L005", f"float {item!r} is not allowed")
+        else:
+            raise LogFormatError("L011", f"{type(item).__name__} is not a JSON value")
+
+
+def canonical(value: JSONValue) -> bytes:
+    """The RFC 8785 encoding of ``value``, which must already be inside the data model."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode()
+
+
+def jcs(value: JSONValue) -> bytes:
+    """The normative RFC 8785 encoding (the ``rfc8785`` package); slower, used to prove :func:`canonical`."""
+    return rfc8785.dumps(value)

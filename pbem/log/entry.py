@@ -1,0 +1,369 @@
+"""Log entries: the signing input, the entry id, and the strict schema of every entry type.
+
+One entry is one canonical JSON object per line (PROTOCOL.md §3)::
+
+    signing_input = PAE("application/vnd.pbem-log.entry.v1+json", JCS(entry without "sig"))
+    id            = hex(SHA-256(signing_input))
+    sig           = Ed25519(author's key, signing_input)
+
+The id excludes the signature, so nobody, not even the signer, can change an entry's identity by
+re-signing. The signature is verified on the raw parsed object *before* the schema is applied
+(:func:`envelope` then :func:`validate`), so a schema bug can never make an unsigned field count.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+from pbem.errors import LogFormatError
+from pbem.log.canon import JSONValue, canonical, check_value, parse_line
+
+__all__ = [
+    "PAYLOAD_TYPE",
+    "ActionEntry",
+    "CheckpointEntry",
+    "DiscloseEntry",
+    "Entry",
+    "EntryType",
+    "Envelope",
+    "FeedEntry",
+    "GenesisEntry",
+    "HiddenEntry",
+    "JoinEntry",
+    "KeyReplaceEntry",
+    "KeyRotateEntry",
+    "ResignEntry",
+    "RevealEntry",
+    "envelope",
+    "pae",
+    "seal",
+    "signing_input",
+    "validate",
+]
+
+PAYLOAD_TYPE = "application/vnd.pbem-log.entry.v1+json"
+VERSION = 1
+MAX_DEPS = 16
+_HEX = re.compile(r"^[0-9a-f]*$")
+
+
+def pae(payload_type: str, payload: bytes) -> bytes:
+    """DSSE pre-authentication encoding: ``"DSSEv1" SP len(type) SP type SP len(body) SP body``."""
+    t = payload_type.encode()
+    return b"DSSEv1 %d %s %d %s" % (len(t), t, len(payload), payload)
+
+
+def signing_input(unsigned: Mapping[str, JSONValue]) -> bytes:
+    """The bytes an entry's signature covers and its id hashes."""
+    return pae(PAYLOAD_TYPE, canonical(unsigned))
+
+
+class EntryType(StrEnum):
+    """Every entry type of protocol v1, in the protocol's spelling."""
+
+    GENESIS = "genesis"
+    JOIN = "join"
+    ACTION = "action"
+    REVEAL = "reveal"  # a dice-chain seed answering an action's declared rolls
+    HIDDEN = "hidden"  # openings the rules ask for, and re-seals of values changed by others' entries
+    CHECKPOINT = "checkpoint"
+    DISCLOSE = "disclose"
+    KEY_ROTATE = "key-rotate"
+    KEY_REPLACE = "key-replace"
+    RESIGN = "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """A parsed line before its schema is checked: the raw object, what it signs, its id and signature."""
+
+    raw: dict[str, JSONValue]
+    signing_input: bytes
+    id: str
+    sig: bytes
+    line: bytes  # the canonical line (what a store writes)
+
+    @property
+    def author(self) -> Any:
+        return self.raw.get("author")
+
+    @property
+    def kid(self) -> Any:
+        return self.raw.get("kid")
+
+
+def envelope(line: bytes) -> Envelope:
+    """Parse one line strictly and compute its signing input and id.
+
+    Raises:
+        LogFormatError: an ``L`` code for a malformed line, or L017 for a malformed ``sig``.
+    """
+    raw = parse_line(line)
+    sig = raw.get("sig")
+    if not isinstance(sig, str) or len(sig) != 128 or not _HEX.match(sig):
+        raise LogFormatError("L017", "sig is not 128 lowercase hex digits")
+    unsigned = {k: v for k, v in raw.items() if k != "sig"}
+    signed = signing_input(unsigned)
+    return Envelope(raw, signed, hashlib.sha256(signed).hexdigest(), bytes.fromhex(sig), canonical(raw))
+
+
+def seal(unsigned: Mapping[str, JSONValue], sign: Any) -> Envelope:
+    """Sign an entry built in memory; ``sign`` maps the signing input to a 64-byte signature.
+
+    Raises:
+        LogFormatError: if the entry is outside the data model.
+    """
+    check_value(unsigned)
+    signed = signing_input(unsigned)
+    sig: bytes = sign(signed)
+    raw = {**unsigned, "sig": sig.hex()}
+    return Envelope(raw, signed, hashlib.sha256(signed).hexdigest(), sig, canonical(raw))
+
+
+# --- schema ---------------------------------------------------------------------------------------
+
+Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+Hex128 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{128}$")]
+HexAny = Annotated[str, StringConstraints(pattern=r"^(?:[0-9a-f]{2}){1,2048}$")]
+Seat = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_-]{0,31}$")]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+Slot = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_./:-]{1,96}$")]
+Timestamp = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")]
+Count = Annotated[int, Field(ge=0)]
+
+
+class Wire(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class RosterSeat(Wire):
+    seat: Seat
+    key: Hex64
+    role: Literal["player", "referee"]
+    team: Seat
+
+
+class DiceConfig(Wire):
+    quorum: Literal["opponents", "referee"]
+    referee: Seat | None
+    chain: Annotated[int, Field(ge=16, le=65536)]
+
+
+class GenesisBody(Wire):
+    ruleset: Name
+    version: Name
+    data: Hex64
+    scenario: Name
+    options: dict[str, Any]
+    roster: Annotated[list[RosterSeat], Field(min_length=1, max_length=8)]
+    dice: DiceConfig
+    title: Annotated[str, StringConstraints(max_length=200)]
+
+
+class JoinBody(Wire):
+    anchor: Hex64
+    next_key: Hex64 | None  # pre-rotation: SHA-256 of the raw public key this seat may rotate to
+
+
+class RollSpec(Wire):
+    id: Annotated[str, StringConstraints(pattern=r"^[a-z0-9_.-]{1,40}$")]
+    sides: Annotated[int, Field(ge=2, le=1000)]
+    n: Annotated[int, Field(ge=1, le=100)]
+    purpose: Annotated[str, StringConstraints(max_length=200)]
+
+
+class RollDeclaration(Wire):
+    rolls: Annotated[list[RollSpec], Field(min_length=1, max_length=50)]
+    index: Annotated[int, Field(ge=1)]  # the mover's own contribution: its next dice-chain element
+    seed: Hex64
+    owner: Seat | None  # a private draw: only this seat learns the faces
+    slot: Slot | None  # the hidden slot a private draw fills
+    commit: Hex64 | None  # the owner's commitment to its private-draw secret
+
+
+class Sealed(Wire):
+    """A commitment to a new version of a hidden slot, with the value sealed for its owner."""
+
+    slot: Slot
+    ver: Count
+    commit: Hex64
+    enc: HexAny
+
+
+class Echo(Wire):
+    for_: Annotated[Hex64, Field(alias="for")]
+    faces: list[Annotated[int, Field(ge=1)]]
+
+
+class ActionBody(Wire):
+    actions: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=200)]
+    rolls: RollDeclaration | None
+    sealed: list[Sealed]
+    echo: list[Echo]
+
+
+class RevealBody(Wire):
+    for_: Annotated[Hex64, Field(alias="for")]
+    index: Annotated[int, Field(ge=1)]
+    seed: Hex64
+
+
+class Opening(Wire):
+    slot: Slot
+    ver: Count
+    salt: Hex64 | None  # for a chosen or rule-computed value
+    value: Any  # the opened value (ignored for a private draw: it is recomputed)
+    secret: Hex64 | None  # for a private draw
+
+
+class HiddenBody(Wire):
+    opened: Annotated[list[Opening], Field(max_length=200)]
+    sealed: Annotated[list[Sealed], Field(max_length=200)]
+
+
+class CheckpointBody(Wire):
+    label: Name
+    state: Hex64
+    heads: dict[Seat, Hex64]
+    entries: Count
+
+
+class EpochSecret(Wire):
+    epoch: Count
+    secret: Hex64
+
+
+class DiscloseBody(Wire):
+    secrets: Annotated[list[EpochSecret], Field(min_length=1, max_length=16)]
+
+
+class KeyRotateBody(Wire):
+    key: Hex64
+    pop: Hex128  # the new key's signature over the rotation statement
+    anchor: Hex64  # the new epoch's dice-chain anchor
+    next_key: Hex64 | None
+
+
+class Cosignature(Wire):
+    seat: Seat
+    sig: Hex128
+
+
+class KeyReplaceBody(Wire):
+    key: Hex64
+    anchor: Hex64
+    cosigs: Annotated[list[Cosignature], Field(min_length=1, max_length=8)]
+
+
+class ResignBody(Wire):
+    pass
+
+
+class _Entry(Wire):
+    v: Literal[1]
+    author: Seat
+    kid: Hex64
+    ts: Timestamp
+    sig: Hex128
+
+
+class GenesisEntry(_Entry):
+    type: Literal["genesis"]
+    body: GenesisBody
+
+
+class _FeedEntry(_Entry):
+    game: Hex64
+    seq: Count
+    prev: Hex64
+    deps: Annotated[list[Hex64], Field(max_length=MAX_DEPS)]
+
+
+class JoinEntry(_FeedEntry):
+    type: Literal["join"]
+    body: JoinBody
+
+
+class ActionEntry(_FeedEntry):
+    type: Literal["action"]
+    body: ActionBody
+
+
+class RevealEntry(_FeedEntry):
+    type: Literal["reveal"]
+    body: RevealBody
+
+
+class HiddenEntry(_FeedEntry):
+    type: Literal["hidden"]
+    body: HiddenBody
+
+
+class CheckpointEntry(_FeedEntry):
+    type: Literal["checkpoint"]
+    body: CheckpointBody
+
+
+class DiscloseEntry(_FeedEntry):
+    type: Literal["disclose"]
+    body: DiscloseBody
+
+
+class KeyRotateEntry(_FeedEntry):
+    type: Literal["key-rotate"]
+    body: KeyRotateBody
+
+
+class KeyReplaceEntry(_FeedEntry):
+    type: Literal["key-replace"]
+    body: KeyReplaceBody
+
+
+class ResignEntry(_FeedEntry):
+    type: Literal["resign"]
+    body: ResignBody
+
+
+FeedEntry = (
+    JoinEntry
+    | ActionEntry
+    | RevealEntry
+    | HiddenEntry
+    | CheckpointEntry
+    | DiscloseEntry
+    | KeyRotateEntry
+    | KeyReplaceEntry
+    | ResignEntry
+)
+Entry = GenesisEntry | FeedEntry
+_ADAPTER: TypeAdapter[Entry] = TypeAdapter(Annotated[Entry, Field(discriminator="type")])
+_TYPES = frozenset(t.value for t in EntryType)
+
+
+def validate(raw: Mapping[str, JSONValue]) -> Entry:
+    """Apply the strict schema to a raw (already signature-checked) entry.
+
+    Raises:
+        LogFormatError: L015 unsupported version, L016 unknown type, L017 malformed hex, L014 otherwise.
+    """
+    if raw.get("v") != VERSION:
+        raise LogFormatError(
+            "L015", f"protocol version {raw.get('v')!r} is not supported (expected {VERSION})"
+        )
+    if raw.get("type") not in _TYPES:
+        raise LogFormatError("L016", f"unknown entry type {raw.get('type')!r}")
+    try:
+        return _ADAPTER.validate_python(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "entry"
+        pattern = str((first.get("ctx") or {}).get("pattern", ""))
+        code = "L017" if first["type"] == "string_pattern_mismatch" and "0-9a-f]{" in pattern else "L014"
+        raise LogFormatError(code, f"{raw.get('type')}.{where}: {first['msg']}") from exc

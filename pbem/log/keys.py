@@ -1,0 +1,163 @@
+"""Key files: create, store (encrypted when a passphrase is given), load, including OpenSSH ed25519 keys.
+
+A pbem private key file is PKCS#8 PEM, encrypted with the best available scheme when a passphrase is given,
+and written with mode 0600. The public key file is one OpenSSH line (``ssh-ed25519 AAAA… name``), so
+players can compare fingerprints with the tools they know. Existing ``~/.ssh/id_ed25519`` keys load too.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.exceptions import UnsupportedAlgorithm
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from pbem.errors import KeyStoreError, SignatureError, UsageError
+from pbem.log.sign import PublicKey
+from pbem.log.store import write_new_file
+
+__all__ = [
+    "KeyPair",
+    "generate",
+    "is_encrypted",
+    "load_private",
+    "load_public",
+    "passphrase_from",
+    "save_keypair",
+]
+
+
+@dataclass(frozen=True)
+class KeyPair:
+    """A private key with its validated public key."""
+
+    private: Ed25519PrivateKey
+    public: PublicKey
+
+    @classmethod
+    def from_private(cls, private: Ed25519PrivateKey) -> KeyPair:
+        return cls(private, PublicKey(private.public_key().public_bytes_raw()))
+
+    @property
+    def seed(self) -> bytes:
+        """The 32-byte private seed (RFC 8032), the input of the per-game secret derivation."""
+        return self.private.private_bytes_raw()
+
+
+def generate() -> KeyPair:
+    """A fresh Ed25519 key pair (from the OS's CSPRNG)."""
+    return KeyPair.from_private(Ed25519PrivateKey.generate())
+
+
+def save_keypair(pair: KeyPair, directory: Path, name: str, passphrase: bytes | None) -> tuple[Path, Path]:
+    """Write ``NAME.key`` (mode 0600) and ``NAME.pub`` into ``directory``; refuse to overwrite.
+
+    Raises:
+        StorageError: F004 if either file exists, F002 if a write fails.
+    """
+    encryption: serialization.KeySerializationEncryption = (
+        serialization.BestAvailableEncryption(passphrase) if passphrase else serialization.NoEncryption()
+    )
+    pem = pair.private.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption
+    )
+    ssh = pair.private.public_key().public_bytes(
+        serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH
+    )
+    key_path, pub_path = directory / f"{name}.key", directory / f"{name}.pub"
+    write_new_file(key_path, pem, mode=0o600)
+    write_new_file(pub_path, ssh + f" {name}\n".encode(), mode=0o644)
+    return key_path, pub_path
+
+
+def is_encrypted(path: Path) -> bool:
+    """Whether the private key file at ``path`` needs a passphrase."""
+    data = _read(path)
+    if b"ENCRYPTED PRIVATE KEY" in data:
+        return True
+    if b"OPENSSH PRIVATE KEY" in data:
+        try:
+            serialization.load_ssh_private_key(data, password=None)
+        except (TypeError, ValueError):
+            return True
+    return False
+
+
+def load_private(path: Path, passphrase: bytes | None = None) -> KeyPair:
+    """Load a pbem key file (PKCS#8 PEM) or an OpenSSH ed25519 private key.
+
+    Raises:
+        UsageError: U004 if the key is encrypted and no or a wrong passphrase was given.
+        KeyStoreError: K009 if the file is not an Ed25519 private key.
+    """
+    data = _read(path)
+    try:
+        if b"OPENSSH PRIVATE KEY" in data:
+            key = serialization.load_ssh_private_key(data, password=passphrase)
+        else:
+            key = serialization.load_pem_private_key(data, password=passphrase)
+    except TypeError as exc:
+        # cryptography raises TypeError for a missing or a superfluous password
+        if passphrase is None:
+            raise UsageError(
+                "U004", f"{path} is encrypted: give --passphrase-file or set PBEM_PASSPHRASE"
+            ) from exc
+        raise KeyStoreError("K009", f"{path} is not encrypted but a passphrase was given") from exc
+    except ValueError as exc:
+        if passphrase is not None and (b"ENCRYPTED" in data or b"OPENSSH" in data):
+            raise UsageError("U004", f"wrong passphrase for {path}") from exc
+        raise KeyStoreError("K009", f"{path} is not a readable private key") from exc
+    except UnsupportedAlgorithm as exc:
+        raise KeyStoreError("K009", f"{path}: unsupported key format ({exc})") from exc
+    if not isinstance(key, Ed25519PrivateKey):
+        raise KeyStoreError("K009", f"{path} holds a {type(key).__name__}, not an Ed25519 key")
+    try:
+        return KeyPair.from_private(key)
+    except SignatureError as exc:  # a weak key can only come from a crafted file
+        raise KeyStoreError("K009", f"{path}: {exc.message}") from exc
+
+
+def load_public(path: Path) -> PublicKey:
+    """Load a public key: an OpenSSH ``ssh-ed25519`` line, a PEM SubjectPublicKeyInfo, or 64 hex digits.
+
+    Raises:
+        KeyStoreError: K009 if the file holds no Ed25519 public key.
+        SignatureError: K003 if the key is weak.
+    """
+    data = _read(path).strip()
+    try:
+        if data.startswith(b"ssh-ed25519 "):
+            key = serialization.load_ssh_public_key(b" ".join(data.split()[:2]))
+        elif data.startswith(b"-----BEGIN"):
+            key = serialization.load_pem_public_key(data)
+        else:
+            text = data.decode("ascii")
+            if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+                raise ValueError("not 64 lowercase hex digits")
+            return PublicKey(bytes.fromhex(text))
+    except (ValueError, UnsupportedAlgorithm, UnicodeDecodeError) as exc:
+        raise KeyStoreError("K009", f"{path} is not an Ed25519 public key ({exc})") from exc
+    if not isinstance(key, Ed25519PublicKey):
+        raise KeyStoreError("K009", f"{path} holds a {type(key).__name__}, not an Ed25519 key")
+    return PublicKey(key.public_bytes_raw())
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise KeyStoreError("K009", f"cannot read {path}: {exc.strerror}") from exc
+
+
+def passphrase_from(file: Path | None) -> bytes | None:
+    """The passphrase from ``--passphrase-file`` or ``PBEM_PASSPHRASE``, or None (never prompts)."""
+    if file is not None:
+        try:
+            return file.read_bytes().rstrip(b"\r\n") or None
+        except OSError as exc:
+            raise KeyStoreError("K009", f"cannot read passphrase file {file}: {exc.strerror}") from exc
+    env = os.environ.get("PBEM_PASSPHRASE")
+    return env.encode() if env else None

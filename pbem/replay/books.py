@@ -1,0 +1,185 @@
+"""The bookkeeping a replay keeps beside the game state: per-seat feeds, dice, commitments, checkpoints."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pbem.log.sign import PublicKey
+from pbem.rules.contract import Event, RollRequest
+
+__all__ = [
+    "Await",
+    "Boundary",
+    "Commitment",
+    "Epoch",
+    "LoggedEvent",
+    "OwedSeal",
+    "PendingRoll",
+    "RollRecord",
+    "SeatBook",
+]
+
+
+@dataclass
+class Epoch:
+    """One key of a seat (epoch 0 joined; each rotation or replacement starts the next)."""
+
+    key: PublicKey
+    anchor: bytes  # x_0 of this epoch's dice chain
+    index: int = 0  # the last chain index revealed
+    element: bytes = b""  # x_index
+    next_key: str | None = None  # pre-rotation digest committed with this key
+    secret: bytes | None = None  # the seat's game secret for this epoch, when the replaying party knows it
+
+    def __post_init__(self) -> None:
+        if not self.element:
+            self.element = self.anchor
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """A checkpoint every seat owes: the label and body it must sign, and the entry that crossed it."""
+
+    label: str
+    author: str
+    seq: int
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class OwedSeal:
+    """A hidden slot of this seat that another seat's entry changed: the owner must commit to it."""
+
+    slot: str
+    ver: int
+    author: str
+    seq: int
+
+
+@dataclass
+class SeatBook:
+    seat: str
+    team: str
+    role: str
+    roster_key: PublicKey
+    epochs: list[Epoch] = field(default_factory=list)
+    seq: int = -1
+    head: str | None = None
+    ts: str = ""
+    clock: dict[str, int] = field(default_factory=dict)
+    owed_checkpoints: list[Boundary] = field(default_factory=list)
+    owed_seals: list[OwedSeal] = field(default_factory=list)
+    disclosed: bool = False
+
+    @property
+    def joined(self) -> bool:
+        return bool(self.epochs)
+
+    @property
+    def key(self) -> PublicKey:
+        return self.epochs[-1].key if self.epochs else self.roster_key
+
+    @property
+    def epoch(self) -> Epoch:
+        return self.epochs[-1]
+
+    def clone(self) -> SeatBook:
+        return SeatBook(
+            self.seat, self.team, self.role, self.roster_key,
+            [Epoch(e.key, e.anchor, e.index, e.element, e.next_key, e.secret) for e in self.epochs],
+            self.seq, self.head, self.ts, dict(self.clock),
+            list(self.owed_checkpoints), list(self.owed_seals), self.disclosed,
+        )  # fmt: skip
+
+
+@dataclass
+class PendingRoll:
+    """Dice declared by ``key`` (an entry id) that still wait for some seats' seeds."""
+
+    key: str
+    line: int
+    mover: str
+    request: RollRequest
+    awaiting: list[str]
+    seeds: dict[str, str]
+    ver: int = 0  # the version a private draw will give its slot
+    commit: str | None = None
+
+    def clone(self) -> PendingRoll:
+        return PendingRoll(
+            self.key,
+            self.line,
+            self.mover,
+            self.request,
+            list(self.awaiting),
+            dict(self.seeds),
+            self.ver,
+            self.commit,
+        )
+
+
+@dataclass(frozen=True)
+class RollRecord:
+    """A resolved roll with every input needed to recompute it by hand (PROTOCOL.md §6.4)."""
+
+    game: str
+    entry: str  # the declaring entry's id, the "action" input of the derivation
+    line: int  # the line that completed it
+    mover: str
+    request: RollRequest
+    seeds: dict[str, str]
+    faces: dict[str, tuple[int, ...]] | None  # None: a private draw the replaying party cannot see
+    private_secret: str | None = None  # a private draw's owner secret, once known
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "action": self.entry,
+            "line": self.line,
+            "mover": self.mover,
+            "rolls": [r.model_dump() for r in self.request.rolls],
+            "private_to": self.request.owner,
+            "seeds": self.seeds,
+            "private": self.private_secret,
+            "faces": None if self.faces is None else {k: list(v) for k, v in self.faces.items()},
+        }
+
+
+@dataclass(frozen=True)
+class Commitment:
+    owner: str
+    slot: str
+    ver: int
+    commit: str
+    enc: str | None
+    epoch: int
+    draw: PendingRoll | None = None  # set for a private draw: the roll it commits to
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    line: int
+    entry: str
+    event: Event
+
+
+@dataclass(frozen=True)
+class Await:
+    """Something the game waits for: ``what`` a seat must do, with details for people."""
+
+    seat: str
+    what: Literal["join", "act", "dice", "open", "seal", "checkpoint", "disclose"]
+    detail: str = ""
+
+    def describe(self) -> str:
+        texts = {
+            "join": f"waiting for {self.seat} to join",
+            "act": f"waiting for {self.seat} to act",
+            "dice": f"waiting for {self.seat}'s dice",
+            "open": f"waiting for {self.seat} to open {self.detail}",
+            "seal": f"waiting for {self.seat} to commit to {self.detail}",
+            "checkpoint": f"waiting for {self.seat} to co-sign checkpoint {self.detail}",
+            "disclose": f"waiting for {self.seat} to disclose its game secret",
+        }
+        return texts[self.what]

@@ -1,0 +1,384 @@
+"""Triad: a tiny game that exists only to exercise the engine contract (it ships only under tests/).
+
+Rules (cited by number in refusals and events):
+
+* T1 Setup. Every seat secretly chooses a reserve of 1-3 (T1.1), all at once (a simultaneous secret phase).
+* T2 Turns. Seats act in roster order, one action per turn, for the number of rounds in the options;
+  a seat at 0 health is out and skipped (T2.2).
+* T3 Attack another seat still in (T3.1). The defender chooses a stance (T3.2, a decision by the non-moving
+  player). Then the attacker rolls 2d6 and the defender 1d6 (T3.3): damage is the attack minus the defence,
+  doubled when blocking. A 12 rolls one more die of damage (T3.4, a chained roll). A dodging defender that
+  rolls 1 or 2 loses one reserve point (T3.5, a hidden change caused by another seat's move).
+* T4 Draw a card: a private d6 only the drawer learns (T4.1); at most two cards in hand (T4.2).
+* T5 Play a card from the hand (T5.1): the card is opened and heals its value (T5.2).
+* T6 Fortify: raise your own hidden reserve by one (T6.1), never above 5 (T6.2).
+* T7 Pass.
+* T8 End. After the last round every reserve is opened (T8.1); score is health plus reserve, highest wins
+  (T8.2).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from pbem.errors import DataPackError
+from pbem.rules.contract import (
+    ALLOW,
+    Action,
+    Event,
+    GameState,
+    OptionSpec,
+    Outcome,
+    Result,
+    RollRequest,
+    RollSpec,
+    Roster,
+    Ruleset,
+    Scenario,
+    SeatSpec,
+    Step,
+    UnitView,
+    Verdict,
+    View,
+    deny,
+)
+
+__all__ = ["RULESET", "Triad"]
+
+
+class TriadData(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    health: int
+    reserve_min: int
+    reserve_max: int
+    reserve_cap: int
+    hand_limit: int
+    card_sides: int
+
+
+DATA = TriadData(health=12, reserve_min=1, reserve_max=3, reserve_cap=5, hand_limit=2, card_sides=6)
+
+
+class Attack(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    attacker: str
+    defender: str
+    stance: Literal["block", "dodge"] | None = None
+
+
+class TriadState(GameState):
+    seats: tuple[str, ...]
+    rounds: int
+    data: TriadData
+    phase: Literal["setup", "main", "defend", "reveal", "over"] = "setup"
+    round: int = 1
+    turn: int = 0
+    health: dict[str, int]
+    chosen: tuple[str, ...] = ()
+    attack: Attack | None = None
+    drawn: dict[str, int]
+    hand: dict[str, tuple[str, ...]]
+    playing: str | None = None
+    fortified: dict[str, int]
+
+
+def _reserve(seat: str) -> str:
+    return f"reserve/{seat}"
+
+
+class Triad(Ruleset[TriadState]):
+    id = "triad"
+    name = "Triad (test game)"
+    version = "1"
+    scenarios = (
+        Scenario(
+            id="standard",
+            name="Three seats",
+            seats=(SeatSpec(id="red", name="Red", team="red"), SeatSpec(id="green", name="Green", team="green"),
+                   SeatSpec(id="blue", name="Blue", team="blue")),
+        ),
+        Scenario(id="duel", name="Two seats", seats=(SeatSpec(id="red", name="Red", team="red"),
+                                                    SeatSpec(id="blue", name="Blue", team="blue"))),
+    )  # fmt: skip
+    options = (OptionSpec(id="rounds", description="number of rounds", default=3),)
+
+    # --- data -----------------------------------------------------------------------------------
+    def default_data(self) -> bytes:
+        return json.dumps(DATA.model_dump(), sort_keys=True, separators=(",", ":")).encode()
+
+    def load_data(self, raw: bytes) -> TriadData:
+        try:
+            return TriadData.model_validate_json(raw)
+        except ValidationError as exc:
+            raise DataPackError("R006", f"triad data pack: {exc.errors()[0]['msg']}") from exc
+
+    def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: TriadData) -> TriadState:
+        seats = roster.players
+        return TriadState(
+            seats=seats,
+            rounds=int(options["rounds"]),
+            data=data,
+            health={s: data.health for s in seats},
+            drawn={s: 0 for s in seats},
+            hand={s: () for s in seats},
+            fortified={s: 0 for s in seats},
+        )
+
+    # --- who acts ---------------------------------------------------------------------------------
+    def to_act(self, state: TriadState) -> tuple[str, ...]:
+        if state.phase == "setup":
+            return tuple(s for s in state.seats if s not in state.chosen)
+        if state.phase == "main":
+            return (state.seats[state.turn],)
+        if state.phase == "defend":
+            assert state.attack is not None
+            return (state.attack.defender,)
+        return ()
+
+    def period(self, state: TriadState) -> str:
+        return "setup" if state.phase == "setup" else f"round-{min(state.round, state.rounds)}"
+
+    def secret_fields(self, state: TriadState, seat: str, action_name: str) -> dict[str, str]:
+        return {"value": _reserve(seat)} if action_name == "choose_reserve" else {}
+
+    # --- legality: check() is the predicate, legal_actions() filters the candidates with it --------
+    def _candidates(self, state: TriadState, seat: str) -> list[Action]:
+        d = state.data
+        if state.phase == "setup":
+            return [{"action": "choose_reserve", "value": v} for v in range(d.reserve_min, d.reserve_max + 1)]
+        if state.phase == "defend":
+            return [{"action": "defend", "stance": s} for s in ("block", "dodge")]
+        if state.phase != "main":
+            return []
+        actions: list[Action] = [{"action": "attack", "target": t} for t in state.seats if t != seat]
+        actions.append({"action": "draw"})
+        actions.extend({"action": "play", "card": c} for c in state.hand[seat])
+        actions.append({"action": "fortify"})
+        actions.append({"action": "pass"})
+        return actions
+
+    def legal_actions(self, state: TriadState, seat: str) -> list[Action]:
+        return [a for a in self._candidates(state, seat) if self.check(state, seat, a).ok]
+
+    def check(self, state: TriadState, seat: str, action: Action) -> Verdict:
+        if seat not in self.to_act(state):
+            return deny("T2.1", "not-your-turn", f"{seat} is not to act")
+        name = action.get("action")
+        phase_of = {"choose_reserve": "setup", "defend": "defend"}
+        if phase_of.get(str(name), "main") != state.phase:
+            return deny("T2.1", "wrong-phase", f"{name} is not possible in the {state.phase} phase")
+        fields = {
+            "choose_reserve": {"action", "value"},
+            "defend": {"action", "stance"},
+            "attack": {"action", "target"},
+            "play": {"action", "card"},
+        }.get(str(name), {"action"})
+        if set(action) != fields and not (name == "choose_reserve" and set(action) == {"action"}):
+            return deny("T2.1", "malformed", f"{name} takes the fields {sorted(fields)}")
+        d = state.data
+        match name:
+            case "choose_reserve":
+                value = action.get("value")
+                if "value" in action and (
+                    type(value) is not int or not d.reserve_min <= value <= d.reserve_max
+                ):
+                    return deny("T1.1", "reserve-range", f"reserve must be {d.reserve_min}-{d.reserve_max}")
+            case "defend":
+                if action.get("stance") not in ("block", "dodge"):
+                    return deny("T3.2", "stance", "stance is block or dodge")
+            case "attack":
+                target = action.get("target")
+                if target == seat or target not in state.seats or state.health.get(str(target), 0) <= 0:
+                    return deny("T3.1", "target", f"{target} is not another seat still in the game")
+            case "draw":
+                if len(state.hand[seat]) >= d.hand_limit:
+                    return deny("T4.2", "hand-full", f"a hand holds at most {d.hand_limit} cards")
+            case "play":
+                if action.get("card") not in state.hand[seat]:
+                    return deny("T5.1", "not-in-hand", f"{action.get('card')} is not in {seat}'s hand")
+            case "fortify":
+                slot = state.hidden[_reserve(seat)]
+                if slot.known and slot.value >= d.reserve_cap:
+                    return deny("T6.2", "reserve-cap", f"a reserve is never above {d.reserve_cap}")
+            case "pass":
+                pass
+            case _:
+                return deny("T2.1", "unknown-action", f"there is no action {name!r}")
+        return ALLOW
+
+    # --- applying ---------------------------------------------------------------------------------
+    def apply(self, state: TriadState, seat: str, action: Action) -> Step[TriadState]:
+        match action["action"]:
+            case "choose_reserve":
+                chosen = (*state.chosen, seat)
+                phase = "main" if len(chosen) == len(state.seats) else "setup"
+                event = Event(
+                    kind="reserve_chosen", seat=seat, rule="T1.1", text=f"{seat} chose a secret reserve"
+                )
+                return Step(
+                    state=state.model_copy(update={"chosen": chosen, "phase": phase}), events=(event,)
+                )
+            case "attack":
+                attack = Attack(attacker=seat, defender=action["target"])
+                event = Event(kind="attack_declared", seat=seat, rule="T3.1", data={"target": action["target"]},
+                              text=f"{seat} attacks {action['target']}")  # fmt: skip
+                return Step(
+                    state=state.model_copy(update={"phase": "defend", "attack": attack}), events=(event,)
+                )
+            case "defend":
+                assert state.attack is not None
+                attack = state.attack.model_copy(update={"stance": action["stance"]})
+                request = RollRequest(rolls=(RollSpec(id="attack", sides=6, n=2, purpose=f"{attack.attacker} attacks"),
+                                             RollSpec(id="defence", sides=6, n=1, purpose=f"{seat} defends")))  # fmt: skip
+                event = Event(kind="stance_chosen", seat=seat, rule="T3.2", data={"stance": action["stance"]},
+                              text=f"{seat} chooses to {action['stance']}")  # fmt: skip
+                return Step(
+                    state=state.model_copy(update={"attack": attack}).with_rolls(request), events=(event,)
+                )
+            case "draw":
+                slot = f"card/{seat}/{state.drawn[seat] + 1}"
+                request = RollRequest(rolls=(RollSpec(id="card", sides=state.data.card_sides, n=1, purpose="draw a card"),),
+                                      owner=seat, slot=slot)  # fmt: skip
+                drawn = {**state.drawn, seat: state.drawn[seat] + 1}
+                return Step(state=state.model_copy(update={"drawn": drawn}).with_rolls(request))
+            case "play":
+                return Step(
+                    state=state.model_copy(update={"playing": action["card"]}).with_opening(action["card"])
+                )
+            case "fortify":
+                slot = state.hidden[_reserve(seat)]
+                new = state.with_hidden(
+                    _reserve(seat), seat, slot.value + 1 if slot.known else None, known=slot.known
+                )
+                fortified = {**state.fortified, seat: state.fortified[seat] + 1}
+                event = Event(kind="fortified", seat=seat, rule="T6.1", text=f"{seat} fortifies")
+                return self._end_turn(new.model_copy(update={"fortified": fortified}), (event,))
+            case _:
+                event = Event(kind="passed", seat=seat, rule="T7", text=f"{seat} passes")
+                return self._end_turn(state, (event,))
+
+    def resume(self, state: TriadState, outcome: Outcome) -> Step[TriadState]:
+        if outcome.dice is not None and "bonus" in outcome.dice:
+            assert state.attack is not None
+            return self._damage(state, state.attack.defender, outcome.dice["bonus"][0], "T3.4", ())
+        if outcome.dice is not None:
+            return self._combat(state, outcome.dice)
+        if outcome.drawn is not None:
+            seat = state.hidden[outcome.drawn].owner
+            hand = {**state.hand, seat: (*state.hand[seat], outcome.drawn)}
+            event = Event(kind="card_drawn", seat=seat, rule="T4.1", data={"slot": outcome.drawn},
+                          text=f"{seat} draws a card")  # fmt: skip
+            return self._end_turn(state.model_copy(update={"hand": hand}), (event,))
+        if state.phase == "reveal":
+            return self._finish(state)
+        assert state.playing is not None
+        card = state.playing
+        seat = state.hidden[card].owner
+        value = state.hidden[card].value["card"][0]
+        hand = {**state.hand, seat: tuple(c for c in state.hand[seat] if c != card)}
+        health = {**state.health, seat: state.health[seat] + value}
+        event = Event(kind="card_played", seat=seat, rule="T5.2", data={"card": card, "heal": value},
+                      text=f"{seat} plays a {value} and heals {value}")  # fmt: skip
+        new = state.model_copy(update={"hand": hand, "health": health, "playing": None})
+        return self._end_turn(new, (event,))
+
+    def _combat(self, state: TriadState, dice: Mapping[str, tuple[int, ...]]) -> Step[TriadState]:
+        attack = state.attack
+        assert attack is not None
+        attack_sum, defence = sum(dice["attack"]), dice["defence"][0]
+        guard = defence * 2 if attack.stance == "block" else defence
+        damage = max(0, attack_sum - guard)
+        events: list[Event] = [Event(kind="combat_resolved", seat=attack.attacker, rule="T3.3",
+                                     data={"attack": attack_sum, "defence": defence, "damage": damage},
+                                     text=f"{attack.attacker} rolls {attack_sum} against {guard}: {damage} damage")]  # fmt: skip
+        if attack.stance == "dodge" and defence <= 2:
+            slot = state.hidden[_reserve(attack.defender)]
+            lowered = max(state.data.reserve_min, slot.value - 1) if slot.known else None
+            state = state.with_hidden(_reserve(attack.defender), attack.defender, lowered, known=slot.known)
+            events.append(Event(kind="reserve_lost", seat=attack.defender, rule="T3.5",
+                                text=f"{attack.defender} stumbles and loses reserve"))  # fmt: skip
+        if attack_sum == 12:
+            step = self._damage(state, attack.defender, damage, "T3.3", tuple(events), end=False)
+            bonus = RollRequest(rolls=(RollSpec(id="bonus", sides=6, n=1, purpose="critical hit"),))
+            return Step(state=step.state.with_rolls(bonus), events=step.events)
+        return self._damage(state, attack.defender, damage, "T3.3", tuple(events))
+
+    def _damage(
+        self,
+        state: TriadState,
+        seat: str,
+        damage: int,
+        rule: str,
+        events: tuple[Event, ...],
+        end: bool = True,
+    ) -> Step[TriadState]:
+        health = {**state.health, seat: max(0, state.health[seat] - damage)}
+        state = state.model_copy(update={"health": health})
+        if rule == "T3.4":
+            events = (*events, Event(kind="critical_hit", seat=seat, rule=rule, data={"damage": damage},
+                                     text=f"critical hit: {damage} more damage"))  # fmt: skip
+        if not end:
+            return Step(state=state, events=events)
+        return self._end_turn(state.model_copy(update={"attack": None}), events)
+
+    def _end_turn(self, state: TriadState, events: tuple[Event, ...]) -> Step[TriadState]:
+        alive = [s for s in state.seats if state.health[s] > 0]
+        turn, round_ = state.turn, state.round
+        while True:
+            turn += 1
+            if turn == len(state.seats):
+                turn, round_ = 0, round_ + 1
+            if state.health[state.seats[turn]] > 0:
+                break
+        state = state.model_copy(update={"turn": turn, "round": round_, "phase": "main"})
+        if round_ > state.rounds or len(alive) <= 1:
+            slots = [_reserve(s) for s in state.seats]
+            return Step(
+                state=state.model_copy(update={"phase": "reveal"}).with_opening(*slots), events=events
+            )
+        return Step(state=state, events=events)
+
+    def _finish(self, state: TriadState) -> Step[TriadState]:
+        event = Event(
+            kind="game_ended", rule="T8.2", data={"score": self._scores(state)}, text="the game ends"
+        )
+        return Step(state=state.model_copy(update={"phase": "over"}), events=(event,))
+
+    def _scores(self, state: TriadState) -> dict[str, int]:
+        return {s: state.health[s] + state.hidden[_reserve(s)].value for s in state.seats}
+
+    def result(self, state: TriadState) -> Result | None:
+        if state.phase != "over":
+            return None
+        scores = self._scores(state)
+        best = max(scores.values())
+        return Result(
+            winners=tuple(s for s in state.seats if scores[s] == best), outcome="highest score", score=scores
+        )
+
+    def view(self, state: TriadState, viewer: str) -> View:
+        units = []
+        for seat in state.seats:
+            slot = state.hidden.get(_reserve(seat))
+            visible = slot is not None and slot.known and (slot.public or viewer in (seat, "@all"))
+            units.append(UnitView(id=seat, name=seat.title(), side=seat, location="arena", strength=state.health[seat],
+                                  hidden=not visible,
+                                  extra={"reserve": slot.value if visible and slot else None,
+                                         "hand": len(state.hand[seat])}))  # fmt: skip
+        summary = f"round {min(state.round, state.rounds)} of {state.rounds}, {state.phase}"
+        return View(viewer=viewer, summary=summary, units=tuple(units), facts={"phase": state.phase})
+
+    def assert_invariants(self, state: TriadState) -> None:
+        assert all(h >= 0 for h in state.health.values())
+        assert all(len(h) <= state.data.hand_limit for h in state.hand.values())
+        assert (state.attack is not None) == (
+            state.phase == "defend" or (state.rolls is not None and state.attack is not None)
+        )
+
+
+RULESET = Triad()
