@@ -102,9 +102,7 @@ _TABLE: tuple[Code, ...] = (
     # D: dice
     Code("D001", "unexpected-reveal", "A dice reveal answers no open roll that awaits this seat."),
     Code("D002", "reveal-index", "A dice reveal skips or reuses a chain index."),
-    Code(
-        "D003", "reveal-chain", "A revealed seed does not hash forward to the seat's previous chain element."
-    ),
+    Code("D003", "reveal-chain", "A revealed seed does not hash forward to the seat's previous chain element."),
     Code("D004", "reveal-deps", "A dice reveal does not depend on the action it answers."),
     Code("D005", "double-reveal", "A seat reveals twice for the same roll."),
     Code("D006", "echo", "Echoed dice faces do not match the derivation."),
@@ -112,9 +110,7 @@ _TABLE: tuple[Code, ...] = (
     Code("D008", "chain-exhausted", "The seat's dice chain is exhausted."),
     # H: hidden information
     Code("H001", "opening", "An opening does not match its commitment (value, salt, version or slot)."),
-    Code(
-        "H002", "hidden-transition", "At audit, a committed hidden value differs from what the rules produce."
-    ),
+    Code("H002", "hidden-transition", "At audit, a committed hidden value differs from what the rules produce."),
     Code("H003", "private-draw", "A private draw's secret does not match its commitment."),
     Code("H004", "disclosure", "A disclosed game secret does not reproduce the seat's committed anchor."),
     Code("H005", "commitments", "An entry lacks a commitment the rules require, or carries one they do not."),
@@ -137,9 +133,7 @@ _TABLE: tuple[Code, ...] = (
     # R: rules
     Code("R001", "illegal-action", "The action is not legal at that point under the game's rules."),
     Code("R002", "not-your-turn", "The seat is not one the game is waiting for."),
-    Code(
-        "R003", "past-wait-point", "The batch goes on after the point where the seat must wait for another."
-    ),
+    Code("R003", "past-wait-point", "The batch goes on after the point where the seat must wait for another."),
     Code("R004", "malformed-action", "The action is not an object with a known action name and fields."),
     Code("R005", "unknown-ruleset", "The game names a ruleset or version that is not installed."),
     Code("R006", "data-pack", "The game's data pack is not available or does not validate."),

@@ -50,9 +50,7 @@ def own_knowledge(pair: KeyPair) -> Knowledge:
 
 
 def _raise_finding(finding: Finding) -> None:
-    raise PbemError(
-        finding.code, f"refusing to write an entry pbem would reject: {finding.message}", rule=finding.rule
-    )
+    raise PbemError(finding.code, f"refusing to write an entry pbem would reject: {finding.message}", rule=finding.rule)
 
 
 @dataclass(frozen=True)
@@ -91,9 +89,7 @@ def create_game(
         raise UsageError("U003", f"{ruleset.id} has no scenario {scenario!r}")
     wanted = {s.id for s in spec.seats}
     if set(seats) != wanted:
-        raise UsageError(
-            "U003", f"scenario {scenario} needs exactly the seats {sorted(wanted)}, got {sorted(seats)}"
-        )
+        raise UsageError("U003", f"scenario {scenario} needs exactly the seats {sorted(wanted)}, got {sorted(seats)}")
     chosen = dict(options or {})
     unknown = sorted(set(chosen) - {o.id for o in ruleset.options})
     if unknown:
@@ -155,9 +151,7 @@ class _Sealer:
 
     def take(self, slot: str, ver: int, value: Any) -> Sealed:
         if value is UNKNOWN:
-            raise PbemError(
-                "R008", f"the rules changed {slot}, but its owner {self._owner} cannot compute the value"
-            )
+            raise PbemError("R008", f"the rules changed {slot}, but its owner {self._owner} cannot compute the value")
         salt = derive.salt(self._secret, slot, ver)
         commit = hidden.commit_value(self._game, self._owner, slot, ver, salt, value)
         enc = hidden.seal(derive.seal_key(self._secret, slot, ver), value, commit)
@@ -208,9 +202,7 @@ class Session:
             UsageError: U005 if the log does not verify, U001 if the key holds no seat.
             StorageError: F005 if this machine already signed entries beyond this copy's head.
         """
-        report, verifier = verify_lines(
-            store.lines, knowledge=own_knowledge(pair), data_provider=data_provider
-        )
+        report, verifier = verify_lines(store.lines, knowledge=own_knowledge(pair), data_provider=data_provider)
         if not report.valid:
             first = report.first_error
             detail = first.render() if first else "no genesis"
@@ -308,8 +300,11 @@ class Session:
         for owed in book.owed_seals:
             slot = game.state.hidden[owed.slot]
             sealer.take(owed.slot, owed.ver, slot.value if slot.known else UNKNOWN)
-        opened = [self._opening(game, name) for name, slot in sorted(game.state.hidden.items())
-                  if slot.owner == self.seat and slot.must_open]  # fmt: skip
+        opened = [
+            self._opening(game, name)
+            for name, slot in sorted(game.state.hidden.items())
+            if slot.owner == self.seat and slot.must_open
+        ]
         if sealer.made or opened:
             return "hidden", {"opened": opened, "sealed": [s.model_dump() for s in sealer.made]}, []
         for roll in game.pending.values():
@@ -321,8 +316,11 @@ class Session:
                     [roll.key],
                 )
         if game.result is not None and book.role == "player" and not book.disclosed:
-            secrets = [{"epoch": n, "secret": derive.game_secret(self.pair.seed, game.id, n).hex()}
-                       for n, e in enumerate(book.epochs) if e.key == self.pair.public]  # fmt: skip
+            secrets = [
+                {"epoch": n, "secret": derive.game_secret(self.pair.seed, game.id, n).hex()}
+                for n, e in enumerate(book.epochs)
+                if e.key == self.pair.public
+            ]
             return "disclose", {"secrets": secrets}, []
         return None
 
@@ -382,8 +380,10 @@ class Session:
                 ver = 0 if old is None else old.ver + 1
                 draw = derive.draw_secret(self.secret, request.slot, ver)
                 declaration["commit"] = hidden.commit_draw(game.id, self.seat, request.slot, ver, draw)
-        echo = [{"for": r.entry, "faces": [f for g in (r.faces or {}).values() for f in g]}
-                for r in self.game.to_echo(self.seat)]  # fmt: skip
+        echo = [
+            {"for": r.entry, "faces": [f for g in (r.faces or {}).values() for f in g]}
+            for r in self.game.to_echo(self.seat)
+        ]
         body = {
             "actions": logged,
             "rolls": declaration,

@@ -72,9 +72,7 @@ def _constant(text: str) -> None:
     raise LogFormatError("L005", f"{text} is not allowed")
 
 
-_DECODER = json.JSONDecoder(
-    object_pairs_hook=_object, parse_float=_float, parse_int=_integer, parse_constant=_constant
-)
+_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_float=_float, parse_int=_integer, parse_constant=_constant)
 
 
 def _check_strings_and_depth(value: JSONValue) -> None:
@@ -178,9 +176,7 @@ def check_value(value: JSONValue) -> None:
 
 def canonical(value: JSONValue) -> bytes:
     """The RFC 8785 encoding of ``value``, which must already be inside the data model."""
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode()
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
 
 
 def jcs(value: JSONValue) -> bytes:

@@ -36,9 +36,7 @@ LABELS = {
 
 def game_secret(seed: bytes, game_id: str, epoch: int) -> bytes:
     """The per-game secret K of the key with private ``seed``, for ``game_id`` and key ``epoch``."""
-    hkdf = HKDF(
-        hashes.SHA256(), 32, salt=bytes.fromhex(game_id), info=LABELS["game"] + struct.pack(">I", epoch)
-    )
+    hkdf = HKDF(hashes.SHA256(), 32, salt=bytes.fromhex(game_id), info=LABELS["game"] + struct.pack(">I", epoch))
     return hkdf.derive(seed)
 
 

@@ -354,9 +354,7 @@ def validate(raw: Mapping[str, JSONValue]) -> Entry:
         LogFormatError: L015 unsupported version, L016 unknown type, L017 malformed hex, L014 otherwise.
     """
     if raw.get("v") != VERSION:
-        raise LogFormatError(
-            "L015", f"protocol version {raw.get('v')!r} is not supported (expected {VERSION})"
-        )
+        raise LogFormatError("L015", f"protocol version {raw.get('v')!r} is not supported (expected {VERSION})")
     if raw.get("type") not in _TYPES:
         raise LogFormatError("L016", f"unknown entry type {raw.get('type')!r}")
     try:

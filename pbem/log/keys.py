@@ -61,12 +61,8 @@ def save_keypair(pair: KeyPair, directory: Path, name: str, passphrase: bytes | 
     encryption: serialization.KeySerializationEncryption = (
         serialization.BestAvailableEncryption(passphrase) if passphrase else serialization.NoEncryption()
     )
-    pem = pair.private.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption
-    )
-    ssh = pair.private.public_key().public_bytes(
-        serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH
-    )
+    pem = pair.private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
+    ssh = pair.private.public_key().public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH)
     key_path, pub_path = directory / f"{name}.key", directory / f"{name}.pub"
     write_new_file(key_path, pem, mode=0o600)
     write_new_file(pub_path, ssh + f" {name}\n".encode(), mode=0o644)
@@ -102,9 +98,7 @@ def load_private(path: Path, passphrase: bytes | None = None) -> KeyPair:
     except TypeError as exc:
         # cryptography raises TypeError for a missing or a superfluous password
         if passphrase is None:
-            raise UsageError(
-                "U004", f"{path} is encrypted: give --passphrase-file or set PBEM_PASSPHRASE"
-            ) from exc
+            raise UsageError("U004", f"{path} is encrypted: give --passphrase-file or set PBEM_PASSPHRASE") from exc
         raise KeyStoreError("K009", f"{path} is not encrypted but a passphrase was given") from exc
     except ValueError as exc:
         if passphrase is not None and (b"ENCRYPTED" in data or b"OPENSSH" in data):

@@ -186,9 +186,7 @@ class LogStore:
             lines.append(rest)
             rest = b""
         if rest:
-            saved = self.path.with_name(
-                f"{self.path.name}.torn-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
-            )
+            saved = self.path.with_name(f"{self.path.name}.torn-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}")
             write_new_file(saved, rest)
             try:
                 os.ftruncate(self._fd, size - len(rest))

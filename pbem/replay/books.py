@@ -86,11 +86,19 @@ class SeatBook:
 
     def clone(self) -> SeatBook:
         return SeatBook(
-            self.seat, self.team, self.role, self.roster_key,
+            self.seat,
+            self.team,
+            self.role,
+            self.roster_key,
             [Epoch(e.key, e.anchor, e.index, e.element, e.next_key, e.secret) for e in self.epochs],
-            self.seq, self.head, self.ts, dict(self.clock),
-            list(self.owed_checkpoints), list(self.owed_seals), self.disclosed,
-        )  # fmt: skip
+            self.seq,
+            self.head,
+            self.ts,
+            dict(self.clock),
+            list(self.owed_checkpoints),
+            list(self.owed_seals),
+            self.disclosed,
+        )
 
 
 @dataclass

@@ -154,9 +154,7 @@ class SealCursor:
     def finish(self) -> None:
         if self._next != len(self._items):
             extra = self._items[self._next]
-            raise PbemError(
-                "H005", f"commitment to {extra.slot!r} v{extra.ver} that the rules do not ask for"
-            )
+            raise PbemError("H005", f"commitment to {extra.slot!r} v{extra.ver} that the rules do not ask for")
 
 
 class Game:
@@ -193,9 +191,7 @@ class Game:
                 )
             self.data = self.ruleset.load_data(raw)
             self._check_roster()
-        self.roster = Roster(
-            seats=tuple(RosterSeat(seat=s.seat, team=s.team, role=s.role) for s in body.roster)
-        )
+        self.roster = Roster(seats=tuple(RosterSeat(seat=s.seat, team=s.team, role=s.role) for s in body.roster))
         self.seats: dict[str, SeatBook] = {}
         for seat in body.roster:
             self.seats[seat.seat] = SeatBook(seat.seat, seat.team, seat.role, PublicKey.from_hex(seat.key))
@@ -205,9 +201,7 @@ class Game:
         if creator.roster_key.id != genesis.kid:
             raise SignatureError("K004", "genesis is not signed with its author's roster key")
         self._knowledge = knowledge or no_knowledge
-        self.entries: dict[str, tuple[int, str, int]] = {
-            env.id: (1, genesis.author, -1)
-        }  # id → line, author, seq
+        self.entries: dict[str, tuple[int, str, int]] = {env.id: (1, genesis.author, -1)}  # id → line, author, seq
         self.clocks: dict[str, dict[str, int]] = {env.id: {}}
         self.feeds: dict[tuple[str, int], str] = {}
         self.count = 1
@@ -324,9 +318,7 @@ class Game:
         """
         assert self.state is not None
         return (
-            bool(self.pending)
-            or self.state.rolls is not None
-            or any(s.must_open for s in self.state.hidden.values())
+            bool(self.pending) or self.state.rolls is not None or any(s.must_open for s in self.state.hidden.values())
         )
 
     # --- steps 2, 5-8 of the pipeline: checks that do not change anything -----------------------
@@ -357,9 +349,7 @@ class Game:
     def check_fork(self, env: Envelope, entry: FeedEntry) -> None:
         other = self.feeds.get((entry.author, entry.seq))
         if other is not None and other != env.id:
-            raise PbemError(
-                "C006", f"fork: {entry.author} seq {entry.seq} is both {other} and {env.id}", entry=env.id
-            )
+            raise PbemError("C006", f"fork: {entry.author} seq {entry.seq} is both {other} and {env.id}", entry=env.id)
 
     def check_chain(self, env: Envelope, entry: FeedEntry) -> None:
         book = self.seats[entry.author]
@@ -367,15 +357,11 @@ class Game:
             raise PbemError("C003", f"{entry.author} seq {entry.seq} where {book.seq + 1} is expected")
         expected_prev = self.id if book.head is None else book.head
         if entry.prev != expected_prev:
-            raise PbemError(
-                "C004", f"{entry.author} seq {entry.seq}: prev is not the author's previous entry"
-            )
+            raise PbemError("C004", f"{entry.author} seq {entry.seq}: prev is not the author's previous entry")
         if (entry.type == "join") != (entry.seq == 0):
             raise PbemError("C007", f"{entry.author}'s first entry must be its join, and only it")
         if entry.ts < book.ts:
-            raise PbemError(
-                "C008", f"timestamp {entry.ts} is earlier than {entry.author}'s previous {book.ts}"
-            )
+            raise PbemError("C008", f"timestamp {entry.ts} is earlier than {entry.author}'s previous {book.ts}")
 
     def check_causal(self, entry: FeedEntry) -> None:
         if len(set(entry.deps)) != len(entry.deps):
@@ -445,9 +431,7 @@ class Game:
         self._learn_secret(book.seat, 0, epoch)
         book.epochs.append(epoch)
         if all(b.joined for b in self.seats.values()):
-            state = self.ruleset.setup(
-                self.genesis.body.scenario, self.genesis.body.options, self.roster, self.data
-            )
+            state = self.ruleset.setup(self.genesis.body.scenario, self.genesis.body.options, self.roster, self.data)
             if state.rolls is not None or any(s.must_open for s in state.hidden.values()):
                 raise PbemError("R008", f"{self.ruleset.id}.setup asks for dice or openings")
             self.state = state
@@ -498,9 +482,7 @@ class Game:
         for number, action in enumerate(actions):
             if self.waits_for_protocol() or book.seat not in self.ruleset.to_act(state):
                 if number:
-                    raise ActionError(
-                        "R003", f"action {number + 1} comes after a point where {book.seat} must wait"
-                    )
+                    raise ActionError("R003", f"action {number + 1} comes after a point where {book.seat} must wait")
                 raise ActionError("R002", f"the game is waiting for {self._waiting_text()}, not {book.seat}")
             state, step_events, as_logged = self._apply_one(state, book, action, seals, plain)
             events.extend(step_events)
@@ -547,9 +529,7 @@ class Game:
         if values:
             hidden = dict(state.hidden)
             for slot, (ver, value, known) in values.items():
-                hidden[slot] = HiddenSlot(
-                    owner=book.seat, ver=ver, value=value if known else None, known=known
-                )
+                hidden[slot] = HiddenSlot(owner=book.seat, ver=ver, value=value if known else None, known=known)
             state = state.model_copy(update={"hidden": hidden})
         step: Step[Any] = self.ruleset.apply(state, book.seat, dict(action))
         self._hidden_changes(before, step.state, book.seat, seals, skip=set(values))
@@ -575,9 +555,7 @@ class Game:
                 "R008", f"{self.ruleset.id}: check() allows {candidate} but legal_actions() does not list it"
             )
         rule = f"§{verdict.rule}" if verdict.rule else None
-        raise ActionError(
-            "R001", f"{seat}: {candidate} is illegal: {verdict.reason}: {verdict.message}", rule=rule
-        )
+        raise ActionError("R001", f"{seat}: {candidate} is illegal: {verdict.reason}: {verdict.message}", rule=rule)
 
     def _unseal(self, book: SeatBook, item: Sealed) -> tuple[bool, Any]:
         """The sealed value (known, value) if the replaying party can open it; checks it at audit."""
@@ -588,25 +566,17 @@ class Game:
         try:
             value = hidden.unseal(derive.seal_key(secret, item.slot, item.ver), item.enc, item.commit)
         except ValueError as exc:
-            raise PbemError(
-                "H007", f"{book.seat}'s sealed value of {item.slot} v{item.ver} does not decrypt"
-            ) from exc
+            raise PbemError("H007", f"{book.seat}'s sealed value of {item.slot} v{item.ver} does not decrypt") from exc
         salt = derive.salt(secret, item.slot, item.ver)
         if hidden.commit_value(self.id, book.seat, item.slot, item.ver, salt, value) != item.commit:
-            raise PbemError(
-                "H007", f"{book.seat}'s sealed value of {item.slot} v{item.ver} is not the committed one"
-            )
+            raise PbemError("H007", f"{book.seat}'s sealed value of {item.slot} v{item.ver} is not the committed one")
         return True, value
 
     def _commit(self, owner: str, item: Sealed) -> None:
         epoch = len(self.seats[owner].epochs) - 1
-        self.commitments[(item.slot, item.ver)] = Commitment(
-            owner, item.slot, item.ver, item.commit, item.enc, epoch
-        )
+        self.commitments[(item.slot, item.ver)] = Commitment(owner, item.slot, item.ver, item.commit, item.enc, epoch)
 
-    def _hidden_changes(
-        self, before: GameState, after: GameState, author: str, seals: Any, skip: set[str]
-    ) -> None:
+    def _hidden_changes(self, before: GameState, after: GameState, author: str, seals: Any, skip: set[str]) -> None:
         """Commitments for every slot the rules changed: the acting owner's ``seals`` carry them now;
         any other owner owes them in its next entry (``seals`` is None when the change came from dice
         or openings, where the entry's author has nothing to seal with)."""
@@ -676,9 +646,7 @@ class Game:
             if self.knows(book.seat, epoch_no):
                 secret = derive.draw_secret(self.secret(book.seat, epoch_no), request.slot, roll.ver)
                 if hidden.commit_draw(self.id, book.seat, request.slot, roll.ver, secret) != declared.commit:
-                    raise PbemError(
-                        "H003", f"{book.seat}'s private draw commitment is not its derived secret"
-                    )
+                    raise PbemError("H003", f"{book.seat}'s private draw commitment is not its derived secret")
         self.pending[env.id] = roll
 
     def _take_seed(self, book: SeatBook, index: int, seed_hex: str) -> None:
@@ -686,9 +654,7 @@ class Game:
         if epoch.index >= self.genesis.body.dice.chain:
             raise PbemError("D008", f"{book.seat}'s dice chain is exhausted")
         if index != epoch.index + 1:
-            raise PbemError(
-                "D002", f"{book.seat} reveals chain index {index} where {epoch.index + 1} is next"
-            )
+            raise PbemError("D002", f"{book.seat} reveals chain index {index} where {epoch.index + 1} is next")
         seed = bytes.fromhex(seed_hex)
         if step_down(self.id, book.seat, len(book.epochs) - 1, index, seed) != epoch.element:
             raise PbemError("D003", f"{book.seat}'s seed {index} does not hash to its previous chain element")
@@ -721,9 +687,7 @@ class Game:
         if request.owner is None:
             drawn = faces(roll_seed(self.id, roll.key, roll.seeds), groups)
             dice = {r.id: tuple(f) for r, f in zip(request.rolls, drawn, strict=True)}
-            self.rolls.append(
-                RollRecord(self.id, roll.key, self.line, roll.mover, request, dict(roll.seeds), dice)
-            )
+            self.rolls.append(RollRecord(self.id, roll.key, self.line, roll.mover, request, dict(roll.seeds), dice))
             events = [_dice_event(roll.mover, request, dice)]
             outcome = Outcome(dice=dice)
         else:
@@ -778,11 +742,7 @@ class Game:
 
     def to_echo(self, seat: str) -> list[RollRecord]:
         """The resolved public rolls of ``seat`` whose faces it has not echoed yet."""
-        return [
-            r
-            for r in self.rolls
-            if r.mover == seat and r.request.owner is None and r.entry not in self.echoed
-        ]
+        return [r for r in self.rolls if r.mover == seat and r.request.owner is None and r.entry not in self.echoed]
 
     def _check_echo(self, entry: ActionEntry) -> None:
         if not entry.body.echo:
@@ -791,9 +751,7 @@ class Game:
         for echo in entry.body.echo:
             record = records.get(echo.for_)
             if record is None or record.faces is None:
-                raise PbemError(
-                    "D006", f"echo of an unknown, unresolved or already echoed roll {echo.for_[:16]}…"
-                )
+                raise PbemError("D006", f"echo of an unknown, unresolved or already echoed roll {echo.for_[:16]}…")
             expected = [f for group in record.faces.values() for f in group]
             if echo.faces != expected:
                 raise PbemError("D006", f"echoed faces {echo.faces} differ from the derivation {expected}")
@@ -820,18 +778,20 @@ class Game:
         for opening in entry.body.opened:
             slot = hidden_slots.get(opening.slot)
             if slot is None or slot.owner != book.seat or not slot.must_open:
-                raise PbemError(
-                    "H006", f"{book.seat} opens {opening.slot}, which the rules do not ask it to open"
-                )
+                raise PbemError("H006", f"{book.seat} opens {opening.slot}, which the rules do not ask it to open")
             value = self._check_opening(book.seat, slot, opening.slot, opening)
             hidden_slots[opening.slot] = slot.model_copy(
                 update={"value": value, "known": True, "public": True, "must_open": False}
             )
             self.opened_round.append(opening.slot)
             events.append(
-                Event(kind="hidden_opened", seat=book.seat, data={"slot": opening.slot, "value": value},
-                      text=f"{book.seat} opened {opening.slot}")
-            )  # fmt: skip
+                Event(
+                    kind="hidden_opened",
+                    seat=book.seat,
+                    data={"slot": opening.slot, "value": value},
+                    text=f"{book.seat} opened {opening.slot}",
+                )
+            )
         state = state.model_copy(update={"hidden": hidden_slots})
         self.state = state
         if self.opened_round and not any(s.must_open for s in state.hidden.values()):
@@ -916,9 +876,7 @@ class Game:
                     "H004", f"{book.seat} discloses a secret for key epoch {item.epoch}, which it never had"
                 )
             secret = bytes.fromhex(item.secret)
-            chain = SeedChain(
-                derive.chain_top(secret), self.id, book.seat, item.epoch, self.genesis.body.dice.chain
-            )
+            chain = SeedChain(derive.chain_top(secret), self.id, book.seat, item.epoch, self.genesis.body.dice.chain)
             if chain.anchor != book.epochs[item.epoch].anchor:
                 raise PbemError("H004", f"{book.seat}'s disclosed secret does not reproduce its dice anchor")
         book.disclosed = True
@@ -928,9 +886,7 @@ class Game:
         body = entry.body
         new = PublicKey.from_hex(body.key)
         if book.epoch.next_key is not None and hashlib.sha256(new.raw).hexdigest() != book.epoch.next_key:
-            raise SignatureError(
-                "K007", f"{book.seat} rotates to a key that does not match its pre-rotation digest"
-            )
+            raise SignatureError("K007", f"{book.seat} rotates to a key that does not match its pre-rotation digest")
         try:
             new.verify(bytes.fromhex(body.pop), rotation_statement(self.id, book.seat, body.key, entry.seq))
         except SignatureError as exc:
@@ -945,9 +901,7 @@ class Game:
         signed = {c.seat: c.sig for c in body.cosigs}
         others = [s for s in self.seats if s != book.seat]
         referees = [s for s in others if self.seats[s].role == "referee"]
-        required = (
-            referees if referees and set(referees) <= set(signed) and len(signed) == len(referees) else others
-        )
+        required = referees if referees and set(referees) <= set(signed) and len(signed) == len(referees) else others
         if set(signed) != set(required):
             missing = sorted(set(required) - set(signed)) or sorted(set(signed) - set(required))
             raise SignatureError("K008", f"key replacement of {book.seat}: co-signatures wrong for {missing}")
@@ -955,9 +909,7 @@ class Game:
             try:
                 self.seats[seat].key.verify(bytes.fromhex(signed[seat]), statement)
             except SignatureError as exc:
-                raise SignatureError(
-                    "K008", f"{seat}'s co-signature of the key replacement is invalid"
-                ) from exc
+                raise SignatureError("K008", f"{seat}'s co-signature of the key replacement is invalid") from exc
         self._new_epoch(book, new, body.anchor, None)
         return [Event(kind="key_replaced", seat=book.seat, data={"fingerprint": new.fingerprint})]
 

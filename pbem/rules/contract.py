@@ -329,9 +329,7 @@ class Ruleset(ABC, Generic[S]):
 
     def describe(self, action: Action) -> str:
         """A short human text for an action (for prompts and reports)."""
-        return " ".join(f"{v}" for k, v in sorted(action.items()) if k != "action") or str(
-            action.get("action")
-        )
+        return " ".join(f"{v}" for k, v in sorted(action.items()) if k != "action") or str(action.get("action"))
 
     def assert_invariants(self, state: S) -> None:
         """Raise AssertionError if ``state`` breaks an invariant (used by tests and fuzzing)."""

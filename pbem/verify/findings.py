@@ -58,9 +58,7 @@ class Finding(BaseModel):
         )
 
     @classmethod
-    def warning(
-        cls, code_id: str, message: str, *, line: int | None = None, entry: str | None = None
-    ) -> Finding:
+    def warning(cls, code_id: str, message: str, *, line: int | None = None, entry: str | None = None) -> Finding:
         return cls(
             code=code_id,
             slug=code(code_id).slug,

@@ -84,9 +84,7 @@ class Verifier:
         # (2) duplicate
         if env.id in game.entries:
             first = game.entries[env.id][0]
-            return [
-                Finding.warning("C010", f"identical copy of line {first} ignored", line=number, entry=env.id)
-            ]
+            return [Finding.warning("C010", f"identical copy of line {first} ignored", line=number, entry=env.id)]
         try:
             # (3) key and signature, on the raw object
             game.key_for(env).verify(env.sig, env.signing_input)
@@ -131,25 +129,32 @@ class Verifier:
         assert isinstance(genesis, GenesisEntry)
         for seat in genesis.body.roster:
             PublicKey.from_hex(seat.key)  # refuse weak keys of every seat at genesis (K003)
-        return Game(
-            env, genesis, knowledge=self.knowledge, data_provider=self.data_provider, rules=self.rules
-        )
+        return Game(env, genesis, knowledge=self.knowledge, data_provider=self.data_provider, rules=self.rules)
 
     def report(self, torn: TornTail | None = None) -> VerificationReport:
         """The verdict so far."""
         findings = list(self.findings)
         if torn is not None:
             where = f" (set aside as {torn.saved_to})" if torn.saved_to else ""
-            findings.append(
-                Finding.warning("L013", f"torn last line of {len(torn.data)} bytes ignored{where}")
-            )
+            findings.append(Finding.warning("L013", f"torn last line of {len(torn.data)} bytes ignored{where}"))
         game = self.game
         valid = not any(f.severity is Severity.ERROR for f in findings) and game is not None
         if game is None:
             return VerificationReport(
-                valid=False, lines=self.lines, entries=0, game=None, ruleset=None, scenario=None, result=None,
-                audit="unknown", awaiting=[], heads={}, state_hash=None, final_checkpoints=[], findings=findings,
-            )  # fmt: skip
+                valid=False,
+                lines=self.lines,
+                entries=0,
+                game=None,
+                ruleset=None,
+                scenario=None,
+                result=None,
+                audit="unknown",
+                awaiting=[],
+                heads={},
+                state_hash=None,
+                final_checkpoints=[],
+                findings=findings,
+            )
         result = game.result if game.rules and game.started and not self.halted else None
         players = game.roster.players
         if result is None:

@@ -99,12 +99,18 @@ class Triad(Ruleset[TriadState]):
         Scenario(
             id="standard",
             name="Three seats",
-            seats=(SeatSpec(id="red", name="Red", team="red"), SeatSpec(id="green", name="Green", team="green"),
-                   SeatSpec(id="blue", name="Blue", team="blue")),
+            seats=(
+                SeatSpec(id="red", name="Red", team="red"),
+                SeatSpec(id="green", name="Green", team="green"),
+                SeatSpec(id="blue", name="Blue", team="blue"),
+            ),
         ),
-        Scenario(id="duel", name="Two seats", seats=(SeatSpec(id="red", name="Red", team="red"),
-                                                    SeatSpec(id="blue", name="Blue", team="blue"))),
-    )  # fmt: skip
+        Scenario(
+            id="duel",
+            name="Two seats",
+            seats=(SeatSpec(id="red", name="Red", team="red"), SeatSpec(id="blue", name="Blue", team="blue")),
+        ),
+    )
     options = (OptionSpec(id="rounds", description="number of rounds", default=3),)
 
     # --- data -----------------------------------------------------------------------------------
@@ -184,9 +190,7 @@ class Triad(Ruleset[TriadState]):
         match name:
             case "choose_reserve":
                 value = action.get("value")
-                if "value" in action and (
-                    type(value) is not int or not d.reserve_min <= value <= d.reserve_max
-                ):
+                if "value" in action and (type(value) is not int or not d.reserve_min <= value <= d.reserve_max):
                     return deny("T1.1", "reserve-range", f"reserve must be {d.reserve_min}-{d.reserve_max}")
             case "defend":
                 if action.get("stance") not in ("block", "dodge"):
@@ -217,44 +221,49 @@ class Triad(Ruleset[TriadState]):
             case "choose_reserve":
                 chosen = (*state.chosen, seat)
                 phase = "main" if len(chosen) == len(state.seats) else "setup"
-                event = Event(
-                    kind="reserve_chosen", seat=seat, rule="T1.1", text=f"{seat} chose a secret reserve"
-                )
-                return Step(
-                    state=state.model_copy(update={"chosen": chosen, "phase": phase}), events=(event,)
-                )
+                event = Event(kind="reserve_chosen", seat=seat, rule="T1.1", text=f"{seat} chose a secret reserve")
+                return Step(state=state.model_copy(update={"chosen": chosen, "phase": phase}), events=(event,))
             case "attack":
                 attack = Attack(attacker=seat, defender=action["target"])
-                event = Event(kind="attack_declared", seat=seat, rule="T3.1", data={"target": action["target"]},
-                              text=f"{seat} attacks {action['target']}")  # fmt: skip
-                return Step(
-                    state=state.model_copy(update={"phase": "defend", "attack": attack}), events=(event,)
+                event = Event(
+                    kind="attack_declared",
+                    seat=seat,
+                    rule="T3.1",
+                    data={"target": action["target"]},
+                    text=f"{seat} attacks {action['target']}",
                 )
+                return Step(state=state.model_copy(update={"phase": "defend", "attack": attack}), events=(event,))
             case "defend":
                 assert state.attack is not None
                 attack = state.attack.model_copy(update={"stance": action["stance"]})
-                request = RollRequest(rolls=(RollSpec(id="attack", sides=6, n=2, purpose=f"{attack.attacker} attacks"),
-                                             RollSpec(id="defence", sides=6, n=1, purpose=f"{seat} defends")))  # fmt: skip
-                event = Event(kind="stance_chosen", seat=seat, rule="T3.2", data={"stance": action["stance"]},
-                              text=f"{seat} chooses to {action['stance']}")  # fmt: skip
-                return Step(
-                    state=state.model_copy(update={"attack": attack}).with_rolls(request), events=(event,)
+                request = RollRequest(
+                    rolls=(
+                        RollSpec(id="attack", sides=6, n=2, purpose=f"{attack.attacker} attacks"),
+                        RollSpec(id="defence", sides=6, n=1, purpose=f"{seat} defends"),
+                    )
                 )
+                event = Event(
+                    kind="stance_chosen",
+                    seat=seat,
+                    rule="T3.2",
+                    data={"stance": action["stance"]},
+                    text=f"{seat} chooses to {action['stance']}",
+                )
+                return Step(state=state.model_copy(update={"attack": attack}).with_rolls(request), events=(event,))
             case "draw":
                 slot = f"card/{seat}/{state.drawn[seat] + 1}"
-                request = RollRequest(rolls=(RollSpec(id="card", sides=state.data.card_sides, n=1, purpose="draw a card"),),
-                                      owner=seat, slot=slot)  # fmt: skip
+                request = RollRequest(
+                    rolls=(RollSpec(id="card", sides=state.data.card_sides, n=1, purpose="draw a card"),),
+                    owner=seat,
+                    slot=slot,
+                )
                 drawn = {**state.drawn, seat: state.drawn[seat] + 1}
                 return Step(state=state.model_copy(update={"drawn": drawn}).with_rolls(request))
             case "play":
-                return Step(
-                    state=state.model_copy(update={"playing": action["card"]}).with_opening(action["card"])
-                )
+                return Step(state=state.model_copy(update={"playing": action["card"]}).with_opening(action["card"]))
             case "fortify":
                 slot = state.hidden[_reserve(seat)]
-                new = state.with_hidden(
-                    _reserve(seat), seat, slot.value + 1 if slot.known else None, known=slot.known
-                )
+                new = state.with_hidden(_reserve(seat), seat, slot.value + 1 if slot.known else None, known=slot.known)
                 fortified = {**state.fortified, seat: state.fortified[seat] + 1}
                 event = Event(kind="fortified", seat=seat, rule="T6.1", text=f"{seat} fortifies")
                 return self._end_turn(new.model_copy(update={"fortified": fortified}), (event,))
@@ -271,8 +280,9 @@ class Triad(Ruleset[TriadState]):
         if outcome.drawn is not None:
             seat = state.hidden[outcome.drawn].owner
             hand = {**state.hand, seat: (*state.hand[seat], outcome.drawn)}
-            event = Event(kind="card_drawn", seat=seat, rule="T4.1", data={"slot": outcome.drawn},
-                          text=f"{seat} draws a card")  # fmt: skip
+            event = Event(
+                kind="card_drawn", seat=seat, rule="T4.1", data={"slot": outcome.drawn}, text=f"{seat} draws a card"
+            )
             return self._end_turn(state.model_copy(update={"hand": hand}), (event,))
         if state.phase == "reveal":
             return self._finish(state)
@@ -282,8 +292,13 @@ class Triad(Ruleset[TriadState]):
         value = state.hidden[card].value["card"][0]
         hand = {**state.hand, seat: tuple(c for c in state.hand[seat] if c != card)}
         health = {**state.health, seat: state.health[seat] + value}
-        event = Event(kind="card_played", seat=seat, rule="T5.2", data={"card": card, "heal": value},
-                      text=f"{seat} plays a {value} and heals {value}")  # fmt: skip
+        event = Event(
+            kind="card_played",
+            seat=seat,
+            rule="T5.2",
+            data={"card": card, "heal": value},
+            text=f"{seat} plays a {value} and heals {value}",
+        )
         new = state.model_copy(update={"hand": hand, "health": health, "playing": None})
         return self._end_turn(new, (event,))
 
@@ -293,15 +308,27 @@ class Triad(Ruleset[TriadState]):
         attack_sum, defence = sum(dice["attack"]), dice["defence"][0]
         guard = defence * 2 if attack.stance == "block" else defence
         damage = max(0, attack_sum - guard)
-        events: list[Event] = [Event(kind="combat_resolved", seat=attack.attacker, rule="T3.3",
-                                     data={"attack": attack_sum, "defence": defence, "damage": damage},
-                                     text=f"{attack.attacker} rolls {attack_sum} against {guard}: {damage} damage")]  # fmt: skip
+        events: list[Event] = [
+            Event(
+                kind="combat_resolved",
+                seat=attack.attacker,
+                rule="T3.3",
+                data={"attack": attack_sum, "defence": defence, "damage": damage},
+                text=f"{attack.attacker} rolls {attack_sum} against {guard}: {damage} damage",
+            )
+        ]
         if attack.stance == "dodge" and defence <= 2:
             slot = state.hidden[_reserve(attack.defender)]
             lowered = max(state.data.reserve_min, slot.value - 1) if slot.known else None
             state = state.with_hidden(_reserve(attack.defender), attack.defender, lowered, known=slot.known)
-            events.append(Event(kind="reserve_lost", seat=attack.defender, rule="T3.5",
-                                text=f"{attack.defender} stumbles and loses reserve"))  # fmt: skip
+            events.append(
+                Event(
+                    kind="reserve_lost",
+                    seat=attack.defender,
+                    rule="T3.5",
+                    text=f"{attack.defender} stumbles and loses reserve",
+                )
+            )
         if attack_sum == 12:
             step = self._damage(state, attack.defender, damage, "T3.3", tuple(events), end=False)
             bonus = RollRequest(rolls=(RollSpec(id="bonus", sides=6, n=1, purpose="critical hit"),))
@@ -320,8 +347,16 @@ class Triad(Ruleset[TriadState]):
         health = {**state.health, seat: max(0, state.health[seat] - damage)}
         state = state.model_copy(update={"health": health})
         if rule == "T3.4":
-            events = (*events, Event(kind="critical_hit", seat=seat, rule=rule, data={"damage": damage},
-                                     text=f"critical hit: {damage} more damage"))  # fmt: skip
+            events = (
+                *events,
+                Event(
+                    kind="critical_hit",
+                    seat=seat,
+                    rule=rule,
+                    data={"damage": damage},
+                    text=f"critical hit: {damage} more damage",
+                ),
+            )
         if not end:
             return Step(state=state, events=events)
         return self._end_turn(state.model_copy(update={"attack": None}), events)
@@ -338,15 +373,11 @@ class Triad(Ruleset[TriadState]):
         state = state.model_copy(update={"turn": turn, "round": round_, "phase": "main"})
         if round_ > state.rounds or len(alive) <= 1:
             slots = [_reserve(s) for s in state.seats]
-            return Step(
-                state=state.model_copy(update={"phase": "reveal"}).with_opening(*slots), events=events
-            )
+            return Step(state=state.model_copy(update={"phase": "reveal"}).with_opening(*slots), events=events)
         return Step(state=state, events=events)
 
     def _finish(self, state: TriadState) -> Step[TriadState]:
-        event = Event(
-            kind="game_ended", rule="T8.2", data={"score": self._scores(state)}, text="the game ends"
-        )
+        event = Event(kind="game_ended", rule="T8.2", data={"score": self._scores(state)}, text="the game ends")
         return Step(state=state.model_copy(update={"phase": "over"}), events=(event,))
 
     def _scores(self, state: TriadState) -> dict[str, int]:
@@ -357,19 +388,24 @@ class Triad(Ruleset[TriadState]):
             return None
         scores = self._scores(state)
         best = max(scores.values())
-        return Result(
-            winners=tuple(s for s in state.seats if scores[s] == best), outcome="highest score", score=scores
-        )
+        return Result(winners=tuple(s for s in state.seats if scores[s] == best), outcome="highest score", score=scores)
 
     def view(self, state: TriadState, viewer: str) -> View:
         units = []
         for seat in state.seats:
             slot = state.hidden.get(_reserve(seat))
             visible = slot is not None and slot.known and (slot.public or viewer in (seat, "@all"))
-            units.append(UnitView(id=seat, name=seat.title(), side=seat, location="arena", strength=state.health[seat],
-                                  hidden=not visible,
-                                  extra={"reserve": slot.value if visible and slot else None,
-                                         "hand": len(state.hand[seat])}))  # fmt: skip
+            units.append(
+                UnitView(
+                    id=seat,
+                    name=seat.title(),
+                    side=seat,
+                    location="arena",
+                    strength=state.health[seat],
+                    hidden=not visible,
+                    extra={"reserve": slot.value if visible and slot else None, "hand": len(state.hand[seat])},
+                )
+            )
         summary = f"round {min(state.round, state.rounds)} of {state.rounds}, {state.phase}"
         return View(viewer=viewer, summary=summary, units=tuple(units), facts={"phase": state.phase})
 
