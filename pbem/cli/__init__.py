@@ -1,0 +1,54 @@
+"""The ``pbem`` command line: a thin layer over the library.
+
+Every command has ``--help``; commands whose output is data take ``--json``. Exit codes: 0 success (a
+valid log), 1 invalid log or refused action, 2 bad usage, 3 a file that cannot be read or written,
+4 an internal error. An error prints one line, ``error [CODE] message``, on standard error.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from pbem.cli import inspectcmd, keycmd, playcmd
+from pbem.cli._common import ExitCode, err_console, exit_code_for
+from pbem.errors import PbemError
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="pbem",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,  # locals may hold key material
+    help="Play board wargames by email with a signed log, fair dice and audited hidden information.",
+    add_completion=False,
+)
+app.add_typer(keycmd.app, name="key")
+app.command("games")(inspectcmd.games)
+app.command("new")(playcmd.new)
+app.command("join")(playcmd.join)
+app.command("status")(inspectcmd.status)
+app.command("legal")(playcmd.legal)
+app.command("act")(playcmd.act)
+app.command("reveal")(playcmd.reveal)
+app.command("resign")(playcmd.resign)
+app.command("verify")(inspectcmd.verify)
+app.command("show")(inspectcmd.show)
+app.command("merge")(inspectcmd.merge)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns (and, as a console script, exits with) the exit code."""
+    try:
+        app(args=argv, prog_name="pbem")  # standalone: typer handles usage errors and exits
+    except PbemError as exc:
+        err_console.print(f"error {exc.render()}", markup=False)
+        code = int(exit_code_for(exc))
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    else:
+        code = int(ExitCode.OK)
+    if argv is None:
+        sys.exit(code)
+    return code

@@ -1,0 +1,100 @@
+"""Shared CLI plumbing: exit codes, output, key loading (never prompting without a terminal)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from enum import IntEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from pbem.errors import PbemError, UsageError
+from pbem.log import keys
+from pbem.log.keys import KeyPair
+from pbem.replay.game import DataProvider, builtin_data
+from pbem.rules.contract import Ruleset
+
+__all__ = [
+    "DataOpt",
+    "ExitCode",
+    "JsonOpt",
+    "KeyOpt",
+    "PassOpt",
+    "console",
+    "data_provider",
+    "emit_json",
+    "exit_code_for",
+    "load_key",
+]
+
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class ExitCode(IntEnum):
+    """Exit codes of every pbem command (documented in the README)."""
+
+    OK = 0
+    INVALID = 1  # the log does not verify, or the action / command was refused
+    USAGE = 2  # bad command line (typer's own code)
+    UNREADABLE = 3  # a file could not be read or written at all
+    BUG = 4  # an internal error: please report it
+
+
+def exit_code_for(error: PbemError) -> ExitCode:
+    if error.code.id in ("F001", "F002", "F003", "F006", "K009"):
+        return ExitCode.UNREADABLE
+    if error.code.id == "U003":
+        return ExitCode.USAGE
+    return ExitCode.INVALID
+
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on standard output.")]
+KeyOpt = Annotated[Path, typer.Option("--key", "-k", help="Your private key file (pbem .key or OpenSSH).")]
+PassOpt = Annotated[
+    Path | None,
+    typer.Option("--passphrase-file", help="File holding the key's passphrase (or set PBEM_PASSPHRASE)."),
+]
+DataOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--data", help="A data pack file to use when the game names a pack that is not built in."),
+]
+
+
+def emit_json(value: Any) -> None:
+    typer.echo(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+def load_key(path: Path, passphrase_file: Path | None) -> KeyPair:
+    """Load a private key; prompt for a passphrase only when standard input is a terminal.
+
+    Raises:
+        UsageError: U004 if a passphrase is needed and none can be had.
+        KeyStoreError: K009 if the file is not a usable key.
+    """
+    passphrase = keys.passphrase_from(passphrase_file)
+    if passphrase is None and keys.is_encrypted(path):
+        if not sys.stdin.isatty():
+            raise UsageError("U004", f"{path} is encrypted: give --passphrase-file or set PBEM_PASSPHRASE")
+        passphrase = typer.prompt(f"Passphrase for {path}", hide_input=True).encode()
+    return keys.load_private(path, passphrase)
+
+
+def data_provider(files: list[Path] | None) -> DataProvider:
+    """Built-in packs plus any ``--data`` files, looked up by SHA-256."""
+    packs: dict[str, bytes] = {}
+    for file in files or []:
+        try:
+            raw = file.read_bytes()
+        except OSError as exc:
+            raise PbemError("F001", f"cannot read data pack {file}: {exc.strerror}") from exc
+        packs[hashlib.sha256(raw).hexdigest()] = raw
+
+    def provide(ruleset: Ruleset[Any], sha: str) -> bytes | None:
+        return packs.get(sha) or builtin_data(ruleset, sha)
+
+    return provide

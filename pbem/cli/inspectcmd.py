@@ -1,0 +1,188 @@
+"""Commands that read logs: games, status, verify, show, merge."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from pbem.cli._common import DataOpt, ExitCode, JsonOpt, PassOpt, console, data_provider, emit_json, load_key
+from pbem.client.session import own_knowledge
+from pbem.errors import UsageError
+from pbem.log.store import read_log, write_new_file
+from pbem.replay.game import no_knowledge
+from pbem.rules import registry
+from pbem.rules.contract import OBSERVER, OMNISCIENT
+from pbem.verify.findings import VerificationReport
+from pbem.verify.merge import merge_files
+from pbem.verify.pipeline import verify_file, verify_lines
+
+LogArg = Annotated[Path, typer.Argument(help="The game log (JSON Lines).")]
+OptKey = Annotated[Path | None, typer.Option("--key", "-k", help="Your key: also see your own hidden values.")]
+
+
+def games(as_json: JsonOpt = False) -> None:
+    """List the installed games with their versions, scenarios and seats."""
+    listing = [
+        {
+            "id": r.id,
+            "name": r.name,
+            "version": r.version,
+            "scenarios": [{"id": s.id, "name": s.name, "seats": [seat.id for seat in s.seats]} for s in r.scenarios],
+            "options": [{"id": o.id, "default": o.default, "description": o.description} for o in r.options],
+        }
+        for r in registry.installed().values()
+    ]
+    if as_json:
+        emit_json(listing)
+        return
+    for game in listing:
+        console.print(f"[bold]{game['id']}[/bold] {game['version']}: {game['name']}")
+        for scenario in game["scenarios"]:
+            console.print(f"  scenario {scenario['id']}: {scenario['name']} (seats: {', '.join(scenario['seats'])})")
+
+
+def _print_report(report: VerificationReport) -> None:
+    for finding in report.findings:
+        style = "red" if finding.severity == "error" else "yellow"
+        console.print(f"[{style}]{finding.render()}[/{style}]")
+    if report.valid:
+        console.print(f"[green]valid[/green]: {report.entries} entries, {report.ruleset}, scenario {report.scenario}")
+    else:
+        console.print(f"[red]INVALID[/red]: {report.entries} entries read")
+    if report.result is not None:
+        winners = ", ".join(report.result.winners) or "nobody"
+        console.print(f"result: {report.result.outcome}; winners: {winners}; audit {report.audit}")
+    for line in report.awaiting:
+        console.print(line)
+
+
+def verify(
+    log: LogArg,
+    data: DataOpt = None,
+    no_rules: Annotated[bool, typer.Option("--no-rules", help="Check only signatures, chain and format.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Verify a log: signatures, hash chains, dice, hidden commitments, checkpoints and every rule.
+
+    Exit code 0 if it is valid, 1 if not.
+    """
+    report, _ = verify_file(log, data_provider=data_provider(data), rules=not no_rules)
+    if as_json:
+        emit_json(report.as_json())
+    else:
+        _print_report(report)
+    raise typer.Exit(ExitCode.OK if report.valid else ExitCode.INVALID)
+
+
+def status(
+    log: LogArg, key: OptKey = None, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False
+) -> None:
+    """Who must do what now, the seats and their fingerprints, and the result if the game is over."""
+    knowledge = own_knowledge(load_key(key, passphrase_file)) if key else no_knowledge
+    report, verifier = verify_file(log, knowledge=knowledge, data_provider=data_provider(data))
+    game = verifier.game
+    seats = []
+    if game is not None:
+        for name, book in game.seats.items():
+            seats.append({"seat": name, "role": book.role, "team": book.team, "fingerprint": book.key.fingerprint,
+                          "joined": book.joined, "seq": book.seq})  # fmt: skip
+    info = {
+        "game": report.game,
+        "title": game.genesis.body.title if game else None,
+        "ruleset": report.ruleset,
+        "scenario": report.scenario,
+        "valid": report.valid,
+        "entries": report.entries,
+        "period": game.period if game else None,
+        "seats": seats,
+        "awaiting": report.awaiting,
+        "result": None if report.result is None else report.result.model_dump(mode="json"),
+        "audit": report.audit,
+        "error": None if report.first_error is None else report.first_error.model_dump(mode="json"),
+    }
+    if as_json:
+        emit_json(info)
+    else:
+        console.print(f"{info['title'] or 'game'} {report.game or '?'}")
+        console.print(
+            f"{report.ruleset}, scenario {report.scenario}, {report.entries} entries, period {info['period']}"
+        )
+        for seat in seats:
+            joined = "joined" if seat["joined"] else "not joined"
+            console.print(f"  {seat['seat']:<10} {seat['role']:<8} {seat['fingerprint']}  {joined}")
+        _print_report(report)
+    raise typer.Exit(ExitCode.OK if report.valid else ExitCode.INVALID)
+
+
+def show(
+    log: LogArg,
+    at: Annotated[int | None, typer.Option("--at", help="Show the game after line N.")] = None,
+    viewer: Annotated[str | None, typer.Option("--as", help="See it as this seat (default: an observer).")] = None,
+    key: OptKey = None,
+    passphrase_file: PassOpt = None,
+    data: DataOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show the game as one seat (or an observer) sees it, now or after line N."""
+    lines, _ = read_log(log)
+    if at is not None:
+        if at < 1:
+            raise UsageError("U003", "--at counts lines from 1")
+        lines = lines[:at]
+    knowledge = own_knowledge(load_key(key, passphrase_file)) if key else no_knowledge
+    report, verifier = verify_lines(lines, knowledge=knowledge, data_provider=data_provider(data))
+    game = verifier.game
+    if game is None or game.state is None:
+        raise UsageError("U002", "the game has not started at that point (not every seat has joined)")
+    who = viewer or OBSERVER
+    if viewer is not None and viewer not in game.seats and viewer not in (OBSERVER, OMNISCIENT):
+        raise UsageError("U003", f"--as {viewer}: no such seat (seats: {', '.join(game.seats)})")
+    view = game.ruleset.view(game.state, who)
+    if as_json:
+        data_out = view.model_dump(mode="json")
+        data_out.update({"valid": report.valid, "line": report.lines, "period": game.period})
+        emit_json(data_out)
+        return
+    console.print(f"{view.summary} (as {who}, after line {report.lines})")
+    table = Table("unit", "side", "location", "strength", "steps")
+    for unit in view.units:
+        hidden = "?" if unit.hidden else ""
+        table.add_row(
+            unit.name, unit.side, unit.location or "-", str(unit.strength or hidden), str(unit.steps or hidden)
+        )
+    console.print(table)
+
+
+def merge(
+    a: Annotated[Path, typer.Argument(help="One copy of the log.")],
+    b: Annotated[Path, typer.Argument(help="Another copy of the same game.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The merged log (never overwritten).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Merge two copies of a game into OUT: their union, naming any fork or truncated copy."""
+    result = merge_files(a, b)
+    write_new_file(output, b"".join(line + b"\n" for line in result.lines))
+    report, _ = verify_file(output)
+    clean = result.clean and report.valid
+    if as_json:
+        emit_json({
+            "output": str(output), "entries": len(result.lines), "added_from_b": result.added,
+            "forks": [vars(f) for f in result.forks], "truncations": [vars(t) for t in result.truncations],
+            "unreadable": result.unreadable, "verification": report.as_json(), "clean": clean,
+        })  # fmt: skip
+    else:
+        console.print(f"merged {len(result.lines)} entries into {output} ({result.added} only in {b})")
+        for fork in result.forks:
+            console.print(
+                f"[red][C006] fork: {fork.author} seq {fork.seq} is both {fork.first} and {fork.second}[/red]"
+            )
+        for cut in result.truncations:
+            console.print(f"[red][P005] copy {cut.copy} lacks {cut.missing} entries covered by co-signed checkpoint "
+                          f"{cut.label}: it was truncated[/red]")  # fmt: skip
+        for problem in result.unreadable:
+            console.print(f"[red]{problem}[/red]")
+        _print_report(report)
+    raise typer.Exit(ExitCode.OK if clean else ExitCode.INVALID)

@@ -1,0 +1,161 @@
+"""Commands a player uses to play: new, join, legal, act, reveal, resign."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pbem.cli._common import DataOpt, JsonOpt, KeyOpt, PassOpt, console, data_provider, emit_json, load_key
+from pbem.client.session import Session, create_game
+from pbem.errors import ActionError, UsageError
+from pbem.log import keys
+from pbem.log.entry import Envelope
+from pbem.log.store import LogStore
+from pbem.rules import registry
+
+LogArg = Annotated[Path, typer.Argument(help="The game log (JSON Lines).")]
+
+
+def _pair(text: str, what: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name or not value:
+        raise UsageError("U003", f"{what} must look like NAME=VALUE, got {text!r}")
+    return name, value
+
+
+def new(
+    game: Annotated[str, typer.Argument(help="Game id (see pbem games).")],
+    scenario: Annotated[str, typer.Option("--scenario", "-s", help="Scenario id.")],
+    seat: Annotated[list[str], typer.Option("--seat", help="SEAT=PUBKEYFILE, once per seat.")],
+    key: KeyOpt,
+    output: Annotated[Path, typer.Option("--output", "-o", help="The new log file (never overwritten).")],
+    option: Annotated[list[str] | None, typer.Option("--option", help="OPTION=VALUE (VALUE as JSON).")] = None,
+    referee: Annotated[str | None, typer.Option("--referee", help="SEAT=PUBKEYFILE of a referee.")] = None,
+    referee_dice: Annotated[bool, typer.Option("--referee-dice", help="The referee alone supplies dice.")] = False,
+    title: Annotated[str, typer.Option("--title", help="A title for reports.")] = "",
+    data: Annotated[Path | None, typer.Option("--data", help="Use this data pack instead of the bundled one.")] = None,
+    passphrase_file: PassOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Start a game: write its genesis (and your join) to a new log."""
+    ruleset = registry.get(game)
+    seats = {name: keys.load_public(Path(path)) for name, path in (_pair(s, "--seat") for s in seat)}
+    options: dict[str, Any] = {}
+    for text in option or []:
+        name, value = _pair(text, "--option")
+        try:
+            options[name] = json.loads(value)
+        except ValueError:
+            options[name] = value
+    ref = None
+    if referee is not None:
+        name, path = _pair(referee, "--referee")
+        ref = (name, keys.load_public(Path(path)))
+    pack = None
+    if data is not None:
+        try:
+            pack = data.read_bytes()
+        except OSError as exc:
+            raise UsageError("U003", f"cannot read data pack {data}: {exc.strerror}") from exc
+    created = create_game(
+        output, ruleset, scenario, seats, load_key(key, passphrase_file),
+        options=options, referee=ref, referee_dice=referee_dice, title=title, data=pack,
+    )  # fmt: skip
+    if as_json:
+        emit_json({"game": created.game, "seat": created.seat, "log": str(output)})
+        return
+    console.print(f"game {created.game[:16]}… created in {output}; you hold seat {created.seat} and have joined")
+    console.print("send the log to the other players so they can join (pbem join)")
+
+
+def _session(store: LogStore, key: Path, passphrase_file: Path | None, data: list[Path] | None) -> Session:
+    return Session.open(store, load_key(key, passphrase_file), data_provider=data_provider(data))
+
+
+def _report(session: Session, written: list[Envelope], since: int, as_json: bool) -> None:
+    events = session.game.events[since:]
+    status = [w.describe() for w in session.game.awaiting()]
+    if as_json:
+        emit_json({
+            "written": [{"type": e.raw["type"], "seq": e.raw["seq"], "id": e.id} for e in written],
+            "events": [e.event.model_dump(mode="json") for e in events],
+            "awaiting": status,
+        })  # fmt: skip
+        return
+    for env in written:
+        console.print(f"signed {env.raw['type']} #{env.raw['seq']} ({env.id[:12]}…)")
+    for logged in events:
+        if logged.event.text and (logged.event.visible_to is None or session.seat in logged.event.visible_to):
+            console.print(f"  {logged.event.text}")
+    console.print("; ".join(status) or "nothing is awaited")
+
+
+def join(log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False):
+    """Join a game: sign your seat's join entry (proof of your key, and your dice-chain anchor)."""
+    with LogStore.open(log) as store:
+        session = _session(store, key, passphrase_file, data)
+        since = len(session.game.events)
+        _report(session, [session.join(), *session.do_owed()], since, as_json)
+
+
+def legal(log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False):
+    """List your legal actions now (each JSON object is accepted as it is by pbem act)."""
+    with LogStore.open(log) as store:
+        session = _session(store, key, passphrase_file, data)
+        actions = session.legal()
+    if as_json:
+        emit_json(actions)
+        return
+    if not actions:
+        console.print(
+            f"{session.seat} has nothing to choose now: " + "; ".join(w.describe() for w in session.game.awaiting())
+        )
+        return
+    for number, action in enumerate(actions, 1):
+        console.print(f"{number:3d}. {json.dumps(action, sort_keys=True)}")
+
+
+def act(
+    log: LogArg,
+    actions: Annotated[list[str], typer.Argument(help="Action JSON objects, applied in order as one batch.")],
+    key: KeyOpt,
+    passphrase_file: PassOpt = None,
+    data: DataOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Sign and append your actions (after any dice reveal, checkpoint or opening you owe)."""
+    parsed = []
+    for text in actions:
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            raise ActionError("R004", f"action {text!r} is not JSON") from exc
+        if not isinstance(value, dict):
+            raise ActionError("R004", f"action {text!r} is not a JSON object")
+        parsed.append(value)
+    with LogStore.open(log) as store:
+        session = _session(store, key, passphrase_file, data)
+        since = len(session.game.events)
+        _report(session, session.act(parsed), since, as_json)
+
+
+def reveal(log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False):
+    """Do the protocol work you owe: reveal dice seeds, co-sign checkpoints, open hidden values, disclose."""
+    with LogStore.open(log) as store:
+        session = _session(store, key, passphrase_file, data)
+        since = len(session.game.events)
+        written = session.do_owed()
+        if not written:
+            raise UsageError("U002", f"{session.seat} owes nothing now")
+        _report(session, written, since, as_json)
+
+
+def resign(log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False):
+    """Resign the game."""
+    with LogStore.open(log) as store:
+        session = _session(store, key, passphrase_file, data)
+        since = len(session.game.events)
+        _report(session, session.resign(), since, as_json)
