@@ -237,7 +237,7 @@ class Session:
         return self._chain[1]
 
     # --- building and writing entries -------------------------------------------------------------
-    def _unsigned(
+    def draft(
         self, game: Game, kind: str, body: Mapping[str, Any], extra_deps: Sequence[str] = ()
     ) -> dict[str, Any]:
         book = game.seats[self.seat]
@@ -258,7 +258,7 @@ class Session:
         }
 
     def _write(self, kind: str, body: Mapping[str, Any], extra_deps: Sequence[str] = ()) -> Envelope:
-        env = seal(self._unsigned(self.game, kind, body, extra_deps), self.pair.private.sign)
+        env = seal(self.draft(self.game, kind, body, extra_deps), self.pair.private.sign)
         found = self.verifier.feed(env.line)
         if found:
             _raise_finding(found[0])
@@ -327,9 +327,11 @@ class Session:
     def _opening(self, game: Game, name: str) -> dict[str, Any]:
         assert game.state is not None
         slot = game.state.hidden[name]
-        commitment = game.commitments[(name, slot.ver)]
-        secret = derive.game_secret(self.pair.seed, game.id, commitment.epoch)
-        if commitment.draw is not None:
+        # No commitment yet means this very entry seals the slot, under the current key epoch.
+        commitment = game.commitments.get((name, slot.ver))
+        epoch = len(game.seats[self.seat].epochs) - 1 if commitment is None else commitment.epoch
+        secret = derive.game_secret(self.pair.seed, game.id, epoch)
+        if commitment is not None and commitment.draw is not None:
             draw = derive.draw_secret(secret, name, slot.ver)
             return {"slot": name, "ver": slot.ver, "salt": None, "value": None, "secret": draw.hex()}
         salt = derive.salt(secret, name, slot.ver)
@@ -344,7 +346,7 @@ class Session:
 
     def _simulate_owed(self, game: Game) -> Game:
         while (owed := self._next_owed(game)) is not None:
-            self._simulate(game, self._unsigned(game, *owed))
+            self._simulate(game, self.draft(game, *owed))
         return game
 
     # --- playing --------------------------------------------------------------------------------
@@ -436,7 +438,3 @@ class Session:
         return self._write("key-rotate", body)
 
 
-def entry_of(env: Envelope) -> FeedEntry:
-    entry = validate(env.raw)
-    assert not isinstance(entry, type(None))
-    return entry  # type: ignore[return-value]

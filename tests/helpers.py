@@ -1,0 +1,157 @@
+"""Deterministic games for tests: fixed keys, a fake clock, and a driver that plays through the client.
+
+Ed25519 signatures are deterministic, so with :func:`test_key` and :class:`Clock` every log built here is
+the same bytes on every run, which the golden vectors rely on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from pbem.client.session import Session, create_game
+from pbem.log.entry import Envelope, seal
+from pbem.log.keys import KeyPair
+from pbem.log.store import LogStore, read_log
+from pbem.rules import registry
+from pbem.verify.findings import VerificationReport
+from pbem.verify.pipeline import Verifier, verify_lines
+
+__all__ = ["Clock", "Table", "codes", "resign_lines", "test_key"]
+
+
+def test_key(name: str) -> KeyPair:
+    """A fixed key pair for ``name`` (test keys only: the seed is public)."""
+    seed = hashlib.sha256(b"pbem test key " + name.encode()).digest()
+    return KeyPair.from_private(Ed25519PrivateKey.from_private_bytes(seed))
+
+
+test_key.__test__ = False  # type: ignore[attr-defined]  # not a test function
+
+
+class Clock:
+    """A clock that advances one second per reading, from 2026-01-01T00:00:00Z."""
+
+    def __init__(self) -> None:
+        self.tick = 0
+
+    def __call__(self) -> str:
+        t = self.tick
+        self.tick += 1
+        return f"2026-01-{1 + t // 86400:02d}T{t // 3600 % 24:02d}:{t // 60 % 60:02d}:{t % 60:02d}Z"
+
+
+def codes(report: VerificationReport) -> list[str]:
+    """The error codes of a report, in order."""
+    return [f.code for f in report.findings if f.severity == "error"]
+
+
+@dataclass
+class Table:
+    """A game under test: its log file, the seats' keys and a shared clock."""
+
+    path: Path
+    keys: dict[str, KeyPair]
+    clock: Clock = field(default_factory=Clock)
+
+    @classmethod
+    def start(
+        cls,
+        directory: Path,
+        scenario: str = "duel",
+        rounds: int = 2,
+        *,
+        join: bool = True,
+        referee: bool = False,
+        name: str = "game.jsonl",
+    ) -> Table:
+        ruleset = registry.get("triad")
+        seats = next(s for s in ruleset.scenarios if s.id == scenario).seats
+        keys = {s.id: test_key(s.id) for s in seats}
+        table = cls(directory / name, keys)
+        ref = None
+        if referee:
+            keys["ref"] = test_key("ref")
+            ref = ("ref", keys["ref"].public)
+        create_game(
+            table.path, ruleset, scenario, {s.id: keys[s.id].public for s in seats}, keys[seats[0].id],
+            options={"rounds": rounds}, referee=ref, referee_dice=referee, clock=table.clock,
+        )  # fmt: skip
+        if join:
+            for seat in list(keys)[1:]:
+                with table.session(seat) as session:
+                    session.join()
+        return table
+
+    @contextlib.contextmanager
+    def session(self, seat: str) -> Iterator[Session]:
+        with LogStore.open(self.path) as store:
+            yield Session.open(store, self.keys[seat], clock=self.clock)
+
+    def act(self, seat: str, *actions: dict[str, Any]) -> list[Envelope]:
+        with self.session(seat) as session:
+            return session.act(list(actions))
+
+    def owed(self, seat: str) -> list[Envelope]:
+        with self.session(seat) as session:
+            return session.do_owed()
+
+    def settle(self) -> None:
+        """Let every seat do its owed protocol work until nobody owes anything."""
+        while any(self.owed(seat) for seat in self.keys):
+            pass
+
+    def legal(self, seat: str) -> list[dict[str, Any]]:
+        with self.session(seat) as session:
+            return session.legal()
+
+    def lines(self) -> list[bytes]:
+        return read_log(self.path)[0]
+
+    def verify(self, lines: list[bytes] | None = None) -> VerificationReport:
+        return verify_lines(self.lines() if lines is None else lines)[0]
+
+    def replay(self, lines: list[bytes] | None = None) -> Verifier:
+        return verify_lines(self.lines() if lines is None else lines)[1]
+
+    def play_out(self, rng: random.Random, max_steps: int = 2000) -> None:
+        """Random legal play until the game is over and every seat has disclosed."""
+        for _ in range(max_steps):
+            progressed = False
+            order = list(self.keys)
+            rng.shuffle(order)
+            for seat in order:
+                with self.session(seat) as session:
+                    written = session.do_owed()
+                    legal = session.legal()
+                    if legal:
+                        written += session.act([rng.choice(legal)])
+                progressed = progressed or bool(written)
+            if not progressed:
+                return
+        raise AssertionError("the play-out did not finish")
+
+    def forge(self, seat: str, kind: str, body: dict[str, Any], *, key: KeyPair | None = None, **fields: Any) -> bytes:
+        """A signed line by ``seat`` on top of the current log, with ``fields`` overriding the envelope.
+
+        The draft comes from a public replay (no secrets), so forging works on top of a log that an audit
+        would already reject.
+        """
+        session = Session(None, self.keys[seat], verify_lines(self.lines())[1], clock=self.clock)
+        unsigned = session.draft(session.game, kind, body)
+        unsigned.update(fields)
+        signer = key or self.keys[seat]
+        return seal(unsigned, signer.private.sign).line
+
+
+def resign_lines(table: Table, seat: str) -> list[bytes]:
+    with table.session(seat) as session:
+        session.resign()
+    return table.lines()
