@@ -51,6 +51,13 @@ class Verifier:
     lines: int = 0
     forked: set[str] = field(default_factory=set)
 
+    def clone(self) -> Verifier:
+        """An independent copy, to try a line without committing to it."""
+        return Verifier(
+            self.knowledge, self.data_provider, self.rules, None if self.game is None else self.game.clone(),
+            list(self.findings), self.halted, self.lines, set(self.forked),
+        )  # fmt: skip
+
     def feed(self, line: bytes, number: int | None = None) -> list[Finding]:
         """Run one line through every step; returns (and records) its findings. Blank lines are skipped."""
         if not line.strip():
