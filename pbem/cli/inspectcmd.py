@@ -11,7 +11,7 @@ from rich.table import Table
 from pbem.cli._common import DataOpt, ExitCode, JsonOpt, PassOpt, console, data_provider, emit_json, load_key
 from pbem.client.session import own_knowledge
 from pbem.errors import UsageError
-from pbem.log.store import read_log, write_new_file
+from pbem.log.store import conflicted_siblings, read_log, write_new_file
 from pbem.replay.game import no_knowledge
 from pbem.rules import registry
 from pbem.rules.contract import OBSERVER, OMNISCIENT
@@ -70,10 +70,13 @@ def verify(
     Exit code 0 if it is valid, 1 if not.
     """
     report, _ = verify_file(log, data_provider=data_provider(data), rules=not no_rules)
+    siblings = conflicted_siblings(log)
     if as_json:
-        emit_json(report.as_json())
+        emit_json({**report.as_json(), "conflicted_copies": [str(p) for p in siblings]})
     else:
         _print_report(report)
+        for sibling in siblings:
+            console.print(f"[yellow]a sync conflict left {sibling}: run pbem merge {log} {sibling} -o MERGED[/yellow]")
     raise typer.Exit(ExitCode.OK if report.valid else ExitCode.INVALID)
 
 

@@ -21,7 +21,7 @@ from pbem.errors import ActionError, PbemError, StorageError, UsageError
 from pbem.log import derive, hidden
 from pbem.log.canon import JSONValue
 from pbem.log.dice import SeedChain
-from pbem.log.entry import Envelope, FeedEntry, Sealed, seal, signing_input, validate
+from pbem.log.entry import Envelope, Sealed, seal, signing_input, validate
 from pbem.log.keys import KeyPair
 from pbem.log.sign import PublicKey
 from pbem.log.store import LogStore, write_new_file
@@ -237,9 +237,7 @@ class Session:
         return self._chain[1]
 
     # --- building and writing entries -------------------------------------------------------------
-    def draft(
-        self, game: Game, kind: str, body: Mapping[str, Any], extra_deps: Sequence[str] = ()
-    ) -> dict[str, Any]:
+    def draft(self, game: Game, kind: str, body: Mapping[str, Any], extra_deps: Sequence[str] = ()) -> dict[str, Any]:
         book = game.seats[self.seat]
         deps = {h for s, h in game.heads().items() if s != self.seat} | set(extra_deps)
         if kind == "join":
@@ -436,5 +434,3 @@ class Session:
             "next_key": None if next_key is None else hashlib.sha256(next_key.raw).hexdigest(),
         }
         return self._write("key-rotate", body)
-
-

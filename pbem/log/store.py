@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import glob
 import os
 import sys
 import time
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from pbem.errors import StorageError
 
-__all__ = ["LogStore", "TornTail", "read_log", "write_new_file"]
+__all__ = ["LogStore", "TornTail", "conflicted_siblings", "read_log", "write_new_file"]
 
 LOCK_TIMEOUT_SECONDS = 30.0
 
@@ -219,8 +220,13 @@ class LogStore:
             ) from exc
 
     def _mark_readonly(self) -> None:
-        with contextlib.suppress(OSError, StorageError):
-            write_new_file(self.readonly_marker, b"a write or fsync failed; see pbem docs (F002)\n")
+        # Best effort and deliberately without fsync: the disk has just failed us.
+        with contextlib.suppress(OSError):
+            fd = os.open(self.readonly_marker, os.O_WRONLY | os.O_CREAT, 0o644)
+            try:
+                os.write(fd, b"a write or fsync of the log failed (F002): verify it before deleting this file\n")
+            finally:
+                os.close(fd)
 
 
 def _lock(fd: int, path: Path, timeout: float) -> None:
@@ -233,3 +239,15 @@ def _lock(fd: int, path: Path, timeout: float) -> None:
             if time.monotonic() >= deadline:
                 raise StorageError("F006", f"{path} is locked by another pbem process") from None
             time.sleep(0.02)
+
+
+def conflicted_siblings(path: Path) -> list[Path]:
+    """Copies that sync tools made beside ``path`` after a conflict ("game (conflicted copy).jsonl",
+    "game.sync-conflict-….jsonl", "game (1).jsonl"): merge them with ``pbem merge`` to surface any fork."""
+    stem, suffix = path.stem, path.suffix
+    found = []
+    for sibling in sorted(path.parent.glob(f"{glob.escape(stem)}*{glob.escape(suffix)}")):
+        rest = sibling.name[len(stem) : len(sibling.name) - len(suffix)]
+        if sibling != path and ("conflict" in rest.lower() or rest.strip().startswith("(")):
+            found.append(sibling)
+    return found
