@@ -218,10 +218,12 @@ def test_lone_surrogate_is_L012(raw: bytes) -> None:
     assert code_of(raw) == "L012"
 
 
+@pytest.mark.case("C2")
 def test_lone_surrogate_in_key_is_a_non_ascii_key() -> None:
     assert code_of(b'{"\\ud800":1}') == "L008"
 
 
+@pytest.mark.case("C3")
 def test_string_length_limit_is_L012() -> None:
     assert MAX_STRING == 4096
     assert parse_line(b'{"a":"' + b"x" * MAX_STRING + b'"}')["a"] == "x" * MAX_STRING

@@ -128,7 +128,8 @@ def build() -> str:
         return ",\n".join("  " + json.dumps(item, sort_keys=True) for item in items)
 
     about = "pbem committed-dice golden vectors v1; written by tests/vectors/make_dice_vectors.py"
-    return f'{{\n "about": {json.dumps(about)},\n "rolls": [\n{block(rolls)}\n ],\n "chains": [\n{block(chains)}\n ]\n}}\n'
+    head = f'{{\n "about": {json.dumps(about)},\n'
+    return head + f' "rolls": [\n{block(rolls)}\n ],\n "chains": [\n{block(chains)}\n ]\n}}\n'
 
 
 def main() -> None:
