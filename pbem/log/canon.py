@@ -154,7 +154,8 @@ def check_value(value: JSONValue) -> None:
             continue
         if isinstance(item, int):
             if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
-                raise LogFormatError("L006", f"integer {item} outside ±(2^53−1)")
+                # never format the value: Python refuses to print ints of more than 4300 digits
+                raise LogFormatError("L006", f"integer of {item.bit_length()} bits outside ±(2^53−1)")
         elif isinstance(item, str):
             _check_string(item)
         elif isinstance(item, (list, tuple)):
@@ -166,7 +167,8 @@ def check_value(value: JSONValue) -> None:
                 raise LogFormatError("L009", f"nesting deeper than {MAX_DEPTH}")
             for key, child in item.items():
                 if not isinstance(key, str) or not key.isascii():
-                    raise LogFormatError("L008", f"key {key!r} is not an ASCII string")
+                    raise LogFormatError("L008", f"key {str(key)[:40]!r} is not an ASCII string")
+                _check_string(key)
                 stack.append((child, depth + 1))
         elif isinstance(item, float):
             raise LogFormatError("L005", f"float {item!r} is not allowed")
