@@ -269,7 +269,7 @@ class Session:
     def _simulate(game: Game, unsigned: dict[str, Any]) -> None:
         """Apply an unsigned entry to a clone (for dry runs: nothing is signed that is not written)."""
         signed = signing_input(unsigned)
-        env = Envelope({**unsigned, "sig": "0" * 128}, signed, hashlib.sha256(signed).hexdigest(), b"", b"")
+        env = Envelope({**unsigned, "sig": "0" * 128}, signed, hashlib.sha256(signed).hexdigest(), b"")
         entry = validate(env.raw)
         assert not isinstance(entry, type(None))
         game.apply(env, entry, game.line + 1)  # type: ignore[arg-type]

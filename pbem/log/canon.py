@@ -48,13 +48,14 @@ def _object(pairs: list[tuple[str, JSONValue]]) -> dict[str, JSONValue]:
         seen: set[str] = set()
         dup = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
         raise LogFormatError("L004", f"duplicate key {dup!r}")
-    for key in obj:
-        if not key.isascii():
-            raise LogFormatError("L008", f"non-ASCII key {key!r}")
+    if not all(map(str.isascii, obj)):
+        raise LogFormatError("L008", f"non-ASCII key {next(k for k in obj if not k.isascii())!r}")
     return obj
 
 
 def _integer(text: str) -> int:
+    if len(text) < 16:  # at most 15 digits: always inside ±(2^53−1)
+        return int(text)
     # Check the digit count before int(): Python refuses > 4300 digits with a bare ValueError.
     if len(text.lstrip("-")) > _MAX_DIGITS:
         raise LogFormatError("L006", f"integer with more than {_MAX_DIGITS} digits")
@@ -73,6 +74,7 @@ def _constant(text: str) -> None:
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_float=_float, parse_int=_integer, parse_constant=_constant)
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def _check_strings_and_depth(value: JSONValue) -> None:
@@ -178,7 +180,7 @@ def check_value(value: JSONValue) -> None:
 
 def canonical(value: JSONValue) -> bytes:
     """The RFC 8785 encoding of ``value``, which must already be inside the data model."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+    return _ENCODER.encode(value).encode()
 
 
 def jcs(value: JSONValue) -> bytes:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from pbem.errors import LogFormatError
 from pbem.log.canon import JSONValue, canonical, check_value, parse_line
@@ -88,7 +88,11 @@ class Envelope:
     signing_input: bytes
     id: str
     sig: bytes
-    line: bytes  # the canonical line (what a store writes)
+
+    @property
+    def line(self) -> bytes:
+        """The canonical line, as a store writes it (computed on demand: verification never needs it)."""
+        return canonical(self.raw)
 
     @property
     def author(self) -> Any:
@@ -109,9 +113,10 @@ def envelope(line: bytes) -> Envelope:
     sig = raw.get("sig")
     if not isinstance(sig, str) or len(sig) != 128 or not _HEX.match(sig):
         raise LogFormatError("L017", "sig is not 128 lowercase hex digits")
-    unsigned = {k: v for k, v in raw.items() if k != "sig"}
+    unsigned = dict(raw)
+    del unsigned["sig"]
     signed = signing_input(unsigned)
-    return Envelope(raw, signed, hashlib.sha256(signed).hexdigest(), bytes.fromhex(sig), canonical(raw))
+    return Envelope(raw, signed, hashlib.sha256(signed).hexdigest(), bytes.fromhex(sig))
 
 
 def seal(unsigned: Mapping[str, JSONValue], sign: Any) -> Envelope:
@@ -124,7 +129,7 @@ def seal(unsigned: Mapping[str, JSONValue], sign: Any) -> Envelope:
     signed = signing_input(unsigned)
     sig: bytes = sign(signed)
     raw = {**unsigned, "sig": sig.hex()}
-    return Envelope(raw, signed, hashlib.sha256(signed).hexdigest(), sig, canonical(raw))
+    return Envelope(raw, signed, hashlib.sha256(signed).hexdigest(), sig)
 
 
 # --- schema ---------------------------------------------------------------------------------------
@@ -343,8 +348,12 @@ FeedEntry = (
     | ResignEntry
 )
 Entry = GenesisEntry | FeedEntry
-_ADAPTER: TypeAdapter[Entry] = TypeAdapter(Annotated[Entry, Field(discriminator="type")])
-_TYPES = frozenset(t.value for t in EntryType)
+_MODELS: dict[str, type[Entry]] = {
+    t.model_fields["type"].annotation.__args__[0]: t  # type: ignore[union-attr]
+    for t in (GenesisEntry, JoinEntry, ActionEntry, RevealEntry, HiddenEntry, CheckpointEntry, DiscloseEntry,
+              KeyRotateEntry, KeyReplaceEntry, ResignEntry)
+}  # fmt: skip
+assert set(_MODELS) == {t.value for t in EntryType}
 
 
 def validate(raw: Mapping[str, JSONValue]) -> Entry:
@@ -355,10 +364,11 @@ def validate(raw: Mapping[str, JSONValue]) -> Entry:
     """
     if raw.get("v") != VERSION:
         raise LogFormatError("L015", f"protocol version {raw.get('v')!r} is not supported (expected {VERSION})")
-    if raw.get("type") not in _TYPES:
+    model = _MODELS.get(raw.get("type"))  # type: ignore[arg-type]
+    if model is None:
         raise LogFormatError("L016", f"unknown entry type {raw.get('type')!r}")
     try:
-        return _ADAPTER.validate_python(raw)
+        return model.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "entry"

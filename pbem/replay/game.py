@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+from collections import ChainMap
+from collections.abc import Callable, Mapping, MutableMapping
 from typing import Any
 
 from pbem.errors import ActionError, LogFormatError, PbemError, SignatureError
@@ -201,16 +202,17 @@ class Game:
         if creator.roster_key.id != genesis.kid:
             raise SignatureError("K004", "genesis is not signed with its author's roster key")
         self._knowledge = knowledge or no_knowledge
-        self.entries: dict[str, tuple[int, str, int]] = {env.id: (1, genesis.author, -1)}  # id → line, author, seq
-        self.clocks: dict[str, dict[str, int]] = {env.id: {}}
-        self.feeds: dict[tuple[str, int], str] = {}
+        # Append-only maps; a clone layers its own writes over them (ChainMap) instead of copying the history.
+        self.entries: MutableMapping[str, tuple[int, str, int]] = {env.id: (1, genesis.author, -1)}  # line, author, seq
+        self.clocks: MutableMapping[str, dict[str, int]] = {env.id: {}}
+        self.feeds: MutableMapping[tuple[str, int], str] = {}
         self.count = 1
         self.state: GameState | None = None
         self.period: str | None = None
         self.events: list[LoggedEvent] = []
         self.rolls: list[RollRecord] = []
         self.pending: dict[str, PendingRoll] = {}
-        self.commitments: dict[tuple[str, int], Commitment] = {}
+        self.commitments: MutableMapping[tuple[str, int], Commitment] = {}
         self.opened_round: list[str] = []
         self.checkpoints: dict[str, set[str]] = {}  # label → seats that signed
         self.finals: list[str] = []
@@ -395,10 +397,12 @@ class Game:
     def record(self, env: Envelope, entry: FeedEntry, line: int, clock: dict[str, int] | None = None) -> None:
         """Enter ``entry`` into its author's feed without applying it (used once the replay has halted)."""
         self.entries[env.id] = (line, entry.author, entry.seq)
-        self.clocks[env.id] = self._clock(entry) if clock is None else clock
+        if self.rules:  # causal clocks matter only to the protocol step, which --no-rules skips
+            self.clocks[env.id] = self._clock(entry) if clock is None else clock
         self.feeds[(entry.author, entry.seq)] = env.id
         book = self.seats[entry.author]
-        book.seq, book.head, book.ts, book.clock = entry.seq, env.id, entry.ts, self.clocks[env.id]
+        book.seq, book.head, book.ts = entry.seq, env.id, entry.ts
+        book.clock = self.clocks.get(env.id, book.clock)
         self.count += 1
 
     def _clock(self, entry: FeedEntry) -> dict[str, int]:
@@ -935,13 +939,13 @@ class Game:
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
         other.seats = {s: b.clone() for s, b in self.seats.items()}
-        other.entries = dict(self.entries)
-        other.clocks = dict(self.clocks)
-        other.feeds = dict(self.feeds)
+        other.entries = ChainMap({}, self.entries)
+        other.clocks = ChainMap({}, self.clocks)
+        other.feeds = ChainMap({}, self.feeds)
         other.events = list(self.events)
         other.rolls = list(self.rolls)
         other.pending = {k: p.clone() for k, p in self.pending.items()}
-        other.commitments = dict(self.commitments)
+        other.commitments = ChainMap({}, self.commitments)
         other.opened_round = list(self.opened_round)
         other.checkpoints = {k: set(v) for k, v in self.checkpoints.items()}
         other.finals = list(self.finals)

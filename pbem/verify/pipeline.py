@@ -74,18 +74,12 @@ class Verifier:
             env = envelope(line)
         except LogFormatError as exc:
             return [Finding.from_error(exc, line=number)]
-        author = env.author if isinstance(env.author, str) else None
-        seq = env.raw.get("seq") if isinstance(env.raw.get("seq"), int) else None
-
-        def fail(exc: PbemError) -> list[Finding]:
-            return [Finding.from_error(exc, line=number, entry=env.id, author=author, seq=seq)]
-
         if self.game is None:
             try:
                 self.game = self._genesis(env)
             except PbemError as exc:
                 self.halted = True
-                return fail(exc)
+                return [self._finding(exc, env, number)]
             return []
         game = self.game
         # (2) duplicate
@@ -114,7 +108,7 @@ class Verifier:
             game.check_chain(env, entry)
             game.check_causal(entry)
         except PbemError as exc:
-            return fail(exc)
+            return [self._finding(exc, env, number)]
         # (9) protocol and rules
         if self.halted or not self.rules:
             game.record(env, entry, number)
@@ -124,8 +118,16 @@ class Verifier:
         except PbemError as exc:
             self.halted = True
             game.record(env, entry, number)
-            return fail(exc)
+            return [self._finding(exc, env, number)]
         return []
+
+    @staticmethod
+    def _finding(error: PbemError, env: Envelope, number: int) -> Finding:
+        author = env.author if isinstance(env.author, str) else None
+        seq = env.raw.get("seq")
+        return Finding.from_error(
+            error, line=number, entry=env.id, author=author, seq=seq if isinstance(seq, int) else None
+        )
 
     def _genesis(self, env: Envelope) -> Game:
         if env.raw.get("type") != "genesis":

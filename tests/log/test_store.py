@@ -116,6 +116,7 @@ APPENDER = textwrap.dedent(
     from pbem.log.store import LogStore
     log, source = Path(sys.argv[1]), Path(sys.argv[2])
     lines = source.read_bytes().split(b"\\n")[:-1]
+    print("ready", flush=True)
     for line in lines[2:]:
         with LogStore.open(log) as store:
             if line in store.lines:
@@ -132,19 +133,25 @@ def kill_loop(game_lines: list[bytes], directory: Path, iterations: int, seed: i
     source, log = directory / "source.jsonl", directory / "game.jsonl"
     write(source, game_lines)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-c", APPENDER, str(log), str(source)]
+
+    def start() -> subprocess.Popen[bytes]:
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, env=env)
+        assert child.stdout is not None and child.stdout.readline() == b"ready\n"  # its imports are done
+        return child
+
     write(log, game_lines[:2])
-    started = time.monotonic()
-    subprocess.run([sys.executable, "-c", APPENDER, str(log), str(source)], env=env, capture_output=True, check=True)
-    full_run = time.monotonic() - started  # kill at a uniformly random moment of such a run
+    child = start()
+    began = time.monotonic()
+    child.communicate()
+    appending = time.monotonic() - began  # kill at a uniformly random moment of the appending
     killed_mid_run = 0
     for _ in range(iterations):
         write(log, game_lines[:2])
         for saved in directory.glob("game.jsonl.torn-*"):
             saved.unlink()
-        child = subprocess.Popen(
-            [sys.executable, "-c", APPENDER, str(log), str(source)], stdout=subprocess.PIPE, env=env
-        )
-        time.sleep(rng.uniform(0, full_run))
+        child = start()
+        time.sleep(rng.uniform(0, appending))
         child.send_signal(signal.SIGKILL)
         out, _ = child.communicate()
         acked = [int(line.split()[1]) for line in out.decode().splitlines() if line.startswith("ack")]

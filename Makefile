@@ -1,0 +1,42 @@
+# pbem: two commands on a fresh machine (Python 3.11+): `make demo` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# The test-only game (tests/games/triad) until a shipped game module bundles its own sample game.
+export PBEM_GAMES ?= tests.games.triad.ruleset:RULESET
+export PYTHONPATH := $(CURDIR)
+
+.PHONY: demo test test-slow lint bench sample clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/pbem verify sample_games/triad-duel/game.jsonl
+	$(BIN)/pbem status sample_games/triad-duel/game.jsonl
+	$(BIN)/pbem show sample_games/triad-duel/game.jsonl --as @all
+
+test: $(STAMP)
+	$(BIN)/ruff check pbem tests benchmarks sample_games
+	$(BIN)/python -m pytest -q -n auto
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -n auto --slow
+
+lint: $(STAMP)
+	$(BIN)/ruff check pbem tests benchmarks sample_games
+	$(BIN)/ruff format --check pbem tests benchmarks sample_games
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/verify.py
+
+sample: $(STAMP)
+	$(BIN)/python sample_games/make_triad_duel.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache
