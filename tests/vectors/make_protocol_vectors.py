@@ -1,0 +1,256 @@
+"""Write tests/vectors/protocol-v1: a complete signed game, what a verifier must compute, and attack cases.
+
+    PBEM_GAMES=tests.games.triad.ruleset:RULESET PYTHONPATH=. python tests/vectors/make_protocol_vectors.py
+
+Everything is deterministic (fixed test keys, a fixed clock, Ed25519's deterministic signatures), so the
+test suite regenerates the set in memory and compares it byte for byte with the committed files.
+
+* ``game.jsonl``: a three-seat game of the test game Triad with dice, a chained roll, a private draw, secret choices, a
+  hidden change caused by the opponent, openings, checkpoints and disclosure.
+* ``keys.json``: the seats' Ed25519 private seeds (TEST KEYS: public) and public keys.
+* ``expected.json``: the game id, every line's entry id, every resolved roll with its inputs and faces,
+  the co-signed checkpoints, the final state hash and the result.
+* ``attacks/<CODE>-<name>.jsonl``: the game with one defect; ``attacks/expected.json`` gives the first
+  error's code and line for each.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("PBEM_GAMES", "tests.games.triad.ruleset:RULESET")
+
+from pbem.log.entry import envelope, seal  # noqa: E402
+from pbem.log.sign import SMALL_ORDER_POINTS  # noqa: E402
+from pbem.verify.pipeline import verify_lines  # noqa: E402
+from tests.helpers import Table, test_key  # noqa: E402
+
+OUT = Path(__file__).parent / "protocol-v1"
+SEED = 19
+
+
+def build() -> dict[str, bytes]:
+    """Every file of the vector set, by path relative to ``protocol-v1``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        previous = os.environ.get("PBEM_STATE_DIR")
+        os.environ["PBEM_STATE_DIR"] = str(Path(tmp) / "state")
+        try:
+            table = Table.start(Path(tmp), "standard", rounds=3)
+            table.play_out(random.Random(SEED))
+        finally:
+            if previous is None:
+                del os.environ["PBEM_STATE_DIR"]
+            else:
+                os.environ["PBEM_STATE_DIR"] = previous
+        lines = table.lines()
+    files: dict[str, bytes] = {"game.jsonl": _join(lines)}
+    files["keys.json"] = _json({
+        seat: {"private_seed": pair.seed.hex(), "public": pair.public.hex, "fingerprint": pair.public.fingerprint}
+        for seat, pair in table.keys.items()
+    } | {"note": "TEST KEYS: the seeds are public; never use them for a game"})  # fmt: skip
+    report, verifier = verify_lines(lines)
+    game = verifier.game
+    assert report.valid and game is not None and report.result is not None
+    checkpoints = {
+        json.loads(line)["body"]["label"]: json.loads(line)["body"]
+        for line in lines
+        if json.loads(line)["type"] == "checkpoint"
+    }
+    files["expected.json"] = _json({
+        "game": game.id,
+        "ids": [envelope(line).id for line in lines],
+        "rolls": [r.as_json() for r in game.rolls],
+        "checkpoints": checkpoints,
+        "final_state": report.state_hash,
+        "result": report.result.model_dump(mode="json"),
+    })  # fmt: skip
+    expected: dict[str, dict[str, Any]] = {}
+    for name, attack in ATTACKS.items():
+        broken = attack(list(lines), table)
+        bad, _ = verify_lines(broken)
+        first = bad.first_error
+        assert first is not None and name.startswith(first.code), (name, first)
+        files[f"attacks/{name}.jsonl"] = _join(broken)
+        expected[name] = {"code": first.code, "line": first.line}
+    files["attacks/expected.json"] = _json(expected)
+    return files
+
+
+def _join(lines: list[bytes]) -> bytes:
+    return b"".join(line + b"\n" for line in lines)
+
+
+def _json(value: Any) -> bytes:
+    return (json.dumps(value, indent=1, sort_keys=True) + "\n").encode()
+
+
+def _find(lines: list[bytes], **match: Any) -> int:
+    return next(i for i, line in enumerate(lines) if all(json.loads(line).get(k) == v for k, v in match.items()))
+
+
+def _resign(line: bytes, table: Table, seat: str | None = None, **changes: Any) -> bytes:
+    data = json.loads(line)
+    data.pop("sig")
+    data.update(changes)
+    return seal(data, table.keys[seat or data["author"]].private.sign).line
+
+
+def _swap_reveal(lines: list[bytes], table: Table) -> list[bytes]:
+    i = _find(lines, type="reveal")
+    reveal = lines.pop(i)
+    lines.insert(i - 1, reveal)
+    return lines
+
+
+def _fork(lines: list[bytes], table: Table) -> list[bytes]:
+    i = _find(lines, type="action", author="blue")
+    return [*lines, _resign(lines[i], table, ts="2026-12-31T23:59:59Z")]
+
+
+def _flip_sig(lines: list[bytes], table: Table) -> list[bytes]:
+    i = _find(lines, type="action")
+    data = json.loads(lines[i])
+    data["sig"] = ("0" if data["sig"][5] != "0" else "1").join([data["sig"][:5], data["sig"][6:]])
+    lines[i] = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+    return lines
+
+
+def _weak_r(lines: list[bytes], table: Table) -> list[bytes]:
+    i = _find(lines, type="action")
+    data = json.loads(lines[i])
+    data["sig"] = sorted(SMALL_ORDER_POINTS)[0].hex() + data["sig"][64:]
+    lines[i] = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+    return lines
+
+
+def _other_key(lines: list[bytes], table: Table) -> list[bytes]:
+    i = _find(lines, type="action", author="red")
+    lines[i] = _resign(lines[i], table, "blue", kid=table.keys["blue"].public.id)
+    return lines
+
+
+def _gap(lines: list[bytes], table: Table) -> list[bytes]:
+    i = next(
+        i for i in range(1, len(lines) - 1)
+        if json.loads(lines[i])["type"] == "checkpoint" and json.loads(lines[i + 1])["author"] == json.loads(lines[i])["author"]
+    )  # fmt: skip
+    del lines[i]
+    return lines
+
+
+def _prev(lines: list[bytes], table: Table) -> list[bytes]:
+    i = _find(lines, type="action", author="blue")
+    lines[i] = _resign(lines[i], table, prev="00" * 32)
+    return lines
+
+
+def _text_edit(old: bytes, new: bytes) -> Callable[[list[bytes], Table], list[bytes]]:
+    def edit(lines: list[bytes], table: Table) -> list[bytes]:
+        i = _find(lines, type="action")
+        lines[i] = lines[i].replace(old, new, 1)
+        return lines
+
+    return edit
+
+
+def _bad_seed(lines: list[bytes], table: Table) -> list[bytes]:
+    i = _find(lines, type="reveal")
+    data = json.loads(lines[i])
+    lines[i] = _resign(lines[i], table, body={**data["body"], "seed": "11" * 32})
+    return lines
+
+
+def _bad_echo(lines: list[bytes], table: Table) -> list[bytes]:
+    i = next(
+        i for i, line in enumerate(lines) if json.loads(line)["type"] == "action" and json.loads(line)["body"]["echo"]
+    )
+    data = json.loads(lines[i])
+    data["body"]["echo"][0]["faces"][0] = data["body"]["echo"][0]["faces"][0] % 6 + 1
+    lines[i] = _resign(lines[i], table, body=data["body"])
+    return lines
+
+
+def _bad_opening(lines: list[bytes], table: Table) -> list[bytes]:
+    i = next(
+        i for i, line in enumerate(lines)
+        if json.loads(line)["type"] == "hidden" and any(o["salt"] for o in json.loads(line)["body"]["opened"])
+    )  # fmt: skip
+    data = json.loads(lines[i])
+    item = next(o for o in data["body"]["opened"] if o["salt"])
+    item["salt"] = "00" * 32
+    lines[i] = _resign(lines[i], table, body=data["body"])
+    return lines
+
+
+def _bad_disclosure(lines: list[bytes], table: Table) -> list[bytes]:
+    i = _find(lines, type="disclose")
+    data = json.loads(lines[i])
+    data["body"]["secrets"][0]["secret"] = "42" * 32
+    lines[i] = _resign(lines[i], table, body=data["body"])
+    return lines
+
+
+def _bad_checkpoint(lines: list[bytes], table: Table) -> list[bytes]:
+    i = _find(lines, type="checkpoint")
+    data = json.loads(lines[i])
+    lines[i] = _resign(lines[i], table, body={**data["body"], "state": "00" * 32})
+    return lines
+
+
+def _illegal(lines: list[bytes], table: Table) -> list[bytes]:
+    i = next(
+        i for i, line in enumerate(lines)
+        if json.loads(line)["type"] == "action" and json.loads(line)["body"]["actions"][0]["action"] == "pass"
+    )  # fmt: skip
+    data = json.loads(lines[i])
+    data["body"]["actions"] = [{"action": "attack", "target": data["author"]}]  # attacking yourself: §T3.1
+    lines[i] = _resign(lines[i], table, body=data["body"])
+    return lines
+
+
+def _foreign(lines: list[bytes], table: Table) -> list[bytes]:
+    data = json.loads(lines[3])
+    data.pop("sig")
+    data["game"] = "ab" * 32
+    return [*lines, seal(data, test_key(data["author"]).private.sign).line]
+
+
+ATTACKS: dict[str, Callable[[list[bytes], Table], list[bytes]]] = {
+    "C002-other-game": _foreign,
+    "C003-seq-gap": _gap,
+    "C004-prev": _prev,
+    "C005-reveal-before-action": _swap_reveal,
+    "C006-fork": _fork,
+    "D003-seed-off-chain": _bad_seed,
+    "D006-echo": _bad_echo,
+    "H001-opening-salt": _bad_opening,
+    "H004-disclosure": _bad_disclosure,
+    "K001-signature": _flip_sig,
+    "K002-small-order-r": _weak_r,
+    "K004-other-seats-key": _other_key,
+    "L004-duplicate-key": _text_edit(b'"v":1', b'"v":1,"v":1'),
+    "L005-float": _text_edit(b'"v":1', b'"v":1.0'),
+    "P001-checkpoint-state": _bad_checkpoint,
+    "R001-illegal-action": _illegal,
+}
+
+
+def main() -> None:
+    for name, data in build().items():
+        path = OUT / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
