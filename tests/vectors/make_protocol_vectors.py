@@ -139,9 +139,11 @@ def _other_key(lines: list[bytes], table: Table) -> list[bytes]:
 
 
 def _gap(lines: list[bytes], table: Table) -> list[bytes]:
+    entries = [json.loads(line) for line in lines]
+    # a checkpoint directly followed by its author's next entry: removing it leaves a sequence gap
     i = next(
         i for i in range(1, len(lines) - 1)
-        if json.loads(lines[i])["type"] == "checkpoint" and json.loads(lines[i + 1])["author"] == json.loads(lines[i])["author"]
+        if entries[i]["type"] == "checkpoint" and entries[i + 1]["author"] == entries[i]["author"]
     )  # fmt: skip
     del lines[i]
     return lines
