@@ -13,6 +13,7 @@ choices and hidden transitions exactly; without it, only what the public log all
 from __future__ import annotations
 
 import hashlib
+import operator
 import re
 from collections import ChainMap
 from collections.abc import Callable, Mapping, MutableMapping
@@ -74,6 +75,7 @@ __all__ = [
     "Knowledge",
     "SealCursor",
     "builtin_data",
+    "check_state",
     "no_knowledge",
     "replacement_statement",
     "rotation_statement",
@@ -96,6 +98,7 @@ DataProvider = Callable[[Ruleset[Any], str], bytes | None]
 """Finds the data pack with a given SHA-256 for a ruleset (None if unavailable)."""
 
 END_LABEL = "end"
+_MUST_OPEN = operator.attrgetter("must_open")
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -118,11 +121,22 @@ def state_hash(state: GameState) -> str:
         }
         for name, slot in state.hidden.items()
     }
+    return hashlib.sha256(canonical(dumped)).hexdigest()
+
+
+def check_state(state: GameState) -> None:
+    """Check that a module's state is inside the JSON data model (no floats, no huge integers).
+
+    States come from module code, not from players, so this guards against module bugs: the test suite runs
+    it on every state of every play-out rather than the verifier on every checkpoint.
+
+    Raises:
+        PbemError: R008 if it is not.
+    """
     try:
-        check_value(dumped)
+        check_value(state.model_dump(mode="json"))
     except LogFormatError as exc:
         raise PbemError("R008", f"the game state is not in the JSON data model: {exc.message}") from exc
-    return hashlib.sha256(canonical(dumped)).hexdigest()
 
 
 def rotation_statement(game: str, seat: str, key: str, seq: int) -> bytes:
@@ -319,9 +333,7 @@ class Game:
         and the owner's next entry must carry it.
         """
         assert self.state is not None
-        return (
-            bool(self.pending) or self.state.rolls is not None or any(s.must_open for s in self.state.hidden.values())
-        )
+        return bool(self.pending) or self.state.rolls is not None or any(map(_MUST_OPEN, self.state.hidden.values()))
 
     # --- steps 2, 5-8 of the pipeline: checks that do not change anything -----------------------
     def key_for(self, env: Envelope) -> PublicKey:
@@ -584,11 +596,18 @@ class Game:
         """Commitments for every slot the rules changed: the acting owner's ``seals`` carry them now;
         any other owner owes them in its next entry (``seals`` is None when the change came from dice
         or openings, where the entry's author has nothing to seal with)."""
-        if set(before.hidden) - set(after.hidden):
-            raise PbemError("R008", f"{self.ruleset.id} removed a hidden slot")
-        for name in sorted(after.hidden):
-            slot, old = after.hidden[name], before.hidden.get(name)
-            if name in skip or (old is not None and old.ver == slot.ver):
+        if after.hidden is before.hidden:
+            return
+        if any(not before.hidden[name].public for name in before.hidden.keys() - after.hidden.keys()):
+            raise PbemError("R008", f"{self.ruleset.id} removed a hidden slot that was never opened")
+        changed = [
+            name
+            for name, slot in after.hidden.items()
+            if (old := before.hidden.get(name)) is not slot and (old is None or old.ver != slot.ver)
+        ]
+        for name in sorted(changed):
+            slot = after.hidden[name]
+            if name in skip:
                 continue
             if seals is not None and slot.owner == author:
                 item = seals.take(name, slot.ver, slot.value if slot.known else UNKNOWN)

@@ -21,7 +21,8 @@ with :meth:`GameState.with_hidden`, which bumps its version. The engine then req
 to the new version: in the same entry if the owner is acting, or in the owner's next entry otherwise.
 A secret choice (a bid, a hidden deployment) is an action field named by :meth:`Ruleset.secret_fields`; the
 engine stores its value in the named slot before calling ``apply`` and removes it from the logged action.
-Rules ask for a slot to be opened with :meth:`GameState.with_opening`.
+Rules ask for a slot to be opened with :meth:`GameState.with_opening`; once opened, a slot may be dropped
+from ``hidden`` (a played card), but never before.
 
 **Dice.** A module that needs dice returns a state with ``rolls`` set (:meth:`GameState.with_rolls`); the
 entry that led there declares them, the opponents reveal their seeds, and the engine calls ``resume`` with

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.log.canon import canonical
-from pbem.replay.game import state_hash
+from pbem.replay.game import check_state, state_hash
 from pbem.rules import registry
 from pbem.rules.contract import Outcome, Roster, RosterSeat
 from pbem.verify.pipeline import verify_lines
@@ -94,6 +94,7 @@ def test_legal_actions_and_check_agree_on_reachable_states(seed: int, steps: int
     state = ruleset.setup("standard", {"rounds": 3}, roster, ruleset.load_data(ruleset.default_data()))
     for _ in range(steps):
         ruleset.assert_invariants(state)
+        check_state(state)
         for seat in seats:
             legal = ruleset.legal_actions(state, seat)
             assert all(ruleset.check(state, seat, a).ok for a in legal)

@@ -292,6 +292,7 @@ class Triad(Ruleset[TriadState]):
         value = state.hidden[card].value["card"][0]
         hand = {**state.hand, seat: tuple(c for c in state.hand[seat] if c != card)}
         health = {**state.health, seat: state.health[seat] + value}
+        hidden = {name: slot for name, slot in state.hidden.items() if name != card}  # played: discard it
         event = Event(
             kind="card_played",
             seat=seat,
@@ -299,7 +300,7 @@ class Triad(Ruleset[TriadState]):
             data={"card": card, "heal": value},
             text=f"{seat} plays a {value} and heals {value}",
         )
-        new = state.model_copy(update={"hand": hand, "health": health, "playing": None})
+        new = state.model_copy(update={"hand": hand, "health": health, "playing": None, "hidden": hidden})
         return self._end_turn(new, (event,))
 
     def _combat(self, state: TriadState, dice: Mapping[str, tuple[int, ...]]) -> Step[TriadState]:
