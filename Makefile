@@ -22,6 +22,7 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check pbem tests benchmarks sample_games
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n auto
 
 test-slow: $(STAMP)

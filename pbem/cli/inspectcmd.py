@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -25,7 +25,7 @@ OptKey = Annotated[Path | None, typer.Option("--key", "-k", help="Your key: also
 
 def games(as_json: JsonOpt = False) -> None:
     """List the installed games with their versions, scenarios and seats."""
-    listing = [
+    listing: list[dict[str, Any]] = [
         {
             "id": r.id,
             "name": r.name,

@@ -93,7 +93,9 @@ def _report(session: Session, written: list[Envelope], since: int, as_json: bool
     console.print("; ".join(status) or "nothing is awaited")
 
 
-def join(log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False):
+def join(
+    log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False
+) -> None:
     """Join a game: sign your seat's join entry (proof of your key, and your dice-chain anchor)."""
     with LogStore.open(log) as store:
         session = _session(store, key, passphrase_file, data)
@@ -101,7 +103,9 @@ def join(log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOp
         _report(session, [session.join(), *session.do_owed()], since, as_json)
 
 
-def legal(log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False):
+def legal(
+    log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False
+) -> None:
     """List your legal actions now (each JSON object is accepted as it is by pbem act)."""
     with LogStore.open(log) as store:
         session = _session(store, key, passphrase_file, data)
@@ -142,7 +146,9 @@ def act(
         _report(session, session.act(parsed), since, as_json)
 
 
-def reveal(log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False):
+def reveal(
+    log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False
+) -> None:
     """Do the protocol work you owe: reveal dice seeds, co-sign checkpoints, open hidden values, disclose."""
     with LogStore.open(log) as store:
         session = _session(store, key, passphrase_file, data)
@@ -153,7 +159,9 @@ def reveal(log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: Data
         _report(session, written, since, as_json)
 
 
-def resign(log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False):
+def resign(
+    log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False
+) -> None:
     """Resign the game."""
     with LogStore.open(log) as store:
         session = _session(store, key, passphrase_file, data)

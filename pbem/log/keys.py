@@ -14,6 +14,7 @@ from pathlib import Path
 from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes, PublicKeyTypes
 
 from pbem.errors import KeyStoreError, SignatureError, UsageError
 from pbem.log.sign import PublicKey
@@ -90,6 +91,7 @@ def load_private(path: Path, passphrase: bytes | None = None) -> KeyPair:
         KeyStoreError: K009 if the file is not an Ed25519 private key.
     """
     data = _read(path)
+    key: PrivateKeyTypes
     try:
         if b"OPENSSH PRIVATE KEY" in data:
             key = serialization.load_ssh_private_key(data, password=passphrase)
@@ -122,6 +124,7 @@ def load_public(path: Path) -> PublicKey:
         SignatureError: K003 if the key is weak.
     """
     data = _read(path).strip()
+    key: PublicKeyTypes
     try:
         if data.startswith(b"ssh-ed25519 "):
             key = serialization.load_ssh_public_key(b" ".join(data.split()[:2]))

@@ -264,11 +264,11 @@ class Game:
         if set(body.options) != set(specs):
             raise PbemError("R007", f"genesis must list exactly the options {sorted(specs)}")
         for name, value in body.options.items():
-            spec = specs[name]
-            if spec.choices is not None and value not in spec.choices:
-                raise PbemError("R007", f"option {name}={value!r} is not one of {list(spec.choices)}")
-            if spec.choices is None and type(value) is not type(spec.default):
-                raise PbemError("R007", f"option {name} must be a {type(spec.default).__name__}")
+            option = specs[name]
+            if option.choices is not None and value not in option.choices:
+                raise PbemError("R007", f"option {name}={value!r} is not one of {list(option.choices)}")
+            if option.choices is None and type(value) is not type(option.default):
+                raise PbemError("R007", f"option {name} must be a {type(option.default).__name__}")
 
     # --- queries --------------------------------------------------------------------------------
     @property
@@ -472,8 +472,8 @@ class Game:
         seals = SealCursor(entry.body.sealed)
         events, _ = self.run_batch(book, entry.body.actions, seals)
         seals.finish()
+        assert self.state is not None
         state = self.state
-        assert state is not None
         declared = entry.body.rolls
         if state.rolls is None:
             if declared is not None:
@@ -526,7 +526,7 @@ class Game:
         leaked = sorted(set(secret_fields) & set(action))
         if leaked:
             raise ActionError("R004", f"secret field {leaked[0]!r} of {name} must not be logged in clear")
-        plain: Action | None = dict(action)
+        exact: Action | None = dict(action)  # the action with its secret values, if this replay can see them
         values: dict[str, tuple[int, Any, bool]] = {}
         for field_name in sorted(secret_fields):
             slot = secret_fields[field_name]
@@ -536,11 +536,11 @@ class Game:
             known, value = self._unseal(book, item)
             values[slot] = (ver, value, known)
             self._commit(book.seat, item)
-            if plain is not None and known:
-                plain[field_name] = value
+            if exact is not None and known:
+                exact[field_name] = value
             else:
-                plain = None
-        self._check_legal(state, book.seat, action, plain, secret_fields)
+                exact = None
+        self._check_legal(state, book.seat, action, exact, secret_fields)
         before = state
         if values:
             hidden = dict(state.hidden)
@@ -799,11 +799,11 @@ class Game:
         events: list[Event] = []
         hidden_slots = dict(state.hidden)
         for opening in entry.body.opened:
-            slot = hidden_slots.get(opening.slot)
-            if slot is None or slot.owner != book.seat or not slot.must_open:
+            asked = hidden_slots.get(opening.slot)
+            if asked is None or asked.owner != book.seat or not asked.must_open:
                 raise PbemError("H006", f"{book.seat} opens {opening.slot}, which the rules do not ask it to open")
-            value = self._check_opening(book.seat, slot, opening.slot, opening)
-            hidden_slots[opening.slot] = slot.model_copy(
+            value = self._check_opening(book.seat, asked, opening.slot, opening)
+            hidden_slots[opening.slot] = asked.model_copy(
                 update={"value": value, "known": True, "public": True, "must_open": False}
             )
             self.opened_round.append(opening.slot)
