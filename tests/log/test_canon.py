@@ -464,3 +464,50 @@ def test_check_value_accepts_the_data_model() -> None:
             "tuple": (1, 2),
         }
     )
+
+
+# --- strict-parser rejections as a property ------------------------------------------------------------
+
+DEFECTS: dict[str, tuple[str, str]] = {
+    # code: (text inserted as a new member of the object, description)
+    "L004": ('"dup":1,"dup":2', "duplicate key"),
+    "L005": ('"f":1.5', "float"),
+    "L006": ('"big":9007199254740993', "integer beyond 2^53"),
+    "L007": ('"s":"e\u0301"', "non-NFC string"),
+    "L008": ('"\u00e9":1', "non-ASCII key"),
+    "L012": ('"s":"\\udc00"', "lone surrogate"),
+}
+
+
+@pytest.mark.case("C1")
+@pytest.mark.case("C2")
+@settings(max_examples=200, deadline=None)
+@given(OBJECTS, st.sampled_from(sorted(DEFECTS)), st.data())
+def test_any_single_defect_in_a_valid_object_gives_its_code(obj: dict[str, Any], code: str, data: Any) -> None:
+    """Wherever a defect sits in an otherwise valid line, the parser names that defect."""
+    holders = [obj]
+    for holder in holders:  # every object nested in obj (through objects and arrays)
+        for child in holder.values():
+            stack = [child]
+            while stack:
+                item = stack.pop()
+                if isinstance(item, dict):
+                    holders.append(item)
+                elif isinstance(item, list):
+                    stack.extend(item)
+    data.draw(st.sampled_from(holders))["zz-defect-zz"] = 0  # a marker the defect then replaces
+    line = canonical(obj).replace(b'"zz-defect-zz":0', DEFECTS[code][0].encode())
+    with pytest.raises(LogFormatError) as raised:
+        parse_line(line)
+    assert raised.value.code.id == code
+
+
+@pytest.mark.case("C2")
+@settings(max_examples=100, deadline=None)
+@given(OBJECTS, st.sampled_from([b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\x80"]), st.data())
+def test_an_invalid_utf8_byte_anywhere_is_refused(obj: dict[str, Any], bad: bytes, data: Any) -> None:
+    line = canonical(obj)
+    at = data.draw(st.integers(0, len(line)))
+    with pytest.raises(LogFormatError) as raised:
+        parse_line(line[:at] + bad + line[at:])
+    assert raised.value.code.id == "L001"
