@@ -76,8 +76,10 @@ def load_key(path: Path, passphrase_file: Path | None) -> KeyPair:
         UsageError: U004 if a passphrase is needed and none can be had.
         KeyStoreError: K009 if the file is not a usable key.
     """
+    if not keys.is_encrypted(path):
+        return keys.load_private(path, None)  # a PBEM_PASSPHRASE exported for another key must not get in the way
     passphrase = keys.passphrase_from(passphrase_file)
-    if passphrase is None and keys.is_encrypted(path):
+    if passphrase is None:
         if not sys.stdin.isatty():
             raise UsageError("U004", f"{path} is encrypted: give --passphrase-file or set PBEM_PASSPHRASE")
         passphrase = typer.prompt(f"Passphrase for {path}", hide_input=True).encode()

@@ -138,7 +138,10 @@ def show(
     knowledge = own_knowledge(load_key(key, passphrase_file)) if key else no_knowledge
     report, verifier = verify_lines(lines, knowledge=knowledge, data_provider=data_provider(data))
     game = verifier.game
-    if game is None or game.state is None:
+    if game is None:
+        first = report.first_error
+        raise UsageError("U005", f"{log} does not verify ({first.render() if first else 'no genesis'})")
+    if game.state is None:
         raise UsageError("U002", "the game has not started at that point (not every seat has joined)")
     who = viewer or OBSERVER
     if viewer is not None and viewer not in game.seats and viewer not in (OBSERVER, OMNISCIENT):
@@ -183,8 +186,10 @@ def merge(
                 f"[red][C006] fork: {fork.author} seq {fork.seq} is both {fork.first} and {fork.second}[/red]"
             )
         for cut in result.truncations:
-            console.print(f"[red][P005] copy {cut.copy} lacks {cut.missing} entries covered by co-signed checkpoint "
-                          f"{cut.label}: it was truncated[/red]")  # fmt: skip
+            console.print(
+                f"[red][P005] copy {cut.copy} lacks {cut.missing} entries covered by checkpoint {cut.label}, which "
+                "every seat co-signed: it is an old copy or a truncated one[/red]"
+            )
         for problem in result.unreadable:
             console.print(f"[red]{problem}[/red]")
         _print_report(report)

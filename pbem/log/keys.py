@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes, PublicKeyTypes
 
-from pbem.errors import KeyStoreError, SignatureError, UsageError
+from pbem.errors import KeyStoreError, SignatureError, StorageError, UsageError
 from pbem.log.sign import PublicKey
 from pbem.log.store import write_new_file
 
@@ -65,8 +65,15 @@ def save_keypair(pair: KeyPair, directory: Path, name: str, passphrase: bytes | 
     pem = pair.private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
     ssh = pair.private.public_key().public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH)
     key_path, pub_path = directory / f"{name}.key", directory / f"{name}.pub"
+    for path in (key_path, pub_path):
+        if path.exists():
+            raise StorageError("F004", f"{path} exists; pbem never overwrites a file")
     write_new_file(key_path, pem, mode=0o600)
-    write_new_file(pub_path, ssh + f" {name}\n".encode(), mode=0o644)
+    try:
+        write_new_file(pub_path, ssh + f" {name}\n".encode(), mode=0o644)
+    except StorageError:
+        key_path.unlink()  # never leave a private key without its public half
+        raise
     return key_path, pub_path
 
 

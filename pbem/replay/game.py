@@ -519,6 +519,10 @@ class Game:
         secret_fields = self.ruleset.secret_fields(state, book.seat, name)
         plain_action: Action | None = None
         if plain:
+            try:
+                check_value(action)
+            except LogFormatError as exc:
+                raise ActionError("R004", f"{name}: {exc.message}") from exc
             missing = sorted(set(secret_fields) - set(action))
             if missing:
                 raise ActionError("R004", f"{name} needs its secret field {missing[0]!r}")
@@ -556,13 +560,13 @@ class Game:
     ) -> None:
         legal = self.ruleset.legal_actions(state, seat)
         if plain is not None:
-            if plain in legal:
+            if _listed(plain, legal):
                 return
             candidate = plain
         else:
             # the verifier cannot see the secret values: check the redacted form now, the rest at audit
             redacted = [{k: v for k, v in a.items() if k not in secret} for a in legal]
-            if logged in redacted:
+            if _listed(logged, redacted):
                 return
             candidate = logged
         verdict = self.ruleset.check(state, seat, candidate)
@@ -971,6 +975,22 @@ class Game:
         other.resolved = set(self.resolved)
         other.echoed = set(self.echoed)
         return other
+
+
+def _listed(action: Action, legal: list[Action]) -> bool:
+    """Whether ``action`` is in ``legal`` as JSON: Python's ``True == 1`` must not make ``true`` legal where
+    ``1`` is (a cheap ``in`` first, then an exact comparison of the few matches)."""
+    return action in legal and any(_same_json(action, a) for a in legal if a == action)
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
 
 
 def _draw_value(request: RollRequest, seed: bytes) -> dict[str, list[int]]:

@@ -30,7 +30,11 @@ class ForkProof:
 
 @dataclass(frozen=True)
 class TruncationProof:
-    """Copy ``copy`` lacks ``missing`` entries that the co-signed checkpoint ``label`` covers."""
+    """Copy ``copy`` lacks ``missing`` entries that checkpoint ``label``, co-signed by every seat, covers.
+
+    Every seat signed that it held those entries, so the copy is either an old one (a backup from before
+    the checkpoint) or was cut short: a director asks its keeper which.
+    """
 
     copy: str
     label: str

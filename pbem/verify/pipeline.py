@@ -143,6 +143,8 @@ class Verifier:
     def report(self, torn: TornTail | None = None) -> VerificationReport:
         """The verdict so far."""
         findings = list(self.findings)
+        if self.game is None and not findings:
+            findings.append(Finding.from_error(PbemError("C001", "the log has no genesis entry"), line=None))
         if torn is not None:
             where = f" (set aside as {torn.saved_to})" if torn.saved_to else ""
             findings.append(Finding.warning("L013", f"torn last line of {len(torn.data)} bytes ignored{where}"))

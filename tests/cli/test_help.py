@@ -1,0 +1,53 @@
+"""Every command and sub-command answers ``--help``."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cli.conftest import Cli
+
+COMMANDS = [
+    [],
+    ["key"],
+    ["key", "new"],
+    ["key", "show"],
+    ["games"],
+    ["new"],
+    ["join"],
+    ["status"],
+    ["legal"],
+    ["act"],
+    ["reveal"],
+    ["resign"],
+    ["verify"],
+    ["show"],
+    ["merge"],
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "pbem")
+def test_help_exits_zero_with_usage(cli: Cli, command: list[str]) -> None:
+    run = cli(*command, "--help")
+    assert run.code == 0, run.err
+    usage = " ".join(["Usage: pbem", *command])
+    assert usage in " ".join(run.out.split()), run.out
+    assert run.err == ""
+
+
+def test_top_level_help_lists_every_command(cli: Cli) -> None:
+    out = cli("--help").out
+    for name in (
+        "key",
+        "games",
+        "new",
+        "join",
+        "status",
+        "legal",
+        "act",
+        "reveal",
+        "resign",
+        "verify",
+        "show",
+        "merge",
+    ):
+        assert name in out
