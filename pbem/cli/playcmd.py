@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -71,11 +72,19 @@ def new(
     console.print("send the log to the other players so they can join (pbem join)")
 
 
-def _session(store: LogStore, key: Path, passphrase_file: Path | None, data: list[Path] | None) -> Session:
-    return Session.open(store, load_key(key, passphrase_file), data_provider=data_provider(data))
-
-
-def _report(session: Session, written: list[Envelope], since: int, as_json: bool) -> None:
+def _sign(
+    log: Path,
+    key: Path,
+    passphrase_file: Path | None,
+    data: list[Path] | None,
+    as_json: bool,
+    work: Callable[[Session], list[Envelope]],
+) -> None:
+    """Open LOG under its lock as KEY's seat, let ``work`` sign entries, and report them and what followed."""
+    with LogStore.open(log) as store:
+        session = Session.open(store, load_key(key, passphrase_file), data_provider=data_provider(data))
+        since = len(session.game.events)
+        written = work(session)
     events = session.game.events[since:]
     status = [w.describe() for w in session.game.awaiting()]
     if as_json:
@@ -97,10 +106,7 @@ def join(
     log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False
 ) -> None:
     """Join a game: sign your seat's join entry (proof of your key, and your dice-chain anchor)."""
-    with LogStore.open(log) as store:
-        session = _session(store, key, passphrase_file, data)
-        since = len(session.game.events)
-        _report(session, [session.join(), *session.do_owed()], since, as_json)
+    _sign(log, key, passphrase_file, data, as_json, lambda session: [session.join(), *session.do_owed()])
 
 
 def legal(
@@ -108,7 +114,7 @@ def legal(
 ) -> None:
     """List your legal actions now (each JSON object is accepted as it is by pbem act)."""
     with LogStore.open(log) as store:
-        session = _session(store, key, passphrase_file, data)
+        session = Session.open(store, load_key(key, passphrase_file), data_provider=data_provider(data))
         actions = session.legal()
     if as_json:
         emit_json(actions)
@@ -140,30 +146,25 @@ def act(
         if not isinstance(value, dict):
             raise ActionError("R004", f"action {text!r} is not a JSON object")
         parsed.append(value)
-    with LogStore.open(log) as store:
-        session = _session(store, key, passphrase_file, data)
-        since = len(session.game.events)
-        _report(session, session.act(parsed), since, as_json)
+    _sign(log, key, passphrase_file, data, as_json, lambda session: session.act(parsed))
 
 
 def reveal(
     log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False
 ) -> None:
     """Do the protocol work you owe: reveal dice seeds, co-sign checkpoints, open hidden values, disclose."""
-    with LogStore.open(log) as store:
-        session = _session(store, key, passphrase_file, data)
-        since = len(session.game.events)
+
+    def owed(session: Session) -> list[Envelope]:
         written = session.do_owed()
         if not written:
             raise UsageError("U002", f"{session.seat} owes nothing now")
-        _report(session, written, since, as_json)
+        return written
+
+    _sign(log, key, passphrase_file, data, as_json, owed)
 
 
 def resign(
     log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False
 ) -> None:
     """Resign the game."""
-    with LogStore.open(log) as store:
-        session = _session(store, key, passphrase_file, data)
-        since = len(session.game.events)
-        _report(session, session.resign(), since, as_json)
+    _sign(log, key, passphrase_file, data, as_json, lambda session: session.resign())
