@@ -122,7 +122,8 @@ APPENDER = textwrap.dedent(
             if line in store.lines:
                 continue
             store.append(line)
-        print("ack", lines.index(line), flush=True)
+        sys.stdout.write(f"ack {lines.index(line)}\\n")
+        sys.stdout.flush()
     """
 )
 
@@ -154,7 +155,8 @@ def kill_loop(game_lines: list[bytes], directory: Path, iterations: int, seed: i
         time.sleep(rng.uniform(0, appending))
         child.send_signal(signal.SIGKILL)
         out, _ = child.communicate()
-        acked = [int(line.split()[1]) for line in out.decode().splitlines() if line.startswith("ack")]
+        complete = out.decode().split("\n")[:-1]  # a kill can cut the last line short: it acknowledges nothing
+        acked = [int(line.split()[1]) for line in complete if line.startswith("ack ")]
         killed_mid_run += 0 < len(acked) < len(game_lines) - 2
         with LogStore.open(log) as store:
             lines = store.lines
