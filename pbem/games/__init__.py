@@ -1,0 +1,1 @@
+"""Game modules, one package per game."""
