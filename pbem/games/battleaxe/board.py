@@ -1,0 +1,146 @@
+"""The map and the counters as fast lookups, and the map predicates of the rules (3, 7, 9, 14, 15).
+
+A :class:`Board` is built once from a data pack; every predicate takes the game state explicitly, so the
+rules never keep state of their own.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+from pbem.games.battleaxe.data import BattleaxePack, Location, Unit
+
+__all__ = ["ALLIED", "AXIS", "Board", "Side", "enemy"]
+
+Side = Literal["allied", "axis"]
+ALLIED: Side = "allied"
+AXIS: Side = "axis"
+
+
+def enemy(side: Side) -> Side:
+    return AXIS if side == ALLIED else ALLIED
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Where a unit is and which side is up: ``location`` None means eliminated."""
+
+    location: str | None
+    full: bool
+
+
+class Board:
+    """Indexed map and counters of one data pack."""
+
+    def __init__(self, pack: BattleaxePack):
+        self.pack = pack
+        self.locations: dict[str, Location] = {loc.id: loc for loc in pack.locations}
+        self.units: dict[str, Unit] = {unit.id: unit for unit in pack.units}
+        self.zones = frozenset(loc.id for loc in pack.locations if loc.kind == "zone")
+        passable: dict[str, set[str]] = {loc: set() for loc in self.locations}
+        escarpment: dict[str, set[str]] = {loc: set() for loc in self.locations}
+        for edge in pack.boundaries:
+            table = passable if edge.passable else escarpment
+            table[edge.a].add(edge.b)
+            table[edge.b].add(edge.a)
+        order = {loc.id: n for n, loc in enumerate(pack.locations)}
+        self.order = order
+        self.adjacent: dict[str, tuple[str, ...]] = {
+            k: tuple(sorted(v, key=order.__getitem__)) for k, v in passable.items()
+        }
+        self.escarpment: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in escarpment.items()}
+        self.stacking = pack.limit("stacking_limit")
+        self.costs = {row.id: row for row in pack.tables.movement_costs}
+        self.attrition = {row.id: row.ap for row in pack.tables.attrition_points}
+        self.attack_mods = {row.id: row for row in pack.tables.attack_modifiers}
+        self.defense_mods = {row.id: row for row in pack.tables.defense_modifiers}
+        self.die_mods = {row.id: row for row in pack.tables.die_modifiers}
+        self.turns = pack.tables.turns
+        self.vp_trace_targets = pack.role("vp_trace_targets")
+
+    # --- the counters ------------------------------------------------------------------------------
+    def side_of(self, unit: str) -> Side:
+        side = self.units[unit].side
+        return ALLIED if side == "allied" else AXIS
+
+    def is_german(self, unit: str) -> bool:
+        return self.units[unit].nationality == "german"
+
+    def kind(self, unit: str) -> str:
+        return self.units[unit].type
+
+    def is_anti_tank(self, unit: str) -> bool:
+        return self.units[unit].type == "anti_tank"
+
+    def cv(self, unit: str, full: bool) -> int:
+        steps = self.units[unit].cv
+        return steps.full if full else steps.reduced
+
+    def mf(self, unit: str, full: bool) -> int:
+        steps = self.units[unit].mf
+        return steps.full if full else steps.reduced
+
+    # --- the map -----------------------------------------------------------------------------------
+    def is_zone(self, location: str) -> bool:
+        return location in self.zones
+
+    def name(self, location: str) -> str:
+        return self.locations[location].name
+
+    def linked(self, a: str, b: str) -> bool:
+        """Whether units could move directly between ``a`` and ``b`` (3.1, 9.3.2, 9.3.3)."""
+        return b in self.adjacent[a]
+
+    def full_for(self, location: str, count: int) -> bool:
+        """Whether ``count`` friendly units fill ``location`` (7.1; Zones never fill, 15.2)."""
+        return location not in self.zones and count >= self.stacking
+
+    @cached_property
+    def vp_areas(self) -> dict[str, int]:
+        return {loc.id: loc.vp for loc in self.pack.locations if loc.vp}
+
+    def supply_sources(self, side: Side) -> tuple[str, ...]:
+        return tuple(loc.id for loc in self.pack.locations if loc.supply_source == side)
+
+
+def occupants(pieces: Mapping[str, Piece], board: Board) -> dict[str, dict[Side, list[str]]]:
+    """Units by location and side (eliminated units left out), in counter order."""
+    found: dict[str, dict[Side, list[str]]] = {}
+    for unit, piece in pieces.items():
+        if piece.location is not None:
+            found.setdefault(piece.location, {ALLIED: [], AXIS: []})[board.side_of(unit)].append(unit)
+    return found
+
+
+def trace(
+    board: Board,
+    control: Mapping[str, Side],
+    side: Side,
+    start: str,
+    targets: Iterable[str],
+) -> bool:
+    """Whether ``side`` can trace a supply line from ``start`` to one of ``targets`` that it controls (14.2.1).
+
+    The path never enters an enemy-controlled location (vacant or not) nor crosses an escarpment, and may pass
+    through friendly-controlled contested ones. RULING (notes A50): the start location itself is exempt from
+    the enemy-control test, else the Axis siege of Allied Tobruk would be cut off from the first evening.
+    """
+    goals = {t for t in targets if control[t] == side}
+    if start in goals:
+        return True
+    seen = {start}
+    todo = deque([start])
+    while todo:
+        here = todo.popleft()
+        for there in board.adjacent[here]:
+            if there in seen or control[there] != side:
+                continue
+            if there in goals:
+                return True
+            seen.add(there)
+            todo.append(there)
+    return False

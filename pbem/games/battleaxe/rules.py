@@ -1,0 +1,1724 @@
+"""The sequence of play of Operation Battleaxe as a state machine (6, 8-17).
+
+Each step of :data:`pbem.games.battleaxe.state.Step` has a candidate generator and one predicate per action
+(``_can_<action>``, returning a Verdict that cites the rule). ``legal`` keeps the candidates the predicates
+allow, and ``check`` is the same predicate: what a player is offered and what the verifier accepts cannot
+drift apart. ``apply`` and ``resume`` produce the next state and events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from itertools import combinations
+from typing import Any
+
+from pbem.games.battleaxe import combat as cmb
+from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy, trace
+from pbem.games.battleaxe.situation import ALL_MF, Situation
+from pbem.games.battleaxe.state import Assault, BattleaxeState, Combat, Refit, UnitState
+from pbem.rules.contract import ALLOW, Action, Event, RollRequest, RollSpec, Verdict, deny
+
+__all__ = ["Rules"]
+
+Result = tuple[BattleaxeState, list[Event]]
+
+
+def _event(kind: str, rule: str, text: str, seat: str | None = None, **data: Any) -> Event:
+    return Event(kind=kind, seat=seat, rule=rule, text=text, data=data)
+
+
+class Rules:
+    """The rules over one board; stateless apart from the board."""
+
+    def __init__(self, board: Board):
+        self.board = board
+
+    def at(self, state: BattleaxeState) -> Situation:
+        return Situation(self.board, state)
+
+    # --- who acts -------------------------------------------------------------------------------------------
+    def actor(self, state: BattleaxeState) -> Side | None:
+        if state.step == "over" or state.awaiting is not None:
+            return None
+        if state.step == "setup":
+            return ALLIED
+        if state.step in ("defend", "fanatical", "allocate", "voluntary_retreat"):
+            return enemy(state.half)
+        if state.step == "daylight":
+            return state.advantage
+        if state.step == "refit":
+            assert state.refit is not None
+            return state.refit.side
+        return state.half
+
+    # --- the legal actions ----------------------------------------------------------------------------------
+    def legal(self, state: BattleaxeState, side: Side) -> list[Action]:
+        if self.actor(state) != side:
+            return []
+        return [a for a in self._candidates(state, side) if self.check(state, side, a).ok]
+
+    def _candidates(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        return getattr(self, f"_candidates_{state.step}")(state, side)  # type: ignore[no-any-return]
+
+    def check(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        if self.actor(state) != side:
+            return deny("8.0", "not-your-turn", f"the {side} player does not act now ({state.step})")
+        name = action.get("action")
+        can: Callable[[BattleaxeState, Side, Action], Verdict] | None = getattr(self, f"_can_{name}", None)
+        if can is None or name not in _STEP_ACTIONS.get(state.step, ()):
+            return deny("8.1", "wrong-step", f"{name!r} is not possible now ({state.step})")
+        expected = _FIELDS[str(name)]
+        if set(action) != expected:
+            return deny("8.1", "malformed", f"{name} takes the fields {sorted(expected)}")
+        return can(state, side, action)
+
+    def apply(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        handler: Callable[[BattleaxeState, Side, Action], Result] = getattr(self, f"_do_{action['action']}")
+        return handler(state, side, action)
+
+    # --- set-up (5.2.1, 19.3) ---------------------------------------------------------------------------------
+    def _candidates_setup(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        for unit in state.setup_left:
+            for zone in self.board.units[unit].setup_options:
+                yield {"action": "place", "unit": unit, "zone": zone}
+
+    def _can_place(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        unit, zone = action["unit"], action["zone"]
+        if unit not in state.setup_left:
+            return deny("5.2.1", "not-free-setup", f"{unit} is not a unit of the Allied free set-up")
+        if zone not in self.board.units[unit].setup_options:
+            return deny("5.2.1", "setup-zone", f"{unit} sets up in one of {list(self.board.units[unit].setup_options)}")
+        return ALLOW
+
+    def _do_place(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        unit, zone = action["unit"], action["zone"]
+        units = {**state.units, unit: UnitState(location=zone)}
+        left = tuple(u for u in state.setup_left if u != unit)
+        events = [
+            _event("unit_placed", "5.2.1", f"{self._label(unit)} sets up in {self._place(zone)}", side, unit=unit)
+        ]
+        state = state.model_copy(update={"units": units, "setup_left": left})
+        if not left:
+            state = state.model_copy(update={"step": "impulse", "phase": "maneuvers"})
+            events.append(_event("maneuvers_began", "6.2", "June 15: the Maneuvers Phase begins"))
+        return state, events
+
+    # --- choosing an Impulse (8.1) ----------------------------------------------------------------------------
+    def _candidates_impulse(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        s = self.at(state)
+        areas = [loc for loc in self.board.locations if any(not s.restricted(u) for u in s.units_of(side, loc))]
+        for loc in areas:
+            yield {"action": "assault", "areas": [loc]}
+        if side == AXIS and not state.fuel_low:
+            for pair in combinations(areas, 2):
+                yield {"action": "assault", "areas": list(pair)}
+        first = list(self.board.pack.role("first_activation_zones"))
+        if side == ALLIED and state.turn == 1 and state.impulse == 1:
+            yield {"action": "assault", "areas": first}
+        yield {"action": "regroup"}
+        for loc in self.board.locations:
+            for keep, remove in combinations(s.units_of(side, loc), 2):
+                yield {"action": "consolidate", "keep": keep, "remove": remove}
+                yield {"action": "consolidate", "keep": remove, "remove": keep}
+        yield {"action": "pass"}
+        yield from self._advantage_candidates(state, side)
+
+    def _advantage_candidates(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        yield {"action": "fuel_shortage"}
+        yield {"action": "rommel"}
+
+    def _can_assault(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        areas = action["areas"]
+        s = self.at(state)
+        if not isinstance(areas, list) or not areas or len(set(areas)) != len(areas):
+            return deny("9.1", "areas", "name the Active Area(s)")
+        if any(a not in self.board.locations for a in areas):
+            return deny("9.1", "areas", f"unknown location in {areas}")
+        first = sorted(self.board.pack.role("first_activation_zones"))
+        if sorted(areas) == first and len(areas) > 1:
+            if not (side == ALLIED and state.turn == 1 and state.impulse == 1):
+                return deny("16.3", "first-activation", "Zones A-D activate together only in Impulse 1 of June 15")
+        elif len(areas) == 2:
+            if side != AXIS:
+                return deny("9.1.2", "combined-operations", "only the Axis may activate two Areas")
+            if state.fuel_low:
+                return deny("14.1.1", "fuel-shortage", "no Combined Operations during a Fuel Shortage")
+        elif len(areas) != 1:
+            return deny("9.1", "areas", "an Assault activates one Area")
+        for area in areas:
+            if not any(not s.restricted(u) for u in s.units_of(side, area)):
+                return deny("9.1.1", "no-units", f"no {side} unit in {area} can move or attack")
+        return ALLOW
+
+    def _do_assault(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        areas = tuple(action["areas"])
+        s = self.at(state)
+        active = tuple(u for a in areas for u in s.units_of(side, a) if not s.restricted(u))
+        mode = "single" if len(areas) == 1 else "simultaneous"
+        second_open = side == AXIS and len(areas) == 1 and not state.fuel_low
+        contested = tuple(loc for loc in self.board.locations if s.contested(loc))
+        assault = Assault(areas=areas, mode=mode, second_open=second_open, active=active, contested_at_start=contested)
+        state = state.model_copy(update={"step": "assault", "assault": assault})
+        names = ", ".join(self._place(a) for a in areas)
+        events = [_event("assault_declared", "8.1.1", f"{side.title()} Assault from {names}", side, areas=list(areas))]
+        if side == ALLIED:
+            state, released = self._release(state, assault_from=areas)
+            events += released
+        return state, events
+
+    def _can_regroup(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW
+
+    def _do_regroup(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        assault = Assault(areas=(), active=(), contested_at_start=())
+        state = state.model_copy(update={"step": "regroup", "assault": assault})
+        return state, [_event("regroup_declared", "8.1.2", f"{side.title()} Regroup Impulse", side)]
+
+    def _can_consolidate(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        keep, remove = action["keep"], action["remove"]
+        if keep == remove or keep not in state.units or remove not in state.units:
+            return deny("8.1.2", "consolidate-units", "name two different units")
+        a, b = state.units[keep], state.units[remove]
+        if self.board.side_of(keep) != side or self.board.side_of(remove) != side:
+            return deny("8.1.2", "consolidate-units", "consolidate your own units")
+        if a.location is None or a.location != b.location:
+            return deny("8.1.2", "consolidate-place", "both units must be on the map in the same Area")
+        if a.full or b.full:
+            return deny("8.1.2", "consolidate-strength", "both units must be Reduced-Strength")
+        kind = self.board.kind(keep)
+        if kind != self.board.kind(remove) or kind == "anti_tank":
+            return deny("8.1.2", "consolidate-type", "two Armored or two Infantry units; Anti-Tank units may not")
+        if a.oos or b.oos:
+            return deny("8.1.2", "consolidate-supply", "both units must be in supply")
+        return ALLOW
+
+    def _do_consolidate(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        keep, remove = action["keep"], action["remove"]
+        units = {
+            **state.units,
+            keep: state.units[keep].model_copy(update={"full": True}),
+            remove: UnitState(location=None, full=False),
+        }
+        event = _event(
+            "consolidated",
+            "8.1.2",
+            f"{self._label(keep)} absorbs {self._label(remove)} and is Full-Strength again",
+            side,
+            keep=keep,
+            remove=remove,
+        )
+        return self._end_half(state.model_copy(update={"units": units}), [event])
+
+    def _can_pass(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW
+
+    def _do_pass(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        return self._end_half(state, [_event("passed", "8.1.3", f"{side.title()} passes", side)])
+
+    # --- the Advantage (12) -----------------------------------------------------------------------------------
+    def _holds(self, state: BattleaxeState, side: Side) -> bool:
+        return state.advantage == side and state.advantage_used_by is None
+
+    def _spend(self, state: BattleaxeState, side: Side) -> BattleaxeState:
+        """12.2: the Advantage belongs to nobody until the end of this Impulse or Phase."""
+        return state.model_copy(update={"advantage": None, "advantage_used_by": side})
+
+    def _can_fuel_shortage(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        if side != ALLIED:
+            return deny("12.1", "allied-only", "only the Allied player may declare an Axis Fuel Shortage")
+        if not self._holds(state, side):
+            return deny("12.1", "no-advantage", "the Allied player does not hold the Advantage")
+        if state.fuel_low:
+            return deny("12.1", "fuel-low", "the Axis already suffers a Fuel Shortage")
+        return ALLOW
+
+    def _do_fuel_shortage(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        state = self._spend(state, side).model_copy(update={"fuel_low": True})
+        return state, [_event("fuel_shortage", "12.1", "The Allies spend the Advantage: Axis Fuel Shortage", side)]
+
+    def _can_rommel(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        if side != AXIS:
+            return deny("12.1", "axis-only", "only the Axis player may call on Rommel")
+        if not self._holds(state, side):
+            return deny("12.1", "no-advantage", "the Axis player does not hold the Advantage")
+        if state.rommel:
+            return deny("12.1", "rommel-active", "Rommel is already at the front this phase")
+        return ALLOW
+
+    def _do_rommel(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        state = self._spend(state, side).model_copy(update={"rommel": True})
+        return state, [_event("rommel", "12.1", "Rommel an der Spitze! The Axis spends the Advantage", side)]
+
+    # --- Assault: movement (9) ---------------------------------------------------------------------------------
+    def _pending_mandatory(self, state: BattleaxeState) -> list[str]:
+        """11.1: locations entered this Impulse, enemy-occupied, not contested at its start, not yet attacked."""
+        assault = state.assault
+        assert assault is not None
+        s = self.at(state)
+        return [
+            loc
+            for loc, units in assault.entered.items()
+            if loc not in assault.contested_at_start
+            and loc not in assault.attacked
+            and units
+            and s.where[loc][enemy(state.half)]
+            and any(state.units[u].location == loc for u in units)
+        ]
+
+    def _candidates_assault(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        assault = state.assault
+        assert assault is not None
+        if assault.overrun_target is not None:  # an Overrun is resolved before anything else
+            for unit in assault.overrun_units:
+                yield {"action": "move", "unit": unit, "to": assault.overrun_target}
+            yield {"action": "attack", "target": assault.overrun_target}
+            yield {"action": "end_overrun"}
+            return
+        for unit in assault.active:
+            here = state.units[unit].location
+            if here is None:
+                continue
+            for there in self.board.adjacent[here]:
+                yield {"action": "move", "unit": unit, "to": there}
+        for loc in self.board.locations:
+            yield {"action": "attack", "target": loc}
+        if assault.second_open:
+            for loc in self.board.locations:
+                yield {"action": "activate", "area": loc}
+        yield {"action": "end_assault"}
+        yield from self._advantage_candidates(state, side)
+
+    def _can_move(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        assault = state.assault
+        assert assault is not None
+        unit, there = action["unit"], action["to"]
+        if unit not in state.units or there not in self.board.locations:
+            return deny("9.1", "unknown", f"unknown unit or location in {action}")
+        s = self.at(state)
+        here = state.units[unit].location
+        overrun = unit in assault.overrun_units and assault.overrun_target is not None
+        if assault.overrun_target is not None and not overrun:
+            return deny("11.4.4", "overrun-first", "finish the Overrun first (its units move and attack, or end it)")
+        if overrun and unit in assault.overrun_moved:
+            return deny("11.4.4", "overrun-step", "an Overrun is one step")
+        if not overrun and (unit not in assault.active or unit in assault.moved or unit in assault.attackers):
+            return deny("9.1.1", "not-active", f"{unit} did not begin this Impulse in an Active Area or has acted")
+        if overrun and there != assault.overrun_target:
+            return deny("11.4.4", "overrun-target", f"an Overrun enters only {assault.overrun_target}")
+        if here is None:
+            return deny("9.1", "eliminated", f"{unit} is eliminated")
+        if s.restricted(unit):
+            return deny(
+                "16.1" if "15pz" in self.board.units[unit].formation else "16.2",
+                "restricted",
+                f"{unit} may not move until its division is released",
+            )
+        if there in self.board.escarpment[here]:
+            return deny("9.3.2", "escarpment", f"{here}-{there} is an Escarpment boundary")
+        if not self.board.linked(here, there):
+            zone = self.board.is_zone(here) or self.board.is_zone(there)
+            return deny("9.3.3" if zone else "3.1", "not-adjacent", f"{there} is not adjacent to {here}")
+        if there in assault.attacked:
+            return deny("9.2.1", "attacked", f"{there} has been attacked this Impulse")
+        if s.full_for(side, there):
+            return deny("7.1", "stacking", f"{there} already holds four {side} units")
+        if overrun:
+            return ALLOW  # RULING (notes A24): the Overrun step is always affordable
+        if s.where[here][enemy(side)] and here not in assault.contested_at_start:
+            return deny("9.2", "must-stop", f"{unit} entered an enemy-occupied Area and must stop")
+        if assault.mover == unit:
+            mf_left, spent = assault.mf_left, assault.spent
+        else:
+            mf_left, spent = s.mf(unit), False
+            if here in assault.contested_at_start and not s.free_for(side, there):
+                return deny("9.3.4", "contested-exit", "units leaving a Contested Area must first enter a Free Area")
+        cost = s.move_cost(side, there)
+        if mf_left <= 0:
+            return deny("9.2", "no-mf", f"{unit} has no Movement Factors left")
+        if cost == ALL_MF:
+            # RULING (notes A8, option zone_entry): a Zone may be entered with any MF left, or only as a first move
+            if spent and state.options["zone_entry"] == "first_move_only":
+                return deny("9.2", "zone-entry", "a Zone is entered only with all of a unit's MF (first move)")
+            return ALLOW
+        if cost > mf_left and spent:
+            return deny("9.2", "no-mf", f"entering {there} costs {cost} MF; {unit} has {mf_left} left")
+        return ALLOW
+
+    def _do_move(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        assault = state.assault
+        assert assault is not None
+        unit, there = action["unit"], action["to"]
+        s = self.at(state)
+        here = state.units[unit].location
+        assert here is not None
+        overrun = unit in assault.overrun_units and assault.overrun_target is not None
+        moved = assault.moved
+        if assault.mover is not None and assault.mover != unit:
+            moved = (*moved, assault.mover)  # units move one at a time (9.1): the previous move is over
+        if overrun:
+            mf_left = 0
+        else:
+            mf_left = assault.mf_left if assault.mover == unit else s.mf(unit)
+            cost = s.move_cost(side, there)
+            mf_left = 0 if cost == ALL_MF or cost > mf_left else mf_left - cost
+        units = {**state.units, unit: state.units[unit].model_copy(update={"location": there})}
+        entered = {**assault.entered, there: (*assault.entered.get(there, ()), unit)}
+        stop = mf_left <= 0 or bool(s.where[there][enemy(side)]) or overrun
+        assault = assault.model_copy(
+            update={
+                "mover": None if stop else unit,
+                "mf_left": mf_left,
+                "spent": True,
+                "moved": (*moved, unit) if stop and not overrun else moved,
+                "overrun_moved": (*assault.overrun_moved, unit) if overrun else assault.overrun_moved,
+                "entered_from": {**assault.entered_from, unit: here},
+                "entered": entered,
+            }
+        )
+        state = state.model_copy(update={"units": units, "assault": assault})
+        text = f"{self._label(unit)} moves from {self._place(here)} to {self._place(there)}"
+        events = [_event("moved", "9.1", text, side, unit=unit, src=here, dst=there)]
+        state, changed = self._settle_control(state, there)
+        events += changed
+        state, released = self._release(state, entered_zone=there if side == ALLIED else None)
+        return state, events + released
+
+    def _can_activate(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        assault = state.assault
+        assert assault is not None
+        area = action["area"]
+        if not assault.second_open:
+            return deny("9.1.2", "combined-operations", "no second Area may be activated this Impulse")
+        if area in assault.areas or area not in self.board.locations:
+            return deny("9.1.2", "combined-operations", "activate a different Area")
+        s = self.at(state)
+        fresh = [
+            u
+            for u in s.units_of(side, area)
+            if not s.restricted(u)
+            and u not in assault.moved
+            and u not in assault.attackers
+            and u not in assault.entered_from
+        ]
+        if not fresh:
+            return deny("9.1.2", "same-units", "the same units may not activate twice")
+        if self._pending_mandatory(state):
+            return deny("11.1", "mandatory-attack", "resolve the Mandatory Attack first")
+        return ALLOW
+
+    def _do_activate(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        assault = state.assault
+        assert assault is not None
+        area = action["area"]
+        s = self.at(state)
+        fresh = tuple(
+            u
+            for u in s.units_of(side, area)
+            if not s.restricted(u)
+            and u not in assault.moved
+            and u not in assault.attackers
+            and u not in assault.entered_from
+        )
+        # 9.1.2 sequential: the first Area's activation is over once the second begins
+        assault = assault.model_copy(
+            update={
+                "areas": (*assault.areas, area),
+                "mode": "sequential",
+                "second_open": False,
+                "active": fresh,
+                "mover": None,
+                "moved": (*assault.moved, *assault.active),
+            }
+        )
+        event = _event(
+            "second_activation", "9.1.2", f"Combined Operations: the Axis activates {self._place(area)}", side
+        )
+        return state.model_copy(update={"assault": assault}), [event]
+
+    def _can_end_overrun(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        assault = state.assault
+        assert assault is not None
+        if assault.overrun_target is None:
+            return deny("11.4.4", "no-overrun", "no Overrun is under way")
+        if assault.overrun_target in self._pending_mandatory(state):
+            return deny("11.1", "mandatory-attack", f"the Overrun entered {assault.overrun_target}: it must attack")
+        return ALLOW
+
+    def _do_end_overrun(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        assault = state.assault
+        assert assault is not None
+        assault = assault.model_copy(update={"overrun_units": (), "overrun_target": None, "overrun_moved": ()})
+        return state.model_copy(update={"assault": assault}), []
+
+    def _can_end_assault(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        if self._pending_mandatory(state):
+            return deny("11.1", "mandatory-attack", f"Mandatory Attack pending in {self._pending_mandatory(state)}")
+        return ALLOW
+
+    def _do_end_assault(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        return self._end_half(state, [_event("assault_ended", "8.1.1", f"{side.title()} ends the Assault", side)])
+
+    # --- Assault: declaring an attack (11) ------------------------------------------------------------------------
+    def _eligible_attackers(self, state: BattleaxeState, target: str) -> tuple[str, ...]:
+        assault = state.assault
+        assert assault is not None
+        side = state.half
+        s = self.at(state)
+        found = []
+        overrun = target == assault.overrun_target
+        for unit in s.units_of(side, target):
+            if unit in assault.attackers and not (overrun and unit in assault.overrun_moved):
+                continue
+            if unit in assault.entered.get(target, ()):
+                found.append(unit)
+            elif unit in assault.active and unit not in assault.moved and target in assault.contested_at_start:
+                found.append(unit)  # 11.3: units starting in a Contested Active Area attack without moving
+        return tuple(found)
+
+    def _can_attack(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        assault = state.assault
+        assert assault is not None
+        target = action["target"]
+        if target not in self.board.locations:
+            return deny("11.0", "unknown", f"unknown location {target}")
+        s = self.at(state)
+        if not s.where[target][enemy(side)]:
+            return deny("11.0", "no-enemy", f"no enemy unit in {target}")
+        if target in assault.attacked:
+            return deny("9.2.1", "attacked", f"{target} has already been attacked this Impulse")
+        if assault.overrun_target is not None and target != assault.overrun_target:
+            return deny("11.4.4", "overrun-target", f"the Overrun may attack only {assault.overrun_target}")
+        if not self._eligible_attackers(state, target):
+            return deny("11.0", "no-attackers", f"no unit that began in an Active Area may attack {target}")
+        return ALLOW
+
+    def _do_attack(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        assault = state.assault
+        assert assault is not None
+        target = action["target"]
+        contested = target in assault.contested_at_start
+        mandatory = not contested
+        forced = tuple(u for u in self._eligible_attackers(state, target) if u in assault.entered.get(target, ()))
+        overrun = target == assault.overrun_target
+        combat = Combat(
+            target=target,
+            attackers=forced if mandatory else (),
+            mandatory=mandatory,
+            contested_at_start=contested,
+            overrun=overrun,
+            attacker_artillery_ok=overrun and assault.overrun_artillery,
+        )
+        if assault.mover is not None:
+            assault = assault.model_copy(update={"mover": None, "moved": (*assault.moved, assault.mover)})
+        state = state.model_copy(update={"step": "declare", "combat": combat, "assault": assault})
+        kind = "Mandatory Attack" if mandatory else "attack"
+        return state, [
+            _event(
+                "attack_declared",
+                "11.1" if mandatory else "11.2",
+                f"{side.title()} {kind} on {self._place(target)}",
+                side,
+                target=target,
+            )
+        ]
+
+    def _candidates_declare(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        combat = state.combat
+        assert combat is not None
+        for unit in self._eligible_attackers(state, combat.target):
+            yield {"action": "join", "unit": unit}
+            yield {"action": "lead", "unit": unit}
+        for air in (False, True):
+            for rommel in (False, True):
+                for artillery in (False, True):
+                    yield {"action": "support", "air": air, "rommel": rommel, "artillery": artillery}
+
+    def _can_join(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        combat = state.combat
+        assert combat is not None
+        unit = action["unit"]
+        if combat.lead is not None:
+            return deny("11.4.2", "declared", "the attackers are declared once the lead is chosen")
+        if unit in combat.attackers or unit not in self._eligible_attackers(state, combat.target):
+            return deny("11.2", "not-eligible", f"{unit} may not join this attack")
+        return ALLOW
+
+    def _do_join(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        combat = state.combat
+        assert combat is not None
+        combat = combat.model_copy(update={"attackers": (*combat.attackers, action["unit"])})
+        return state.model_copy(update={"combat": combat}), []
+
+    def _can_lead(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        combat = state.combat
+        assert combat is not None
+        unit = action["unit"]
+        if combat.lead is not None:
+            return deny("11.4.2", "declared", "the lead is already chosen")
+        attackers = combat.attackers if unit in combat.attackers else (*combat.attackers, unit)
+        if unit not in combat.attackers and unit not in self._eligible_attackers(state, combat.target):
+            return deny("11.4.2", "not-eligible", f"{unit} may not attack here")
+        if self.board.is_anti_tank(unit) and not all(self.board.is_anti_tank(u) for u in attackers):
+            return deny("10.3", "at-lead", "an AT/FLAK unit may not be the Lead Attacking Unit")
+        return ALLOW
+
+    def _do_lead(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        combat = state.combat
+        assert combat is not None
+        unit = action["unit"]
+        attackers = combat.attackers if unit in combat.attackers else (*combat.attackers, unit)
+        return state.model_copy(update={"combat": combat.model_copy(update={"lead": unit, "attackers": attackers})}), []
+
+    def _can_support(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        combat, assault = state.combat, state.assault
+        assert combat is not None and assault is not None
+        if combat.lead is None:
+            return deny("11.4.2", "no-lead", "choose the Lead Attacking Unit first")
+        if any(type(action[k]) is not bool for k in ("air", "rommel", "artillery")):
+            return deny("10.1", "malformed", "air, rommel and artillery are true or false")
+        if action["air"]:
+            if side == AXIS and not (
+                state.options["luftwaffe"] and state.turn >= self.board.pack.limit("luftwaffe_from_turn")
+            ):
+                return deny("10.1", "no-air", "the Axis has no Air Support (optional 19.2 from June 16)")
+            if not state.air_ready[side] or (assault.air_used and not combat.overrun):
+                return deny("10.1.1", "air-used", "Air Support is committed once per Assault Impulse")
+        if action["rommel"]:
+            if side != AXIS or not state.rommel:
+                return deny("12.1", "no-rommel", "Rommel is not at the front (spend the Advantage, 12.1E)")
+            if assault.rommel_used:
+                return deny("12.1", "rommel-used", "Rommel adds to one Axis attack per Impulse")
+        if action["artillery"] and not combat.overrun and state.artillery[side] <= 0:
+            return deny("10.2", "no-artillery", f"the {side} player has no Artillery Support marker left this turn")
+        if action["artillery"] and combat.overrun and not combat.attacker_artillery_ok:
+            return deny("11.4.4", "no-artillery", "only artillery placed in the first combat carries over")
+        return ALLOW
+
+    def _do_support(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        combat, assault = state.combat, state.assault
+        assert combat is not None and assault is not None
+        if combat.overrun:  # 11.4.4: the first combat's artillery is assigned again, without a new call
+            carried = action["artillery"] and combat.attacker_artillery_ok
+            combat = combat.model_copy(
+                update={"air": action["air"], "rommel": False, "artillery": False, "attacker_artillery_ok": carried}
+            )
+        else:
+            combat = combat.model_copy(
+                update={
+                    "air": action["air"],
+                    "rommel": action["rommel"],
+                    "artillery": action["artillery"],
+                    "attacker_artillery_ok": False,
+                }
+            )
+        assault = assault.model_copy(
+            update={
+                "air_used": assault.air_used or action["air"],
+                "rommel_used": assault.rommel_used or action["rommel"],
+                "attackers": (*assault.attackers, *combat.attackers),
+                "attacked": (*assault.attacked, combat.target),
+            }
+        )
+        state = state.model_copy(update={"combat": combat, "assault": assault})
+        supports = [k for k in ("air", "rommel", "artillery") if action[k]]
+        lead = self._label(combat.lead or "")
+        text = f"{len(combat.attackers)} unit(s) led by {lead} attack {self._place(combat.target)}"
+        events = [
+            _event(
+                "attack_committed",
+                "11.4.2",
+                text + (f" with {', '.join(supports)}" if supports else ""),
+                side,
+                attackers=list(combat.attackers),
+                lead=combat.lead,
+                supports=supports,
+            )
+        ]
+        if combat.artillery:
+            request = RollRequest(rolls=(RollSpec(id="artillery", sides=6, n=1, purpose=f"{side} artillery call"),))
+            return state.model_copy(update={"awaiting": "attacker_artillery"}).with_rolls(request), events
+        return state.model_copy(update={"step": "defend"}), events
+
+    # --- the defender's response (11.4.3, 10.2.1) ----------------------------------------------------------------
+    def _candidates_defend(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        combat = state.combat
+        assert combat is not None
+        for unit in self.at(state).units_of(side, combat.target):
+            for artillery in (False, True):
+                yield {"action": "defend", "lead": unit, "artillery": artillery}
+
+    def _can_defend(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        combat = state.combat
+        assert combat is not None
+        if action["lead"] not in self.at(state).units_of(side, combat.target):
+            return deny("11.4.3", "lead", f"the Lead Defending Unit must be in {combat.target}")
+        if type(action["artillery"]) is not bool:
+            return deny("10.2.1", "malformed", "artillery is true or false")
+        if action["artillery"] and state.artillery[side] <= 0:
+            return deny("10.2", "no-artillery", f"the {side} player has no Artillery Support marker left this turn")
+        return ALLOW
+
+    def _do_defend(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        combat = state.combat
+        assert combat is not None
+        defenders = self.at(state).units_of(side, combat.target)
+        combat = combat.model_copy(
+            update={"def_lead": action["lead"], "def_artillery": action["artillery"], "defenders": defenders}
+        )
+        rolls = [
+            RollSpec(id="attack", sides=6, n=2, purpose=f"{state.half} combat DR"),
+            RollSpec(id="defense", sides=6, n=2, purpose=f"{side} combat DR"),
+        ]
+        if combat.def_artillery:
+            rolls.append(RollSpec(id="defender_artillery", sides=6, n=1, purpose=f"{side} artillery call"))
+        if combat.air:
+            rolls.append(RollSpec(id="air", sides=6, n=1, purpose=f"{state.half} air support"))
+        if combat.rommel:
+            rolls.append(RollSpec(id="rommel", sides=6, n=1, purpose="Rommel"))
+        text = f"{self._label(action['lead'])} leads the defense" + (
+            ", calling artillery" if action["artillery"] else ""
+        )
+        state = state.model_copy(update={"combat": combat, "awaiting": "combat"}).with_rolls(
+            RollRequest(rolls=tuple(rolls))
+        )
+        return state, [_event("defense_declared", "11.4.3", text, side, lead=action["lead"])]
+
+    # --- dice ------------------------------------------------------------------------------------------------------
+    def resume(self, state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Result:
+        awaiting = state.awaiting
+        state = state.model_copy(update={"awaiting": None})
+        if awaiting == "attacker_artillery":
+            return self._attacker_artillery(state, dice["artillery"][0])
+        if awaiting == "combat":
+            return self._resolve(state, dice)
+        if awaiting == "sunset":
+            state = state.model_copy(update={"sunset": sum(dice["sunset"])})
+            return self._sunset(
+                state,
+                [_event("sunset_rolled", "6.2.1", f"Sunset DR {sum(dice['sunset'])}", AXIS, dice=list(dice["sunset"]))],
+            )
+        assert awaiting == "surrender"
+        return self._surrender(state, dice["surrender"])
+
+    def _artillery_ok(self, state: BattleaxeState, side: Side, roll: int, target: str) -> bool:
+        """10.2.1: a call succeeds on 4-6; +1 for an Axis call in an Axis-controlled Stützpunkt.
+
+        RULING (notes A22, option axis_stutzpunkt_artillery): the +1 applies to any Axis call there, or with
+        ``defense_only`` only when the Axis defends.
+        """
+        location = self.board.locations[target]
+        modifier = 0
+        stutzpunkt = side == AXIS and location.terrain == "stutzpunkt" and state.control[target] == AXIS
+        if stutzpunkt and (state.options["axis_stutzpunkt_artillery"] == "always" or side != state.half):
+            modifier = self.board.die_mods["artillery_axis_stutzpunkt"].value
+        success = next(r for r in self.board.pack.tables.die_results if r.id == "artillery_available")
+        return roll + modifier >= success.min
+
+    def _attacker_artillery(self, state: BattleaxeState, roll: int) -> Result:
+        combat = state.combat
+        assert combat is not None
+        ok = self._artillery_ok(state, state.half, roll, combat.target)
+        artillery = {**state.artillery, state.half: state.artillery[state.half] - (1 if ok else 0)}
+        combat = combat.model_copy(update={"attacker_artillery_ok": ok})
+        text = f"{state.half.title()} artillery call: {roll}, " + ("support arrives" if ok else "no support")
+        state = state.model_copy(update={"combat": combat, "artillery": artillery, "step": "defend"})
+        return state, [_event("artillery_called", "10.2.1", text, state.half, roll=roll, success=ok)]
+
+    def _resolve(self, state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Result:
+        combat = state.combat
+        assert combat is not None
+        attacker, defender = state.half, enemy(state.half)
+        events: list[Event] = []
+        if combat.def_artillery:
+            roll = dice["defender_artillery"][0]
+            ok = self._artillery_ok(state, defender, roll, combat.target)
+            state = state.model_copy(
+                update={"artillery": {**state.artillery, defender: state.artillery[defender] - ok}}
+            )
+            combat = combat.model_copy(update={"defender_artillery_ok": ok})
+            events.append(
+                _event(
+                    "artillery_called",
+                    "10.2.1",
+                    f"{defender.title()} artillery call: {roll}, " + ("support arrives" if ok else "no support"),
+                    defender,
+                    roll=roll,
+                    success=ok,
+                )
+            )
+        air = 0
+        if combat.air:
+            air = dice["air"][0]
+            if state.options["luftwaffe"] and attacker == ALLIED:  # 19.2, notes A48: +1, capped, then halved
+                air = min(
+                    air + self.board.die_mods["luftwaffe_allied_air"].value,
+                    self.board.pack.limit("luftwaffe_allied_air_cap"),
+                )
+            if combat.contested_at_start:
+                air //= self.board.pack.limit("air_contested_divisor")
+        rommel = dice["rommel"][0] if combat.rommel else 0
+        s = self.at(state)
+        av, av_terms = cmb.attack_value(s, combat, air, rommel)
+        dv, dv_terms = cmb.defense_value(s, combat, attacker)
+        at, dt = av + sum(dice["attack"]), dv + sum(dice["defense"])
+        result = cmb.outcome(at, dt)
+        ap = max(0, at - dt)
+        location = self.board.locations[combat.target]
+        stutz = attacker == ALLIED and location.terrain == "stutzpunkt" and state.control[combat.target] == AXIS
+        if result == "success" and ap > cmb.absorbable(s, combat.defenders) and not stutz and not combat.overrun:
+            result = "overrun"
+        combat = combat.model_copy(
+            update={
+                "attack_total": at,
+                "defense_total": dt,
+                "outcome": result,
+                "ap_left": ap,
+                "dice": {k: list(v) for k, v in dice.items()},
+            }
+        )
+        state = state.model_copy(update={"combat": combat})
+        if attacker == AXIS and state.sunset is None:
+            state = state.model_copy(update={"sunset": sum(dice["attack"])})  # 6.2.1: the first Axis DR
+        words = {
+            "repulse": "Repulse",
+            "stalemate": "Stalemate",
+            "success": f"Success, {ap} AP",
+            "overrun": f"Overrun, {ap} AP",
+        }
+        text = (
+            f"Combat in {self._place(combat.target)}: attack {av} ({'; '.join(av_terms)}) + DR "
+            f"{'+'.join(map(str, dice['attack']))} = {at} against defense {dv} ({'; '.join(dv_terms)}) + DR "
+            f"{'+'.join(map(str, dice['defense']))} = {dt}: {words[result]}"
+        )
+        events.append(
+            _event(
+                "combat_resolved",
+                "11.4.4",
+                text,
+                attacker,
+                target=combat.target,
+                attack_total=at,
+                defense_total=dt,
+                outcome=result,
+                ap=ap,
+                attackers=list(combat.attackers),
+                defenders=list(combat.defenders),
+                lead=combat.lead,
+                defender_lead=combat.def_lead,
+                dice={k: list(v) for k, v in dice.items()},
+                air=air,
+                rommel=rommel,
+            )
+        )
+        if result == "repulse" and self._holds(state, attacker):
+            return state.model_copy(update={"step": "max_attack"}), events
+        if result == "success" and self._holds(state, defender):
+            return state.model_copy(update={"step": "fanatical"}), events
+        state, more = self._settle(state)
+        return state, events + more
+
+    # --- Advantage windows in combat (12.1A, 12.1B) ------------------------------------------------------------------
+    def _candidates_max_attack(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        yield {"action": "maximum_attack"}
+        yield {"action": "accept"}
+
+    _candidates_fanatical = _candidates_max_attack
+
+    def _can_maximum_attack(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW if state.step == "max_attack" else deny("12.1", "window", "Maximum Attack answers a Repulse")
+
+    def _do_maximum_attack(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        combat = state.combat
+        assert combat is not None
+        state = self._spend(state, side).model_copy(
+            update={"combat": combat.model_copy(update={"outcome": "stalemate"})}
+        )
+        event = _event("maximum_attack", "12.1", "Maximum Attack: the Repulse becomes a Stalemate", side)
+        state, more = self._settle(state)
+        return state, [event, *more]
+
+    def _can_fanatical_defense(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW if state.step == "fanatical" else deny("12.1", "window", "Fanatical Defense answers a Success")
+
+    def _do_fanatical_defense(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        combat = state.combat
+        assert combat is not None
+        combat = combat.model_copy(update={"outcome": "stalemate", "ap_left": 0})
+        state = self._spend(state, side).model_copy(update={"combat": combat})
+        event = _event("fanatical_defense", "12.1", "Fanatical Defense: the Success becomes a Stalemate", side)
+        state, more = self._settle(state)
+        return state, [event, *more]
+
+    def _can_accept(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW
+
+    def _do_accept(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        return self._settle(state)
+
+    # --- results (11.4.4) ----------------------------------------------------------------------------------------
+    def _step_loss(self, state: BattleaxeState, unit: str) -> tuple[BattleaxeState, str]:
+        piece = state.units[unit]
+        if piece.full:
+            return state.model_copy(
+                update={"units": {**state.units, unit: piece.model_copy(update={"full": False})}}
+            ), "reduced"
+        return state.model_copy(
+            update={"units": {**state.units, unit: UnitState(location=None, full=False)}}
+        ), "eliminated"
+
+    def _settle(self, state: BattleaxeState) -> Result:
+        combat = state.combat
+        assert combat is not None and combat.lead is not None and combat.def_lead is not None
+        lead, def_lead = combat.lead, combat.def_lead
+        attacker, defender = state.half, enemy(state.half)
+        events: list[Event] = []
+        if combat.outcome == "repulse":
+            for unit in combat.attackers:
+                state, how = self._step_loss(state, unit)
+                events.append(self._loss_event(unit, how, "11.4.4", attacker))
+            survivors = tuple(u for u in combat.attackers if state.units[u].location == combat.target)
+            if combat.mandatory and survivors:  # 11.1: a repulsed Mandatory Attack retreats
+                combat = combat.model_copy(update={"retreating": survivors})
+                state = state.model_copy(update={"combat": combat})
+                state, more = self._auto_retreat(state)
+                return state, events + more
+            state, more = self._voluntary(state)
+            return state, events + more
+        if combat.outcome == "stalemate":
+            for unit, side in ((lead, attacker), (def_lead, defender)):
+                state, how = self._step_loss(state, unit)
+                events.append(self._loss_event(unit, how, "11.4.4", side))
+            state, more = self._voluntary(state)
+            return state, events + more
+        # success or overrun: the Lead Attacking Unit takes a step (notes A16, option success_reduced_lead)
+        if state.units[lead].full or state.options["success_reduced_lead"] == "step":
+            state, how = self._step_loss(state, lead)
+            events.append(self._loss_event(lead, how, "11.4.4", attacker))
+        if combat.outcome == "overrun":
+            for unit in combat.defenders:
+                state = state.model_copy(update={"units": {**state.units, unit: UnitState(location=None, full=False)}})
+                events.append(self._loss_event(unit, "eliminated", "11.4.4", defender))
+            state, more = self._after_combat(state)
+            return state, events + more
+        return self._allocation_or_next(state, events)
+
+    def _loss_event(self, unit: str, how: str, rule: str, side: Side) -> Event:
+        return _event(f"unit_{how}", rule, f"{self._label(unit)} is {how}", side, unit=unit)
+
+    # --- Attrition Points (11.5) ----------------------------------------------------------------------------------
+    def _allocation_or_next(self, state: BattleaxeState, events: list[Event]) -> Result:
+        combat = state.combat
+        assert combat is not None
+        remaining = [
+            u for u in combat.defenders if u not in combat.absorbed and state.units[u].location == combat.target
+        ]
+        if combat.ap_left <= 0 or not remaining:
+            state, more = self._voluntary(state)
+            return state, events + more
+        return state.model_copy(update={"step": "allocate"}), events
+
+    def _absorb_options(self, state: BattleaxeState, unit: str) -> dict[str, int]:
+        combat = state.combat
+        assert combat is not None
+        s = self.at(state)
+        can_retreat = bool(s.retreat_options(enemy(state.half), combat.target))
+        lead = unit == combat.def_lead and unit not in combat.absorbed
+        return cmb.loss_options(
+            s, unit, lead=lead, flip_and_retreat=bool(state.options["flip_and_retreat"]), can_retreat=can_retreat
+        )
+
+    def _candidates_allocate(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        combat = state.combat
+        assert combat is not None
+        options = self.at(state).retreat_options(side, combat.target)
+        for unit in combat.defenders:
+            if unit in combat.absorbed or state.units[unit].location != combat.target:
+                continue
+            for loss in self._absorb_options(state, unit):
+                for to in options if loss in ("retreat", "flip_retreat") else (None,):
+                    yield {"action": "absorb", "unit": unit, "loss": loss, "to": to}
+
+    def _can_absorb(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        combat = state.combat
+        assert combat is not None
+        unit, loss, to = action["unit"], action["loss"], action["to"]
+        if unit not in combat.defenders or unit in combat.absorbed or state.units[unit].location != combat.target:
+            return deny("11.5", "not-defender", f"{unit} is not a defending unit still to absorb AP")
+        if combat.def_lead not in combat.absorbed and unit != combat.def_lead:
+            return deny("11.5", "lead-first", "the Lead Defending Unit absorbs the first Attrition Point")
+        options = self._absorb_options(state, unit)
+        if loss not in options:
+            german = "11.5.1" if state.units[unit].full and loss == "retreat" else "11.5"
+            return deny(german, "loss", f"{unit} cannot absorb AP by {loss!r}")
+        retreat = loss in ("retreat", "flip_retreat")
+        if retreat != (to is not None) or (retreat and to not in self.at(state).retreat_options(side, combat.target)):
+            return deny("11.6.2", "retreat-priority", f"{to} is not a retreat destination the priorities allow")
+        others = [
+            u
+            for u in combat.defenders
+            if u != unit and u not in combat.absorbed and state.units[u].location == combat.target
+        ]
+        sets = [self._absorb_options(state, u).values() for u in others]
+        need = min(combat.ap_left, sum(max(self._absorb_options(state, u).values()) for u in (*others, unit)))
+        target = cmb.goal(need, [options.values(), *sets])
+        if (target - options[loss]) not in cmb.achievable(sets):
+            return deny("11.5", "exact-losses", f"exact losses must be applied whenever possible ({target} AP)")
+        return ALLOW
+
+    def _do_absorb(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        combat = state.combat
+        assert combat is not None
+        unit, loss, to = action["unit"], action["loss"], action["to"]
+        value = self._absorb_options(state, unit)[loss]
+        piece = state.units[unit]
+        if loss == "eliminate":
+            piece = UnitState(location=None, full=False)
+        elif loss == "flip":
+            piece = piece.model_copy(update={"full": False})
+        elif loss == "retreat":
+            piece = piece.model_copy(update={"location": to})
+        elif loss == "flip_retreat":
+            piece = piece.model_copy(update={"full": False, "location": to})
+        combat = combat.model_copy(
+            update={"absorbed": {**combat.absorbed, unit: loss}, "ap_left": combat.ap_left - value}
+        )
+        state = state.model_copy(update={"units": {**state.units, unit: piece}, "combat": combat})
+        words = {
+            "eliminate": "is eliminated",
+            "flip": "is reduced",
+            "retreat": f"retreats to {self._place(to or '')}",
+            "flip_retreat": f"is reduced and retreats to {self._place(to or '')}",
+            "none": "takes no loss",
+        }
+        events = [
+            _event(
+                "attrition_absorbed",
+                "11.5",
+                f"{self._label(unit)} {words[loss]} ({value} AP)",
+                side,
+                unit=unit,
+                loss=loss,
+                ap=value,
+                to=to,
+            )
+        ]
+        return self._allocation_or_next(state, events)
+
+    # --- retreats (11.6) --------------------------------------------------------------------------------------------
+    def _attacker_destinations(self, state: BattleaxeState, unit: str) -> tuple[str, ...]:
+        combat, assault = state.combat, state.assault
+        assert combat is not None and assault is not None
+        s = self.at(state)
+        origin = assault.entered_from.get(unit)
+        if origin is not None and not s.full_for(state.half, origin):
+            return (origin,)  # 11.6: back into the Area they came from
+        return s.retreat_options(state.half, combat.target)
+
+    def _auto_retreat(self, state: BattleaxeState) -> Result:
+        """Retreat attackers that have one choice (or none: eliminated, 11.6.4); ask about the rest."""
+        events: list[Event] = []
+        while True:
+            combat = state.combat
+            assert combat is not None
+            if not combat.retreating:
+                break
+            unit = combat.retreating[0]
+            options = self._attacker_destinations(state, unit)
+            if len(options) > 1:
+                return state.model_copy(update={"step": "attacker_retreat"}), events
+            state, event = self._retreat_attacker(state, unit, options[0] if options else None)
+            events.append(event)
+        state, more = self._voluntary(state)
+        return state, events + more
+
+    def _retreat_attacker(self, state: BattleaxeState, unit: str, to: str | None) -> tuple[BattleaxeState, Event]:
+        combat = state.combat
+        assert combat is not None
+        piece = (
+            UnitState(location=None, full=False)
+            if to is None
+            else state.units[unit].model_copy(update={"location": to})
+        )
+        combat = combat.model_copy(update={"retreating": tuple(u for u in combat.retreating if u != unit)})
+        state = state.model_copy(update={"units": {**state.units, unit: piece}, "combat": combat})
+        if to is None:
+            return state, _event(
+                "unit_eliminated",
+                "11.6.4",
+                f"{self._label(unit)} cannot retreat and is eliminated",
+                state.half,
+                unit=unit,
+            )
+        return state, _event(
+            "retreated", "11.6", f"{self._label(unit)} retreats to {self._place(to)}", state.half, unit=unit, to=to
+        )
+
+    def _candidates_attacker_retreat(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        combat = state.combat
+        assert combat is not None
+        for unit in combat.retreating[:1]:
+            for to in self._attacker_destinations(state, unit):
+                yield {"action": "retreat", "unit": unit, "to": to}
+
+    def _can_retreat(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        combat = state.combat
+        assert combat is not None
+        unit, to = action["unit"], action["to"]
+        if state.step == "attacker_retreat":
+            if combat.retreating[:1] != (unit,):
+                return deny("11.6.1", "one-at-a-time", "units retreat one at a time, in order")
+            if to not in self._attacker_destinations(state, unit):
+                return deny("11.6", "retreat-priority", f"{unit} may not retreat to {to}")
+            return ALLOW
+        if unit not in self._voluntary_units(state):
+            return deny("11.6.3", "voluntary", f"{unit} may not retreat voluntarily")
+        if to not in self.at(state).retreat_options(side, combat.target):
+            return deny("11.6.2", "retreat-priority", f"{to} is not a destination the priorities allow")
+        return ALLOW
+
+    def _do_retreat(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        unit, to = action["unit"], action["to"]
+        if state.step == "attacker_retreat":
+            state, event = self._retreat_attacker(state, unit, to)
+            state, more = self._auto_retreat(state)
+            return state, [event, *more]
+        state = state.model_copy(
+            update={"units": {**state.units, unit: state.units[unit].model_copy(update={"location": to})}}
+        )
+        event = _event(
+            "retreated", "11.6.3", f"{self._label(unit)} withdraws to {self._place(to)}", side, unit=unit, to=to
+        )
+        if not self._voluntary_units(state):
+            state, more = self._after_combat(state)
+            return state, [event, *more]
+        return state, [event]
+
+    def _voluntary_units(self, state: BattleaxeState) -> list[str]:
+        """11.6.3: defenders that may still withdraw (never Full-Strength Allied units)."""
+        combat = state.combat
+        assert combat is not None
+        side = enemy(state.half)
+        s = self.at(state)
+        if not s.retreat_options(side, combat.target):
+            return []
+        return [u for u in s.units_of(side, combat.target) if not (side == ALLIED and state.units[u].full)]
+
+    def _voluntary(self, state: BattleaxeState) -> Result:
+        if self._voluntary_units(state):
+            return state.model_copy(update={"step": "voluntary_retreat"}), []
+        return self._after_combat(state)
+
+    def _candidates_voluntary_retreat(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        combat = state.combat
+        assert combat is not None
+        for unit in self._voluntary_units(state):
+            for to in self.at(state).retreat_options(side, combat.target):
+                yield {"action": "retreat", "unit": unit, "to": to}
+        yield {"action": "stay"}
+
+    def _can_stay(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW
+
+    def _do_stay(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        return self._after_combat(state)
+
+    def _after_combat(self, state: BattleaxeState) -> Result:
+        combat, assault = state.combat, state.assault
+        assert combat is not None and assault is not None
+        state, events = self._settle_control(state, combat.target)
+        state, released = self._release(state)
+        events += released
+        overrun = combat.outcome == "overrun" and not combat.overrun
+        survivors = tuple(u for u in combat.attackers if state.units[u].location == combat.target)
+        assault = assault.model_copy(update={"overrun_units": (), "overrun_target": None, "overrun_moved": ()})
+        state = state.model_copy(update={"combat": None, "assault": assault})
+        if overrun and survivors:
+            assault = assault.model_copy(update={"overrun_units": survivors})
+            state = state.model_copy(update={"assault": assault, "combat": combat, "step": "overrun"})
+            return state, events
+        return state.model_copy(update={"step": "assault"}), events
+
+    # --- Overrun (11.4.4) -------------------------------------------------------------------------------------------
+    def _candidates_overrun(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        combat = state.combat
+        assert combat is not None
+        for there in self.board.adjacent[combat.target]:
+            yield {"action": "overrun", "target": there}
+        yield {"action": "decline"}
+
+    def _can_overrun(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        combat, assault = state.combat, state.assault
+        assert combat is not None and assault is not None
+        there = action["target"]
+        if there not in self.board.adjacent[combat.target]:
+            rule = "9.3.2" if there in self.board.escarpment[combat.target] else "11.4.4"
+            return deny(rule, "not-adjacent", f"{there} is not adjacent to {combat.target}")
+        if there in assault.attacked:
+            return deny("9.2.1", "attacked", f"{there} has been attacked this Impulse")
+        if self.at(state).full_for(side, there):
+            return deny("7.1", "stacking", f"{there} already holds four {side} units")
+        return ALLOW
+
+    def _do_overrun(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        assault, combat = state.assault, state.combat
+        assert assault is not None and combat is not None
+        # 11.4.4: the survivors may enter ONE adjacent location; the first combat's artillery may follow them
+        assault = assault.model_copy(
+            update={
+                "overrun_target": action["target"],
+                "mover": None,
+                "overrun_moved": (),
+                "overrun_artillery": combat.attacker_artillery_ok,
+            }
+        )
+        state = state.model_copy(update={"assault": assault, "combat": None, "step": "assault"})
+        text = f"Overrun: units may move into {self._place(action['target'])} and attack once more"
+        return state, [_event("overrun", "11.4.4", text, side, target=action["target"])]
+
+    def _can_decline(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW
+
+    def _do_decline(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        assault = state.assault
+        assert assault is not None
+        assault = assault.model_copy(update={"overrun_units": (), "overrun_target": None})
+        return state.model_copy(update={"assault": assault, "combat": None, "step": "assault"}), []
+
+    # --- Regroup (8.1.2a) -------------------------------------------------------------------------------------------
+    def _candidates_regroup(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        assault = state.assault
+        assert assault is not None
+        for unit, piece in state.units.items():
+            if piece.location is not None and self.board.side_of(unit) == side and unit not in assault.moved:
+                for there in self.board.adjacent[piece.location]:
+                    yield {"action": "regroup_move", "unit": unit, "to": there}
+        yield {"action": "end_regroup"}
+
+    def _can_regroup_move(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        assault = state.assault
+        assert assault is not None
+        unit, there = action["unit"], action["to"]
+        if unit not in state.units or there not in self.board.locations or self.board.side_of(unit) != side:
+            return deny("8.1.2", "unknown", f"{unit} cannot regroup to {there}")
+        here = state.units[unit].location
+        s = self.at(state)
+        if here is None or unit in assault.moved:
+            return deny("8.1.2", "regrouped", f"{unit} is not on the map or has already regrouped")
+        if s.restricted(unit):
+            return deny(
+                "16.1" if "15pz" in self.board.units[unit].formation else "16.2",
+                "restricted",
+                f"{unit} may not move until its division is released",
+            )
+        if there in self.board.escarpment[here]:
+            return deny("9.3.2", "escarpment", f"{here}-{there} is an Escarpment boundary")
+        if not self.board.linked(here, there):
+            return deny("8.1.2", "not-adjacent", f"{there} is not adjacent to {here}")
+        if not s.free_for(side, there):
+            return deny(
+                "8.1.2", "regroup-enemy", f"Regrouping units may not enter enemy-controlled or -occupied {there}"
+            )
+        for ban in self.board.pack.tables.regroup_bans:
+            if (
+                ban.side == side
+                and ban.src == here
+                and ban.dst == there
+                and state.control[here] == ban.src_controlled_by
+            ):
+                return deny("8.1.2", "halfaya-minefields", ban.text)
+        if s.full_for(side, there):
+            return deny("7.1", "stacking", f"{there} already holds four {side} units")
+        return ALLOW
+
+    def _do_regroup_move(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        assault = state.assault
+        assert assault is not None
+        unit, there = action["unit"], action["to"]
+        here = state.units[unit].location or ""
+        units = {**state.units, unit: state.units[unit].model_copy(update={"location": there})}
+        assault = assault.model_copy(update={"moved": (*assault.moved, unit)})
+        state = state.model_copy(update={"units": units, "assault": assault})
+        text = f"{self._label(unit)} regroups from {self._place(here)} to {self._place(there)}"
+        return state, [_event("regrouped", "8.1.2", text, side, unit=unit, src=here, dst=there)]
+
+    def _can_end_regroup(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW
+
+    def _do_end_regroup(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        return self._end_half(state, [])
+
+    # --- control and releases (7.2, 16) -----------------------------------------------------------------------------
+    def _settle_control(self, state: BattleaxeState, location: str) -> Result:
+        """7.2: a side with units in a location free of enemy units controls it."""
+        s = self.at(state)
+        for side in (ALLIED, AXIS):
+            if s.where[location][side] and not s.where[location][enemy(side)] and state.control[location] != side:
+                control = {**state.control, location: side}
+                text = f"{self._place(location)} passes to {side} control"
+                return state.model_copy(update={"control": control}), [
+                    _event("control_changed", "7.2", text, side, location=location)
+                ]
+        return state, []
+
+    def _release(
+        self, state: BattleaxeState, *, entered_zone: str | None = None, assault_from: Iterable[str] = ()
+    ) -> Result:
+        """16.1, 16.2: release the 15th Panzer and 5th Light Divisions when their conditions are met."""
+        events = []
+        released = list(state.released)
+        for row in self.board.pack.tables.releases:
+            if row.formation in released:
+                continue
+            near = {n for a in row.areas_adjacent_to for n in self.board.adjacent[a]}
+            trigger = (
+                any(state.control[a] == ALLIED for a in (*row.controlled_areas, *near))
+                or (entered_zone is not None and entered_zone in row.entered_zones)
+                or any(a in row.assault_from for a in assault_from)
+            )
+            if trigger:
+                released.append(row.formation)
+                events.append(_event("division_released", row.rule, row.text, AXIS, formation=row.formation))
+        return state.model_copy(update={"released": tuple(released)}), events
+
+    # --- end of a half-Impulse, Sunset (6.2.1, 12.2) -----------------------------------------------------------------
+    def _shift_advantage(self, state: BattleaxeState) -> tuple[BattleaxeState, list[Event]]:
+        if state.advantage_used_by is None:
+            return state, []
+        owner = enemy(state.advantage_used_by)
+        state = state.model_copy(update={"advantage": owner, "advantage_used_by": None})
+        return state, [_event("advantage_passed", "12.2", f"The Advantage passes to the {owner} player", owner)]
+
+    def _end_half(self, state: BattleaxeState, events: list[Event]) -> Result:
+        state = state.model_copy(update={"assault": None, "combat": None})
+        if state.half == ALLIED:
+            state, shifted = self._shift_advantage(state)
+            state = state.model_copy(update={"half": AXIS, "step": "impulse", "sunset": None})
+            return state, events + shifted
+        if state.sunset is None:  # 6.2.1: no Axis DR this half-Impulse: the Axis rolls a Sunset DR now
+            request = RollRequest(rolls=(RollSpec(id="sunset", sides=6, n=2, purpose="Sunset DR"),))
+            return state.model_copy(update={"awaiting": "sunset"}).with_rolls(request), events
+        return self._sunset(state, events)
+
+    def _sunset(self, state: BattleaxeState, events: list[Event]) -> Result:
+        sunset = state.sunset
+        assert sunset is not None
+        if state.fuel_low and sunset == state.impulse:  # 14.1.2
+            state = state.model_copy(update={"fuel_low": False})
+            events = [*events, _event("fuel_restored", "14.1.2", "The Axis Fuel Shortage ends", AXIS)]
+        if sunset < state.impulse:
+            if state.advantage is not None and state.advantage_used_by is None:
+                return state.model_copy(update={"step": "daylight"}), events
+            return self._end_maneuvers(state, events)
+        return self._next_impulse(state, events)
+
+    def _next_impulse(self, state: BattleaxeState, events: list[Event]) -> Result:
+        state, shifted = self._shift_advantage(state)
+        impulse = state.impulse + 1
+        if impulse > self.board.pack.impulse_track_length:
+            return self._end_maneuvers(state, events + shifted)
+        state = state.model_copy(
+            update={
+                "impulse": impulse,
+                "half": ALLIED,
+                "step": "impulse",
+                "sunset": None,
+                "air_ready": {**state.air_ready, ALLIED: True, AXIS: state.air_ready[AXIS] or self._luftwaffe(state)},
+            }
+        )
+        return state, [*events, *shifted, _event("impulse_began", "6.2", f"Impulse {impulse}")]
+
+    def _luftwaffe(self, state: BattleaxeState) -> bool:
+        return bool(state.options["luftwaffe"]) and state.turn >= self.board.pack.limit("luftwaffe_from_turn")
+
+    def _candidates_daylight(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        yield {"action": "prolonged_daylight"}
+        yield {"action": "nightfall"}
+
+    def _can_prolonged_daylight(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW if self._holds(state, side) else deny("12.1", "no-advantage", "you do not hold the Advantage")
+
+    def _do_prolonged_daylight(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        state = self._spend(state, side)
+        event = _event("prolonged_daylight", "12.1", "Prolonged Daylight: the Sunset DR is ignored", side)
+        return self._next_impulse(state, [event])
+
+    def _can_nightfall(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW
+
+    def _do_nightfall(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        return self._end_maneuvers(state, [])
+
+    # --- end of the Maneuvers Phase: supply (14.2) ------------------------------------------------------------------
+    def _end_maneuvers(self, state: BattleaxeState, events: list[Event]) -> Result:
+        state, shifted = self._shift_advantage(state)
+        events = [*events, *shifted, _event("maneuvers_ended", "6.2.1", f"Night falls after Impulse {state.impulse}")]
+        state = state.model_copy(update={"fuel_low": False, "rommel": False, "sunset": None, "assault": None})
+        s = self.at(state)
+        # RULING (notes A53): one snapshot: unit supply and area flips are computed before any flip applies
+        units = {}
+        for unit, piece in state.units.items():
+            oos = piece.location is not None and not s.in_supply(self.board.side_of(unit), piece.location)
+            units[unit] = piece.model_copy(update={"oos": oos})
+            if oos and not piece.oos:
+                events.append(
+                    _event(
+                        "out_of_supply",
+                        "14.2",
+                        f"{self._label(unit)} is Out of Supply",
+                        self.board.side_of(unit),
+                        unit=unit,
+                    )
+                )
+        control = dict(state.control)
+        for loc, owner in state.control.items():
+            if not s.where[loc][owner] and not s.in_supply(owner, loc):  # 14.2.4
+                control[loc] = enemy(owner)
+                events.append(
+                    _event(
+                        "control_changed",
+                        "14.2.4",
+                        f"{self._place(loc)} is cut off and passes to {enemy(owner)} control",
+                        enemy(owner),
+                        location=loc,
+                    )
+                )
+        state = state.model_copy(
+            update={
+                "units": units,
+                "control": control,
+                "phase": "refit",
+                "step": "refit",
+                "refit": Refit(side=ALLIED, rp=self.board.pack.limit("replacement_points")),
+            }
+        )
+        return state, events
+
+    # --- Refit (13) --------------------------------------------------------------------------------------------------
+    def _candidates_refit(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        yield {"action": "increase_replacements"}
+        for unit, piece in state.units.items():
+            if self.board.side_of(unit) != side:
+                continue
+            if piece.location is not None and not piece.full:
+                yield {"action": "flip", "unit": unit}
+                yield {"action": "recover", "unit": unit}
+                yield {"action": "tiger_cubs", "unit": unit}
+            if piece.location is None:
+                for loc in self.board.locations:
+                    yield {"action": "rebuild", "unit": unit, "to": loc}
+        yield {"action": "end_refit"}
+
+    def _can_increase_replacements(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW if self._holds(state, side) else deny("12.1", "no-advantage", "you do not hold the Advantage")
+
+    def _do_increase_replacements(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        refit = state.refit
+        assert refit is not None
+        extra = self.board.pack.limit("advantage_extra_rp")
+        state = self._spend(state, side).model_copy(update={"refit": refit.model_copy(update={"rp": refit.rp + extra})})
+        return state, [
+            _event("increased_replacements", "12.1", f"{side.title()} spends the Advantage for +{extra} RP", side)
+        ]
+
+    def _refit_unit_ok(self, state: BattleaxeState, side: Side, unit: str, rule: str) -> Verdict:
+        if unit not in state.units or self.board.side_of(unit) != side:
+            return deny(rule, "unknown", f"{unit} is not a {side} unit")
+        piece = state.units[unit]
+        if piece.location is None or piece.full:
+            return deny(rule, "not-reduced", f"{unit} is not a Reduced-Strength unit on the map")
+        # RULING (notes A54, A55, option free_flip_needs_supply): flipping needs supply (13.3.1)
+        if not self.at(state).in_supply(side, piece.location) and (
+            rule == "13.3.2" or state.options["free_flip_needs_supply"]
+        ):
+            return deny("13.3.1", "no-supply", f"{unit} cannot trace supply")
+        return ALLOW
+
+    def _can_flip(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        refit = state.refit
+        assert refit is not None
+        verdict = self._refit_unit_ok(state, side, action["unit"], "13.3.2")
+        if not verdict.ok:
+            return verdict
+        if refit.flips_left <= 0 and refit.rp <= 0:
+            return deny("13.3.2", "no-rp", "no Replacement Points left")
+        return ALLOW
+
+    def _do_flip(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        refit = state.refit
+        assert refit is not None
+        unit = action["unit"]
+        if refit.flips_left > 0:
+            refit = refit.model_copy(update={"flips_left": refit.flips_left - 1})
+        else:
+            refit = refit.model_copy(
+                update={"rp": refit.rp - 1, "flips_left": self.board.pack.limit("flips_per_rp") - 1}
+            )
+        units = {**state.units, unit: state.units[unit].model_copy(update={"full": True})}
+        return state.model_copy(update={"units": units, "refit": refit}), [
+            _event("unit_refitted", "13.3.2", f"{self._label(unit)} is back to Full Strength", side, unit=unit)
+        ]
+
+    def _can_recover(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        refit = state.refit
+        assert refit is not None
+        if side != AXIS or self.board.kind(action["unit"]) != "armor":
+            return deny("13.3.5", "recovery", "Battlefield Recovery flips one Axis Armored unit")
+        if refit.recovered:
+            return deny("13.3.5", "recovered", "one Battlefield Recovery per Axis Refit Phase")
+        return self._refit_unit_ok(state, side, action["unit"], "13.3.5")
+
+    def _do_recover(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        refit = state.refit
+        assert refit is not None
+        unit = action["unit"]
+        units = {**state.units, unit: state.units[unit].model_copy(update={"full": True})}
+        state = state.model_copy(update={"units": units, "refit": refit.model_copy(update={"recovered": True})})
+        return state, [
+            _event("battlefield_recovery", "13.3.5", f"{self._label(unit)} recovers to Full Strength", side, unit=unit)
+        ]
+
+    def _can_tiger_cubs(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        refit = state.refit
+        assert refit is not None
+        if not state.options["tiger_cubs"]:
+            return deny("19.1", "optional", "Additional Tiger Cubs is an optional rule not in play")
+        if side != ALLIED or self.board.kind(action["unit"]) != "armor":
+            return deny("19.1", "tiger-cubs", "Tiger Cubs flip one Allied Armored unit")
+        if not self._holds(state, side):
+            return deny("19.1", "no-advantage", "Tiger Cubs are paid for with the Advantage")
+        return self._refit_unit_ok(state, side, action["unit"], "19.1")
+
+    def _do_tiger_cubs(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        refit = state.refit
+        assert refit is not None
+        unit = action["unit"]
+        units = {**state.units, unit: state.units[unit].model_copy(update={"full": True})}
+        state = self._spend(state, side).model_copy(
+            update={"units": units, "refit": refit.model_copy(update={"tiger_cubs": True})}
+        )
+        return state, [
+            _event("tiger_cubs", "19.1", f"Tiger Cubs: {self._label(unit)} is back to Full Strength", side, unit=unit)
+        ]
+
+    def _can_rebuild(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        refit = state.refit
+        assert refit is not None
+        unit, to = action["unit"], action["to"]
+        if unit not in state.units or self.board.side_of(unit) != side or state.units[unit].location is not None:
+            return deny("13.3.2", "not-eliminated", f"{unit} is not an eliminated {side} unit")
+        if refit.rp <= 0:
+            return deny("13.3.2", "no-rp", "no Replacement Points left")
+        if to not in self.board.locations:
+            return deny("13.3.3", "unknown", f"unknown location {to}")
+        rule = "13.3.3" if side == ALLIED else "13.3.4"
+        s = self.at(state)
+        tobruk = self.board.pack.role("tobruk_rebuild")
+        if side == ALLIED and ((to in tobruk) != self.board.units[unit].tobruk_origin):
+            return deny("13.3.3", "tobruk", "only units that set up in Zone H are rebuilt there, and only there")
+        if state.control[to] != side or (
+            s.contested(to) and not (to in tobruk and state.options["zone_h_rebuild_ignores_contest"])
+        ):
+            return deny(rule, "rebuild-place", f"{to} is not a friendly-controlled, uncontested location")
+        if not s.in_supply(side, to):
+            return deny(rule, "no-supply", f"{to} is not supplied")
+        if s.full_for(side, to):
+            return deny("7.1", "stacking", f"{to} already holds four {side} units")
+        return ALLOW
+
+    def _do_rebuild(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        refit = state.refit
+        assert refit is not None
+        unit, to = action["unit"], action["to"]
+        units = {**state.units, unit: UnitState(location=to, full=False)}
+        state = state.model_copy(update={"units": units, "refit": refit.model_copy(update={"rp": refit.rp - 1})})
+        return state, [
+            _event(
+                "unit_rebuilt", "13.3.2", f"{self._label(unit)} is rebuilt in {self._place(to)}", side, unit=unit, to=to
+            )
+        ]
+
+    def _can_end_refit(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW
+
+    def _do_end_refit(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        if side == ALLIED:  # 13.1: then the Axis refits; unspent RP are lost (13.4)
+            refit = Refit(side=AXIS, rp=self.board.pack.limit("replacement_points"))
+            return state.model_copy(update={"refit": refit}), []
+        oos = tuple(u for u, p in state.units.items() if p.oos and p.location is not None)
+        state = state.model_copy(update={"refit": None})
+        if oos:  # 14.2.3: Surrender checks at the end of the Refit Phase
+            request = RollRequest(rolls=(RollSpec(id="surrender", sides=6, n=len(oos), purpose="Surrender checks"),))
+            return state.model_copy(update={"awaiting": "surrender", "surrender_units": oos}).with_rolls(request), []
+        return self._end_phase(state, [])
+
+    def _surrender(self, state: BattleaxeState, rolls: tuple[int, ...]) -> Result:
+        events = []
+        loss = next(r for r in self.board.pack.tables.die_results if r.id == "surrender_step_loss")
+        for unit, roll in zip(state.surrender_units, rolls, strict=True):
+            side = self.board.side_of(unit)
+            # RULING (notes A57): a spent Advantage belongs to nobody, so it gives neither side the +1
+            modified = roll + (self.board.die_mods["surrender_advantage"].value if self._holds(state, side) else 0)
+            if loss.min <= modified <= loss.max:
+                state, how = self._step_loss(state, unit)
+                events.append(
+                    _event(
+                        f"unit_{how}", "14.2.3", f"{self._label(unit)} surrenders a step (dr {roll})", side, unit=unit
+                    )
+                )
+            else:
+                events.append(
+                    _event("surrender_passed", "14.2.3", f"{self._label(unit)} holds out (dr {roll})", side, unit=unit)
+                )
+        return self._end_phase(state.model_copy(update={"surrender_units": ()}), events)
+
+    # --- End Phase and victory (6.4, 17) -----------------------------------------------------------------------------
+    def _end_phase(self, state: BattleaxeState, events: list[Event]) -> Result:
+        state, shifted = self._shift_advantage(state)
+        events = [*events, *shifted]
+        board = self.board
+        start, goal = board.pack.role("automatic_victory_from"), board.pack.role("automatic_victory_to")
+        if any(state.control[h] == ALLIED and trace(board, state.control, ALLIED, h, goal) for h in start):
+            return self._finish(state, ALLIED, "Automatic Victory: Tobruk is relieved", "17.1", events)
+        gained = sum(
+            v
+            for loc, v in board.vp_areas.items()
+            if state.control[loc] == ALLIED and trace(board, state.control, ALLIED, loc, board.vp_trace_targets)
+        )
+        vp = state.vp + gained
+        events.append(
+            _event(
+                "victory_points", "17.2", f"The Allies score {gained} VP (total {vp})", ALLIED, gained=gained, total=vp
+            )
+        )
+        turn = board.turns[state.turn - 1]
+        if state.turn == 3:
+            germans = [u for u in state.units if board.side_of(u) == AXIS and board.is_german(u)]
+            lost = sum(1 for u in germans if state.units[u].location is None)
+            reduced = sum(
+                1
+                for u in germans
+                if state.units[u].location is not None and not state.units[u].full and board.kind(u) == "armor"
+            )
+            bonus = lost * board.pack.limit("vp_per_eliminated_german_unit") + reduced // board.pack.limit(
+                "reduced_german_armor_per_vp"
+            )
+            vp += bonus
+            events.append(
+                _event(
+                    "german_losses", "17.2", f"German losses add {bonus} VP (total {vp})", ALLIED, bonus=bonus, total=vp
+                )
+            )
+            state = state.model_copy(update={"vp": vp})
+            if state.options["extended"]:
+                if vp >= board.pack.limit("extended_win_min"):
+                    return self._finish(state, ALLIED, f"Operational Victory with {vp} VP", "20.1", events)
+                if vp <= board.pack.limit("extended_loss_max"):
+                    return self._finish(state, AXIS, f"the Allies have only {vp} VP", "20.1", events)
+            else:
+                threshold = board.pack.limit("vp_win_threshold")
+                if vp >= threshold:
+                    return self._finish(state, ALLIED, f"Operational Victory with {vp} VP", "17.2", events)
+                return self._finish(state, AXIS, f"the Allies have only {vp} VP (need {threshold})", "17.2", events)
+        elif state.turn == 4:
+            return self._finish(
+                state.model_copy(update={"vp": vp}), AXIS, "no Automatic Victory by June 18", "20.1", events
+            )
+        # 6.4: next turn
+        release = tuple(
+            dict.fromkeys(
+                (
+                    *state.released,
+                    *(r.formation for r in board.pack.tables.releases if r.released_after_turn == turn.id),
+                )
+            )
+        )
+        nxt = state.turn + 1
+        state = state.model_copy(
+            update={
+                "vp": vp,
+                "turn": nxt,
+                "impulse": 1,
+                "half": ALLIED,
+                "phase": "maneuvers",
+                "step": "impulse",
+                "released": release,
+                "fuel_low": False,
+                "rommel": False,
+                "artillery": {
+                    ALLIED: board.pack.limit("allied_artillery_markers"),
+                    AXIS: board.pack.limit("axis_artillery_markers"),
+                },
+            }
+        )
+        state = state.model_copy(update={"air_ready": {ALLIED: True, AXIS: self._luftwaffe(state)}})
+        label = board.turns[nxt - 1].label
+        return state, [*events, _event("turn_began", "6.4", f"{label}: a new day begins")]
+
+    def _finish(self, state: BattleaxeState, winner: Side, why: str, rule: str, events: list[Event]) -> Result:
+        state = state.model_copy(update={"step": "over", "phase": "over", "winner": winner, "outcome": why})
+        return state, [*events, _event("game_over", rule, f"{winner.title()} victory: {why}", winner, winner=winner)]
+
+    # --- text ---------------------------------------------------------------------------------------------------------
+    def _label(self, unit: str) -> str:
+        return self.board.units[unit].name
+
+    def _place(self, location: str) -> str:
+        loc = self.board.locations.get(location)
+        if loc is None:
+            return location
+        return f"{'Zone ' if loc.kind == 'zone' else 'Area '}{loc.id} ({loc.name})"
+
+
+_STEP_ACTIONS: dict[str, tuple[str, ...]] = {
+    "setup": ("place",),
+    "impulse": ("assault", "regroup", "consolidate", "pass", "fuel_shortage", "rommel"),
+    "assault": ("move", "attack", "activate", "end_overrun", "end_assault", "fuel_shortage", "rommel"),
+    "declare": ("join", "lead", "support"),
+    "defend": ("defend",),
+    "max_attack": ("maximum_attack", "accept"),
+    "fanatical": ("fanatical_defense", "accept"),
+    "allocate": ("absorb",),
+    "attacker_retreat": ("retreat",),
+    "voluntary_retreat": ("retreat", "stay"),
+    "overrun": ("overrun", "decline"),
+    "regroup": ("regroup_move", "end_regroup"),
+    "daylight": ("prolonged_daylight", "nightfall"),
+    "refit": ("increase_replacements", "flip", "recover", "tiger_cubs", "rebuild", "end_refit"),
+}
+
+_FIELDS: dict[str, set[str]] = {
+    "place": {"action", "unit", "zone"},
+    "assault": {"action", "areas"},
+    "regroup": {"action"},
+    "consolidate": {"action", "keep", "remove"},
+    "pass": {"action"},
+    "fuel_shortage": {"action"},
+    "rommel": {"action"},
+    "move": {"action", "unit", "to"},
+    "attack": {"action", "target"},
+    "activate": {"action", "area"},
+    "end_assault": {"action"},
+    "end_overrun": {"action"},
+    "join": {"action", "unit"},
+    "lead": {"action", "unit"},
+    "support": {"action", "air", "rommel", "artillery"},
+    "defend": {"action", "lead", "artillery"},
+    "maximum_attack": {"action"},
+    "fanatical_defense": {"action"},
+    "accept": {"action"},
+    "absorb": {"action", "unit", "loss", "to"},
+    "retreat": {"action", "unit", "to"},
+    "stay": {"action"},
+    "overrun": {"action", "target"},
+    "decline": {"action"},
+    "regroup_move": {"action", "unit", "to"},
+    "end_regroup": {"action"},
+    "prolonged_daylight": {"action"},
+    "nightfall": {"action"},
+    "increase_replacements": {"action"},
+    "flip": {"action", "unit"},
+    "recover": {"action", "unit"},
+    "tiger_cubs": {"action", "unit"},
+    "rebuild": {"action", "unit", "to"},
+    "end_refit": {"action"},
+}

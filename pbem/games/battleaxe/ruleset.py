@@ -1,0 +1,237 @@
+"""Operation Battleaxe: Wavell vs. Rommel, 1941, as a pbem ruleset (the engine contract's side)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side
+from pbem.games.battleaxe.data import BattleaxePack, default_pack_bytes, load_pack
+from pbem.games.battleaxe.rules import Rules
+from pbem.games.battleaxe.state import BattleaxeState, UnitState
+from pbem.rules.contract import (
+    Action,
+    OptionSpec,
+    Outcome,
+    Result,
+    Roster,
+    Ruleset,
+    Scenario,
+    SeatSpec,
+    Step,
+    UnitView,
+    Verdict,
+    View,
+)
+
+__all__ = ["RULESET", "Battleaxe"]
+
+SEATS: dict[str, Side] = {"allied": ALLIED, "axis": AXIS}
+
+
+class Battleaxe(Ruleset[BattleaxeState]):
+    id = "battleaxe"
+    name = "Operation Battleaxe: Wavell vs. Rommel, 1941"
+    version = "1.0"
+    scenarios = (
+        Scenario(
+            id="campaign",
+            name="The campaign game, June 15-17, 1941 (5.0)",
+            seats=(
+                SeatSpec(id="allied", name="Allied player (Wavell)", team="allied"),
+                SeatSpec(id="axis", name="Axis player (Rommel)", team="axis"),
+            ),
+            description="Three turns; the Allied player tries to relieve Tobruk or take enough of the frontier.",
+        ),
+    )
+    options = (
+        OptionSpec(
+            id="extended",
+            description="20: the Extended Game (June 18 when the Allies end June 17 on 9-10 VP)",
+            default=False,
+        ),
+        OptionSpec(
+            id="consolidated_4rtr",
+            description="19.3: the consolidated 4th RTR replaces 4RTR(-), SQ-A and SQ-B",
+            default=False,
+        ),
+        OptionSpec(
+            id="tiger_cubs",
+            description="19.1G: the Allies may spend the Advantage to flip an armored unit",
+            default=False,
+        ),
+        OptionSpec(
+            id="luftwaffe",
+            description="19.2: Greater Luftwaffe intervention (Axis air support from June 16)",
+            default=False,
+        ),
+        OptionSpec(
+            id="success_reduced_lead",
+            description="ruling A16: on a Success an already Reduced lead attacker "
+            "is eliminated ('step') or unharmed ('no_effect')",
+            default="step",
+            choices=("step", "no_effect"),
+        ),
+        OptionSpec(
+            id="flip_and_retreat",
+            description="ruling A17: a Full-Strength defender may absorb 2 AP by flipping and then retreating",
+            default=True,
+        ),
+        OptionSpec(
+            id="zone_entry",
+            description="ruling A8: a Zone (ALL MF) may be entered with any MF left "
+            "('any_mf') or only as a unit's first move ('first_move_only')",
+            default="any_mf",
+            choices=("any_mf", "first_move_only"),
+        ),
+        OptionSpec(
+            id="axis_stutzpunkt_artillery",
+            description="ruling A22: the +1 Axis artillery modifier in an "
+            "Axis-controlled Stützpunkt applies to every Axis call ('always') or only in defense",
+            default="always",
+            choices=("always", "defense_only"),
+        ),
+        OptionSpec(
+            id="free_flip_needs_supply",
+            description="ruling A55: Battlefield Recovery and Tiger Cubs need supply (13.3.1)",
+            default=True,
+        ),
+        OptionSpec(
+            id="zone_h_rebuild_ignores_contest",
+            description="ruling A56: Tobruk units may be rebuilt in a contested Zone H",
+            default=False,
+        ),
+    )
+
+    def default_data(self) -> bytes:
+        return default_pack_bytes()
+
+    def load_data(self, raw: bytes) -> BattleaxePack:
+        return load_pack(raw)
+
+    def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: BattleaxePack) -> BattleaxeState:
+        """5.1, 5.2: markers and the fixed set-up; the Allied free set-up is the first decision."""
+        removed: set[str] = set()
+        optional: set[str] = {u.id for u in data.units if u.optional_rule is not None}
+        if options["consolidated_4rtr"]:
+            for variant in data.tables.variants:
+                removed |= set(variant.removes)
+                optional -= set(variant.adds)
+        units: dict[str, UnitState] = {}
+        free: list[str] = []
+        for unit in data.units:
+            if unit.id in removed or unit.id in optional:
+                continue
+            fixed = unit.fixed_setup
+            units[unit.id] = UnitState(location=fixed)
+            if fixed is None:
+                free.append(unit.id)
+        control: dict[str, Side] = {
+            loc.id: (ALLIED if loc.initial_control == "allied" else AXIS) for loc in data.locations
+        }
+        return BattleaxeState(
+            pack=data,
+            options=dict(options),
+            last_turn=4 if options["extended"] else 3,
+            units=units,
+            control=control,
+            advantage=ALLIED if data.setting("advantage_start") == "allied" else AXIS,
+            fuel_low=data.setting("turn_marker_start") != "attack",
+            air_ready={ALLIED: True, AXIS: False},
+            artillery={ALLIED: data.limit("allied_artillery_markers"), AXIS: data.limit("axis_artillery_markers")},
+            setup_left=tuple(free),
+            step="setup" if free else "impulse",
+            phase="setup" if free else "maneuvers",
+        )
+
+    # --- the contract -----------------------------------------------------------------------------------------
+    def to_act(self, state: BattleaxeState) -> tuple[str, ...]:
+        side = _rules_for(state).actor(state)
+        return () if side is None else (side,)
+
+    def legal_actions(self, state: BattleaxeState, seat: str) -> list[Action]:
+        return _rules_for(state).legal(state, SEATS[seat])
+
+    def check(self, state: BattleaxeState, seat: str, action: Action) -> Verdict:
+        return _rules_for(state).check(state, SEATS[seat], action)
+
+    def apply(self, state: BattleaxeState, seat: str, action: Action) -> Step[BattleaxeState]:
+        new, events = _rules_for(state).apply(state, SEATS[seat], action)
+        return Step(state=new, events=tuple(events))
+
+    def resume(self, state: BattleaxeState, outcome: Outcome) -> Step[BattleaxeState]:
+        assert outcome.dice is not None  # Battleaxe has no private draws and no hidden slots
+        new, events = _rules_for(state).resume(state, outcome.dice)
+        return Step(state=new, events=tuple(events))
+
+    def period(self, state: BattleaxeState) -> str:
+        return "setup" if state.phase == "setup" else f"turn-{min(state.turn, state.last_turn)}"
+
+    def result(self, state: BattleaxeState) -> Result | None:
+        if state.step != "over" or state.winner is None:
+            return None
+        return Result(winners=(state.winner,), outcome=state.outcome, score={"allied_vp": state.vp})
+
+    def view(self, state: BattleaxeState, viewer: str) -> View:
+        """7.1: "A player may freely examine stacks of enemy units at any time": everyone sees everything."""
+        board = _rules_for(state).board
+        units = []
+        for unit_id, piece in state.units.items():
+            unit = board.units[unit_id]
+            units.append(
+                UnitView(
+                    id=unit_id,
+                    name=unit.name,
+                    side=unit.side,
+                    location=piece.location,
+                    strength=board.cv(unit_id, piece.full),
+                    steps=(2 if piece.full else 1) if piece.location else 0,
+                    extra={
+                        "type": unit.type,
+                        "nationality": unit.nationality,
+                        "mf": board.mf(unit_id, piece.full),
+                        "out_of_supply": piece.oos,
+                        "anti_tank": unit.at_star,
+                    },
+                )
+            )
+        turn = board.turns[min(state.turn, len(board.turns)) - 1].label
+        where = (
+            f"{turn}, Impulse {state.impulse} ({state.half})"
+            if state.phase == "maneuvers"
+            else f"{turn}, {state.phase}"
+        )
+        summary = state.outcome if state.step == "over" else f"{where}: {state.step}"
+        facts = {
+            "turn": state.turn,
+            "impulse": state.impulse,
+            "half": state.half,
+            "phase": state.phase,
+            "step": state.step,
+            "advantage": state.advantage,
+            "fuel_low": state.fuel_low,
+            "rommel": state.rommel,
+            "vp": state.vp,
+            "control": dict(state.control),
+            "artillery": dict(state.artillery),
+            "released": list(state.released),
+            "winner": state.winner,
+        }
+        return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
+
+    def describe(self, action: Action) -> str:
+        return " ".join(str(v) for k, v in action.items() if k != "action") or str(action.get("action"))
+
+
+RULESET = Battleaxe()
+
+_RULES: dict[int, tuple[BattleaxePack, Rules]] = {}
+
+
+def _rules_for(state: BattleaxeState) -> Rules:
+    """The rules over the state's data pack, built once per pack (the entry keeps the pack alive)."""
+    cached = _RULES.get(id(state.pack))
+    if cached is None or cached[0] is not state.pack:
+        cached = (state.pack, Rules(Board(state.pack)))
+        _RULES[id(state.pack)] = cached
+    return cached[1]

@@ -1,0 +1,110 @@
+"""Derived facts about a position (7.2-7.5, 9.2, 14.2, 16): who is where, control, supply, movement costs.
+
+A :class:`Situation` is a read-only view of one state; build a new one after every change.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy, trace
+from pbem.games.battleaxe.state import BattleaxeState
+
+__all__ = ["Situation"]
+
+ALL_MF = -1
+
+
+class Situation:
+    def __init__(self, board: Board, state: BattleaxeState):
+        self.board = board
+        self.state = state
+
+    @cached_property
+    def where(self) -> dict[str, dict[Side, tuple[str, ...]]]:
+        found: dict[str, dict[Side, list[str]]] = {loc: {ALLIED: [], AXIS: []} for loc in self.board.locations}
+        for unit, piece in self.state.units.items():
+            if piece.location is not None:
+                found[piece.location][self.board.side_of(unit)].append(unit)
+        return {loc: {side: tuple(units) for side, units in sides.items()} for loc, sides in found.items()}
+
+    def units_of(self, side: Side, location: str) -> tuple[str, ...]:
+        return self.where[location][side]
+
+    def contested(self, location: str) -> bool:
+        """7.3: units of both sides."""
+        return bool(self.where[location][ALLIED] and self.where[location][AXIS])
+
+    def vacant_for(self, side: Side, location: str) -> bool:
+        """7.4: no enemy units, whoever controls it."""
+        return not self.where[location][enemy(side)]
+
+    def free_for(self, side: Side, location: str) -> bool:
+        """7.5: vacant and friendly-controlled."""
+        return self.vacant_for(side, location) and self.state.control[location] == side
+
+    def full_for(self, side: Side, location: str) -> bool:
+        """7.1: four friendly units (Zones never fill, 15.2)."""
+        return self.board.full_for(location, len(self.where[location][side]))
+
+    def restricted(self, unit: str) -> bool:
+        """16.1, 16.2: a unit of an unreleased division may not move or attack."""
+        return any(f in ("15pz", "5lt") and f not in self.state.released for f in self.board.units[unit].formation)
+
+    def mf(self, unit: str) -> int:
+        """The unit's Movement Factor, less 1 while Out of Supply (14.2.2)."""
+        piece = self.state.units[unit]
+        penalty = self.board.pack.limit("oos_mf_penalty") if piece.oos else 0
+        return self.board.mf(unit, piece.full) - penalty
+
+    def cv(self, unit: str) -> int:
+        """The unit's Combat Value, less 1 while Out of Supply (14.2.2)."""
+        piece = self.state.units[unit]
+        penalty = self.board.pack.limit("oos_cv_penalty") if piece.oos else 0
+        return self.board.cv(unit, piece.full) - penalty
+
+    def move_cost(self, side: Side, location: str) -> int:
+        """9.2: the MF to enter ``location`` now (``ALL_MF`` for a Zone)."""
+        costs = self.board.costs
+        if self.board.is_zone(location):
+            return ALL_MF
+        enemies = self.where[location][enemy(side)]
+        if enemies:
+            if any(self.state.units[u].full for u in enemies):
+                return costs["enter_full_strength_enemy"].mf or 0
+            return costs["enter_reduced_enemy_only"].mf or 0
+        # RULING (notes A9): enemy units in adjacent Zones are ignored when entering an Area (15.1)
+        near = any(self.where[n][enemy(side)] for n in self.board.adjacent[location] if not self.board.is_zone(n))
+        return (costs["enter_vacant_adjacent_enemy"] if near else costs["enter_vacant"]).mf or 0
+
+    def in_supply(self, side: Side, location: str) -> bool:
+        """14.2.1: a supply line to a friendly-controlled source of the side's colour."""
+        if side == ALLIED and location in self.board.pack.role("tobruk_supplied"):
+            return self.state.control[location] == ALLIED
+        return trace(self.board, self.state.control, side, location, self.board.supply_sources(side))
+
+    def enemy_controlled_neighbours(self, side: Side, location: str) -> int:
+        return sum(1 for n in self.board.adjacent[location] if self.state.control[n] == enemy(side))
+
+    def retreat_options(self, side: Side, origin: str, extra: dict[str, int] | None = None) -> tuple[str, ...]:
+        """11.6.2: where a unit of ``side`` may retreat from ``origin``, best priority class only.
+
+        ``extra`` counts units already retreated this combat into each location (11.6.1: one at a time).
+        RULING (notes A33): a retreat is one step; a fully stacked destination is elimination (11.6.4).
+        """
+        added = extra or {}
+        classes: list[list[str]] = [[], [], []]
+        for there in self.board.adjacent[origin]:
+            count = len(self.where[there][side]) + added.get(there, 0)
+            if self.board.full_for(there, count):
+                continue
+            if self.free_for(side, there):
+                classes[0].append(there)
+            elif self.contested(there) and self.state.control[there] == side:
+                classes[1].append(there)
+            elif self.contested(there):
+                classes[2].append(there)
+        if classes[0]:
+            fewest = min(self.enemy_controlled_neighbours(side, loc) for loc in classes[0])
+            return tuple(loc for loc in classes[0] if self.enemy_controlled_neighbours(side, loc) == fewest)
+        return tuple(classes[1] or classes[2])

@@ -1,0 +1,137 @@
+"""The state of a game of Operation Battleaxe: frozen, JSON-serializable, derived only from the log."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pbem.games.battleaxe.board import Side
+from pbem.games.battleaxe.data import BattleaxePack
+from pbem.rules.contract import GameState
+
+__all__ = ["Assault", "BattleaxeState", "Combat", "Refit", "UnitState"]
+
+Step = Literal[
+    "setup",  # Allied free set-up (5.2.1)
+    "impulse",  # the active player chooses the kind of Impulse (8.1)
+    "assault",  # moves and attacks of an Assault Impulse (9, 11)
+    "declare",  # the attacker builds an attack: participants, lead, supports (11.4.2)
+    "defend",  # the defender picks its lead unit and artillery call (11.4.3, 10.2.1)
+    "max_attack",  # the attacker may spend the Advantage on a Repulse (12.1B)
+    "fanatical",  # the defender may spend the Advantage on a Success (12.1A)
+    "allocate",  # the defender absorbs Attrition Points (11.5)
+    "attacker_retreat",  # attackers of a repulsed Mandatory Attack retreat (11.1, 11.6)
+    "voluntary_retreat",  # the defender may withdraw (11.6.3)
+    "overrun",  # the attacker may exploit an Overrun (11.4.4)
+    "regroup",  # a Regroup Impulse (8.1.2a)
+    "daylight",  # the Advantage holder may ignore a Sunset DR (12.1C)
+    "refit",  # a player's Refit (13)
+    "over",
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class UnitState(_Model):
+    location: str | None  # None: eliminated
+    full: bool = True
+    oos: bool = False  # marked Out of Supply at the end of the last Maneuvers Phase (14.2)
+
+
+class Combat(_Model):
+    """One combat resolution (11.4), from declaration to the last retreat."""
+
+    target: str
+    attackers: tuple[str, ...]
+    mandatory: bool
+    contested_at_start: bool
+    overrun: bool = False  # the second combat of an Overrun: no further Overrun (11.4.4)
+    lead: str | None = None
+    air: bool = False
+    rommel: bool = False
+    artillery: bool = False  # the attacker called artillery
+    attacker_artillery_ok: bool = False
+    def_lead: str | None = None
+    def_artillery: bool = False
+    defender_artillery_ok: bool = False
+    defenders: tuple[str, ...] = ()
+    attack_total: int = 0
+    defense_total: int = 0
+    dice: dict[str, list[int]] = Field(default_factory=dict)
+    outcome: Literal["repulse", "stalemate", "success", "overrun"] | None = None
+    ap_left: int = 0
+    absorbed: dict[str, str] = Field(default_factory=dict)  # defender unit → how it absorbed AP
+    retreating: tuple[str, ...] = ()  # attackers still to retreat
+
+
+class Assault(_Model):
+    """The Assault Impulse in progress (9.1)."""
+
+    areas: tuple[str, ...]
+    mode: Literal["single", "simultaneous", "sequential"] = "single"
+    second_open: bool = False  # sequential Combined Operations: a second Area may still be activated
+    active: tuple[str, ...]  # units that began the Impulse in an Active Area and may still act
+    contested_at_start: tuple[str, ...]
+    mover: str | None = None  # the unit now moving (units move one at a time, 9.1)
+    mf_left: int = 0
+    spent: bool = False  # the mover has spent MF this Impulse
+    moved: tuple[str, ...] = ()  # units whose move is over
+    entered_from: dict[str, str] = Field(default_factory=dict)  # unit → where it came from (11.6)
+    entered: dict[str, tuple[str, ...]] = Field(default_factory=dict)  # location → units that entered it
+    attacked: tuple[str, ...] = ()  # locations attacked this Impulse (9.2.1)
+    attackers: tuple[str, ...] = ()  # units that have attacked (11.0: one attack each)
+    air_used: bool = False
+    rommel_used: bool = False
+    overrun_units: tuple[str, ...] = ()  # survivors of an Overrun (11.4.4): may enter only overrun_target
+    overrun_target: str | None = None
+    overrun_moved: tuple[str, ...] = ()  # overrun units that have taken their step
+    overrun_artillery: bool = False  # the first combat's artillery call succeeded and may follow
+
+
+class Refit(_Model):
+    """A player's Refit (13): Replacement Points left and what they bought."""
+
+    side: Side
+    rp: int
+    flips_left: int = 0  # the second flip of an RP already spent on a flip (13.3.2)
+    recovered: bool = False  # Axis Battlefield Recovery used (13.3.5)
+    tiger_cubs: bool = False  # Additional Tiger Cubs used (19.1G)
+
+
+class BattleaxeState(GameState):
+    """Everything on the table, plus where in the sequence of play the game stands.
+
+    ``pack`` is the data pack in use: carried for the rules, but not serialized or hashed (genesis commits
+    to it by its SHA-256).
+    """
+
+    pack: BattleaxePack = Field(exclude=True, repr=False)
+    options: dict[str, bool | str]
+    turn: int = 1
+    last_turn: int = 3
+    step: Step = "setup"
+    phase: Literal["setup", "maneuvers", "refit", "end", "over"] = "setup"
+    impulse: int = 1
+    half: Side = "allied"
+    units: dict[str, UnitState]
+    control: dict[str, Side]
+    advantage: Side | None = "allied"
+    advantage_used_by: Side | None = None  # spent this Impulse or Phase: passes on at its end (12.2)
+    fuel_low: bool = False
+    rommel: bool = False  # Rommel an der spitz! active for the rest of the Maneuvers Phase (12.1E)
+    air_ready: dict[str, bool]  # side → Air Support marker available (10.1; 19.2 for the Axis)
+    artillery: dict[str, int]  # side → Artillery Support markers available this turn (10.2)
+    released: tuple[str, ...] = ()  # formations released from the June 15 restrictions (16)
+    vp: int = 0
+    sunset: int | None = None  # the Sunset DR of this Axis half-Impulse, once rolled (6.2.1)
+    assault: Assault | None = None
+    combat: Combat | None = None
+    refit: Refit | None = None
+    setup_left: tuple[str, ...] = ()  # units of the Allied free set-up still to place
+    winner: Side | None = None
+    outcome: str = ""
+    awaiting: Literal["attacker_artillery", "combat", "sunset", "surrender"] | None = None
+    surrender_units: tuple[str, ...] = ()
