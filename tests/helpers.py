@@ -71,8 +71,10 @@ class Table:
         join: bool = True,
         referee: bool = False,
         name: str = "game.jsonl",
+        game: str = "triad",
+        options: dict[str, Any] | None = None,
     ) -> Table:
-        ruleset = registry.get("triad")
+        ruleset = registry.get(game)
         seats = next(s for s in ruleset.scenarios if s.id == scenario).seats
         keys = {s.id: test_key(s.id) for s in seats}
         table = cls(directory / name, keys)
@@ -82,8 +84,9 @@ class Table:
             ref = ("ref", keys["ref"].public)
         create_game(
             table.path, ruleset, scenario, {s.id: keys[s.id].public for s in seats}, keys[seats[0].id],
-            options={"rounds": rounds}, referee=ref, referee_dice=referee, clock=table.clock,
-        )  # fmt: skip
+            options={"rounds": rounds} if options is None else options, referee=ref, referee_dice=referee,
+            clock=table.clock,
+        )
         if join:
             for seat in list(keys)[1:]:
                 with table.session(seat) as session:

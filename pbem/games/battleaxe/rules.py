@@ -32,9 +32,13 @@ class Rules:
 
     def __init__(self, board: Board):
         self.board = board
+        self._last: Situation | None = None
 
     def at(self, state: BattleaxeState) -> Situation:
-        return Situation(self.board, state)
+        """The derived facts of ``state``; states are immutable, so the last one is reused while it lasts."""
+        if self._last is None or self._last.state is not state:
+            self._last = Situation(self.board, state)
+        return self._last
 
     # --- who acts -------------------------------------------------------------------------------------------
     def actor(self, state: BattleaxeState) -> Side | None:
