@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import random
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,7 @@ from pbem.rules import registry
 from pbem.verify.findings import VerificationReport
 from pbem.verify.pipeline import Verifier, verify_lines
 
-__all__ = ["Clock", "Table", "codes", "resign_lines", "test_key"]
+__all__ = ["Clock", "MemoryStore", "Table", "codes", "play_in_memory", "resign_lines", "test_key"]
 
 
 def test_key(name: str) -> KeyPair:
@@ -83,8 +84,14 @@ class Table:
             keys["ref"] = test_key("ref")
             ref = ("ref", keys["ref"].public)
         create_game(
-            table.path, ruleset, scenario, {s.id: keys[s.id].public for s in seats}, keys[seats[0].id],
-            options={"rounds": rounds} if options is None else options, referee=ref, referee_dice=referee,
+            table.path,
+            ruleset,
+            scenario,
+            {s.id: keys[s.id].public for s in seats},
+            keys[seats[0].id],
+            options={"rounds": rounds} if options is None else options,
+            referee=ref,
+            referee_dice=referee,
             clock=table.clock,
         )
         if join:
@@ -158,3 +165,48 @@ def resign_lines(table: Table, seat: str) -> list[bytes]:
     with table.session(seat) as session:
         session.resign()
     return table.lines()
+
+
+class MemoryStore:
+    """Stands in for a LogStore when a test or benchmark needs the lines, not a file."""
+
+    def __init__(self, lines: list[bytes]):
+        self.lines = lines
+        self.path = Path("memory")
+
+    def append(self, line: bytes) -> None:
+        self.lines.append(line)
+
+
+def play_in_memory(
+    game: str, scenario: str, options: dict[str, Any], rng: random.Random, *, max_entries: int = 20_000
+) -> list[bytes]:
+    """A whole game between scripted players choosing at random, every entry signed and verified once.
+
+    One replay serves all seats (it knows every seat's secrets), so this is linear in the game's length.
+    """
+    from pbem.client.session import own_knowledge
+
+    directory = Path(tempfile.mkdtemp())
+    table = Table.start(directory, scenario, game=game, options=options, join=False)
+    keys = table.keys
+    store = MemoryStore(table.lines())
+    verifier = Verifier(knowledge=lambda g, seat, e, k: own_knowledge(keys[seat])(g, seat, e, k))
+    for line in store.lines:
+        verifier.feed(line)
+    sessions = {s: Session(store, k, verifier, clock=table.clock) for s, k in keys.items()}  # type: ignore[arg-type]
+    for session in sessions.values():
+        if not session.book.joined:
+            session.join()
+    g = verifier.game
+    assert g is not None
+    progressed = True
+    while progressed and len(store.lines) < max_entries:
+        progressed = False
+        for seat, session in sessions.items():
+            progressed |= bool(session.do_owed())
+            ready = g.state is not None and g.result is None and not g.waits_for_protocol()
+            if ready and seat in g.ruleset.to_act(g.state):
+                session.act([rng.choice(g.ruleset.legal_actions(g.state, seat))])
+                progressed = True
+    return store.lines

@@ -826,7 +826,9 @@ class Rules:
         yield {"action": "maximum_attack"}
         yield {"action": "accept"}
 
-    _candidates_fanatical = _candidates_max_attack
+    def _candidates_fanatical(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        yield {"action": "fanatical_defense"}
+        yield {"action": "accept"}
 
     def _can_maximum_attack(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
         return ALLOW if state.step == "max_attack" else deny("12.1", "window", "Maximum Attack answers a Repulse")
