@@ -3,9 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# The test-only game (tests/games/triad) until a shipped game module bundles its own sample game.
-export PBEM_GAMES ?= tests.games.triad.ruleset:RULESET
-export PYTHONPATH := $(CURDIR)
+SAMPLE := sample_games/battleaxe/game.jsonl
 
 .PHONY: demo test test-slow lint bench sample clean
 
@@ -16,9 +14,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/pbem verify sample_games/triad-duel/game.jsonl
-	$(BIN)/pbem status sample_games/triad-duel/game.jsonl
-	$(BIN)/pbem show sample_games/triad-duel/game.jsonl --as @all
+	$(BIN)/pbem verify $(SAMPLE)
+	$(BIN)/pbem status $(SAMPLE)
+	$(BIN)/pbem show $(SAMPLE)
 
 test: $(STAMP)
 	$(BIN)/ruff check pbem tests benchmarks sample_games
@@ -37,7 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/verify.py
 
 sample: $(STAMP)
-	$(BIN)/python sample_games/make_triad_duel.py
+	$(BIN)/python sample_games/make_battleaxe.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from pbem.cli import inspectcmd, keycmd, playcmd
+from pbem.cli import datacmd, inspectcmd, keycmd, playcmd
 from pbem.cli._common import ExitCode, err_console, exit_code_for
 from pbem.errors import PbemError
 
@@ -25,6 +25,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(keycmd.app, name="key")
+app.add_typer(datacmd.app, name="data")
 app.command("games")(inspectcmd.games)
 app.command("new")(playcmd.new)
 app.command("join")(playcmd.join)

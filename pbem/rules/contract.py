@@ -284,6 +284,10 @@ class Ruleset(ABC, Generic[S]):
     def load_data(self, raw: bytes) -> Any:
         """Validate and load a data pack; raise ``DataPackError`` (R006) if it does not validate."""
 
+    def data_schema(self) -> dict[str, Any] | None:
+        """The JSON Schema of the data pack, for people transcribing the published components."""
+        return None
+
     # --- the game -------------------------------------------------------------------------------
     @abstractmethod
     def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: Any) -> S:

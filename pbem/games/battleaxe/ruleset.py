@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side
-from pbem.games.battleaxe.data import BattleaxePack, default_pack_bytes, load_pack
+from pbem.games.battleaxe.data import BattleaxePack, default_pack_bytes, load_pack, pack_schema
 from pbem.games.battleaxe.rules import Rules
 from pbem.games.battleaxe.state import BattleaxeState, UnitState
 from pbem.rules.contract import (
@@ -108,6 +108,9 @@ class Battleaxe(Ruleset[BattleaxeState]):
 
     def load_data(self, raw: bytes) -> BattleaxePack:
         return load_pack(raw)
+
+    def data_schema(self) -> dict[str, Any]:
+        return pack_schema()
 
     def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: BattleaxePack) -> BattleaxeState:
         """5.1, 5.2: markers and the fixed set-up; the Allied free set-up is the first decision."""
