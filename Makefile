@@ -33,6 +33,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/verify.py
+	$(BIN)/python benchmarks/replay_battleaxe.py
 
 sample: $(STAMP)
 	$(BIN)/python sample_games/make_battleaxe.py

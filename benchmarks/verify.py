@@ -34,6 +34,7 @@ from pbem.log.entry import envelope
 from pbem.log.keys import KeyPair
 from pbem.rules import registry
 from pbem.verify.pipeline import Verifier, verify_lines
+from tests.helpers import MemoryStore
 
 
 def key(seat: str) -> KeyPair:
@@ -84,17 +85,6 @@ def generate(entries: int) -> list[bytes]:
     report = verifier.report()
     assert report.valid and report.audit == "complete", [f.render() for f in report.findings[:3]]
     return store.lines
-
-
-class MemoryStore:
-    """Stands in for a LogStore: the benchmark needs the lines, not a file."""
-
-    def __init__(self, lines: list[bytes]):
-        self.lines = lines
-        self.path = Path("memory")
-
-    def append(self, line: bytes) -> None:
-        self.lines.append(line)
 
 
 def main() -> None:

@@ -1,0 +1,78 @@
+"""Replay cost of the Operation Battleaxe sample game, next to its signature-verification cost, in one run.
+
+Times over the same 300-odd entries of ``sample_games/battleaxe/game.jsonl``:
+
+* ``signatures``: bare Ed25519 verification of every entry (the cryptographic floor);
+* ``no_rules``: ``pbem verify --no-rules`` (parse, ids, strict signatures, schema, chain);
+* ``full``: the whole verification, replaying every action through the rules engine.
+
+Prints one JSON line: microseconds per entry and per rules action, and the ratios. Run: ``make bench``.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pbem.log.entry import envelope
+from pbem.log.store import read_log
+from pbem.verify.pipeline import verify_lines
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_games" / "battleaxe" / "game.jsonl"
+REPEAT = 7
+
+
+def best(work: object) -> float:
+    """The median of REPEAT timings of ``work()`` (seconds)."""
+    times = []
+    for _ in range(REPEAT):
+        start = time.perf_counter()
+        work()  # type: ignore[operator]
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    lines = read_log(SAMPLE)[0]
+    envelopes = [envelope(line) for line in lines]
+    roster = {s["seat"]: s["key"] for s in json.loads(lines[0])["body"]["roster"]}
+    keys = {s: Ed25519PublicKey.from_public_bytes(bytes.fromhex(k)) for s, k in roster.items()}
+    work = [(keys[e.raw["author"]], e.sig, e.signing_input) for e in envelopes]
+    actions = sum(len(e.raw["body"]["actions"]) for e in envelopes if e.raw["type"] == "action")
+
+    def signatures() -> None:
+        for public, sig, message in work:
+            public.verify(sig, message)
+
+    raw = best(signatures)
+    plain = best(lambda: verify_lines(lines, rules=False))
+    full = best(lambda: verify_lines(lines))
+    n = len(lines)
+    print(
+        json.dumps(
+            {
+                "entries": n,
+                "rules_actions": actions,
+                "us_per_entry": {
+                    "signatures": round(raw / n * 1e6, 1),
+                    "no_rules": round(plain / n * 1e6, 1),
+                    "full": round(full / n * 1e6, 1),
+                },
+                "replay_us_per_action": round((full - plain) / actions * 1e6, 1),
+                "replay_over_signatures": round((full - plain) / raw, 2),
+                "full_over_signatures": round(full / raw, 2),
+                "full_seconds": round(full, 3),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
