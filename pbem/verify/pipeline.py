@@ -75,6 +75,8 @@ class Verifier:
         except LogFormatError as exc:
             return [Finding.from_error(exc, line=number)]
         if self.game is None:
+            if self.halted:
+                return []  # the genesis was refused: later lines have no game to belong to
             try:
                 self.game = self._genesis(env)
             except PbemError as exc:

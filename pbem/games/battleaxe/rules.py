@@ -162,7 +162,7 @@ class Rules:
         second_open = side == AXIS and len(areas) == 1 and not state.fuel_low
         contested = tuple(loc for loc in self.board.locations if s.contested(loc))
         assault = Assault(areas=areas, mode=mode, second_open=second_open, active=active, contested_at_start=contested)
-        state = state.model_copy(update={"step": "assault", "assault": assault})
+        state = state.model_copy(update={"step": "assault", "assault": assault, "half_kind": "assault"})
         names = ", ".join(self._place(a) for a in areas)
         events = [_event("assault_declared", "8.1.1", f"{side.title()} Assault from {names}", side, areas=list(areas))]
         if side == ALLIED:
@@ -170,15 +170,23 @@ class Rules:
             events += released
         return state, events
 
-    def _can_regroup(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _must_assault(self, state: BattleaxeState) -> Verdict:
+        """19.1H: after a Regroup, Wireless Intercepts buy an Assault, nothing else."""
+        if state.intercepted:
+            return deny("19.1", "intercepts", "Wireless Intercepts after a Regroup are spent on an Assault")
         return ALLOW
+
+    def _can_regroup(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return self._must_assault(state)
 
     def _do_regroup(self, state: BattleaxeState, side: Side, action: Action) -> Result:
         assault = Assault(areas=(), active=(), contested_at_start=())
-        state = state.model_copy(update={"step": "regroup", "assault": assault})
+        state = state.model_copy(update={"step": "regroup", "assault": assault, "half_kind": "regroup"})
         return state, [_event("regroup_declared", "8.1.2", f"{side.title()} Regroup Impulse", side)]
 
     def _can_consolidate(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        if state.intercepted:
+            return self._must_assault(state)
         keep, remove = action["keep"], action["remove"]
         if keep == remove or keep not in state.units or remove not in state.units:
             return deny("8.1.2", "consolidate-units", "name two different units")
@@ -214,7 +222,7 @@ class Rules:
         return self._end_half(state.model_copy(update={"units": units}), [event])
 
     def _can_pass(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
-        return ALLOW
+        return self._must_assault(state)
 
     def _do_pass(self, state: BattleaxeState, side: Side, action: Action) -> Result:
         return self._end_half(state, [_event("passed", "8.1.3", f"{side.title()} passes", side)])
@@ -1298,8 +1306,12 @@ class Rules:
         state = state.model_copy(update={"assault": None, "combat": None})
         if state.half == ALLIED:
             state, shifted = self._shift_advantage(state)
-            state = state.model_copy(update={"half": AXIS, "step": "impulse", "sunset": None})
+            new_half = {"half": AXIS, "step": "impulse", "sunset": None, "half_kind": None, "intercepted": False}
+            state = state.model_copy(update=new_half)
             return state, events + shifted
+        intercepts = state.options["wireless_intercepts"] and not state.intercepted and state.half_kind is not None
+        if intercepts and self._holds(state, AXIS):  # 19.1H: the Axis may buy a second, other Impulse
+            return state.model_copy(update={"step": "intercepts"}), events
         if state.sunset is None:  # 6.2.1: no Axis DR this half-Impulse: the Axis rolls a Sunset DR now
             request = RollRequest(rolls=(RollSpec(id="sunset", sides=6, n=2, purpose="Sunset DR"),))
             return state.model_copy(update={"awaiting": "sunset"}).with_rolls(request), events
@@ -1328,6 +1340,8 @@ class Rules:
                 "half": ALLIED,
                 "step": "impulse",
                 "sunset": None,
+                "half_kind": None,
+                "intercepted": False,
                 "air_ready": {**state.air_ready, ALLIED: True, AXIS: state.air_ready[AXIS] or self._luftwaffe(state)},
             }
         )
@@ -1335,6 +1349,29 @@ class Rules:
 
     def _luftwaffe(self, state: BattleaxeState) -> bool:
         return bool(state.options["luftwaffe"]) and state.turn >= self.board.pack.limit("luftwaffe_from_turn")
+
+    def _candidates_intercepts(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        yield {"action": "wireless_intercepts"}
+        yield {"action": "no_intercepts"}
+
+    def _can_wireless_intercepts(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW if self._holds(state, side) else deny("12.1", "no-advantage", "you do not hold the Advantage")
+
+    def _do_wireless_intercepts(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        """19.1H: an Assault then a Regroup, or a Regroup then an Assault, in one Axis Impulse."""
+        state = self._spend(state, side).model_copy(update={"intercepted": True})
+        text = "Wireless Intercepts: the Axis spends the Advantage for another Impulse"
+        event = _event("wireless_intercepts", "19.1", text, side)
+        if state.half_kind == "assault":
+            state, more = self._do_regroup(state, side, {"action": "regroup"})
+            return state, [event, *more]
+        return state.model_copy(update={"step": "impulse"}), [event]
+
+    def _can_no_intercepts(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW
+
+    def _do_no_intercepts(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        return self._end_half(state.model_copy(update={"intercepted": True}), [])
 
     def _candidates_daylight(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
         yield {"action": "prolonged_daylight"}
@@ -1689,6 +1726,7 @@ _STEP_ACTIONS: dict[str, tuple[str, ...]] = {
     "overrun": ("overrun", "decline"),
     "regroup": ("regroup_move", "end_regroup"),
     "daylight": ("prolonged_daylight", "nightfall"),
+    "intercepts": ("wireless_intercepts", "no_intercepts"),
     "refit": ("increase_replacements", "flip", "recover", "tiger_cubs", "rebuild", "end_refit"),
 }
 
@@ -1721,6 +1759,8 @@ _FIELDS: dict[str, set[str]] = {
     "end_regroup": {"action"},
     "prolonged_daylight": {"action"},
     "nightfall": {"action"},
+    "wireless_intercepts": {"action"},
+    "no_intercepts": {"action"},
     "increase_replacements": {"action"},
     "flip": {"action", "unit"},
     "recover": {"action", "unit"},

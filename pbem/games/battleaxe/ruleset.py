@@ -61,6 +61,11 @@ class Battleaxe(Ruleset[BattleaxeState]):
             default=False,
         ),
         OptionSpec(
+            id="wireless_intercepts",
+            description="19.1H: the Axis may spend the Advantage for a Regroup and an Assault in one Impulse",
+            default=False,
+        ),
+        OptionSpec(
             id="luftwaffe",
             description="19.2: Greater Luftwaffe intervention (Axis air support from June 16)",
             default=False,

@@ -26,6 +26,7 @@ Step = Literal[
     "overrun",  # the attacker may exploit an Overrun (11.4.4)
     "regroup",  # a Regroup Impulse (8.1.2a)
     "daylight",  # the Advantage holder may ignore a Sunset DR (12.1C)
+    "intercepts",  # the Axis may spend the Advantage for a second, other Impulse (optional 19.1H)
     "refit",  # a player's Refit (13)
     "over",
 ]
@@ -127,6 +128,8 @@ class BattleaxeState(GameState):
     released: tuple[str, ...] = ()  # formations released from the June 15 restrictions (16)
     vp: int = 0
     sunset: int | None = None  # the Sunset DR of this Axis half-Impulse, once rolled (6.2.1)
+    half_kind: Literal["assault", "regroup"] | None = None  # the kind of the Impulse under way (19.1H)
+    intercepted: bool = False  # Wireless Intercepts were used this half-Impulse (19.1H)
     assault: Assault | None = None
     combat: Combat | None = None
     refit: Refit | None = None

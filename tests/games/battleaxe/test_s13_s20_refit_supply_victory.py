@@ -162,3 +162,19 @@ def test_20_1_the_extended_game_plays_june_18_on_9_or_10_vp() -> None:
     last, _ = end_of_turn(night(extended))
     result = R.result(last)
     assert result is not None and result.winners == ("axis",)  # June 18 without an Automatic Victory
+
+
+@pytest.mark.rule("19.1")
+def test_19_1_h_wireless_intercepts_add_the_other_impulse() -> None:
+    axis = new_game(wireless_intercepts=True).model_copy(update={"advantage": "axis"})
+    axis = play(axis, "allied", {"action": "pass"})
+    axis = plays(axis, "axis", {"action": "regroup"}, {"action": "end_regroup"})
+    assert axis.step == "intercepts"
+    axis = play(axis, "axis", {"action": "wireless_intercepts"})
+    assert axis.step == "impulse" and axis.advantage is None
+    assert refusal(axis, "axis", {"action": "pass"}) == ("19.1", "intercepts")
+    axis = plays(axis, "axis", {"action": "assault", "areas": ["9"]}, {"action": "end_assault"})
+    assert axis.awaiting == "sunset"  # no second intercept: the half-Impulse ends
+    plain = new_game().model_copy(update={"advantage": "axis"})
+    plain = plays(play(plain, "allied", {"action": "pass"}), "axis", {"action": "regroup"}, {"action": "end_regroup"})
+    assert plain.awaiting == "sunset"  # without the optional rule there is no window
