@@ -44,7 +44,7 @@ class Rules:
     def actor(self, state: BattleaxeState) -> Side | None:
         if state.step == "over" or state.awaiting is not None:
             return None
-        if state.step == "setup":
+        if state.step in ("setup", "fuel_window"):
             return ALLIED
         if state.step in ("defend", "fanatical", "allocate", "voluntary_retreat"):
             return enemy(state.half)
@@ -245,7 +245,8 @@ class Rules:
         return ALLOW
 
     def _do_fuel_shortage(self, state: BattleaxeState, side: Side, action: Action) -> Result:
-        state = self._spend(state, side).model_copy(update={"fuel_low": True})
+        step = "impulse" if state.step == "fuel_window" else state.step
+        state = self._spend(state, side).model_copy(update={"fuel_low": True, "step": step})
         return state, [_event("fuel_shortage", "12.1", "The Allies spend the Advantage: Axis Fuel Shortage", side)]
 
     def _can_rommel(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
@@ -824,7 +825,14 @@ class Rules:
         )
         if result == "repulse" and self._holds(state, attacker):
             return state.model_copy(update={"step": "max_attack"}), events
-        if result == "success" and self._holds(state, defender):
+        # RULING (notes A26, option fanatical_vs_excess): more AP than the defenders can absorb without an
+        # Overrun (an Axis Stützpunkt, or a second combat) is still a Success that Fanatical Defense may turn
+        excess = ap > cmb.absorbable(s, combat.defenders)
+        if (
+            result == "success"
+            and self._holds(state, defender)
+            and (state.options["fanatical_vs_excess"] or not excess)
+        ):
             return state.model_copy(update={"step": "fanatical"}), events
         state, more = self._settle(state)
         return state, events + more
@@ -1283,7 +1291,7 @@ class Rules:
         for row in self.board.pack.tables.releases:
             if row.formation in released:
                 continue
-            near = {n for a in row.areas_adjacent_to for n in self.board.adjacent[a]}
+            near = {n for a in row.areas_adjacent_to for n in self.at(state).neighbours(a)}
             trigger = (
                 any(state.control[a] == ALLIED for a in (*row.controlled_areas, *near))
                 or (entered_zone is not None and entered_zone in row.entered_zones)
@@ -1308,6 +1316,10 @@ class Rules:
             state, shifted = self._shift_advantage(state)
             new_half = {"half": AXIS, "step": "impulse", "sunset": None, "half_kind": None, "intercepted": False}
             state = state.model_copy(update=new_half)
+            # RULING (notes A44, option fuel_timing): the Allies may also declare the Fuel Shortage now
+            late = state.options["fuel_timing"] == "also_start_of_axis_impulse"
+            if late and self._holds(state, ALLIED) and not state.fuel_low:
+                state = state.model_copy(update={"step": "fuel_window"})
             return state, events + shifted
         intercepts = state.options["wireless_intercepts"] and not state.intercepted and state.half_kind is not None
         if intercepts and self._holds(state, AXIS):  # 19.1H: the Axis may buy a second, other Impulse
@@ -1349,6 +1361,16 @@ class Rules:
 
     def _luftwaffe(self, state: BattleaxeState) -> bool:
         return bool(state.options["luftwaffe"]) and state.turn >= self.board.pack.limit("luftwaffe_from_turn")
+
+    def _candidates_fuel_window(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+        yield {"action": "fuel_shortage"}
+        yield {"action": "no_fuel_shortage"}
+
+    def _can_no_fuel_shortage(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+        return ALLOW
+
+    def _do_no_fuel_shortage(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+        return state.model_copy(update={"step": "impulse"}), []
 
     def _candidates_intercepts(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
         yield {"action": "wireless_intercepts"}
@@ -1727,6 +1749,7 @@ _STEP_ACTIONS: dict[str, tuple[str, ...]] = {
     "regroup": ("regroup_move", "end_regroup"),
     "daylight": ("prolonged_daylight", "nightfall"),
     "intercepts": ("wireless_intercepts", "no_intercepts"),
+    "fuel_window": ("fuel_shortage", "no_fuel_shortage"),
     "refit": ("increase_replacements", "flip", "recover", "tiger_cubs", "rebuild", "end_refit"),
 }
 
@@ -1761,6 +1784,7 @@ _FIELDS: dict[str, set[str]] = {
     "nightfall": {"action"},
     "wireless_intercepts": {"action"},
     "no_intercepts": {"action"},
+    "no_fuel_shortage": {"action"},
     "increase_replacements": {"action"},
     "flip": {"action", "unit"},
     "recover": {"action", "unit"},

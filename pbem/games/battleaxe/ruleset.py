@@ -97,6 +97,40 @@ class Battleaxe(Ruleset[BattleaxeState]):
             choices=("always", "defense_only"),
         ),
         OptionSpec(
+            id="adjacency",
+            description="ruling A4: Areas across an escarpment are not adjacent ('movement', 3.1) or are, for the "
+            "2-MF cost, retreat priorities and the 16.1 release only ('boundary', Glossary)",
+            default="movement",
+            choices=("movement", "boundary"),
+        ),
+        OptionSpec(
+            id="fanatical_vs_excess",
+            description="ruling A26: Fanatical Defense may answer a Success whose AP exceed what the defenders "
+            "absorb when no Overrun is allowed",
+            default=True,
+        ),
+        OptionSpec(
+            id="retreat",
+            description="ruling A33: a retreat is one step ('single_step') or may continue through fully stacked "
+            "friendly Areas ('continue_through_full')",
+            default="single_step",
+            choices=("single_step", "continue_through_full"),
+        ),
+        OptionSpec(
+            id="fuel_timing",
+            description="ruling A44: the Allies declare an Axis Fuel Shortage in their own Impulse "
+            "('allied_impulse') or also as the Axis Impulse begins ('also_start_of_axis_impulse')",
+            default="allied_impulse",
+            choices=("allied_impulse", "also_start_of_axis_impulse"),
+        ),
+        OptionSpec(
+            id="supply",
+            description="ruling A52: supply is marked at the end of each Maneuvers Phase ('end_of_maneuvers') or "
+            "traced whenever it matters ('continuous')",
+            default="end_of_maneuvers",
+            choices=("end_of_maneuvers", "continuous"),
+        ),
+        OptionSpec(
             id="free_flip_needs_supply",
             description="ruling A55: Battlefield Recovery and Tiger Cubs need supply (13.3.1)",
             default=True,

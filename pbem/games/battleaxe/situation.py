@@ -51,17 +51,33 @@ class Situation:
         """16.1, 16.2: a unit of an unreleased division may not move or attack."""
         return any(f in ("15pz", "5lt") and f not in self.state.released for f in self.board.units[unit].formation)
 
+    def out_of_supply(self, unit: str) -> bool:
+        """14.2: as marked at the end of the last Maneuvers Phase, or, under option supply=continuous
+        (notes A52), traced now."""
+        piece = self.state.units[unit]
+        if self.state.options["supply"] == "continuous" and piece.location is not None:
+            return not self.in_supply(self.board.side_of(unit), piece.location)
+        return piece.oos
+
     def mf(self, unit: str) -> int:
         """The unit's Movement Factor, less 1 while Out of Supply (14.2.2)."""
-        piece = self.state.units[unit]
-        penalty = self.board.pack.limit("oos_mf_penalty") if piece.oos else 0
-        return self.board.mf(unit, piece.full) - penalty
+        penalty = self.board.pack.limit("oos_mf_penalty") if self.out_of_supply(unit) else 0
+        return self.board.mf(unit, self.state.units[unit].full) - penalty
 
     def cv(self, unit: str) -> int:
         """The unit's Combat Value, less 1 while Out of Supply (14.2.2)."""
-        piece = self.state.units[unit]
-        penalty = self.board.pack.limit("oos_cv_penalty") if piece.oos else 0
-        return self.board.cv(unit, piece.full) - penalty
+        penalty = self.board.pack.limit("oos_cv_penalty") if self.out_of_supply(unit) else 0
+        return self.board.cv(unit, self.state.units[unit].full) - penalty
+
+    def neighbours(self, location: str) -> tuple[str, ...]:
+        """Locations adjacent to ``location`` for the 9.2 cost, the 11.6.2 priorities and the 16.1 release.
+
+        RULING (notes A4, option adjacency): 3.1's adjacency ("units could move directly") by default; with
+        ``boundary`` the Glossary's ("share a common boundary"), which adds escarpment neighbours.
+        """
+        if self.state.options["adjacency"] == "boundary":
+            return (*self.board.adjacent[location], *sorted(self.board.escarpment[location]))
+        return self.board.adjacent[location]
 
     def move_cost(self, side: Side, location: str) -> int:
         """9.2: the MF to enter ``location`` now (``ALL_MF`` for a Zone)."""
@@ -74,7 +90,7 @@ class Situation:
                 return costs["enter_full_strength_enemy"].mf or 0
             return costs["enter_reduced_enemy_only"].mf or 0
         # RULING (notes A9): enemy units in adjacent Zones are ignored when entering an Area (15.1)
-        near = any(self.where[n][enemy(side)] for n in self.board.adjacent[location] if not self.board.is_zone(n))
+        near = any(self.where[n][enemy(side)] for n in self.neighbours(location) if not self.board.is_zone(n))
         return (costs["enter_vacant_adjacent_enemy"] if near else costs["enter_vacant"]).mf or 0
 
     def in_supply(self, side: Side, location: str) -> bool:
@@ -84,17 +100,18 @@ class Situation:
         return trace(self.board, self.state.control, side, location, self.board.supply_sources(side))
 
     def enemy_controlled_neighbours(self, side: Side, location: str) -> int:
-        return sum(1 for n in self.board.adjacent[location] if self.state.control[n] == enemy(side))
+        return sum(1 for n in self.neighbours(location) if self.state.control[n] == enemy(side))
 
     def retreat_options(self, side: Side, origin: str, extra: dict[str, int] | None = None) -> tuple[str, ...]:
         """11.6.2: where a unit of ``side`` may retreat from ``origin``, best priority class only.
 
         ``extra`` counts units already retreated this combat into each location (11.6.1: one at a time).
-        RULING (notes A33): a retreat is one step; a fully stacked destination is elimination (11.6.4).
+        RULING (notes A33, option retreat): a retreat is one step and a fully stacked destination is elimination
+        (11.6.4); with ``continue_through_full`` a unit may go on through fully stacked friendly Free Areas.
         """
         added = extra or {}
         classes: list[list[str]] = [[], [], []]
-        for there in self.board.adjacent[origin]:
+        for there in self._retreat_reach(side, origin, added):
             count = len(self.where[there][side]) + added.get(there, 0)
             if self.board.full_for(there, count):
                 continue
@@ -108,3 +125,20 @@ class Situation:
             fewest = min(self.enemy_controlled_neighbours(side, loc) for loc in classes[0])
             return tuple(loc for loc in classes[0] if self.enemy_controlled_neighbours(side, loc) == fewest)
         return tuple(classes[1] or classes[2])
+
+    def _retreat_reach(self, side: Side, origin: str, added: dict[str, int]) -> list[str]:
+        """The locations a retreat may end in: the neighbours, or beyond full friendly Free Areas (A33)."""
+        reach = list(self.board.adjacent[origin])
+        if self.state.options["retreat"] != "continue_through_full":
+            return reach
+        seen = {origin, *reach}
+        todo = [n for n in reach if self.free_for(side, n) and self.full_for(side, n)]
+        while todo:
+            here = todo.pop()
+            for there in self.board.adjacent[here]:
+                if there not in seen:
+                    seen.add(there)
+                    reach.append(there)
+                    if self.free_for(side, there) and self.board.full_for(there, len(self.where[there][side])):
+                        todo.append(there)
+        return reach

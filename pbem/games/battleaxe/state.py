@@ -27,6 +27,7 @@ Step = Literal[
     "regroup",  # a Regroup Impulse (8.1.2a)
     "daylight",  # the Advantage holder may ignore a Sunset DR (12.1C)
     "intercepts",  # the Axis may spend the Advantage for a second, other Impulse (optional 19.1H)
+    "fuel_window",  # the Allies may declare a Fuel Shortage as the Axis Impulse begins (option, notes A44)
     "refit",  # a player's Refit (13)
     "over",
 ]

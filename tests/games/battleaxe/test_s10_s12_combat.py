@@ -305,3 +305,62 @@ def test_11_6_1_attackers_retreat_one_at_a_time() -> None:
         first = state.combat.retreating[0]  # type: ignore[union-attr]
         other = next(u for u in state.combat.retreating if u != first)  # type: ignore[union-attr]
         assert refusal(state, "allied", {**action, "unit": other}) == ("11.6.1", "one-at-a-time")
+
+
+# --- interpretation options (engineering notes §10) --------------------------------------------------------
+
+
+@pytest.mark.rule("9.2")
+def test_option_a4_adjacency_across_escarpments_counts_for_the_2_mf_cost() -> None:
+    # Area 16 touches Halfaya (6) only across an escarpment: entering 16 costs 1 MF by 3.1, 2 by the Glossary
+    for adjacency, cost in (("movement", 1), ("boundary", 2)):
+        state = off_board(new_game(adjacency=adjacency), "7rtr", "1-104", "1-8")
+        state = controlled(placed(state, **{"7rtr": "17"}), **{"17": "allied"})
+        state = placed(state, **{"1-8": "F"})
+        state = play(state, "allied", {"action": "assault", "areas": ["17"]})
+        state = play(state, "allied", {"action": "move", "unit": "7rtr", "to": "16"})
+        assert state.assault is not None and state.assault.mf_left == 4 - cost, adjacency
+
+
+@pytest.mark.rule("12.1")
+def test_option_a26_fanatical_defense_against_excess_ap_at_a_strongpoint() -> None:
+    for allowed in (True, False):
+        state = new_game(fanatical_vs_excess=allowed).model_copy(update={"advantage": "axis"})
+        state = placed(at_halfaya(state), **{"1-33a": None, "defr": None})
+        state = play(declared(state), "axis", {"action": "defend", "lead": "1-104", "artillery": False})
+        state = roll(state, attack=(6, 6), defense=(1, 1))
+        assert (state.step == "fanatical") is allowed
+
+
+@pytest.mark.rule("12.1")
+def test_option_a44_fuel_shortage_as_the_axis_impulse_begins() -> None:
+    state = play(new_game(fuel_timing="also_start_of_axis_impulse"), "allied", {"action": "pass"})
+    assert state.step == "fuel_window" and R.to_act(state) == ("allied",)
+    state = play(state, "allied", {"action": "fuel_shortage"})
+    assert state.fuel_low and state.step == "impulse" and R.to_act(state) == ("axis",)
+    assert play(new_game(), "allied", {"action": "pass"}).step == "impulse"  # the default: no window
+
+
+@pytest.mark.rule("11.6.2")
+def test_option_a33_retreat_through_full_friendly_areas() -> None:
+    from pbem.games.battleaxe.board import Board
+    from pbem.games.battleaxe.situation import Situation
+
+    for retreat, reaches_far in (("single_step", False), ("continue_through_full", True)):
+        state = off_board(new_game(retreat=retreat), "1-62", "2-62", "3-62", "15mc", "33pak", "1-104")
+        state = placed(state, **{"1-62": "13", "2-62": "13", "3-62": "13", "15mc": "13", "1-104": "15"})
+        options = Situation(Board(state.pack), state).retreat_options("axis", "15")
+        # Area 13 next door holds four Axis units: only by going on through it can a unit reach 12 or 14
+        assert bool({"12", "14"} & set(options)) == reaches_far
+
+
+@pytest.mark.rule("14.2")
+def test_option_a52_continuous_supply_applies_the_penalty_at_once() -> None:
+    from pbem.games.battleaxe.board import Board
+    from pbem.games.battleaxe.situation import Situation
+
+    for supply, penalised in (("end_of_maneuvers", False), ("continuous", True)):
+        state = off_board(new_game(supply=supply), "7rtr", "1-8")
+        state = controlled(placed(state, **{"7rtr": "11"}), **{"11": "allied"})  # Allied-held, cut off by Axis
+        s = Situation(Board(state.pack), state)
+        assert (s.cv("7rtr") == 5 - 1) is penalised
