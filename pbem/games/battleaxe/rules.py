@@ -1680,7 +1680,7 @@ class Rules:
                 if vp <= board.pack.limit("extended_loss_max"):
                     return self._finish(state, AXIS, f"the Allies have only {vp} VP", "20.1", events)
             else:
-                threshold = board.pack.limit("vp_win_threshold")
+                threshold = state.threshold if state.threshold is not None else board.pack.limit("vp_win_threshold")
                 if vp >= threshold:
                     return self._finish(state, ALLIED, f"Operational Victory with {vp} VP", "17.2", events)
                 return self._finish(state, AXIS, f"the Allies have only {vp} VP (need {threshold})", "17.2", events)

@@ -10,10 +10,15 @@ from pbem.games.battleaxe.data import BattleaxePack, default_pack_bytes, load_pa
 from pbem.games.battleaxe.rules import Rules
 from pbem.games.battleaxe.state import BattleaxeState, UnitState
 from pbem.rules.contract import (
+    ALLOW,
+    OMNISCIENT,
     Action,
+    Event,
     OptionSpec,
     Outcome,
     Result,
+    RollRequest,
+    RollSpec,
     Roster,
     Ruleset,
     Scenario,
@@ -22,11 +27,13 @@ from pbem.rules.contract import (
     UnitView,
     Verdict,
     View,
+    deny,
 )
 
 __all__ = ["RULESET", "Battleaxe"]
 
-SEATS: dict[str, Side] = {"allied": ALLIED, "axis": AXIS}
+BIDDERS = ("player-a", "player-b")
+MAX_BID = 60  # more VP than any game can score (14 a turn from VP Areas, plus German losses)
 
 
 class Battleaxe(Ruleset[BattleaxeState]):
@@ -42,6 +49,16 @@ class Battleaxe(Ruleset[BattleaxeState]):
                 SeatSpec(id="axis", name="Axis player (Rommel)", team="axis"),
             ),
             description="Three turns; the Allied player tries to relieve Tobruk or take enough of the frontier.",
+        ),
+        Scenario(
+            id="bidding",
+            name="The campaign game with side bids (18.1)",
+            seats=(
+                SeatSpec(id="player-a", name="First player", team="player-a"),
+                SeatSpec(id="player-b", name="Second player", team="player-b"),
+            ),
+            description="Each player secretly bids the VP he would need to win as the Allies; the higher bid "
+            "plays the Allies and sets the Operational Victory threshold.",
         ),
     )
     options = (
@@ -171,9 +188,11 @@ class Battleaxe(Ruleset[BattleaxeState]):
         control: dict[str, Side] = {
             loc.id: (ALLIED if loc.initial_control == "allied" else AXIS) for loc in data.locations
         }
+        bidding = scenario == "bidding"
         return BattleaxeState(
             pack=data,
             options=dict(options),
+            sides={} if bidding else {"allied": ALLIED, "axis": AXIS},
             last_turn=4 if options["extended"] else 3,
             units=units,
             control=control,
@@ -182,29 +201,107 @@ class Battleaxe(Ruleset[BattleaxeState]):
             air_ready={ALLIED: True, AXIS: False},
             artillery={ALLIED: data.limit("allied_artillery_markers"), AXIS: data.limit("axis_artillery_markers")},
             setup_left=tuple(free),
-            step="setup" if free else "impulse",
-            phase="setup" if free else "maneuvers",
+            step="bid" if bidding else "setup" if free else "impulse",
+            phase="setup" if free or bidding else "maneuvers",
         )
 
-    # --- the contract -----------------------------------------------------------------------------------------
+    # --- the contract: seats are mapped to sides, and the rules work with sides -------------------------------
+    def _side(self, state: BattleaxeState, seat: str) -> Side | None:
+        return state.sides.get(seat)
+
+    def _seat(self, state: BattleaxeState, side: Side) -> str:
+        return next(seat for seat, s in state.sides.items() if s == side)
+
     def to_act(self, state: BattleaxeState) -> tuple[str, ...]:
+        if state.step == "bid":
+            return tuple(s for s in BIDDERS if s not in state.bidders)
+        if state.step == "tiebreak":
+            return BIDDERS[:1]
         side = _rules_for(state).actor(state)
-        return () if side is None else (side,)
+        return () if side is None else (self._seat(state, side),)
+
+    def secret_fields(self, state: BattleaxeState, seat: str, action_name: str) -> dict[str, str]:
+        return {"vp": f"bid/{seat}"} if action_name == "bid" else {}
 
     def legal_actions(self, state: BattleaxeState, seat: str) -> list[Action]:
-        return _rules_for(state).legal(state, SEATS[seat])
+        if state.step in ("bid", "tiebreak"):
+            candidates = [{"action": "bid", "vp": v} for v in range(MAX_BID + 1)] + [{"action": "roll_for_sides"}]
+            return [a for a in candidates if self.check(state, seat, a).ok]
+        side = self._side(state, seat)
+        return [] if side is None else _rules_for(state).legal(state, side)
 
     def check(self, state: BattleaxeState, seat: str, action: Action) -> Verdict:
-        return _rules_for(state).check(state, SEATS[seat], action)
+        if state.step in ("bid", "tiebreak"):
+            return self._check_bidding(state, seat, action)
+        side = self._side(state, seat)
+        if side is None:
+            return deny("18.1", "no-side", f"{seat} has no side yet")
+        return _rules_for(state).check(state, side, action)
+
+    def _check_bidding(self, state: BattleaxeState, seat: str, action: Action) -> Verdict:
+        if seat not in self.to_act(state):
+            return deny("18.1", "not-your-turn", f"{seat} does not act now")
+        name = action.get("action")
+        if state.step == "tiebreak":
+            return ALLOW if action == {"action": "roll_for_sides"} else deny("18.1", "tiebreak", "roll for sides")
+        if name != "bid" or set(action) - {"action", "vp"}:
+            return deny("18.1", "bid", "each player first submits a secret VP bid")
+        if "vp" in action and (type(action["vp"]) is not int or not 0 <= action["vp"] <= MAX_BID):
+            return deny("18.1", "bid-range", f"a bid is a whole number of VP from 0 to {MAX_BID}")
+        return ALLOW
 
     def apply(self, state: BattleaxeState, seat: str, action: Action) -> Step[BattleaxeState]:
-        new, events = _rules_for(state).apply(state, SEATS[seat], action)
+        if state.step == "bid":
+            bidders = (*state.bidders, seat)
+            state = state.model_copy(update={"bidders": bidders})
+            event = Event(kind="bid_submitted", seat=seat, rule="18.1", text=f"{seat} submits a secret bid")
+            if len(bidders) == len(BIDDERS):  # both have bid: both bids are opened together
+                state = state.with_opening(*(f"bid/{s}" for s in BIDDERS))
+            return Step(state=state, events=(event,))
+        if state.step == "tiebreak":
+            request = RollRequest(rolls=(RollSpec(id="sides", sides=6, n=1, purpose="dr for the Allied side"),))
+            return Step(state=state.with_rolls(request))
+        side = self._side(state, seat)
+        assert side is not None
+        new, events = _rules_for(state).apply(state, side, action)
         return Step(state=new, events=tuple(events))
 
     def resume(self, state: BattleaxeState, outcome: Outcome) -> Step[BattleaxeState]:
-        assert outcome.dice is not None  # Battleaxe has no private draws and no hidden slots
+        if state.step == "bid":
+            return self._bids_opened(state)
+        if state.step == "tiebreak":
+            assert outcome.dice is not None
+            roll = outcome.dice["sides"][0]
+            allied = BIDDERS[0] if roll <= 3 else BIDDERS[1]
+            bid = state.hidden[f"bid/{allied}"].value
+            return self._sides_decided(state, allied, bid, f"a dr of {roll} gives {allied} the Allies")
+        assert outcome.dice is not None  # the rest of the game has no hidden information (7.1)
         new, events = _rules_for(state).resume(state, outcome.dice)
         return Step(state=new, events=tuple(events))
+
+    def _bids_opened(self, state: BattleaxeState) -> Step[BattleaxeState]:
+        bids = {seat: state.hidden[f"bid/{seat}"].value for seat in BIDDERS}
+        text = "; ".join(f"{seat} bids {vp} VP" for seat, vp in bids.items())
+        opened = Event(kind="bids_opened", rule="18.1", text=text, data={"bids": bids})
+        first, second = (bids[s] for s in BIDDERS)
+        if first != second:
+            allied = BIDDERS[0] if first > second else BIDDERS[1]
+            step = self._sides_decided(state, allied, bids[allied], f"{allied} bids higher")
+            return Step(state=step.state, events=(opened, *step.events))
+        if state.bid_round == 1:  # RULING (notes A60): a tie means new bids; a second tie, a dr
+            state = state.model_copy(update={"bidders": (), "bid_round": 2})
+            return Step(state=state, events=(opened, Event(kind="bids_tied", rule="18.1", text="tied: bid again")))
+        return Step(state=state.model_copy(update={"step": "tiebreak"}), events=(opened,))
+
+    def _sides_decided(self, state: BattleaxeState, allied: str, bid: int, why: str) -> Step[BattleaxeState]:
+        axis = next(s for s in BIDDERS if s != allied)
+        step = "setup" if state.setup_left else "impulse"
+        phase = "setup" if state.setup_left else "maneuvers"
+        # RULING (notes A60): the winning bid replaces the standard threshold; the Extended Game keeps its own
+        state = state.model_copy(update={"sides": {allied: ALLIED, axis: AXIS}, "threshold": bid, "step": step,
+                                         "phase": phase})  # fmt: skip
+        text = f"{why}: {allied} plays the Allies and needs {bid} VP; {axis} plays the Axis"
+        return Step(state=state, events=(Event(kind="sides_decided", rule="18.1", text=text, data={"allied": allied}),))
 
     def period(self, state: BattleaxeState) -> str:
         return "setup" if state.phase == "setup" else f"turn-{min(state.turn, state.last_turn)}"
@@ -212,7 +309,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
     def result(self, state: BattleaxeState) -> Result | None:
         if state.step != "over" or state.winner is None:
             return None
-        return Result(winners=(state.winner,), outcome=state.outcome, score={"allied_vp": state.vp})
+        return Result(winners=(self._seat(state, state.winner),), outcome=state.outcome, score={"allied_vp": state.vp})
 
     def view(self, state: BattleaxeState, viewer: str) -> View:
         """7.1: "A player may freely examine stacks of enemy units at any time": everyone sees everything."""
@@ -244,7 +341,16 @@ class Battleaxe(Ruleset[BattleaxeState]):
             else f"{turn}, {state.phase}"
         )
         summary = state.outcome if state.step == "over" else f"{where}: {state.step}"
+        bids = {}
+        for seat in BIDDERS:
+            slot = state.hidden.get(f"bid/{seat}")
+            if slot is not None:  # a bid is secret until both are opened (18.1)
+                visible = slot.known and (slot.public or viewer in (seat, OMNISCIENT))
+                bids[seat] = slot.value if visible else None
         facts = {
+            "sides": dict(state.sides),
+            "bids": bids,
+            "vp_needed": state.threshold,
             "turn": state.turn,
             "impulse": state.impulse,
             "half": state.half,

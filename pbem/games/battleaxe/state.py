@@ -13,6 +13,8 @@ from pbem.rules.contract import GameState
 __all__ = ["Assault", "BattleaxeState", "Combat", "Refit", "UnitState"]
 
 Step = Literal[
+    "bid",  # secret Victory Point bids for the Allied side (optional 18.1)
+    "tiebreak",  # a second tied bid is decided by a dr (18.1, notes A60)
     "setup",  # Allied free set-up (5.2.1)
     "impulse",  # the active player chooses the kind of Impulse (8.1)
     "assault",  # moves and attacks of an Assault Impulse (9, 11)
@@ -112,6 +114,10 @@ class BattleaxeState(GameState):
 
     pack: BattleaxePack = Field(exclude=True, repr=False)
     options: dict[str, bool | str]
+    sides: dict[str, Side]  # seat → side; with bids (18.1) decided by them
+    bidders: tuple[str, ...] = ()  # seats that have bid in this round (18.1)
+    bid_round: int = 1
+    threshold: int | None = None  # the winning bid: the VP an Allied Operational Victory needs (18.1)
     turn: int = 1
     last_turn: int = 3
     step: Step = "setup"
