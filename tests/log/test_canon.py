@@ -469,13 +469,14 @@ def test_check_value_accepts_the_data_model() -> None:
 # --- strict-parser rejections as a property ------------------------------------------------------------
 
 DEFECTS: dict[str, tuple[str, str]] = {
-    # code: (text inserted as a new member of the object, description)
-    "L004": ('"dup":1,"dup":2', "duplicate key"),
-    "L005": ('"f":1.5', "float"),
-    "L006": ('"big":9007199254740993', "integer beyond 2^53"),
-    "L007": ('"s":"e\u0301"', "non-NFC string"),
-    "L008": ('"\u00e9":1', "non-ASCII key"),
-    "L012": ('"s":"\\udc00"', "lone surrogate"),
+    # code: (text that replaces the marker member, description); keys are longer than any KEYS draws, so a
+    # defect never collides with a generated key (which would be a duplicate key, L004, instead)
+    "L004": ('"zz-defect-zz":1,"zz-defect-zz":2', "duplicate key"),
+    "L005": ('"zz-defect-zz":1.5', "float"),
+    "L006": ('"zz-defect-zz":9007199254740993', "integer beyond 2^53"),
+    "L007": ('"zz-defect-zz":"e\u0301"', "non-NFC string"),
+    "L008": ('"zz-d\u00e9fect-zz":1', "non-ASCII key"),
+    "L012": ('"zz-defect-zz":"\\udc00"', "lone surrogate"),
 }
 
 
