@@ -55,6 +55,10 @@ def exit_code_for(error: PbemError) -> ExitCode:
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on standard output.")]
 KeyOpt = Annotated[Path, typer.Option("--key", "-k", help="Your private key file (pbem .key or OpenSSH).")]
+NameOpt = Annotated[str | None, typer.Option("--name", help="Your name as reports show it (up to 64 characters).")]
+NoteOpt = Annotated[
+    str | None, typer.Option("--note", help="A message to the other players, signed with the entry (up to 2,000).")
+]
 PassOpt = Annotated[
     Path | None,
     typer.Option("--passphrase-file", help="File holding the key's passphrase (or set PBEM_PASSPHRASE)."),

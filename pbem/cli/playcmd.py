@@ -9,7 +9,18 @@ from typing import Annotated, Any
 
 import typer
 
-from pbem.cli._common import DataOpt, JsonOpt, KeyOpt, PassOpt, console, data_provider, emit_json, load_key
+from pbem.cli._common import (
+    DataOpt,
+    JsonOpt,
+    KeyOpt,
+    NameOpt,
+    NoteOpt,
+    PassOpt,
+    console,
+    data_provider,
+    emit_json,
+    load_key,
+)
 from pbem.client.session import Session, create_game
 from pbem.errors import ActionError, UsageError
 from pbem.log import keys
@@ -37,6 +48,7 @@ def new(
     referee: Annotated[str | None, typer.Option("--referee", help="SEAT=PUBKEYFILE of a referee.")] = None,
     referee_dice: Annotated[bool, typer.Option("--referee-dice", help="The referee alone supplies dice.")] = False,
     title: Annotated[str, typer.Option("--title", help="A title for reports.")] = "",
+    player: NameOpt = None,
     data: Annotated[Path | None, typer.Option("--data", help="Use this data pack instead of the bundled one.")] = None,
     passphrase_file: PassOpt = None,
     as_json: JsonOpt = False,
@@ -63,7 +75,7 @@ def new(
             raise UsageError("U003", f"cannot read data pack {data}: {exc.strerror}") from exc
     created = create_game(
         output, ruleset, scenario, seats, load_key(key, passphrase_file),
-        options=options, referee=ref, referee_dice=referee_dice, title=title, data=pack,
+        options=options, referee=ref, referee_dice=referee_dice, title=title, name=player, data=pack,
     )  # fmt: skip
     if as_json:
         emit_json({"game": created.game, "seat": created.seat, "log": str(output)})
@@ -103,10 +115,15 @@ def _sign(
 
 
 def join(
-    log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False
+    log: LogArg,
+    key: KeyOpt,
+    player: NameOpt = None,
+    passphrase_file: PassOpt = None,
+    data: DataOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Join a game: sign your seat's join entry (proof of your key, and your dice-chain anchor)."""
-    _sign(log, key, passphrase_file, data, as_json, lambda session: [session.join(), *session.do_owed()])
+    """Join a game: sign your seat's join entry (proof of your key, your dice-chain anchor, your name)."""
+    _sign(log, key, passphrase_file, data, as_json, lambda session: [session.join(player), *session.do_owed()])
 
 
 def legal(
@@ -132,6 +149,7 @@ def act(
     log: LogArg,
     actions: Annotated[list[str], typer.Argument(help="Action JSON objects, applied in order as one batch.")],
     key: KeyOpt,
+    note: NoteOpt = None,
     passphrase_file: PassOpt = None,
     data: DataOpt = None,
     as_json: JsonOpt = False,
@@ -146,7 +164,7 @@ def act(
         if not isinstance(value, dict):
             raise ActionError("R004", f"action {text!r} is not a JSON object")
         parsed.append(value)
-    _sign(log, key, passphrase_file, data, as_json, lambda session: session.act(parsed))
+    _sign(log, key, passphrase_file, data, as_json, lambda session: session.act(parsed, note))
 
 
 def reveal(
@@ -164,7 +182,12 @@ def reveal(
 
 
 def resign(
-    log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False
+    log: LogArg,
+    key: KeyOpt,
+    note: NoteOpt = None,
+    passphrase_file: PassOpt = None,
+    data: DataOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Resign the game."""
-    _sign(log, key, passphrase_file, data, as_json, lambda session: session.resign())
+    _sign(log, key, passphrase_file, data, as_json, lambda session: session.resign(note))

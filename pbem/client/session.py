@@ -73,6 +73,7 @@ def create_game(
     referee: tuple[str, PublicKey] | None = None,
     referee_dice: bool = False,
     title: str = "",
+    name: str | None = None,
     data: bytes | None = None,
     chain: int = 4096,
     clock: Clock = system_clock,
@@ -136,7 +137,7 @@ def create_game(
         _raise_finding(found[0])
     assert verifier.game is not None
     session = Session(None, creator, verifier, clock=clock)
-    join = session.build_join()
+    join = session.join(name)
     write_new_file(path, genesis.line + b"\n" + join.line + b"\n")
     heads.record(verifier.game.id, author, 0)
     return NewGame(verifier.game.id, author, 2)
@@ -274,16 +275,17 @@ class Session:
         assert not isinstance(entry, type(None))
         game.apply(env, entry, game.line + 1)  # type: ignore[arg-type]
 
-    def build_join(self) -> Envelope:
+    def join(self, name: str | None = None) -> Envelope:
+        """Append this seat's join (proof of possession of its key, its dice-chain anchor, and the name the
+        player goes by in reports)."""
         if self.book.joined:
             raise UsageError("U002", f"{self.seat} has already joined")
         top = derive.chain_top(derive.game_secret(self.pair.seed, self.game.id, 0))
         anchor = SeedChain(top, self.game.id, self.seat, 0, self.game.genesis.body.dice.chain).anchor
-        return self._write("join", {"anchor": anchor.hex(), "next_key": None})
-
-    def join(self) -> Envelope:
-        """Append this seat's join (proof of possession of its key, and its dice-chain anchor)."""
-        return self.build_join()
+        body: dict[str, Any] = {"anchor": anchor.hex(), "next_key": None}
+        if name is not None:
+            body["name"] = name
+        return self._write("join", body)
 
     # --- protocol work ----------------------------------------------------------------------------
     def _next_owed(self, game: Game) -> tuple[str, dict[str, Any], list[str]] | None:
@@ -392,8 +394,9 @@ class Session:
         }
         return body, events
 
-    def act(self, actions: list[Action]) -> list[Envelope]:
-        """Do owed protocol work, then sign ``actions`` as one batch, then any work that follows.
+    def act(self, actions: list[Action], note: str | None = None) -> list[Envelope]:
+        """Do owed protocol work, then sign ``actions`` as one batch (with ``note``, a message to the other
+        players), then any work that follows.
 
         Everything is dry-run first, so an illegal action writes nothing at all.
 
@@ -410,13 +413,15 @@ class Session:
         self._batch_body(trial, [dict(a) for a in actions])
         written = self.do_owed()
         body, _ = self._batch_body(self.game.clone(), [dict(a) for a in actions])
+        if note is not None:
+            body["note"] = note
         written.append(self._write("action", body))
         written.extend(self.do_owed())
         return written
 
-    def resign(self) -> list[Envelope]:
+    def resign(self, note: str | None = None) -> list[Envelope]:
         written = self.do_owed()
-        written.append(self._write("resign", {}))
+        written.append(self._write("resign", {} if note is None else {"note": note}))
         written.extend(self.do_owed())
         return written
 

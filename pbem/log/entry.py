@@ -172,9 +172,14 @@ class GenesisBody(Wire):
     title: Annotated[str, StringConstraints(max_length=200)]
 
 
+PlayerName = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+Note = Annotated[str, StringConstraints(min_length=1, max_length=2000)]
+
+
 class JoinBody(Wire):
     anchor: Hex64
     next_key: Hex64 | None  # pre-rotation: SHA-256 of the raw public key this seat may rotate to
+    name: PlayerName | None = None  # how the player wants to be called in reports (absent: the seat id)
 
 
 class RollSpec(Wire):
@@ -212,6 +217,7 @@ class ActionBody(Wire):
     rolls: RollDeclaration | None
     sealed: list[Sealed]
     echo: list[Echo]
+    note: Note | None = None  # a message to the other players, shown in reports (absent: none)
 
 
 class RevealBody(Wire):
@@ -268,7 +274,7 @@ class KeyReplaceBody(Wire):
 
 
 class ResignBody(Wire):
-    pass
+    note: Note | None = None
 
 
 class _Entry(Wire):

@@ -33,9 +33,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from pbem.rules.presentation import Presentation
 
 __all__ = [
     "ALLOW",
@@ -244,12 +247,16 @@ class Result(_Frozen):
 
 
 class UnitView(_Frozen):
-    """A unit as one viewer sees it; ``strength``/``steps`` are None where hidden from that viewer."""
+    """A unit as one viewer sees it; ``strength``/``steps`` are None where hidden from that viewer.
+
+    ``kind`` is the unit's type (``infantry``, ``armor``…), by which reports count casualties.
+    """
 
     id: str
     name: str
     side: str
     location: str | None
+    kind: str = ""
     strength: int | None = None
     steps: int | None = None
     hidden: bool = False
@@ -331,6 +338,10 @@ class Ruleset(ABC, Generic[S]):
         It may depend only on public information, since every verifier must compute it.
         """
         return {}
+
+    def presentation(self, data: Any) -> Presentation | None:
+        """The game's look in reports and replays over the loaded data pack ``data``; None: no map."""
+        return None
 
     def describe(self, action: Action) -> str:
         """A short human text for an action (for prompts and reports)."""

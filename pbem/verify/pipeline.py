@@ -35,7 +35,7 @@ from pbem.log.store import TornTail, read_log
 from pbem.replay.game import DataProvider, Game, Knowledge, builtin_data, no_knowledge
 from pbem.verify.findings import Finding, Severity, VerificationReport
 
-__all__ = ["Verifier", "disclosed_knowledge", "verify_file", "verify_lines"]
+__all__ = ["Verifier", "disclosed_knowledge", "verify_file", "verify_lines", "with_disclosed"]
 
 
 @dataclass
@@ -226,7 +226,10 @@ def disclosed_knowledge(lines: Iterable[bytes]) -> dict[tuple[str, int], bytes]:
     return found
 
 
-def _combine(local: Knowledge, disclosed: dict[tuple[str, int], bytes]) -> Knowledge:
+def with_disclosed(local: Knowledge, lines: Iterable[bytes]) -> Knowledge:
+    """``local`` knowledge (a player's own key) plus every game secret disclosed in ``lines``."""
+    disclosed = disclosed_knowledge(lines)
+
     def knowledge(game: str, seat: str, epoch: int, key: PublicKey) -> bytes | None:
         return local(game, seat, epoch, key) or disclosed.get((seat, epoch))
 
@@ -243,7 +246,7 @@ def verify_lines(
 ) -> tuple[VerificationReport, Verifier]:
     """Verify a whole log given as lines; returns the report and the verifier (with its replay)."""
     if rules:
-        knowledge = _combine(knowledge, disclosed_knowledge(lines))
+        knowledge = with_disclosed(knowledge, lines)
     verifier = Verifier(knowledge=knowledge, data_provider=data_provider, rules=rules)
     for number, line in enumerate(lines, 1):
         verifier.feed(line, number)

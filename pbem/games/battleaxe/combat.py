@@ -5,10 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from pbem.games.battleaxe.board import AXIS, Side
+from pbem.games.battleaxe.data import ModifierRow
 from pbem.games.battleaxe.situation import Situation
 from pbem.games.battleaxe.state import Combat
 
-__all__ = ["Loss", "absorbable", "achievable", "attack_value", "defense_value", "goal", "loss_options", "outcome"]
+__all__ = [
+    "Loss",
+    "Term",
+    "absorbable",
+    "achievable",
+    "attack_value",
+    "defense_value",
+    "describe",
+    "goal",
+    "loss_options",
+    "outcome",
+]
 
 Loss = str  # "eliminate" | "flip" | "retreat" | "flip_retreat" | "none"
 
@@ -24,56 +36,62 @@ def _lead_cv(situation: Situation, lead: str, units: Sequence[str]) -> int:
     return situation.cv(lead)
 
 
-def attack_value(situation: Situation, combat: Combat, air: int, rommel: int) -> tuple[int, list[str]]:
-    """11.4.2: the Attack Value and the terms that made it (for the report)."""
+Term = dict[str, str | int]
+"""One addend of a combat value, for reports: ``{"label": "air support", "value": 3, "rule": "10.1.3"}``."""
+
+
+def _term(label: str, value: int, rule: str) -> Term:
+    return {"label": label, "value": value, "rule": rule}
+
+
+def _base(situation: Situation, lead: str, units: Sequence[str], rule: str, extra_row: ModifierRow) -> list[Term]:
+    """The lead unit's CV and the bonus for every other unit (11.4.2A-B, 11.4.3A-B)."""
+    terms = [_term(f"lead {situation.board.units[lead].name}", _lead_cv(situation, lead, units), rule)]
+    if len(units) > 1:
+        terms.append(_term("additional units", extra_row.value * (len(units) - 1), extra_row.rule))
+    return terms
+
+
+def attack_value(situation: Situation, combat: Combat, air: int, rommel: int) -> tuple[int, list[Term]]:
+    """11.4.2: the Attack Value and the terms that make it."""
     board = situation.board
     assert combat.lead is not None
     units = combat.attackers
     mods = board.attack_mods
-    value = _lead_cv(situation, combat.lead, units)
-    terms = [f"lead {combat.lead} {value}"]
-    if len(units) > 1:
-        extra = mods["additional_unit"].value * (len(units) - 1)
-        value += extra
-        terms.append(f"+{extra} additional units")
+    terms = _base(situation, combat.lead, units, "11.4.2", mods["additional_unit"])
     if air:
-        value += air
-        terms.append(f"+{air} air support")
+        terms.append(_term("air support", air, mods["air_support"].rule))
     if rommel:
-        value += rommel
-        terms.append(f"+{rommel} Rommel")
+        terms.append(_term("Rommel", rommel, mods["rommel"].rule))
     if combat.attacker_artillery_ok:
-        value += mods["artillery"].value
-        terms.append(f"+{mods['artillery'].value} artillery")
-    kinds = {board.kind(u) for u in units}
-    if {"armor", "infantry", "anti_tank"} <= kinds:
-        value += mods["combined_arms"].value
-        terms.append(f"+{mods['combined_arms'].value} combined arms")
-    return value, terms
+        terms.append(_term("artillery", mods["artillery"].value, mods["artillery"].rule))
+    if {"armor", "infantry", "anti_tank"} <= {board.kind(u) for u in units}:
+        terms.append(_term("combined arms", mods["combined_arms"].value, mods["combined_arms"].rule))
+    return _total(terms), terms
 
 
-def defense_value(situation: Situation, combat: Combat, attacker: Side) -> tuple[int, list[str]]:
+def defense_value(situation: Situation, combat: Combat, attacker: Side) -> tuple[int, list[Term]]:
     """11.4.3: the Defense Value and its terms."""
     board = situation.board
     assert combat.def_lead is not None
-    units = combat.defenders
     mods = board.defense_mods
-    value = _lead_cv(situation, combat.def_lead, units)
-    terms = [f"lead {combat.def_lead} {value}"]
-    if len(units) > 1:
-        extra = mods["additional_unit"].value * (len(units) - 1)
-        value += extra
-        terms.append(f"+{extra} additional units")
-    tem = board.locations[combat.target].tem
-    value += tem
-    terms.append(f"+{tem} TEM")
+    terms = _base(situation, combat.def_lead, combat.defenders, "11.4.3", mods["additional_unit"])
+    terms.append(_term("terrain (TEM)", board.locations[combat.target].tem, "3.1.3"))
     if combat.defender_artillery_ok:
-        value += mods["artillery"].value
-        terms.append(f"+{mods['artillery'].value} artillery")
+        terms.append(_term("artillery", mods["artillery"].value, mods["artillery"].rule))
     if attacker == AXIS and situation.state.fuel_low:
-        value += mods["fuel_shortage"].value
-        terms.append(f"+{mods['fuel_shortage'].value} Axis fuel shortage")
-    return value, terms
+        terms.append(_term("Axis fuel shortage", mods["fuel_shortage"].value, mods["fuel_shortage"].rule))
+    return _total(terms), terms
+
+
+def _total(terms: Sequence[Term]) -> int:
+    return sum(int(t["value"]) for t in terms)
+
+
+def describe(terms: Sequence[Term]) -> str:
+    """``lead 2/RTR 5; +2 artillery``."""
+    first, *rest = terms
+    return "; ".join([f"{first['label']} {first['value']}", *(f"+{t['value']} {t['label']}" for t in rest)])
 
 
 def absorbable(situation: Situation, units: Iterable[str]) -> int:

@@ -8,7 +8,7 @@ drift apart. ``apply`` and ``resume`` produce the next state and events.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -25,6 +25,27 @@ Result = tuple[BattleaxeState, list[Event]]
 
 def _event(kind: str, rule: str, text: str, seat: str | None = None, **data: Any) -> Event:
     return Event(kind=kind, seat=seat, rule=rule, text=text, data=data)
+
+
+def _combat_side(
+    role: str,
+    side: Side,
+    units: Sequence[str],
+    lead: str | None,
+    terms: list[cmb.Term],
+    dice: Sequence[int],
+) -> dict[str, Any]:
+    """One side of a ``combat_resolved`` event, in the shape reports read (pbem.rules.presentation)."""
+    total = sum(int(t["value"]) for t in terms) + sum(dice)
+    return {
+        "role": role,
+        "side": side,
+        "units": list(units),
+        "lead": lead,
+        "terms": terms,
+        "dice": list(dice),
+        "total": total,
+    }
 
 
 class Rules:
@@ -799,28 +820,26 @@ class Rules:
             "overrun": f"Overrun, {ap} AP",
         }
         text = (
-            f"Combat in {self._place(combat.target)}: attack {av} ({'; '.join(av_terms)}) + DR "
-            f"{'+'.join(map(str, dice['attack']))} = {at} against defense {dv} ({'; '.join(dv_terms)}) + DR "
+            f"Combat in {self._place(combat.target)}: attack {av} ({cmb.describe(av_terms)}) + DR "
+            f"{'+'.join(map(str, dice['attack']))} = {at} against defense {dv} ({cmb.describe(dv_terms)}) + DR "
             f"{'+'.join(map(str, dice['defense']))} = {dt}: {words[result]}"
         )
+        sides = [
+            _combat_side("attack", attacker, combat.attackers, combat.lead, av_terms, dice["attack"]),
+            _combat_side("defense", defender, combat.defenders, combat.def_lead, dv_terms, dice["defense"]),
+        ]
+        other_dice = {k: list(v) for k, v in dice.items() if k not in ("attack", "defense")}
         events.append(
             _event(
                 "combat_resolved",
                 "11.4.4",
                 text,
                 attacker,
-                target=combat.target,
-                attack_total=at,
-                defense_total=dt,
-                outcome=result,
+                location=combat.target,
+                result=result,
                 ap=ap,
-                attackers=list(combat.attackers),
-                defenders=list(combat.defenders),
-                lead=combat.lead,
-                defender_lead=combat.def_lead,
-                dice={k: list(v) for k, v in dice.items()},
-                air=air,
-                rommel=rommel,
+                sides=sides,
+                dice=other_dice,
             )
         )
         if result == "repulse" and self._holds(state, attacker):

@@ -7,6 +7,7 @@ from typing import Any
 
 from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side
 from pbem.games.battleaxe.data import BattleaxePack, default_pack_bytes, load_pack, pack_schema
+from pbem.games.battleaxe.present import BattleaxePresentation
 from pbem.games.battleaxe.rules import Rules
 from pbem.games.battleaxe.state import BattleaxeState, UnitState
 from pbem.rules.contract import (
@@ -29,6 +30,7 @@ from pbem.rules.contract import (
     View,
     deny,
 )
+from pbem.rules.presentation import Presentation
 
 __all__ = ["RULESET", "Battleaxe"]
 
@@ -323,6 +325,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
                     name=unit.name,
                     side=unit.side,
                     location=piece.location,
+                    kind=unit.type,
                     strength=board.cv(unit_id, piece.full),
                     steps=(2 if piece.full else 1) if piece.location else 0,
                     extra={
@@ -366,6 +369,9 @@ class Battleaxe(Ruleset[BattleaxeState]):
             "winner": state.winner,
         }
         return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
+
+    def presentation(self, data: Any) -> Presentation:
+        return BattleaxePresentation(data)
 
     def describe(self, action: Action) -> str:
         return " ".join(str(v) for k, v in action.items() if k != "action") or str(action.get("action"))

@@ -1,0 +1,474 @@
+"""The shared map renderer: a game's :class:`~pbem.rules.maps.MapSpec` and a :class:`~pbem.rules.contract.View`
+become one SVG drawing.
+
+Built with ElementTree (text from logs and data packs is escaped by the serializer, never by hand) and
+deterministic: the same view gives the same bytes, with coordinates printed to one decimal. Every unit on the
+map is one ``<g class="unit" data-unit=…>`` element, which tests and the replay page rely on.
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.rules.contract import View
+from pbem.rules.maps import MapSpec, Point, Region
+from pbem.rules.presentation import CounterFace, MapStyle, Presentation
+
+__all__ = ["MapRenderer", "Placement", "draw_face"]
+
+SVG_NS = "http://www.w3.org/2000/svg"
+FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+
+def _n(value: float) -> str:
+    """A coordinate with one decimal and no trailing ``.0``: stable across platforms."""
+    text = f"{value:.1f}"
+    text = text[:-2] if text.endswith(".0") else text
+    return "0" if text == "-0" else text
+
+
+def _points(points: Iterable[Point]) -> str:
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+
+
+def _el(parent: ET.Element, tag: str, text: str | None = None, **attrs: Any) -> ET.Element:
+    element = ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): str(v) for k, v in attrs.items()})
+    if text is not None:
+        element.text = text
+    return element
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where one unit is drawn: its top-left corner, in map units."""
+
+    unit: str
+    name: str
+    location: str
+    face: CounterFace
+    x: float
+    y: float
+
+
+# --- counters ------------------------------------------------------------------------------------------------
+
+
+def draw_face(parent: ET.Element, face: CounterFace, style: MapStyle) -> None:
+    """Draw ``face`` into ``parent`` with its top-left corner at the origin."""
+    c = style.counter
+    side = style.sides[face.side]
+    fill, ink = face.fill or side.fill, side.ink
+    if face.shape == "block":
+        _el(parent, "rect", x=_n(c * 0.06), y=_n(c * 0.1), width=_n(c), height=_n(c), rx="2", fill="#00000040")
+        _el(parent, "rect", width=_n(c), height=_n(c), rx="2", fill=fill, stroke=ink, stroke_width="0.8")
+        if face.concealed:
+            _el(
+                parent,
+                "rect",
+                x=_n(c * 0.3),
+                y=_n(c * 0.3),
+                width=_n(c * 0.4),
+                height=_n(c * 0.4),
+                rx="1",
+                fill="none",
+                stroke=ink,
+                stroke_width="0.6",
+                stroke_opacity="0.5",
+            )
+            return
+    else:
+        _el(parent, "rect", width=_n(c), height=_n(c), rx="2.5", fill=fill, stroke=ink, stroke_width="0.8")
+    if face.reduced:
+        _el(
+            parent,
+            "rect",
+            x="0.4",
+            y=_n(c * 0.74),
+            width=_n(c - 0.8),
+            height=_n(c * 0.25),
+            fill="#ffffff",
+            fill_opacity="0.55",
+        )
+    if face.title:
+        title = _el(
+            parent,
+            "text",
+            face.title,
+            x=_n(c / 2),
+            y=_n(c * 0.25),
+            text_anchor="middle",
+            font_size=_n(c * 0.22),
+            font_family=FONT,
+            fill=ink,
+        )
+        if len(face.title) * 0.6 * c * 0.22 > c * 0.92:  # squeeze a long name onto the counter
+            title.set("textLength", _n(c * 0.92))
+            title.set("lengthAdjust", "spacingAndGlyphs")
+    if face.symbol:
+        _symbol(parent, face.symbol, c, ink)
+    if face.value:
+        big = face.shape == "block" and not face.symbol
+        _el(
+            parent,
+            "text",
+            face.value,
+            x=_n(c / 2),
+            y=_n(c * (0.7 if big else 0.93)),
+            text_anchor="middle",
+            font_size=_n(c * (0.42 if big else 0.26)),
+            font_weight="bold",
+            font_family=FONT,
+            fill=ink,
+        )
+    for i, mark in enumerate(face.marks):
+        y = c * (0.02 + 0.24 * i)
+        _el(parent, "rect", x=_n(c * 0.56), y=_n(y), width=_n(c * 0.46), height=_n(c * 0.22), rx="1", fill="#b22222")
+        _el(
+            parent,
+            "text",
+            mark,
+            x=_n(c * 0.79),
+            y=_n(y + c * 0.17),
+            text_anchor="middle",
+            font_size=_n(c * 0.16),
+            font_weight="bold",
+            font_family=FONT,
+            fill="#ffffff",
+        )
+
+
+def _symbol(parent: ET.Element, symbol: str, c: float, ink: str) -> None:
+    """A NATO unit-type symbol in a box across the middle of the counter."""
+    x0, y0, w, h = c * 0.2, c * 0.34, c * 0.6, c * 0.36
+    x1, y1 = x0 + w, y0 + h
+    g = _el(parent, "g", fill="none", stroke=ink, stroke_width=_n(max(0.6, c * 0.03)))
+    _el(g, "rect", x=_n(x0), y=_n(y0), width=_n(w), height=_n(h))
+    if symbol == "hq":
+        _el(
+            g,
+            "text",
+            "HQ",
+            x=_n(c / 2),
+            y=_n(y0 + h * 0.75),
+            text_anchor="middle",
+            font_size=_n(h * 0.7),
+            font_family=FONT,
+            fill=ink,
+            stroke="none",
+        )
+    if symbol in ("infantry", "mechanized", "motorized"):
+        _el(g, "line", x1=_n(x0), y1=_n(y0), x2=_n(x1), y2=_n(y1))
+        _el(g, "line", x1=_n(x0), y1=_n(y1), x2=_n(x1), y2=_n(y0))
+    if symbol in ("armor", "mechanized"):
+        _el(
+            g,
+            "rect",
+            x=_n(x0 + w * 0.18),
+            y=_n(y0 + h * 0.22),
+            width=_n(w * 0.64),
+            height=_n(h * 0.56),
+            rx=_n(h * 0.28),
+        )
+    if symbol == "motorized":
+        _el(g, "line", x1=_n(c / 2), y1=_n(y0), x2=_n(c / 2), y2=_n(y1))
+    if symbol == "recon":
+        _el(g, "line", x1=_n(x0), y1=_n(y1), x2=_n(x1), y2=_n(y0))
+    if symbol == "anti_tank":
+        _el(g, "polyline", points=_points([(x0, y1), (c / 2, y0), (x1, y1)]))
+    if symbol == "artillery":
+        _el(g, "circle", cx=_n(c / 2), cy=_n(y0 + h / 2), r=_n(h * 0.18), fill=ink)
+
+
+# --- the map ---------------------------------------------------------------------------------------------
+
+
+class MapRenderer:
+    """Draws one game's map. Build it once per report; :meth:`render` is then a pure function of a view."""
+
+    def __init__(self, presentation: Presentation):
+        self.presentation = presentation
+        self.style = presentation.style
+        self.spec: MapSpec = presentation.map_spec()
+        self.regions: dict[str, Region] = {r.id: r for r in self.spec.regions}
+        self._names = {r.id: r.name or r.id for r in self.spec.regions}
+
+    def name(self, location: str) -> str:
+        return self._names.get(location, location)
+
+    # --- placing counters ----------------------------------------------------------------------------------
+    def placements(self, view: View) -> list[Placement]:
+        """Every unit of ``view`` that is on the map, laid out in rows under its location's label."""
+        by_location: dict[str, list[tuple[str, str, CounterFace]]] = {}
+        for unit in view.units:
+            if unit.location is None or unit.location not in self.regions:
+                continue
+            by_location.setdefault(unit.location, []).append((unit.id, unit.name, self.presentation.face(unit)))
+        c, gap = self.style.counter, self.style.counter * 0.08
+        placed = []
+        for location in sorted(by_location):
+            region = self.regions[location]
+            units = by_location[location]  # in the view's order, which the game keeps stable
+            per_row = max(1, min(len(units), int(self._width(region) * 0.9 // (c + gap)) or 1))
+            cx, cy = region.center
+            top = cy - c * 0.35
+            for i, (unit_id, name, face) in enumerate(units):
+                row, col = divmod(i, per_row)
+                in_row = min(per_row, len(units) - row * per_row)
+                left = cx - (in_row * (c + gap) - gap) / 2
+                x, y = left + col * (c + gap), top + row * (c + gap)
+                placed.append(Placement(unit_id, name, location, face, x, y))
+        return placed
+
+    @staticmethod
+    def _width(region: Region) -> float:
+        if not region.polygon:
+            return region.radius * 2
+        xs = [x for x, _ in region.polygon]
+        return max(xs) - min(xs)
+
+    # --- drawing ---------------------------------------------------------------------------------------------
+    def render(
+        self,
+        view: View | None,
+        *,
+        highlight: Iterable[str] = (),
+        title: str = "",
+        css_class: str = "map",
+    ) -> str:
+        """The map with ``view``'s units, control and markers (None: the empty board)."""
+        root = self.board(highlight=highlight, title=title, css_class=css_class, view=view)
+        if view is not None:
+            units = _el(root, "g", class_="units")
+            for p in self.placements(view):
+                g = _el(
+                    units,
+                    "g",
+                    class_="unit",
+                    data_unit=p.unit,
+                    data_side=p.face.side,
+                    transform=f"translate({_n(p.x)},{_n(p.y)})",
+                )
+                _el(g, "title", f"{p.name} ({self.name(p.location)})")
+                draw_face(g, p.face, self.style)
+            self._markers(root, view)
+        return ET.tostring(root, encoding="unicode")
+
+    def board(
+        self, *, highlight: Iterable[str] = (), title: str = "", css_class: str = "map", view: View | None = None
+    ) -> ET.Element:
+        """The static board: terrain, borders, features, labels, and (with ``view``) control."""
+        spec, style = self.spec, self.style
+        root = ET.Element(
+            "svg",
+            {
+                "xmlns": SVG_NS,
+                "viewBox": f"0 0 {_n(spec.width)} {_n(spec.height)}",
+                "class": css_class,
+                "role": "img",
+                "font-family": FONT,
+            },
+        )
+        _el(root, "title", title or "Map")
+        if view is not None:
+            _el(root, "desc", self.describe(view))
+        _el(root, "rect", width=_n(spec.width), height=_n(spec.height), fill=self._fill(spec.background))
+        for shape in spec.shapes:
+            _el(root, "polygon", points=_points(shape.polygon), fill=self._fill(shape.terrain))
+        hot = set(highlight)
+        regions = _el(root, "g", class_="regions")
+        for region in spec.regions:
+            attrs = {
+                "class_": "region",
+                "data_id": region.id,
+                "fill": self._fill(region.terrain),
+                "stroke": style.region_stroke,
+                "stroke_width": "1",
+            }
+            if region.polygon:
+                drawn = _el(regions, "polygon", points=_points(region.polygon), **attrs)
+            else:
+                cx, cy = region.center
+                drawn = _el(regions, "circle", cx=_n(cx), cy=_n(cy), r=_n(region.radius), **attrs)
+            _el(drawn, "title", region.name or region.id)
+        features = _el(root, "g", class_="features")
+        for line in spec.lines:
+            _el(features, "polyline", points=_points(line.points), fill="none", **self._stroke(line.kind))
+        for path in spec.paths:
+            points = [self.regions[r].center for r in path.through if r in self.regions]
+            _el(features, "polyline", points=_points(points), fill="none", **self._stroke(path.kind))
+        for link in spec.links:
+            (ax, ay), (bx, by) = _between(self.regions[link.a], self.regions[link.b])
+            _el(features, "line", x1=_n(ax), y1=_n(ay), x2=_n(bx), y2=_n(by), **self._stroke(link.kind))
+        for edge in spec.edges:
+            shared = _shared_border(self.regions[edge.a], self.regions[edge.b])
+            if len(shared) >= 2:
+                _el(
+                    features,
+                    "polyline",
+                    points=_points(shared),
+                    fill="none",
+                    stroke_linecap="round",
+                    **self._stroke(edge.kind),
+                )
+        for region in spec.regions:
+            if region.id in hot:
+                outline = region.polygon or _circle_points(region)
+                _el(
+                    features,
+                    "polygon",
+                    class_="highlight",
+                    points=_points(outline),
+                    fill="none",
+                    stroke="#d62828",
+                    stroke_width="4",
+                    stroke_opacity="0.85",
+                )
+        labels = _el(root, "g", class_="labels")
+        control = self.presentation.control(view) if view is not None else {}
+        c = style.counter
+        for region in spec.regions:
+            cx, cy = region.center
+            ly = cy - c * 0.5
+            if region.label:
+                _el(
+                    labels,
+                    "text",
+                    region.label,
+                    x=_n(cx),
+                    y=_n(ly),
+                    text_anchor="middle",
+                    font_size=_n(c * 0.38),
+                    font_weight="bold",
+                    fill=style.label_color,
+                )
+            owner = control.get(region.id)
+            if owner in style.sides:
+                dx = c * 0.25 + len(region.label) * c * 0.12
+                _el(
+                    labels,
+                    "circle",
+                    class_="control",
+                    data_id=region.id,
+                    data_side=owner,
+                    cx=_n(cx - dx),
+                    cy=_n(ly - c * 0.13),
+                    r=_n(c * 0.14),
+                    fill=style.sides[owner].control,
+                    stroke="#ffffff",
+                    stroke_width="0.8",
+                )
+        for label in spec.labels:
+            _el(
+                labels,
+                "text",
+                label.text,
+                x=_n(label.at[0]),
+                y=_n(label.at[1]),
+                text_anchor="middle",
+                font_size=_n(label.size),
+                font_style="italic" if label.italic else "normal",
+                fill=style.label_color,
+            )
+        return root
+
+    def _markers(self, root: ET.Element, view: View) -> None:
+        markers = self.presentation.markers(view)
+        if not markers:
+            return
+        layer = _el(root, "g", class_="markers")
+        c = self.style.counter
+        for i, marker in enumerate(markers):
+            region = self.regions.get(marker.location)
+            if region is None:
+                continue
+            cx, cy = region.center
+            color = self.style.sides[marker.side].control if marker.side in self.style.sides else "#333333"
+            width = c * 0.16 * len(marker.text) + c * 0.3
+            y = cy - c * 1.25 - (i % 2) * c * 0.4
+            _el(layer, "rect", x=_n(cx - width / 2), y=_n(y), width=_n(width), height=_n(c * 0.36), rx="2", fill=color)
+            _el(
+                layer,
+                "text",
+                marker.text,
+                x=_n(cx),
+                y=_n(y + c * 0.27),
+                text_anchor="middle",
+                font_size=_n(c * 0.26),
+                fill="#ffffff",
+                font_weight="bold",
+            )
+
+    def describe(self, view: View) -> str:
+        """The map in words (the SVG's ``<desc>``): who is where."""
+        where: dict[str, list[str]] = {}
+        for unit in view.units:
+            if unit.location is not None:
+                where.setdefault(unit.location, []).append(unit.name if not unit.hidden else f"a {unit.side} block")
+        return "; ".join(f"{self.name(loc)}: {', '.join(names)}" for loc, names in sorted(where.items()))
+
+    def _fill(self, terrain: str) -> str:
+        return self.style.terrain.get(terrain, "#f4f1e8")
+
+    def _stroke(self, kind: str) -> dict[str, str]:
+        stroke = self.style.strokes.get(kind)
+        if stroke is None:
+            return {"stroke": "#555555", "stroke_width": "1.5"}
+        attrs = {"stroke": stroke.color, "stroke_width": _n(stroke.width)}
+        if stroke.dash:
+            attrs["stroke_dasharray"] = stroke.dash
+        return attrs
+
+
+def _shared_border(a: Region, b: Region) -> list[Point]:
+    """The corners two polygons share, in ``a``'s order (rounded, so computed hex corners match)."""
+
+    def key(p: Point) -> tuple[int, int]:
+        return (round(p[0] * 2), round(p[1] * 2))
+
+    theirs = {key(p) for p in b.polygon}
+    mine = [p for p in a.polygon if key(p) in theirs]
+    if len(mine) > 2 and len(mine) == len(a.polygon):
+        return mine
+    # a shared run may wrap around the end of a's corner list: start it after the first unshared corner
+    ring = list(a.polygon)
+    start = next((i for i, p in enumerate(ring) if key(p) not in theirs), 0)
+    ordered = ring[start:] + ring[:start]
+    return [p for p in ordered if key(p) in theirs]
+
+
+def _between(a: Region, b: Region) -> tuple[Point, Point]:
+    """The part of the line between two centres that lies outside both regions."""
+    start, end = a.center, b.center
+    return _exit(a, start, end), _exit(b, end, start)
+
+
+def _exit(region: Region, inside: Point, outside: Point) -> Point:
+    """Where the segment from ``inside`` (the region's centre) to ``outside`` leaves ``region``."""
+    (x0, y0), (x1, y1) = inside, outside
+    dx, dy = x1 - x0, y1 - y0
+    length = math.hypot(dx, dy) or 1.0
+    if not region.polygon:
+        t = min(1.0, region.radius / length)
+        return (x0 + dx * t, y0 + dy * t)
+    best = 0.0
+    ring = region.polygon
+    for (px, py), (qx, qy) in zip(ring, ring[1:] + ring[:1], strict=True):
+        ex, ey = qx - px, qy - py
+        denom = dx * ey - dy * ex
+        if denom == 0:
+            continue
+        t = ((px - x0) * ey - (py - y0) * ex) / denom
+        u = ((px - x0) * dy - (py - y0) * dx) / denom
+        if 0 <= t <= 1 and 0 <= u <= 1:
+            best = max(best, t)
+    return (x0 + dx * best, y0 + dy * best)
+
+
+def _circle_points(region: Region) -> tuple[Point, ...]:
+    cx, cy = region.center
+    r = region.radius + 3
+    return tuple((cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a))) for a in range(0, 360, 30))

@@ -1,0 +1,140 @@
+"""How a game looks in reports and replays: its map, colours and counters, and which events tell its story.
+
+A game module subclasses :class:`Presentation` and returns it from ``Ruleset.presentation()``. It describes;
+the shared renderer (``pbem.report.svg``) draws. Everything here reads a :class:`~pbem.rules.contract.View`,
+never a state, so a report can only show what its viewer may see.
+
+**Event conventions** the reports rely on (any game that follows them gets combat tables and charts):
+
+* ``combat_resolved``: ``data`` holds ``location``, ``result`` and ``sides``, a list of
+  ``{"role": "attack"|"defense", "side", "units": [ids], "lead": id|None, "terms": [{"label", "value",
+  "rule"}], "dice": [faces], "total"}``. The events that follow it and whose kinds are in
+  :attr:`Presentation.combat_followups` (losses, retreats, results changed after the roll) belong to it.
+* Losses are read from the views themselves (a unit's ``steps`` going down), so they need no convention.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from pbem.rules.contract import UnitView, View
+from pbem.rules.maps import MapSpec
+
+__all__ = ["CounterFace", "MapStyle", "Marker", "Presentation", "SideStyle", "Stroke"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Stroke(_Model):
+    color: str
+    width: float = 2.0
+    dash: str | None = None
+
+
+class SideStyle(_Model):
+    """A side's colours: counters (``fill``, ``ink``) and its control markers (``control``)."""
+
+    name: str
+    fill: str
+    ink: str
+    control: str
+
+
+class MapStyle(_Model):
+    """Colours by terrain, side and line kind; ``counter`` is a counter's edge in map units."""
+
+    terrain: dict[str, str]
+    sides: dict[str, SideStyle]
+    strokes: dict[str, Stroke] = {}
+    counter: float = 30.0
+    region_stroke: str = "#6b5b3e"
+    label_color: str = "#3b3020"
+
+
+class CounterFace(_Model):
+    """One counter or block as drawn: everything the renderer needs, nothing it must look up.
+
+    Attributes:
+        side: a key of :attr:`MapStyle.sides`.
+        shape: ``counter`` (a square with a unit symbol) or ``block`` (a standing block, as in Rommel in the Desert).
+        title: the short designation along the top.
+        symbol: a NATO unit-type symbol: ``infantry``, ``armor``, ``mechanized``, ``motorized``, ``anti_tank``,
+            ``artillery``, ``recon``, ``hq`` (None: none).
+        value: the values along the bottom (``"5-4"``); for a block, its strength.
+        reduced: the unit shows its reduced side (a band across the counter).
+        marks: small badges (``"OOS"``).
+        fill: a fill other than the side's (a nationality's colour).
+        concealed: the viewer sees only the block's back: its colour, nothing else.
+    """
+
+    side: str
+    shape: Literal["counter", "block"] = "counter"
+    title: str = ""
+    symbol: str | None = None
+    value: str = ""
+    reduced: bool = False
+    marks: tuple[str, ...] = ()
+    fill: str | None = None
+    concealed: bool = False
+
+
+class Marker(_Model):
+    """A marker on a location (``"Fuel shortage"``), in a side's colour if it has one."""
+
+    location: str
+    text: str
+    side: str | None = None
+
+
+class Presentation(ABC):
+    """A game's look over one data pack. Subclass, set :attr:`style`, implement :meth:`map_spec` and :meth:`face`."""
+
+    style: ClassVar[MapStyle]
+    combat_followups: ClassVar[frozenset[str]] = frozenset({"unit_reduced", "unit_eliminated", "retreated"})
+    """Event kinds that belong to the combat before them (see the module docstring)."""
+    highlights: ClassVar[frozenset[str]] = frozenset(
+        {"combat_resolved", "control_changed", "unit_eliminated", "victory_points", "game_over", "resigned"}
+    )
+    """Event kinds worth a line in an after-action report's timeline."""
+
+    def __init__(self, data: Any):
+        self.data = data
+        """The game's loaded data pack."""
+
+    @abstractmethod
+    def map_spec(self) -> MapSpec:
+        """The board, from the data pack."""
+
+    @abstractmethod
+    def face(self, unit: UnitView) -> CounterFace:
+        """How ``unit`` looks to the viewer its view was made for (``unit.hidden``: a concealed block)."""
+
+    def control(self, view: View) -> Mapping[str, str]:
+        """Who controls each location (location → side); by default the view's ``control`` fact."""
+        control = view.facts.get("control")
+        return control if isinstance(control, dict) else {}
+
+    def markers(self, view: View) -> tuple[Marker, ...]:
+        return ()
+
+    def stage(self, view: View) -> str:
+        """The part of a turn the game is in (``"Impulse 3"``), for a report's sections; "" if turns have none."""
+        return ""
+
+    def period_title(self, period: str) -> str:
+        """A heading for a checkpoint period (``"turn-1"`` → ``"June 15"``)."""
+        return period.replace("-", " ").capitalize()
+
+    def scores(self, view: View) -> dict[str, int]:
+        """Numbers charted turn by turn (``{"Allied VP": 7}``)."""
+        return {}
+
+    def status(self, view: View) -> list[tuple[str, str]]:
+        """Facts listed at the end of a turn report (``("Supply", "2 Axis units out of supply")``)."""
+        return []
