@@ -157,6 +157,7 @@ _TABLE: tuple[Code, ...] = (
     Code("U003", "bad-argument", "A command argument is malformed."),
     Code("U004", "passphrase", "The key is encrypted and no passphrase was supplied, or it is wrong."),
     Code("U005", "invalid-log", "The log does not verify, so pbem will not sign on top of it."),
+    Code("U006", "no-game", "The log holds no game to report on (no genesis could be read)."),
 )
 
 CODES: dict[str, Code] = {c.id: c for c in _TABLE}

@@ -150,6 +150,9 @@ class SensiblePlayer:
         return {"action": "end_refit"}
 
 
+NOTES = {"allied": "Good luck! Tobruk first, then Halfaya.", "axis": "Danke. The 88s are waiting at Halfaya."}
+
+
 def main() -> None:
     os.environ["PBEM_STATE_DIR"] = tempfile.mkdtemp()  # do not touch this machine's record of signed heads
     keys = {seat: test_key(seat) for seat in SEATS}
@@ -168,7 +171,7 @@ def main() -> None:
         save_keypair(pair, key_dir, seat, None)
     scratch = Path(tempfile.mkdtemp()) / "game.jsonl"
     create_game(scratch, RULESET, "campaign", {s: k.public for s, k in keys.items()}, keys["allied"],
-                title="Operation Battleaxe: sample game (test keys)", clock=clock)  # fmt: skip
+                title="Operation Battleaxe: sample game (test keys)", name="Archie", clock=clock)  # fmt: skip
     lines = scratch.read_bytes().splitlines()
 
     class Memory:
@@ -181,7 +184,8 @@ def main() -> None:
     for line in lines:
         verifier.feed(line)
     sessions = {seat: Session(Memory(), keys[seat], verifier, clock=clock) for seat in SEATS}  # type: ignore[arg-type]
-    sessions["axis"].join()
+    sessions["axis"].join("Erwin")
+    notes = dict(NOTES)  # each seat's first action carries a note to its opponent
     rng = random.Random(1941)
     players = {seat: SensiblePlayer(seat, rng) for seat in SEATS}
     game = verifier.game
@@ -196,7 +200,7 @@ def main() -> None:
                 continue
             if seat in RULESET.to_act(state):
                 legal = RULESET.legal_actions(state, seat)
-                sessions[seat].act([players[seat].choose(state, legal)])
+                sessions[seat].act([players[seat].choose(state, legal)], notes.pop(seat, None))
                 progressed = True
     report = verifier.report()
     assert report.valid and report.result is not None, [f.render() for f in report.findings[:3]]

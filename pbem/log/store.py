@@ -24,7 +24,7 @@ from pathlib import Path
 
 from pbem.errors import StorageError
 
-__all__ = ["LogStore", "TornTail", "conflicted_siblings", "read_log", "write_new_file"]
+__all__ = ["LogStore", "TornTail", "conflicted_siblings", "read_log", "write_file", "write_new_file"]
 
 LOCK_TIMEOUT_SECONDS = 30.0
 
@@ -87,6 +87,36 @@ def write_new_file(path: Path, data: bytes, *, mode: int = 0o644) -> None:
         _fsync_dir(directory)
     except StorageError:
         raise
+    except OSError as exc:
+        raise StorageError("F002", f"cannot write {path}: {exc.strerror or exc}") from exc
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def write_file(path: Path, data: bytes, *, replace: bool = False) -> None:
+    """Write ``path`` atomically and durably: readers see the old file or the whole new one, never a part.
+
+    Without ``replace`` an existing file is refused (as :func:`write_new_file`); with it, the new file takes its
+    place in one rename.
+
+    Raises:
+        StorageError: F004 if ``path`` exists and ``replace`` is False, F002 if any write fails.
+    """
+    if not replace:
+        write_new_file(path, data)
+        return
+    directory = path.parent if str(path.parent) else Path(".")
+    tmp = directory / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            _write_all(fd, data)
+            _fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        _fsync_dir(directory)
     except OSError as exc:
         raise StorageError("F002", f"cannot write {path}: {exc.strerror or exc}") from exc
     finally:

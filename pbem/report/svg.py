@@ -12,34 +12,13 @@ import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
+from pbem.report.draw import FONT, SVG_NS, el, num, pointlist
 from pbem.rules.contract import View
 from pbem.rules.maps import MapSpec, Point, Region
 from pbem.rules.presentation import CounterFace, MapStyle, Presentation
 
 __all__ = ["MapRenderer", "Placement", "draw_face"]
-
-SVG_NS = "http://www.w3.org/2000/svg"
-FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
-
-
-def _n(value: float) -> str:
-    """A coordinate with one decimal and no trailing ``.0``: stable across platforms."""
-    text = f"{value:.1f}"
-    text = text[:-2] if text.endswith(".0") else text
-    return "0" if text == "-0" else text
-
-
-def _points(points: Iterable[Point]) -> str:
-    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
-
-
-def _el(parent: ET.Element, tag: str, text: str | None = None, **attrs: Any) -> ET.Element:
-    element = ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): str(v) for k, v in attrs.items()})
-    if text is not None:
-        element.text = text
-    return element
 
 
 @dataclass(frozen=True)
@@ -63,16 +42,16 @@ def draw_face(parent: ET.Element, face: CounterFace, style: MapStyle) -> None:
     side = style.sides[face.side]
     fill, ink = face.fill or side.fill, side.ink
     if face.shape == "block":
-        _el(parent, "rect", x=_n(c * 0.06), y=_n(c * 0.1), width=_n(c), height=_n(c), rx="2", fill="#00000040")
-        _el(parent, "rect", width=_n(c), height=_n(c), rx="2", fill=fill, stroke=ink, stroke_width="0.8")
+        el(parent, "rect", x=num(c * 0.06), y=num(c * 0.1), width=num(c), height=num(c), rx="2", fill="#00000040")
+        el(parent, "rect", width=num(c), height=num(c), rx="2", fill=fill, stroke=ink, stroke_width="0.8")
         if face.concealed:
-            _el(
+            el(
                 parent,
                 "rect",
-                x=_n(c * 0.3),
-                y=_n(c * 0.3),
-                width=_n(c * 0.4),
-                height=_n(c * 0.4),
+                x=num(c * 0.3),
+                y=num(c * 0.3),
+                width=num(c * 0.4),
+                height=num(c * 0.4),
                 rx="1",
                 fill="none",
                 stroke=ink,
@@ -81,60 +60,60 @@ def draw_face(parent: ET.Element, face: CounterFace, style: MapStyle) -> None:
             )
             return
     else:
-        _el(parent, "rect", width=_n(c), height=_n(c), rx="2.5", fill=fill, stroke=ink, stroke_width="0.8")
+        el(parent, "rect", width=num(c), height=num(c), rx="2.5", fill=fill, stroke=ink, stroke_width="0.8")
     if face.reduced:
-        _el(
+        el(
             parent,
             "rect",
             x="0.4",
-            y=_n(c * 0.74),
-            width=_n(c - 0.8),
-            height=_n(c * 0.25),
+            y=num(c * 0.74),
+            width=num(c - 0.8),
+            height=num(c * 0.25),
             fill="#ffffff",
             fill_opacity="0.55",
         )
     if face.title:
-        title = _el(
+        title = el(
             parent,
             "text",
             face.title,
-            x=_n(c / 2),
-            y=_n(c * 0.25),
+            x=num(c / 2),
+            y=num(c * 0.25),
             text_anchor="middle",
-            font_size=_n(c * 0.22),
+            font_size=num(c * 0.22),
             font_family=FONT,
             fill=ink,
         )
         if len(face.title) * 0.6 * c * 0.22 > c * 0.92:  # squeeze a long name onto the counter
-            title.set("textLength", _n(c * 0.92))
+            title.set("textLength", num(c * 0.92))
             title.set("lengthAdjust", "spacingAndGlyphs")
     if face.symbol:
         _symbol(parent, face.symbol, c, ink)
     if face.value:
         big = face.shape == "block" and not face.symbol
-        _el(
+        el(
             parent,
             "text",
             face.value,
-            x=_n(c / 2),
-            y=_n(c * (0.7 if big else 0.93)),
+            x=num(c / 2),
+            y=num(c * (0.7 if big else 0.93)),
             text_anchor="middle",
-            font_size=_n(c * (0.42 if big else 0.26)),
+            font_size=num(c * (0.42 if big else 0.26)),
             font_weight="bold",
             font_family=FONT,
             fill=ink,
         )
     for i, mark in enumerate(face.marks):
         y = c * (0.02 + 0.24 * i)
-        _el(parent, "rect", x=_n(c * 0.56), y=_n(y), width=_n(c * 0.46), height=_n(c * 0.22), rx="1", fill="#b22222")
-        _el(
+        el(parent, "rect", x=num(c * 0.56), y=num(y), width=num(c * 0.46), height=num(c * 0.22), rx="1", fill="#b22222")
+        el(
             parent,
             "text",
             mark,
-            x=_n(c * 0.79),
-            y=_n(y + c * 0.17),
+            x=num(c * 0.79),
+            y=num(y + c * 0.17),
             text_anchor="middle",
-            font_size=_n(c * 0.16),
+            font_size=num(c * 0.16),
             font_weight="bold",
             font_family=FONT,
             fill="#ffffff",
@@ -145,42 +124,42 @@ def _symbol(parent: ET.Element, symbol: str, c: float, ink: str) -> None:
     """A NATO unit-type symbol in a box across the middle of the counter."""
     x0, y0, w, h = c * 0.2, c * 0.34, c * 0.6, c * 0.36
     x1, y1 = x0 + w, y0 + h
-    g = _el(parent, "g", fill="none", stroke=ink, stroke_width=_n(max(0.6, c * 0.03)))
-    _el(g, "rect", x=_n(x0), y=_n(y0), width=_n(w), height=_n(h))
+    g = el(parent, "g", fill="none", stroke=ink, stroke_width=num(max(0.6, c * 0.03)))
+    el(g, "rect", x=num(x0), y=num(y0), width=num(w), height=num(h))
     if symbol == "hq":
-        _el(
+        el(
             g,
             "text",
             "HQ",
-            x=_n(c / 2),
-            y=_n(y0 + h * 0.75),
+            x=num(c / 2),
+            y=num(y0 + h * 0.75),
             text_anchor="middle",
-            font_size=_n(h * 0.7),
+            font_size=num(h * 0.7),
             font_family=FONT,
             fill=ink,
             stroke="none",
         )
     if symbol in ("infantry", "mechanized", "motorized"):
-        _el(g, "line", x1=_n(x0), y1=_n(y0), x2=_n(x1), y2=_n(y1))
-        _el(g, "line", x1=_n(x0), y1=_n(y1), x2=_n(x1), y2=_n(y0))
+        el(g, "line", x1=num(x0), y1=num(y0), x2=num(x1), y2=num(y1))
+        el(g, "line", x1=num(x0), y1=num(y1), x2=num(x1), y2=num(y0))
     if symbol in ("armor", "mechanized"):
-        _el(
+        el(
             g,
             "rect",
-            x=_n(x0 + w * 0.18),
-            y=_n(y0 + h * 0.22),
-            width=_n(w * 0.64),
-            height=_n(h * 0.56),
-            rx=_n(h * 0.28),
+            x=num(x0 + w * 0.18),
+            y=num(y0 + h * 0.22),
+            width=num(w * 0.64),
+            height=num(h * 0.56),
+            rx=num(h * 0.28),
         )
     if symbol == "motorized":
-        _el(g, "line", x1=_n(c / 2), y1=_n(y0), x2=_n(c / 2), y2=_n(y1))
+        el(g, "line", x1=num(c / 2), y1=num(y0), x2=num(c / 2), y2=num(y1))
     if symbol == "recon":
-        _el(g, "line", x1=_n(x0), y1=_n(y1), x2=_n(x1), y2=_n(y0))
+        el(g, "line", x1=num(x0), y1=num(y1), x2=num(x1), y2=num(y0))
     if symbol == "anti_tank":
-        _el(g, "polyline", points=_points([(x0, y1), (c / 2, y0), (x1, y1)]))
+        el(g, "polyline", points=pointlist([(x0, y1), (c / 2, y0), (x1, y1)]))
     if symbol == "artillery":
-        _el(g, "circle", cx=_n(c / 2), cy=_n(y0 + h / 2), r=_n(h * 0.18), fill=ink)
+        el(g, "circle", cx=num(c / 2), cy=num(y0 + h / 2), r=num(h * 0.18), fill=ink)
 
 
 # --- the map ---------------------------------------------------------------------------------------------
@@ -242,17 +221,17 @@ class MapRenderer:
         """The map with ``view``'s units, control and markers (None: the empty board)."""
         root = self.board(highlight=highlight, title=title, css_class=css_class, view=view)
         if view is not None:
-            units = _el(root, "g", class_="units")
+            units = el(root, "g", class_="units")
             for p in self.placements(view):
-                g = _el(
+                g = el(
                     units,
                     "g",
                     class_="unit",
                     data_unit=p.unit,
                     data_side=p.face.side,
-                    transform=f"translate({_n(p.x)},{_n(p.y)})",
+                    transform=f"translate({num(p.x)},{num(p.y)})",
                 )
-                _el(g, "title", f"{p.name} ({self.name(p.location)})")
+                el(g, "title", f"{p.name} ({self.name(p.location)})")
                 draw_face(g, p.face, self.style)
             self._markers(root, view)
         return ET.tostring(root, encoding="unicode")
@@ -266,20 +245,20 @@ class MapRenderer:
             "svg",
             {
                 "xmlns": SVG_NS,
-                "viewBox": f"0 0 {_n(spec.width)} {_n(spec.height)}",
+                "viewBox": f"0 0 {num(spec.width)} {num(spec.height)}",
                 "class": css_class,
                 "role": "img",
                 "font-family": FONT,
             },
         )
-        _el(root, "title", title or "Map")
+        el(root, "title", title or "Map")
         if view is not None:
-            _el(root, "desc", self.describe(view))
-        _el(root, "rect", width=_n(spec.width), height=_n(spec.height), fill=self._fill(spec.background))
+            el(root, "desc", self.describe(view))
+        el(root, "rect", width=num(spec.width), height=num(spec.height), fill=self._fill(spec.background))
         for shape in spec.shapes:
-            _el(root, "polygon", points=_points(shape.polygon), fill=self._fill(shape.terrain))
+            el(root, "polygon", points=pointlist(shape.polygon), fill=self._fill(shape.terrain))
         hot = set(highlight)
-        regions = _el(root, "g", class_="regions")
+        regions = el(root, "g", class_="regions")
         for region in spec.regions:
             attrs = {
                 "class_": "region",
@@ -289,27 +268,27 @@ class MapRenderer:
                 "stroke_width": "1",
             }
             if region.polygon:
-                drawn = _el(regions, "polygon", points=_points(region.polygon), **attrs)
+                drawn = el(regions, "polygon", points=pointlist(region.polygon), **attrs)
             else:
                 cx, cy = region.center
-                drawn = _el(regions, "circle", cx=_n(cx), cy=_n(cy), r=_n(region.radius), **attrs)
-            _el(drawn, "title", region.name or region.id)
-        features = _el(root, "g", class_="features")
+                drawn = el(regions, "circle", cx=num(cx), cy=num(cy), r=num(region.radius), **attrs)
+            el(drawn, "title", region.name or region.id)
+        features = el(root, "g", class_="features")
         for line in spec.lines:
-            _el(features, "polyline", points=_points(line.points), fill="none", **self._stroke(line.kind))
+            el(features, "polyline", points=pointlist(line.points), fill="none", **self._stroke(line.kind))
         for path in spec.paths:
             points = [self.regions[r].center for r in path.through if r in self.regions]
-            _el(features, "polyline", points=_points(points), fill="none", **self._stroke(path.kind))
+            el(features, "polyline", points=pointlist(points), fill="none", **self._stroke(path.kind))
         for link in spec.links:
             (ax, ay), (bx, by) = _between(self.regions[link.a], self.regions[link.b])
-            _el(features, "line", x1=_n(ax), y1=_n(ay), x2=_n(bx), y2=_n(by), **self._stroke(link.kind))
+            el(features, "line", x1=num(ax), y1=num(ay), x2=num(bx), y2=num(by), **self._stroke(link.kind))
         for edge in spec.edges:
             shared = _shared_border(self.regions[edge.a], self.regions[edge.b])
             if len(shared) >= 2:
-                _el(
+                el(
                     features,
                     "polyline",
-                    points=_points(shared),
+                    points=pointlist(shared),
                     fill="none",
                     stroke_linecap="round",
                     **self._stroke(edge.kind),
@@ -317,59 +296,59 @@ class MapRenderer:
         for region in spec.regions:
             if region.id in hot:
                 outline = region.polygon or _circle_points(region)
-                _el(
+                el(
                     features,
                     "polygon",
                     class_="highlight",
-                    points=_points(outline),
+                    points=pointlist(outline),
                     fill="none",
                     stroke="#d62828",
                     stroke_width="4",
                     stroke_opacity="0.85",
                 )
-        labels = _el(root, "g", class_="labels")
+        labels = el(root, "g", class_="labels")
         control = self.presentation.control(view) if view is not None else {}
         c = style.counter
         for region in spec.regions:
             cx, cy = region.center
             ly = cy - c * 0.5
             if region.label:
-                _el(
+                el(
                     labels,
                     "text",
                     region.label,
-                    x=_n(cx),
-                    y=_n(ly),
+                    x=num(cx),
+                    y=num(ly),
                     text_anchor="middle",
-                    font_size=_n(c * 0.38),
+                    font_size=num(c * 0.38),
                     font_weight="bold",
                     fill=style.label_color,
                 )
             owner = control.get(region.id)
             if owner in style.sides:
                 dx = c * 0.25 + len(region.label) * c * 0.12
-                _el(
+                el(
                     labels,
                     "circle",
                     class_="control",
                     data_id=region.id,
                     data_side=owner,
-                    cx=_n(cx - dx),
-                    cy=_n(ly - c * 0.13),
-                    r=_n(c * 0.14),
+                    cx=num(cx - dx),
+                    cy=num(ly - c * 0.13),
+                    r=num(c * 0.14),
                     fill=style.sides[owner].control,
                     stroke="#ffffff",
                     stroke_width="0.8",
                 )
         for label in spec.labels:
-            _el(
+            el(
                 labels,
                 "text",
                 label.text,
-                x=_n(label.at[0]),
-                y=_n(label.at[1]),
+                x=num(label.at[0]),
+                y=num(label.at[1]),
                 text_anchor="middle",
-                font_size=_n(label.size),
+                font_size=num(label.size),
                 font_style="italic" if label.italic else "normal",
                 fill=style.label_color,
             )
@@ -379,7 +358,7 @@ class MapRenderer:
         markers = self.presentation.markers(view)
         if not markers:
             return
-        layer = _el(root, "g", class_="markers")
+        layer = el(root, "g", class_="markers")
         c = self.style.counter
         for i, marker in enumerate(markers):
             region = self.regions.get(marker.location)
@@ -389,15 +368,24 @@ class MapRenderer:
             color = self.style.sides[marker.side].control if marker.side in self.style.sides else "#333333"
             width = c * 0.16 * len(marker.text) + c * 0.3
             y = cy - c * 1.25 - (i % 2) * c * 0.4
-            _el(layer, "rect", x=_n(cx - width / 2), y=_n(y), width=_n(width), height=_n(c * 0.36), rx="2", fill=color)
-            _el(
+            el(
+                layer,
+                "rect",
+                x=num(cx - width / 2),
+                y=num(y),
+                width=num(width),
+                height=num(c * 0.36),
+                rx="2",
+                fill=color,
+            )
+            el(
                 layer,
                 "text",
                 marker.text,
-                x=_n(cx),
-                y=_n(y + c * 0.27),
+                x=num(cx),
+                y=num(y + c * 0.27),
                 text_anchor="middle",
-                font_size=_n(c * 0.26),
+                font_size=num(c * 0.26),
                 fill="#ffffff",
                 font_weight="bold",
             )
@@ -417,7 +405,7 @@ class MapRenderer:
         stroke = self.style.strokes.get(kind)
         if stroke is None:
             return {"stroke": "#555555", "stroke_width": "1.5"}
-        attrs = {"stroke": stroke.color, "stroke_width": _n(stroke.width)}
+        attrs = {"stroke": stroke.color, "stroke_width": num(stroke.width)}
         if stroke.dash:
             attrs["stroke_dasharray"] = stroke.dash
         return attrs

@@ -344,8 +344,12 @@ class Ruleset(ABC, Generic[S]):
         return None
 
     def describe(self, action: Action) -> str:
-        """A short human text for an action (for prompts and reports)."""
-        return " ".join(f"{v}" for k, v in sorted(action.items()) if k != "action") or str(action.get("action"))
+        """A short human text for an action (prompts and reports): ``move 2-rtr 7``."""
+        words = [str(action.get("action", "?")).replace("_", " ")]
+        for key, value in action.items():
+            if key != "action":
+                words.append(", ".join(map(str, value)) if isinstance(value, list) else str(value))
+        return " ".join(words)
 
     def assert_invariants(self, state: S) -> None:
         """Raise AssertionError if ``state`` breaks an invariant (used by tests and fuzzing)."""

@@ -129,6 +129,8 @@ class Presentation(ABC):
 
     def period_title(self, period: str) -> str:
         """A heading for a checkpoint period (``"turn-1"`` → ``"June 15"``)."""
+        if period == "end":  # the engine's period after the result: disclosure and the final checkpoint
+            return "After the game"
         return period.replace("-", " ").capitalize()
 
     def scores(self, view: View) -> dict[str, int]:

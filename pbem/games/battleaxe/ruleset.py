@@ -373,9 +373,6 @@ class Battleaxe(Ruleset[BattleaxeState]):
     def presentation(self, data: Any) -> Presentation:
         return BattleaxePresentation(data)
 
-    def describe(self, action: Action) -> str:
-        return " ".join(str(v) for k, v in action.items() if k != "action") or str(action.get("action"))
-
 
 RULESET = Battleaxe()
 

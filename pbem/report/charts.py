@@ -1,0 +1,137 @@
+"""Small SVG charts for after-action reports: a line chart of scores and a bar chart of losses, by turn.
+
+ElementTree-built and deterministic, like the maps; no JavaScript, so they print as they show.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
+
+from pbem.report.draw import FONT, SVG_NS, el, num
+
+__all__ = ["bar_chart", "line_chart"]
+
+PALETTE = ("#1f5f8b", "#b3261e", "#5b7f2a", "#8a5a9e", "#c77c02")
+WIDTH, HEIGHT = 640.0, 260.0
+LEFT, RIGHT, TOP, BOTTOM = 48.0, 16.0, 34.0, 56.0
+
+
+def _frame(title: str, labels: Sequence[str], top_value: int) -> tuple[ET.Element, float, float]:
+    """The chart's axes, grid and labels; returns the root and the x step and y scale."""
+    root = ET.Element(
+        "svg",
+        {
+            "xmlns": SVG_NS,
+            "viewBox": f"0 0 {num(WIDTH)} {num(HEIGHT)}",
+            "class": "chart",
+            "role": "img",
+            "font-family": FONT,
+        },
+    )
+    el(root, "title", title)
+    el(root, "text", title, x=num(WIDTH / 2), y="20", text_anchor="middle", font_size="14", font_weight="bold")
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    top_value = max(1, top_value)
+    step = _nice_step(top_value)
+    top_value = -(-top_value // step) * step
+    scale = plot_h / top_value
+    for value in range(0, top_value + 1, step):
+        y = TOP + plot_h - value * scale
+        el(root, "line", x1=num(LEFT), y1=num(y), x2=num(WIDTH - RIGHT), y2=num(y), stroke="#d8d2c4", stroke_width="1")
+        el(root, "text", str(value), x=num(LEFT - 6), y=num(y + 4), text_anchor="end", font_size="11", fill="#555")
+    x_step = plot_w / max(1, len(labels))
+    for i, label in enumerate(labels):
+        x = LEFT + x_step * (i + 0.5)
+        el(
+            root,
+            "text",
+            label,
+            x=num(x),
+            y=num(HEIGHT - BOTTOM + 16),
+            text_anchor="middle",
+            font_size="11",
+            fill="#333",
+        )
+    el(root, "line", x1=num(LEFT), y1=num(TOP + plot_h), x2=num(WIDTH - RIGHT), y2=num(TOP + plot_h), stroke="#555")
+    return root, x_step, scale
+
+
+def _nice_step(top: int) -> int:
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000):
+        if top / step <= 6:
+            return step
+    return int(10 ** len(str(top)))
+
+
+def _legend(root: ET.Element, names: Sequence[str], colours: Sequence[str]) -> None:
+    x = LEFT
+    for name, colour in zip(names, colours, strict=True):
+        el(root, "rect", x=num(x), y=num(HEIGHT - 22), width="12", height="12", fill=colour)
+        el(root, "text", name, x=num(x + 16), y=num(HEIGHT - 12), font_size="11", fill="#333")
+        x += 28 + 7 * len(name)
+
+
+def line_chart(labels: Sequence[str], series: Mapping[str, Sequence[int]], *, title: str) -> str:
+    """One line per series over the ``labels`` (turns); the values are whole numbers."""
+    names = sorted(series)
+    top = max((v for values in series.values() for v in values), default=1)
+    root, x_step, scale = _frame(title, labels, top)
+    base = HEIGHT - BOTTOM
+    colours = [PALETTE[i % len(PALETTE)] for i in range(len(names))]
+    for name, colour in zip(names, colours, strict=True):
+        points = [(LEFT + x_step * (i + 0.5), base - v * scale) for i, v in enumerate(series[name])]
+        el(
+            root,
+            "polyline",
+            class_="series",
+            data_series=name,
+            fill="none",
+            stroke=colour,
+            stroke_width="2.5",
+            points=" ".join(f"{num(x)},{num(y)}" for x, y in points),
+        )
+        for (x, y), value in zip(points, series[name], strict=True):
+            el(root, "circle", cx=num(x), cy=num(y), r="3.5", fill=colour)
+            el(root, "text", str(value), x=num(x), y=num(y - 8), text_anchor="middle", font_size="11", fill=colour)
+    _legend(root, names, colours)
+    return ET.tostring(root, encoding="unicode")
+
+
+def bar_chart(
+    labels: Sequence[str], series: Mapping[str, Sequence[int]], *, title: str, colours: Mapping[str, str] | None = None
+) -> str:
+    """Grouped bars: one group per label (turn), one bar per series (side)."""
+    names = sorted(series)
+    top = max((v for values in series.values() for v in values), default=1)
+    root, x_step, scale = _frame(title, labels, top)
+    base = HEIGHT - BOTTOM
+    fills = [(colours or {}).get(name, PALETTE[i % len(PALETTE)]) for i, name in enumerate(names)]
+    bar = x_step * 0.7 / max(1, len(names))
+    for s, (name, fill) in enumerate(zip(names, fills, strict=True)):
+        for i, value in enumerate(series[name]):
+            x = LEFT + x_step * i + x_step * 0.15 + bar * s
+            el(
+                root,
+                "rect",
+                class_="bar",
+                data_series=name,
+                x=num(x),
+                y=num(base - value * scale),
+                width=num(bar * 0.92),
+                height=num(value * scale),
+                fill=fill,
+            )
+            if value:
+                el(
+                    root,
+                    "text",
+                    str(value),
+                    x=num(x + bar * 0.46),
+                    y=num(base - value * scale - 4),
+                    text_anchor="middle",
+                    font_size="10",
+                    fill="#333",
+                )
+    _legend(root, names, fills)
+    return ET.tostring(root, encoding="unicode")
