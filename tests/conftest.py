@@ -13,7 +13,7 @@ import pytest
 from tests.helpers import Table
 
 # The test-only game lives under tests/; PBEM_GAMES makes the registry load it (also in subprocesses).
-os.environ["PBEM_GAMES"] = "tests.games.triad.ruleset:RULESET"
+os.environ["PBEM_GAMES"] = "tests.games.triad.ruleset:RULESET,tests.games.skirmish.ruleset:RULESET"
 os.environ.setdefault("PBEM_STATE_DIR", tempfile.mkdtemp(prefix="pbem-test-state-"))
 os.environ["PYTHONPATH"] = os.pathsep.join(
     filter(None, [str(Path(__file__).parent.parent), os.environ.get("PYTHONPATH")])

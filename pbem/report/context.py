@@ -232,8 +232,15 @@ def seal(chron: Chronicle) -> Seal:
             checks.append(f"{rolls} dice rolls re-derived from the players' committed seeds")
             commitments = len(game.commitments)
             opened = sum(1 for e in game.events if e.event.kind == "hidden_opened")
-            audit = "every commitment re-opened and matched" if report.audit == "complete" else report.audit
-            checks.append(f"{commitments} hidden-value commitments, {opened} opened in play; audit: {audit}")
+            audit = {
+                "complete": "after full disclosure every commitment was re-derived and matched",
+                "pending": "the players have not all disclosed their secrets yet, so unopened values are unchecked",
+            }.get(report.audit, "the game is not over, so unopened values are still secret")
+            if commitments:
+                checks.append(f"{commitments} commitments to hidden values, {opened} opened in play and matched")
+                checks.append(audit)
+            else:
+                checks.append("no hidden information was committed in this game")
             actions = sum(len(m.actions) for m in chron.moments if not m.findings)
             checks.append(f"{actions} actions replayed and found legal by the rules engine")
             if report.final_checkpoints:

@@ -237,9 +237,19 @@ class MapRenderer:
         return ET.tostring(root, encoding="unicode")
 
     def board(
-        self, *, highlight: Iterable[str] = (), title: str = "", css_class: str = "map", view: View | None = None
+        self,
+        *,
+        highlight: Iterable[str] = (),
+        title: str = "",
+        css_class: str = "map",
+        view: View | None = None,
+        every_control: bool = False,
     ) -> ET.Element:
-        """The static board: terrain, borders, features, labels, and (with ``view``) control."""
+        """The static board: terrain, borders, features, labels, and (with ``view``) control.
+
+        With ``every_control`` each region gets a control marker, blank where nobody controls it, for a page
+        that recolours them as it steps through a game.
+        """
         spec, style = self.spec, self.style
         root = ET.Element(
             "svg",
@@ -320,12 +330,12 @@ class MapRenderer:
                     x=num(cx),
                     y=num(ly),
                     text_anchor="middle",
-                    font_size=num(c * 0.38),
+                    font_size=num(style.label_size or c * 0.38),
                     font_weight="bold",
                     fill=style.label_color,
                 )
-            owner = control.get(region.id)
-            if owner in style.sides:
+            owner = control.get(region.id, "")
+            if owner in style.sides or every_control:
                 dx = c * 0.25 + len(region.label) * c * 0.12
                 el(
                     labels,
@@ -336,8 +346,8 @@ class MapRenderer:
                     cx=num(cx - dx),
                     cy=num(ly - c * 0.13),
                     r=num(c * 0.14),
-                    fill=style.sides[owner].control,
-                    stroke="#ffffff",
+                    fill=style.sides[owner].control if owner in style.sides else "none",
+                    stroke="#ffffff" if owner in style.sides else "none",
                     stroke_width="0.8",
                 )
         for label in spec.labels:

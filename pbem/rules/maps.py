@@ -143,6 +143,19 @@ class HexGrid(_Model):
         angles = [math.radians((0 if self.orientation == "flat" else 30) + 60 * i) for i in range(6)]
         return tuple((cx + self.size * math.cos(a), cy + self.size * math.sin(a)) for a in angles)
 
+    def contains(self, col: int, row: int) -> bool:
+        return self.first <= col < self.first + self.columns and self.first <= row < self.first + self.rows
+
+    def neighbors(self, col: int, row: int) -> list[tuple[int, int]]:
+        """The hexes that share a side with (``col``, ``row``), inside the grid."""
+        if self.orientation == "flat":
+            down = 1 if self._shifted(col) else 0  # a shifted column's side neighbours sit half a hex lower
+            steps = [(0, -1), (0, 1), (-1, down - 1), (-1, down), (1, down - 1), (1, down)]
+        else:
+            right = 1 if self._shifted(row) else 0
+            steps = [(-1, 0), (1, 0), (right - 1, -1), (right, -1), (right - 1, 1), (right, 1)]
+        return [(col + dc, row + dr) for dc, dr in steps if self.contains(col + dc, row + dr)]
+
     def extent(self) -> Point:
         """The width and height the grid needs, origin included."""
         s, (ox, oy) = self.size, self.origin

@@ -55,6 +55,8 @@ class MapStyle(_Model):
     counter: float = 30.0
     region_stroke: str = "#6b5b3e"
     label_color: str = "#3b3020"
+    label_size: float | None = None
+    """The size of region labels (None: a little over a third of a counter)."""
 
 
 class CounterFace(_Model):
