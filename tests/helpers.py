@@ -74,6 +74,8 @@ class Table:
         name: str = "game.jsonl",
         game: str = "triad",
         options: dict[str, Any] | None = None,
+        title: str = "",
+        names: dict[str, str] | None = None,
     ) -> Table:
         ruleset = registry.get(game)
         seats = next(s for s in ruleset.scenarios if s.id == scenario).seats
@@ -92,12 +94,14 @@ class Table:
             options={"rounds": rounds} if options is None else options,
             referee=ref,
             referee_dice=referee,
+            title=title,
+            name=(names or {}).get(seats[0].id),
             clock=table.clock,
         )
         if join:
             for seat in list(keys)[1:]:
                 with table.session(seat) as session:
-                    session.join()
+                    session.join((names or {}).get(seat))
         return table
 
     @contextlib.contextmanager

@@ -217,8 +217,9 @@ def result_text(chron: Chronicle) -> str:
         if not chron.report.valid:
             return "not established: the log does not verify"
         return "in play: " + "; ".join(chron.report.awaiting or ["nothing is awaited"])
-    winners = ", ".join(chron.name_of(s) for s in result.winners) or "nobody (a draw)"
-    return f"{result.outcome} (winner: {winners})"
+    if not result.winners:
+        return result.outcome
+    return f"{result.outcome} (winner: {', '.join(chron.name_of(s) for s in result.winners)})"
 
 
 def seal(chron: Chronicle) -> Seal:

@@ -22,6 +22,11 @@ COMMANDS = [
     ["verify"],
     ["show"],
     ["merge"],
+    ["report"],
+    ["replay"],
+    ["data"],
+    ["data", "check"],
+    ["data", "schema"],
 ]
 
 
@@ -37,6 +42,9 @@ def test_help_exits_zero_with_usage(cli: Cli, command: list[str]) -> None:
 def test_top_level_help_lists_every_command(cli: Cli) -> None:
     out = cli("--help").out
     for name in (
+        "report",
+        "replay",
+        "data",
         "key",
         "games",
         "new",

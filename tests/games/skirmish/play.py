@@ -31,15 +31,11 @@ def _choose(seat: str, legal: list[dict[str, Any]], rng: random.Random) -> dict[
     return rng.choice(ahead) if ahead else {"action": "pass"}
 
 
-def aggressive_game(directory: Path, seed: int = 7, names: tuple[str, str] | None = None, **notes: str) -> Table:
+def aggressive_game(
+    directory: Path, seed: int = 3, *, title: str = "", names: dict[str, str] | None = None, **notes: str
+) -> Table:
     """A finished, fully disclosed Skirmish game; ``notes`` maps a seat to a note on its first action."""
-    table = Table.start(directory, "meeting", game="skirmish", options={"rounds": 6}, join=False)
-    if names is not None:
-        with table.session("blue") as session:
-            session.join(names[1])
-    else:
-        with table.session("blue") as session:
-            session.join()
+    table = Table.start(directory, "meeting", game="skirmish", options={"rounds": 6}, title=title, names=names)
     rng = random.Random(seed)
     progressed = True
     while progressed:

@@ -1,0 +1,82 @@
+"""pbem report and pbem replay: documents written atomically, never over a file by accident, with exit codes."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from pbem.log.store import read_log
+from tests.cli.conftest import Cli, Player
+from tests.report.conftest import SAMPLE
+
+
+def test_report_writes_an_after_action_report_and_says_so_in_json(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "aar.html"
+    run = cli("report", SAMPLE, "-o", out, "--json")
+    assert run.code == 0, run.err
+    assert json.loads(run.out) == {"document": "after-action report", "error": None, "output": str(out), "valid": True}
+    html = out.read_text()
+    assert "After-action report" in html and 'id="seal"' in html
+
+
+def test_report_turn_as_pdf_from_the_format_option(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "turn-setup.bin"
+    run = cli("report", SAMPLE, "--turn", "setup", "--format", "pdf", "-o", out)
+    assert run.code == 0, run.err
+    assert out.read_bytes().startswith(b"%PDF-") and "wrote turn report" in run.err
+
+
+def test_report_never_replaces_a_file_unless_forced(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "precious.jsonl"
+    out.write_text("my only copy\n")
+    cli("report", SAMPLE, "-o", out).assert_error("U003", 2)
+    assert out.read_text() == "my only copy\n"
+    assert cli("report", SAMPLE, "-o", out, "--force", "--format", "html").code == 0
+    assert "After-action report" in out.read_text()
+    assert not list(tmp_path.glob(".*.tmp"))  # written through a temporary file, which is gone
+
+
+def test_report_of_an_invalid_log_is_written_and_exits_one(cli: Cli, tmp_path: Path) -> None:
+    lines = read_log(SAMPLE)[0]
+    broken = tmp_path / "broken.jsonl"
+    lines[100] = re.sub(rb'"ts":"2026', b'"ts":"2027', lines[100])
+    broken.write_bytes(b"".join(line + b"\n" for line in lines))
+    out = tmp_path / "aar.html"
+    run = cli("report", broken, "-o", out)
+    assert run.code == 1 and "[K001]" in run.err and "Traceback" not in run.err
+    assert "does NOT verify" in out.read_text()
+
+
+def test_report_usage_errors(cli: Cli, tmp_path: Path) -> None:
+    cli("report", SAMPLE, "-o", tmp_path / "a.html", "--as", "rommel").assert_error("U003", 2)
+    cli("report", SAMPLE, "-o", tmp_path / "b.html", "--turn", "12").assert_error("U003", 2)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    cli("report", empty, "-o", tmp_path / "c.html").assert_error("U006")
+    assert not (tmp_path / "a.html").exists() and not (tmp_path / "c.html").exists()
+
+
+def test_replay_writes_one_self_contained_page(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "replay.html"
+    run = cli("replay", SAMPLE, "-o", out)
+    assert run.code == 0, run.err
+    html = out.read_text()
+    assert 'id="pbem-data"' in html and "default-src 'none'" in html
+    assert not re.search(r'(src|href)="(https?:)?//', html)  # nothing from the network
+
+
+def test_names_and_notes_signed_through_the_cli_reach_the_report(
+    cli: Cli, tmp_path: Path, alice: Player, bob: Player
+) -> None:
+    log = tmp_path / "named.jsonl"
+    made = cli("new", "triad", "--scenario", "duel", "--seat", f"red={alice.pub}", "--seat", f"blue={bob.pub}",
+               "--key", alice.key, "-o", log, "--name", "Alice Liddell")  # fmt: skip
+    assert made.code == 0, made.err
+    assert cli("join", log, "--key", bob.key, "--name", "Bob").code == 0
+    acted = cli("act", log, '{"action": "choose_reserve", "value": 2}', "--key", alice.key, "--note", "Your move!")
+    assert acted.code == 0, acted.err
+    out = tmp_path / "aar.html"
+    assert cli("report", log, "-o", out, "--as", "@observer").code == 0
+    html = out.read_text()
+    assert "Alice Liddell" in html and "Bob" in html and "Your move!" in html

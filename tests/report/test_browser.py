@@ -1,0 +1,168 @@
+"""The replay page and the reports in a real headless Chromium (Debian's ``chromium`` and ``chromium-driver``).
+
+``make browser`` installs them; without them these tests skip and say so. Set PBEM_SCREENSHOTS to a directory
+to keep screenshots of what the browser showed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.report.chronicle import Chronicle
+from pbem.report.documents import after_action_report, turn_report
+from pbem.report.replay import replay_page
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None,
+    reason="Chromium is not installed: run `make browser` (Debian's chromium and chromium-driver) for these tests",
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"):
+        options.add_argument(argument)
+    options.binary_location = str(CHROMIUM)
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    yield driver
+    driver.quit()
+
+
+def load(browser: Any, html: bytes, path: Path) -> None:
+    path.write_bytes(html)
+    browser.get(path.as_uri())
+
+
+def shot(browser: Any, name: str) -> None:
+    target = os.environ.get("PBEM_SCREENSHOTS")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(Path(target) / f"{name}.png"))
+
+
+def units(browser: Any) -> dict[str, tuple[str, str, str]]:
+    """Each drawn unit: (x, y, hidden flag)."""
+    return browser.execute_script(
+        "var out = {}; document.querySelectorAll('#units .unit').forEach(function (g) {"
+        "  var u = g.querySelector('use');"
+        "  out[g.getAttribute('data-unit')] = [u.getAttribute('x'), u.getAttribute('y'),"
+        "    g.getAttribute('data-hidden')];"
+        "}); return out;"
+    )
+
+
+def press(browser: Any, button: str, times: int = 1) -> None:
+    for _ in range(times):
+        browser.find_element("id", button).click()
+
+
+def story(browser: Any) -> str:
+    return str(browser.find_element("id", "story").text)
+
+
+def step_of(browser: Any) -> int:
+    return int(browser.find_element("id", "counter").text.split()[1])
+
+
+def test_stepping_forward_and_back_changes_the_map_and_the_story(
+    browser: Any, skirmish: Chronicle, tmp_path: Path
+) -> None:
+    load(browser, replay_page(skirmish), tmp_path / "replay.html")
+    assert browser.get_log("browser") == []  # no script errors, nothing blocked by the CSP
+    assert step_of(browser) == 1 and units(browser) == {}  # before anyone joined there is nothing on the map
+    moved = next(i for i, m in enumerate(skirmish.moments) if any(e.kind == "moved" for e in m.events))
+    press(browser, "next", moved - 1)
+    before, before_story = units(browser), story(browser)
+    press(browser, "next")
+    after, after_story = units(browser), story(browser)
+    assert after != before and after_story != before_story and "moves from" in after_story
+    shot(browser, "replay-step")
+    press(browser, "prev")
+    assert units(browser) == before and story(browser) == before_story
+    press(browser, "last")
+    assert step_of(browser) == len(skirmish.moments)
+    assert "wins" in browser.find_element("id", "situation").text
+
+
+def test_the_side_selector_hides_the_enemys_blocks(browser: Any, skirmish: Chronicle, tmp_path: Path) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    load(browser, replay_page(skirmish), tmp_path / "replay.html")
+    first_move = next(i for i, m in enumerate(skirmish.moments) if any(e.kind == "moved" for e in m.events))
+    press(browser, "next", first_move)
+    pick = Select(browser.find_element("id", "viewer"))
+    seen = {}
+    for viewer in ("red", "blue", "@observer", "@all"):
+        pick.select_by_value(viewer)
+        seen[viewer] = units(browser)
+        shot(browser, f"replay-as-{viewer.strip('@')}")
+    assert len(seen["red"]) == 6
+    for side, enemy in (("red", "b"), ("blue", "r")):
+        assert {u: h for u, (_, _, h) in seen[side].items()} == {
+            u: "1" if u.startswith(enemy) else "0" for u in seen[side]
+        }
+    assert {h for _, _, h in seen["@observer"].values()} == {"1"}
+    assert {h for _, _, h in seen["@all"].values()} == {"0"}  # the game is over and fully disclosed
+    # the positions are the same for everyone: fog hides strengths, not where the blocks stand
+    assert {u: (x, y) for u, (x, y, _) in seen["red"].items()} == {u: (x, y) for u, (x, y, _) in seen["blue"].items()}
+
+
+def test_keyboard_and_slider_move_through_the_game(browser: Any, sample: Chronicle, tmp_path: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    load(browser, replay_page(sample), tmp_path / "replay.html")
+    body = browser.find_element("tag name", "body")
+    body.send_keys(Keys.ARROW_RIGHT)
+    body.send_keys(Keys.ARROW_RIGHT)
+    assert step_of(browser) == 3
+    body.send_keys(Keys.END)
+    assert step_of(browser) == len(sample.moments)
+    final = units(browser)
+    assert len(final) == sum(1 for u in sample.view(sample.final).units if u.location)  # type: ignore[union-attr]
+    shot(browser, "replay-battleaxe-end")
+    browser.execute_script(
+        "var s = document.getElementById('slider'); s.value = '40'; s.dispatchEvent(new Event('input'));"
+    )
+    assert step_of(browser) == 41
+    body.send_keys(Keys.HOME)
+    assert step_of(browser) == 1
+
+
+@pytest.mark.parametrize("document", ["aar", "turn", "replay"])
+def test_hostile_text_never_runs_and_the_layout_holds(
+    browser: Any, hostile: Chronicle, tmp_path: Path, document: str
+) -> None:
+    from tests.report.conftest import HOSTILE_NAMES
+
+    html = {
+        "aar": lambda: after_action_report(hostile, None, "html"),
+        "turn": lambda: turn_report(hostile, "1", None, "html"),
+        "replay": lambda: replay_page(hostile),
+    }[document]()
+    load(browser, html, tmp_path / f"{document}.html")
+    if document == "replay":
+        press(browser, "last")
+        for _ in range(3):
+            press(browser, "prev")
+    assert browser.execute_script("return window.__pwned === undefined")
+    assert not browser.find_elements("css selector", "body script:not([type]):not([id])") or document == "replay"
+    wide = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide[0] <= wide[1], f"the page is {wide[0]}px wide in a {wide[1]}px window"
+    shown = browser.find_element("tag name", "body").text
+    assert "<script>" in shown  # shown as text, not run
+    if document != "replay":
+        assert HOSTILE_NAMES["blue"][:20] in shown
+    shot(browser, f"hostile-{document}")
