@@ -5,7 +5,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SAMPLE := sample_games/battleaxe/game.jsonl
 
-.PHONY: demo test test-slow lint bench sample clean
+OUT    := demo-output
+
+.PHONY: demo test test-slow lint bench sample browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,14 +19,30 @@ demo: $(STAMP)
 	$(BIN)/pbem verify $(SAMPLE)
 	$(BIN)/pbem status $(SAMPLE)
 	$(BIN)/pbem show $(SAMPLE)
+	mkdir -p $(OUT)
+	$(BIN)/pbem report $(SAMPLE) --force -o $(OUT)/battleaxe-aar.html
+	$(BIN)/pbem report $(SAMPLE) --force -o $(OUT)/battleaxe-aar.pdf
+	$(BIN)/pbem report $(SAMPLE) --force --turn 1 -o $(OUT)/battleaxe-turn-1.pdf
+	$(BIN)/pbem replay $(SAMPLE) --force -o $(OUT)/battleaxe-replay.html
+	@echo "reports and the replay page are in $(OUT)/"
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/ruff check pbem tests benchmarks sample_games
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n auto
 
-test-slow: $(STAMP)
+test-slow: $(STAMP) browser
 	$(BIN)/python -m pytest -q -n auto --slow
+
+# The browser tests drive Debian's chromium through chromium-driver. Install them when we can (root with
+# apt-get); otherwise those tests skip and say why. Never fails the build.
+browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "installing chromium and chromium-driver for the browser tests"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver \
+			>/dev/null) || echo "could not install chromium: the browser tests will be skipped"; \
+	else echo "chromium and chromium-driver are not installed: the browser tests will be skipped"; fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check pbem tests benchmarks sample_games
@@ -34,9 +52,10 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/verify.py
 	$(BIN)/python benchmarks/replay_battleaxe.py
+	$(BIN)/python benchmarks/reports.py
 
 sample: $(STAMP)
 	$(BIN)/python sample_games/make_battleaxe.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(OUT) .pytest_cache .hypothesis .mypy_cache .ruff_cache
