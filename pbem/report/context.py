@@ -295,6 +295,7 @@ def narrate(
         for event in moment.events:
             if not _visible(event, viewer):
                 continue
+            told = True
             if combat is not None and event.kind in followups:
                 combat.consequences.append(Consequence(text=event.text, rule=event.rule))
                 continue
@@ -306,7 +307,6 @@ def narrate(
                 yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=event.text, combat=combat)
             elif event.text:
                 yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=event.text, rule=event.rule)
-            told = True
         if moment.type == "action" and not told and ruleset is not None and viewer in (OMNISCIENT, moment.author):
             for action in moment.actions:
                 yield moment, Line(line=moment.line, kind="action", who=who, text=ruleset.describe(action))
@@ -429,7 +429,8 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
             combats += line.combat is not None
             if line.kind in highlights or line.kind in ("note", "resigned"):
                 lines.append(line)
-        timeline.append(TimelinePeriod(title=title, anchor=_anchor(period), lines=lines))
+        if lines:  # a period with nothing worth a line (the set-up, the audit after the game) is left out
+            timeline.append(TimelinePeriod(title=title, anchor=_anchor(period), lines=lines))
     losses = _losses(chron, viewer)
     titles = [presentation.period_title(p) if presentation is not None else p for p in chron.periods]
     score_chart = loss_chart = None
