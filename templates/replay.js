@@ -89,12 +89,26 @@
       g.appendChild(title);
       var use = document.createElementNS(SVG, "use");
       use.setAttribute("href", "#face-" + u[1]);
-      use.setAttribute("x", String(u[2] - 1));
-      use.setAttribute("y", String(u[3] - 1));
-      use.setAttribute("width", String(size));
-      use.setAttribute("height", String(size));
+      use.setAttribute("x", String(u[2] - u[6]));
+      use.setAttribute("y", String(u[3] - u[6]));
+      use.setAttribute("width", String(size * u[6]));
+      use.setAttribute("height", String(size * u[6]));
       g.appendChild(use);
       units.appendChild(g);
+    });
+    var markers = $("markers");
+    while (markers.firstChild) { markers.removeChild(markers.firstChild); }
+    var c = data.counter;
+    frame.markers.forEach(function (m) {
+      var rect = document.createElementNS(SVG, "rect");
+      [["x", m[2]], ["y", m[3]], ["width", m[4]], ["height", c * 0.36], ["rx", 2], ["fill", m[1]]].forEach(
+        function (a) { rect.setAttribute(a[0], String(a[1])); });
+      var text = document.createElementNS(SVG, "text");
+      [["x", m[2] + m[4] / 2], ["y", m[3] + c * 0.27], ["text-anchor", "middle"], ["font-size", c * 0.26],
+        ["fill", "#ffffff"], ["font-weight", "bold"]].forEach(function (a) { text.setAttribute(a[0], String(a[1])); });
+      text.textContent = m[0];
+      markers.appendChild(rect);
+      markers.appendChild(text);
     });
     document.querySelectorAll("circle.control").forEach(function (c) {
       var colour = frame.control[c.getAttribute("data-id")];

@@ -8,7 +8,7 @@ verification accepted; after the first error the game stands still and the momen
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -159,7 +159,7 @@ def chronicle(
             state = game.state
         else:
             events, state = (), (moments[-1].state if moments else None)
-        moments.append(Moment(**{**moment.__dict__, "events": events, "state": state}))
+        moments.append(replace(moment, events=events, state=state))
         if moment.type == "join" and moment.author is not None and not found:
             entry = validate(envelope(line).raw)
             if isinstance(entry, JoinEntry) and entry.body.name is not None:

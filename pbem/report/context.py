@@ -279,6 +279,9 @@ class _Names:
     def unit(self, unit: str) -> str:
         return self.units.get(unit, unit)
 
+    def side(self, side: str) -> str:
+        return _side_name(self.places.presentation if self.places is not None else None, side)
+
     def place(self, location: str) -> str:
         return location if self.places is None else self.places.name(location)
 
@@ -297,6 +300,7 @@ def narrate(
                 continue
             told = True
             if combat is not None and event.kind in followups:
+                # the table was handed out already; its consequences fill in as the story goes on
                 combat.consequences.append(Consequence(text=event.text, rule=event.rule))
                 continue
             if event.kind != "dice_rolled":
@@ -307,7 +311,7 @@ def narrate(
                 yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=event.text, combat=combat)
             elif event.text:
                 yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=event.text, rule=event.rule)
-        if moment.type == "action" and not told and ruleset is not None and viewer in (OMNISCIENT, moment.author):
+        if moment.type == "action" and not told and ruleset is not None:  # logged actions are public
             for action in moment.actions:
                 yield moment, Line(line=moment.line, kind="action", who=who, text=ruleset.describe(action))
         if moment.note:
@@ -323,7 +327,7 @@ def _combat(line: int, event: Event, names: _Names) -> CombatTable:
         sides.append(
             CombatSide(
                 role=str(side.get("role", "")),
-                side=str(side.get("side", "")),
+                side=names.side(str(side.get("side", ""))),
                 units=[names.unit(u) for u in side.get("units", [])],
                 lead=names.unit(side["lead"]) if side.get("lead") else "",
                 terms=[Term(label=str(t["label"]), value=int(t["value"]), rule=str(t["rule"])) for t in side["terms"]],

@@ -49,11 +49,15 @@ class _Frames:
             style = self.renderer.style
             for p in self.renderer.placements(view):
                 face = self.faces.setdefault(p.face, len(self.faces))
-                units.append([p.unit, face, round(p.x, 1), round(p.y, 1), p.name, int(p.face.concealed)])
+                units.append([p.unit, face, round(p.x, 1), round(p.y, 1), p.name, int(p.face.concealed), p.scale])
             for region, side in self.renderer.presentation.control(view).items():
                 if side in style.sides:
                     control[region] = style.sides[side].control
-        frame = {"units": units, "control": control, "summary": view.summary if view is not None else ""}
+        markers = []
+        if view is not None and self.renderer is not None:
+            markers = [[m.text, m.colour, round(m.x, 1), round(m.y, 1), round(m.width, 1)] for m in
+                       self.renderer.marker_boxes(view)]  # fmt: skip
+        frame = {"units": units, "control": control, "markers": markers, "summary": view.summary if view else ""}
         text = json.dumps(frame, sort_keys=True)
         index = self._index.setdefault(text, len(self.frames))
         if index == len(self.frames):
@@ -143,4 +147,5 @@ def _board(renderer: MapRenderer | None, frames: _Frames) -> Markup | None:
         symbol.set("height", str(round(size * 1.12 + 2, 1)))
         draw_face(symbol, face, renderer.style)
     el(root, "g", class_="units", id="units")
+    el(root, "g", class_="markers", id="markers")
     return Markup(ET.tostring(root, encoding="unicode"))

@@ -18,7 +18,7 @@ from pbem.rules.contract import View
 from pbem.rules.maps import MapSpec, Point, Region
 from pbem.rules.presentation import CounterFace, MapStyle, Presentation
 
-__all__ = ["MapRenderer", "Placement", "draw_face"]
+__all__ = ["MapRenderer", "MarkerBox", "Placement", "draw_face"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,43 @@ class Placement:
     face: CounterFace
     x: float
     y: float
+    scale: float = 1.0
+
+
+@dataclass(frozen=True)
+class MarkerBox:
+    """A marker as drawn: its text and colour, and its box's left, top and width (the height is fixed)."""
+
+    text: str
+    colour: str
+    x: float
+    y: float
+    width: float
+
+
+def _draw_markers(layer: ET.Element, boxes: list[MarkerBox], counter: float) -> None:
+    for box in boxes:
+        el(
+            layer,
+            "rect",
+            x=num(box.x),
+            y=num(box.y),
+            width=num(box.width),
+            height=num(counter * 0.36),
+            rx="2",
+            fill=box.colour,
+        )
+        el(
+            layer,
+            "text",
+            box.text,
+            x=num(box.x + box.width / 2),
+            y=num(box.y + counter * 0.27),
+            text_anchor="middle",
+            font_size=num(counter * 0.26),
+            fill="#ffffff",
+            font_weight="bold",
+        )
 
 
 # --- counters ------------------------------------------------------------------------------------------------
@@ -180,34 +217,42 @@ class MapRenderer:
 
     # --- placing counters ----------------------------------------------------------------------------------
     def placements(self, view: View) -> list[Placement]:
-        """Every unit of ``view`` that is on the map, laid out in rows under its location's label."""
+        """Every unit of ``view`` that is on the map, laid out in rows under its location's label (smaller
+        counters where a crowd would not fit in its region)."""
         by_location: dict[str, list[tuple[str, str, CounterFace]]] = {}
         for unit in view.units:
             if unit.location is None or unit.location not in self.regions:
                 continue
             by_location.setdefault(unit.location, []).append((unit.id, unit.name, self.presentation.face(unit)))
-        c, gap = self.style.counter, self.style.counter * 0.08
         placed = []
         for location in sorted(by_location):
             region = self.regions[location]
             units = by_location[location]  # in the view's order, which the game keeps stable
-            per_row = max(1, min(len(units), int(self._width(region) * 0.9 // (c + gap)) or 1))
             cx, cy = region.center
-            top = cy - c * 0.35
+            top = cy - self.style.counter * 0.35
+            scale, per_row = self._fit(region, len(units), top)
+            size = self.style.counter * scale
+            step = size * 1.08
             for i, (unit_id, name, face) in enumerate(units):
                 row, col = divmod(i, per_row)
                 in_row = min(per_row, len(units) - row * per_row)
-                left = cx - (in_row * (c + gap) - gap) / 2
-                x, y = left + col * (c + gap), top + row * (c + gap)
-                placed.append(Placement(unit_id, name, location, face, x, y))
+                left = cx - (in_row * step - (step - size)) / 2
+                placed.append(Placement(unit_id, name, location, face, left + col * step, top + row * step, scale))
         return placed
 
-    @staticmethod
-    def _width(region: Region) -> float:
-        if not region.polygon:
-            return region.radius * 2
-        xs = [x for x, _ in region.polygon]
-        return max(xs) - min(xs)
+    def _fit(self, region: Region, count: int, top: float) -> tuple[float, int]:
+        """The largest counter scale (and counters per row) at which ``count`` counters fit in ``region``."""
+        if region.polygon:
+            xs, ys = [x for x, _ in region.polygon], [y for _, y in region.polygon]
+            width, height = (max(xs) - min(xs)) * 0.92, (max(ys) - top) * 0.95
+        else:
+            width, height = region.radius * 2, region.radius * 2
+        for scale in (1.0, 0.85, 0.7, 0.6, 0.5):
+            step = self.style.counter * scale * 1.08
+            per_row = max(1, min(count, int((width + step * 0.08) // step)))
+            if -(-count // per_row) * step <= height + step * 0.08:
+                return scale, per_row
+        return scale, per_row
 
     # --- drawing ---------------------------------------------------------------------------------------------
     def render(
@@ -229,7 +274,7 @@ class MapRenderer:
                     class_="unit",
                     data_unit=p.unit,
                     data_side=p.face.side,
-                    transform=f"translate({num(p.x)},{num(p.y)})",
+                    transform=f"translate({num(p.x)},{num(p.y)})" + (f" scale({num(p.scale)})" if p.scale != 1 else ""),
                 )
                 el(g, "title", f"{p.name} ({self.name(p.location)})")
                 draw_face(g, p.face, self.style)
@@ -364,41 +409,24 @@ class MapRenderer:
             )
         return root
 
-    def _markers(self, root: ET.Element, view: View) -> None:
-        markers = self.presentation.markers(view)
-        if not markers:
-            return
-        layer = el(root, "g", class_="markers")
+    def marker_boxes(self, view: View) -> list[MarkerBox]:
+        """Where each of the view's markers is drawn: a coloured label above its location."""
+        boxes = []
         c = self.style.counter
-        for i, marker in enumerate(markers):
+        for i, marker in enumerate(self.presentation.markers(view)):
             region = self.regions.get(marker.location)
             if region is None:
                 continue
             cx, cy = region.center
-            color = self.style.sides[marker.side].control if marker.side in self.style.sides else "#333333"
+            colour = self.style.sides[marker.side].control if marker.side in self.style.sides else "#333333"
             width = c * 0.16 * len(marker.text) + c * 0.3
-            y = cy - c * 1.25 - (i % 2) * c * 0.4
-            el(
-                layer,
-                "rect",
-                x=num(cx - width / 2),
-                y=num(y),
-                width=num(width),
-                height=num(c * 0.36),
-                rx="2",
-                fill=color,
-            )
-            el(
-                layer,
-                "text",
-                marker.text,
-                x=num(cx),
-                y=num(y + c * 0.27),
-                text_anchor="middle",
-                font_size=num(c * 0.26),
-                fill="#ffffff",
-                font_weight="bold",
-            )
+            boxes.append(MarkerBox(marker.text, colour, cx - width / 2, cy - c * 1.25 - (i % 2) * c * 0.4, width))
+        return boxes
+
+    def _markers(self, root: ET.Element, view: View) -> None:
+        boxes = self.marker_boxes(view)
+        if boxes:
+            _draw_markers(el(root, "g", class_="markers"), boxes, self.style.counter)
 
     def describe(self, view: View) -> str:
         """The map in words (the SVG's ``<desc>``): who is where."""

@@ -153,3 +153,12 @@ def test_a_point_to_point_map_draws_nodes_and_links_between_their_rims() -> None
     (link,) = list(tagged(root, "line"))[:1]
     assert float(link.get("x1", 0)) == 40 + 18 and float(link.get("x2", 0)) == 140 - 18  # clipped at the rims
     assert "&lt;Panzer &amp; Co&gt;" in svg and set(units_in(svg)) == {"u"}
+
+
+def test_contested_locations_carry_a_marker(sample: Chronicle) -> None:
+    """Zone H starts with units of both sides (Battleaxe 7.3): the map marks it Contested."""
+    assert sample.presentation is not None
+    first = next(m for m in sample.moments if m.state is not None)
+    root = ET.fromstring(MapRenderer(sample.presentation).render(sample.view(first, OMNISCIENT)))
+    (layer,) = [e for e in tagged(root, "g") if e.get("class") == "markers"]
+    assert [t.text for t in tagged(layer, "text")] == ["Contested"]

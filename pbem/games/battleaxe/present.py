@@ -9,7 +9,7 @@ from pbem.games.battleaxe.board import ALLIED, AXIS
 from pbem.games.battleaxe.data import BattleaxePack
 from pbem.rules.contract import UnitView, View
 from pbem.rules.maps import Edge, Label, Link, MapSpec, Point, Polyline, Region, Shape
-from pbem.rules.presentation import CounterFace, MapStyle, Presentation, SideStyle, Stroke
+from pbem.rules.presentation import CounterFace, MapStyle, Marker, Presentation, SideStyle, Stroke
 
 __all__ = ["BattleaxePresentation"]
 
@@ -93,6 +93,14 @@ class BattleaxePresentation(Presentation):
             marks=("OOS",) if unit.extra.get("out_of_supply") else (),
             fill=NATIONALITY_FILL.get(str(unit.extra.get("nationality"))),
         )
+
+    def markers(self, view: View) -> tuple[Marker, ...]:
+        """A Contested marker where units of both sides stand (7.3)."""
+        sides: dict[str, set[str]] = {}
+        for unit in view.units:
+            if unit.location is not None:
+                sides.setdefault(unit.location, set()).add(unit.side)
+        return tuple(Marker(location=loc, text="Contested") for loc, found in sorted(sides.items()) if len(found) > 1)
 
     def stage(self, view: View) -> str:
         phase = view.facts.get("phase")
