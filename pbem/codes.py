@@ -15,6 +15,7 @@ Families:
 * ``R`` rules: the game module refused an action or could not be set up.
 * ``F`` files and storage.
 * ``U`` use: a command that cannot do what was asked (wrong key, nothing to do, bad argument).
+* ``X`` exchange: packets of entries sent between players (export, import, mail).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class Family(StrEnum):
     RULES = "R"
     FILE = "F"
     USE = "U"
+    EXCHANGE = "X"
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,13 @@ _TABLE: tuple[Code, ...] = (
     Code("U004", "passphrase", "The key is encrypted and no passphrase was supplied, or it is wrong."),
     Code("U005", "invalid-log", "The log does not verify, so pbem will not sign on top of it."),
     Code("U006", "no-game", "The log holds no game to report on (no genesis could be read)."),
+    # X: exchange
+    Code("X001", "no-packet", "The file holds no pbem packet (neither a packet file, an armoured block nor an email)."),
+    Code("X002", "bad-armour", "An armoured packet is damaged: its text does not decode or fails its checksum."),
+    Code("X003", "other-game", "The packet belongs to another game."),
+    Code("X004", "stale", "The packet holds nothing new: every entry in it is already in the log."),
+    Code("X005", "gap", "The packet builds on entries this copy of the log lacks; ask for a complete export."),
+    Code("X006", "bad-packet", "A packet file is malformed (header or entry lines)."),
 )
 
 CODES: dict[str, Code] = {c.id: c for c in _TABLE}

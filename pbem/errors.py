@@ -68,3 +68,7 @@ class ActionError(PbemError):
 
 class UsageError(PbemError):
     """A command cannot do what was asked."""
+
+
+class ExchangeError(PbemError):
+    """A packet cannot be read, or does not fit the log it is imported into."""

@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from pbem.cli import datacmd, inspectcmd, keycmd, playcmd, reportcmd
+from pbem.cli import datacmd, exchangecmd, inspectcmd, keycmd, playcmd, reportcmd
 from pbem.cli._common import ExitCode, err_console, exit_code_for
 from pbem.errors import PbemError
 
@@ -37,6 +37,8 @@ app.command("resign")(playcmd.resign)
 app.command("verify")(inspectcmd.verify)
 app.command("show")(inspectcmd.show)
 app.command("merge")(inspectcmd.merge)
+app.command("export")(exchangecmd.export)
+app.command("import")(exchangecmd.import_)
 app.command("report")(reportcmd.report)
 app.command("replay")(reportcmd.replay)
 
