@@ -132,12 +132,14 @@ def import_packets(path: Path, packets: Sequence[Packet], *, data_provider: Data
     if not packets:
         raise ExchangeError("X001", "no packets to import")
     if not path.exists():
+        if _kind(packets[0].lines[:1]) != "genesis":
+            raise ExchangeError("X005", f"{path} does not exist and the packets do not start with a game's genesis")
+        _same_game(packets[0].game, packets)
         verifier = Verifier(data_provider=data_provider)
         result = Imported(game=packets[0].game, created=True)
         new = _take(verifier, packets, result)
-        if verifier.game is None:
-            raise ExchangeError("X005", f"{path} does not exist and the packets do not start with a game's genesis")
-        _same_game(verifier.game.id, packets)
+        if verifier.game is None or verifier.game.id != packets[0].game:
+            raise ExchangeError("X006", f"{packets[0].source}: its header names another game than its genesis")
         write_new_file(path, b"".join(line + b"\n" for line in new))
         return result
     with LogStore.open(path) as store:
@@ -152,6 +154,13 @@ def import_packets(path: Path, packets: Sequence[Packet], *, data_provider: Data
             )
         store.extend(new)
     return result
+
+
+def _kind(lines: Sequence[bytes]) -> object:
+    try:
+        return envelope(lines[0]).raw.get("type") if lines else None
+    except LogFormatError:
+        return None
 
 
 def _same_game(game: str, packets: Sequence[Packet]) -> None:
