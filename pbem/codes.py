@@ -167,6 +167,9 @@ _TABLE: tuple[Code, ...] = (
     Code("X004", "stale", "The packet holds nothing new: every entry in it is already in the log."),
     Code("X005", "gap", "The packet builds on entries this copy of the log lacks; ask for a complete export."),
     Code("X006", "bad-packet", "A packet file is malformed (header or entry lines)."),
+    Code(
+        "X007", "mail-failed", "Sending mail failed: the SMTP server, STARTTLS, the login or the message was refused."
+    ),
 )
 
 CODES: dict[str, Code] = {c.id: c for c in _TABLE}

@@ -39,6 +39,7 @@ app.command("show")(inspectcmd.show)
 app.command("merge")(inspectcmd.merge)
 app.command("export")(exchangecmd.export)
 app.command("import")(exchangecmd.import_)
+app.command("mail")(exchangecmd.mail)
 app.command("report")(reportcmd.report)
 app.command("replay")(reportcmd.replay)
 

@@ -1,4 +1,4 @@
-"""Commands that move entries between players: export and import."""
+"""Commands that move entries between players: export, import and mail."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ import typer
 
 from pbem.cli._common import DataOpt, JsonOpt, console, data_provider, emit_json
 from pbem.errors import UsageError
+from pbem.exchange.mail import MailSettings, compose, send, summarize
 from pbem.exchange.packet import armour, read_packets
 from pbem.exchange.transfer import export_packet, import_packets
 from pbem.log.store import read_log, write_file
 from pbem.verify.pipeline import verify_file
 
-__all__ = ["export", "import_"]
+__all__ = ["export", "import_", "mail"]
 
 LogArg = Annotated[Path, typer.Argument(help="The game log (JSON Lines).")]
 
@@ -98,3 +99,46 @@ def import_(
         console.print(f"the game is over: {report.result.outcome}")
     else:
         console.print("; ".join(report.awaiting) or "nothing is awaited")
+
+
+def mail(
+    log: LogArg,
+    to: Annotated[str, typer.Option("--to", help="The recipient's email address.")],
+    recipient: Annotated[
+        str | None, typer.Option("--for", help="The recipient's seat (default: every other seat).")
+    ] = None,
+    sender_seat: Annotated[str | None, typer.Option("--from", help="Your seat.")] = None,
+    sender: Annotated[
+        str | None, typer.Option("--sender", help="Your address (default: the mail settings' from).")
+    ] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Also save the message as .eml here.")] = None,
+    do_send: Annotated[bool, typer.Option("--send", help="Send it by SMTP (STARTTLS; settings: see docs).")] = False,
+    everything: Annotated[bool, typer.Option("--all", help="Send the whole log, not only what is missing.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUTPUT if it exists (atomically).")] = False,
+    data: DataOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write (-o) or send (--send) an email with the packet attached, a summary of what happened, and what the
+    recipient must do next. SMTP settings come from PBEM_MAIL_CONFIG or PBEM_SMTP_* variables, never options."""
+    if output is None and not do_send:
+        raise UsageError("U003", "give -o FILE.eml to save the message, --send to send it, or both")
+    if output is not None and output.exists() and not force:
+        raise UsageError("U003", f"{output} exists: choose another name or pass --force to replace it")
+    settings = MailSettings.load() if do_send else None
+    address = sender or (settings.sender if settings else None) or "pbem@localhost"
+    lines, _ = read_log(log)
+    provider = data_provider(data)
+    packet = export_packet(
+        lines, sender=sender_seat, recipient=recipient, everything=everything, data_provider=provider
+    )
+    summary = summarize(lines, packet, recipient, data_provider=provider)
+    message = compose(packet, summary, to=to, sender=address, log_name=log.name)
+    if output is not None:
+        write_file(output, bytes(message), replace=force)
+    if settings is not None:
+        send(message, settings)
+    if as_json:
+        emit_json({"to": to, "entries": len(packet.lines), "sent": do_send, "output": output and str(output)})
+    else:
+        done = " and ".join(x for x in (f"saved to {output}" if output else "", "sent" if do_send else "") if x)
+        console.print(f"message to {to} with {len(packet.lines)} entries {done}")

@@ -24,6 +24,9 @@ COMMANDS = [
     ["merge"],
     ["report"],
     ["replay"],
+    ["export"],
+    ["import"],
+    ["mail"],
     ["data"],
     ["data", "check"],
     ["data", "schema"],
@@ -42,6 +45,9 @@ def test_help_exits_zero_with_usage(cli: Cli, command: list[str]) -> None:
 def test_top_level_help_lists_every_command(cli: Cli) -> None:
     out = cli("--help").out
     for name in (
+        "export",
+        "import",
+        "mail",
         "report",
         "replay",
         "data",
