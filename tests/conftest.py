@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Table
+from pbem.cli import main
+from tests.helpers import Cli, Run, Table
 
 # The test-only game lives under tests/; PBEM_GAMES makes the registry load it (also in subprocesses).
 os.environ["PBEM_GAMES"] = "tests.games.triad.ruleset:RULESET,tests.games.skirmish.ruleset:RULESET"
@@ -89,3 +90,16 @@ def duel(duel_master: Table, tmp_path: Path) -> Table:
 def trio(trio_master: Table, tmp_path: Path) -> Table:
     """A finished, fully disclosed three-seat game (a private copy for this test)."""
     return _copy(trio_master, tmp_path)
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Cli:
+    """``cli("verify", path, "--json")`` runs ``pbem.cli.main`` in process and captures its output."""
+
+    def run(*argv: str | os.PathLike[str]) -> Run:
+        capsys.readouterr()  # drop anything printed before
+        code = main([os.fspath(a) for a in argv])
+        captured = capsys.readouterr()
+        return Run(code, captured.out, captured.err)
+
+    return run

@@ -10,7 +10,7 @@ import contextlib
 import hashlib
 import random
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,7 @@ from pbem.rules import registry
 from pbem.verify.findings import VerificationReport
 from pbem.verify.pipeline import Verifier, verify_lines
 
-__all__ = ["Clock", "MemoryStore", "Table", "codes", "play_in_memory", "resign_lines", "test_key"]
+__all__ = ["Cli", "Clock", "MemoryStore", "Run", "Table", "codes", "play_in_memory", "resign_lines", "test_key"]
 
 
 def test_key(name: str) -> KeyPair:
@@ -214,3 +214,32 @@ def play_in_memory(
                 session.act([rng.choice(g.ruleset.legal_actions(g.state, seat))])
                 progressed = True
     return store.lines
+
+
+@dataclass(frozen=True)
+class Run:
+    """One CLI invocation: its exit code and what it printed."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def err_lines(self) -> list[str]:
+        return [line for line in self.err.splitlines() if line.strip()]
+
+    def assert_error(self, code_id: str, exit_code: int | None = None) -> str:
+        """Assert a clean one-line ``error [CODE] …`` on stderr (no traceback) and return that line."""
+        assert "Traceback" not in self.err + self.out
+        assert len(self.err_lines) == 1, self.err
+        line = self.err_lines[0]
+        assert line.startswith(f"error [{code_id}] "), line
+        if exit_code is not None:
+            assert self.code == exit_code, (self.code, line)
+        else:
+            assert self.code != 0
+        return line
+
+
+Cli = Callable[..., Run]
+"""The in-process CLI runner the ``cli`` fixture gives: ``cli("verify", path, "--json")``."""

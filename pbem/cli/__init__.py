@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from pbem.cli import datacmd, exchangecmd, inspectcmd, keycmd, playcmd, reportcmd
+from pbem.cli import datacmd, exchangecmd, inspectcmd, keycmd, playcmd, reportcmd, tournamentcmd
 from pbem.cli._common import ExitCode, err_console, exit_code_for
 from pbem.errors import PbemError
 
@@ -26,6 +26,7 @@ app = typer.Typer(
 )
 app.add_typer(keycmd.app, name="key")
 app.add_typer(datacmd.app, name="data")
+app.add_typer(tournamentcmd.app, name="tournament")
 app.command("games")(inspectcmd.games)
 app.command("new")(playcmd.new)
 app.command("join")(playcmd.join)

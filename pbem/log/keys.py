@@ -26,6 +26,7 @@ __all__ = [
     "is_encrypted",
     "load_private",
     "load_public",
+    "parse_public",
     "passphrase_from",
     "save_keypair",
 ]
@@ -130,7 +131,12 @@ def load_public(path: Path) -> PublicKey:
         KeyStoreError: K009 if the file holds no Ed25519 public key.
         SignatureError: K003 if the key is weak.
     """
-    data = _read(path).strip()
+    return parse_public(_read(path), str(path))
+
+
+def parse_public(data: bytes, where: str = "the key") -> PublicKey:
+    """:func:`load_public` for bytes already read (``where`` names them in errors)."""
+    data = data.strip()
     key: PublicKeyTypes
     try:
         if data.startswith(b"ssh-ed25519 "):
@@ -143,9 +149,9 @@ def load_public(path: Path) -> PublicKey:
                 raise ValueError("not 64 lowercase hex digits")
             return PublicKey(bytes.fromhex(text))
     except (ValueError, UnsupportedAlgorithm, UnicodeDecodeError) as exc:
-        raise KeyStoreError("K009", f"{path} is not an Ed25519 public key ({exc})") from exc
+        raise KeyStoreError("K009", f"{where} is not an Ed25519 public key ({exc})") from exc
     if not isinstance(key, Ed25519PublicKey):
-        raise KeyStoreError("K009", f"{path} holds a {type(key).__name__}, not an Ed25519 key")
+        raise KeyStoreError("K009", f"{where} holds a {type(key).__name__}, not an Ed25519 key")
     return PublicKey(key.public_bytes_raw())
 
 

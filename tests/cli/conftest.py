@@ -4,58 +4,17 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from pbem.cli import main
 from pbem.log.keys import save_keypair
-from tests.helpers import test_key
+from tests.helpers import Cli, Run, test_key
+
+__all__ = ["Cli", "Player", "Run", "run_script", "write_keys"]
 
 PBEM = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "pbem"
-
-
-@dataclass(frozen=True)
-class Run:
-    """One CLI invocation: its exit code and what it printed."""
-
-    code: int
-    out: str
-    err: str
-
-    @property
-    def err_lines(self) -> list[str]:
-        return [line for line in self.err.splitlines() if line.strip()]
-
-    def assert_error(self, code_id: str, exit_code: int | None = None) -> str:
-        """Assert a clean one-line ``error [CODE] …`` on stderr (no traceback) and return that line."""
-        assert "Traceback" not in self.err + self.out
-        assert len(self.err_lines) == 1, self.err
-        line = self.err_lines[0]
-        assert line.startswith(f"error [{code_id}] "), line
-        if exit_code is not None:
-            assert self.code == exit_code, (self.code, line)
-        else:
-            assert self.code != 0
-        return line
-
-
-Cli = Callable[..., Run]
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str]) -> Cli:
-    """``cli("verify", path, "--json")`` runs ``pbem.cli.main`` in process and captures its output."""
-
-    def run(*argv: str | os.PathLike[str]) -> Run:
-        capsys.readouterr()  # drop anything printed before
-        code = main([os.fspath(a) for a in argv])
-        captured = capsys.readouterr()
-        return Run(code, captured.out, captured.err)
-
-    return run
 
 
 def run_script(*argv: str | os.PathLike[str], timeout: float = 30, cwd: Path | None = None) -> Run:

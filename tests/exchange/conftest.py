@@ -13,10 +13,9 @@ from pbem.exchange.transfer import Imported, export_packet, import_packets
 from pbem.log.keys import KeyPair
 from pbem.log.store import LogStore, read_log
 from pbem.rules import registry
-from tests.cli.conftest import cli  # the in-process CLI runner, shared with the CLI tests
 from tests.helpers import Clock, test_key
 
-__all__ = ["Correspondent", "cli", "start_by_mail"]
+__all__ = ["Correspondent", "start_by_mail"]
 
 
 @dataclass

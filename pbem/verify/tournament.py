@@ -1,0 +1,142 @@
+"""Tournament verification: every log in a folder, on every core, checked against a roster of player keys.
+
+One log that cannot even be read yields a row saying so; it never stops the others. Rows come back in file
+name order whatever order the workers finish in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pbem.errors import PbemError, UsageError
+from pbem.log.keys import parse_public
+from pbem.log.sign import PublicKey
+from pbem.verify.pipeline import verify_file
+
+__all__ = ["GameRow", "Roster", "verify_folder", "verify_one"]
+
+Verdict = Literal["valid", "invalid", "unreadable", "unregistered"]
+
+
+@dataclass(frozen=True)
+class Roster:
+    """Registered players: fingerprint (OpenSSH ``SHA256:``) → name."""
+
+    players: dict[str, str]
+
+    @classmethod
+    def load(cls, path: Path) -> Roster:
+        """A JSON roster: ``{"players": [{"name": "Alice", "key": "ssh-ed25519 AAAA… | 64 hex | SHA256:…"}]}``.
+
+        Raises:
+            UsageError: U003 if the file or an entry is malformed.
+        """
+        try:
+            entries = json.loads(path.read_text())["players"]
+            players = {}
+            for entry in entries:
+                key, name = str(entry["key"]).strip(), str(entry["name"])
+                fingerprint = key if key.startswith("SHA256:") else parse_public(key.encode(), name).fingerprint
+                players[fingerprint] = name
+        except (OSError, ValueError, KeyError, TypeError, PbemError) as exc:
+            raise UsageError("U003", f"{path} is not a roster ({exc})") from exc
+        return cls(players)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One log's line in the tournament table."""
+
+    file: str
+    verdict: Verdict
+    game: str | None = None
+    title: str = ""
+    scenario: str | None = None
+    players: list[str] = field(default_factory=list)
+    result: str | None = None
+    entries: int = 0
+    first_error: str | None = None
+    worker: int = 0
+    """The process that verified it (to show that every core took part)."""
+
+
+def verify_one(path: Path, roster: Roster | None = None) -> GameRow:
+    """Verify one log; never raises for a bad log (the row says what is wrong)."""
+    try:
+        report, verifier = verify_file(path)
+    except PbemError as exc:
+        return GameRow(path.name, "unreadable", first_error=exc.render(), worker=os.getpid())
+    except Exception as exc:  # one log must never stop the other games: its row reports the bug
+        return GameRow(path.name, "unreadable", first_error=f"internal error: {exc!r}", worker=os.getpid())
+    game = verifier.game
+    first = report.first_error
+    players: list[str] = []
+    unregistered: list[str] = []
+    if game is not None:
+        for seat in game.genesis.body.roster:
+            fingerprint = PublicKey.from_hex(seat.key).fingerprint
+            name = roster.players.get(fingerprint) if roster is not None else None
+            players.append(f"{seat.seat}: {name or fingerprint}")
+            if roster is not None and name is None and seat.role == "player":
+                unregistered.append(f"{seat.seat} ({fingerprint})")
+    verdict: Verdict = "valid" if report.valid else "invalid"
+    error = first.render() if first is not None else None
+    if verdict == "valid" and unregistered:
+        verdict, error = "unregistered", "seats with keys not on the roster: " + ", ".join(unregistered)
+    if game is None and not report.valid:
+        verdict = "unreadable"
+    return GameRow(
+        file=path.name,
+        verdict=verdict,
+        game=report.game,
+        title=game.genesis.body.title if game is not None else "",
+        scenario=report.scenario,
+        players=players,
+        result=None if report.result is None else report.result.outcome,
+        entries=report.entries,
+        first_error=error,
+        worker=os.getpid(),
+    )
+
+
+def verify_folder(
+    directory: Path,
+    *,
+    roster: Roster | None = None,
+    jobs: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[GameRow]:
+    """Verify every ``*.jsonl`` log in ``directory`` with ``jobs`` processes (default: one per core).
+
+    Raises:
+        UsageError: U003 if ``directory`` is not a folder.
+    """
+    if not directory.is_dir():
+        raise UsageError("U003", f"{directory} is not a folder")
+    logs: Sequence[Path] = sorted(p for p in directory.iterdir() if p.suffix == ".jsonl" and p.is_file())
+    workers = max(1, jobs or os.cpu_count() or 1)
+    rows: dict[str, GameRow] = {}
+    if workers == 1:
+        for done, path in enumerate(logs, 1):
+            rows[path.name] = verify_one(path, roster)
+            if progress is not None:
+                progress(done, len(logs))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(verify_one, path, roster) for path in logs]
+            for done, future in enumerate(as_completed(futures), 1):
+                row = future.result()
+                rows[row.file] = row
+                if progress is not None:
+                    progress(done, len(logs))
+    return [rows[p.name] for p in logs]
+
+
+def as_json(rows: Sequence[GameRow]) -> list[dict[str, object]]:
+    return [asdict(row) for row in rows]
