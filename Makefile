@@ -53,6 +53,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/verify.py
 	$(BIN)/python benchmarks/replay_battleaxe.py
 	$(BIN)/python benchmarks/reports.py
+	$(BIN)/python benchmarks/tournament.py
 
 sample: $(STAMP)
 	$(BIN)/python sample_games/make_battleaxe.py
