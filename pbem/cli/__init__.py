@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from pbem.cli import datacmd, exchangecmd, inspectcmd, keycmd, playcmd, reportcmd, tournamentcmd
+from pbem.cli import datacmd, exchangecmd, inspectcmd, keycmd, playcmd, playsession, reportcmd, tournamentcmd
 from pbem.cli._common import ExitCode, err_console, exit_code_for
 from pbem.errors import PbemError
 
@@ -31,6 +31,7 @@ app.command("games")(inspectcmd.games)
 app.command("new")(playcmd.new)
 app.command("join")(playcmd.join)
 app.command("status")(inspectcmd.status)
+app.command("play")(playsession.play)
 app.command("legal")(playcmd.legal)
 app.command("act")(playcmd.act)
 app.command("reveal")(playcmd.reveal)

@@ -359,6 +359,16 @@ class Session:
             return []
         return game.ruleset.legal_actions(game.state, self.seat)
 
+    def try_batch(self, actions: list[Action]) -> tuple[Game, list[Event]]:
+        """The game after the work this seat owes and ``actions``, on a clone: nothing is signed or written.
+
+        Raises:
+            ActionError: as :meth:`act` would, if the batch is not legal.
+        """
+        trial = self._simulate_owed(self.game.clone())
+        events = self._batch_body(trial, [dict(a) for a in actions])[1] if actions else []
+        return trial, events
+
     def _batch_body(self, game: Game, actions: list[Action]) -> tuple[dict[str, Any], list[Event]]:
         """The body of an action entry for ``actions`` (checked by running them on ``game``, a clone)."""
         book = game.seats[self.seat]

@@ -45,6 +45,8 @@ def test_help_exits_zero_with_usage(cli: Cli, command: list[str]) -> None:
 def test_top_level_help_lists_every_command(cli: Cli) -> None:
     out = cli("--help").out
     for name in (
+        "play",
+        "tournament",
         "export",
         "import",
         "mail",

@@ -1,0 +1,144 @@
+"""pbem play: an interactive turn in the terminal (rich), driven by the same legal-action list as everything else."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from pbem.cli._common import DataOpt, KeyOpt, PassOpt, console, data_provider, load_key
+from pbem.client.session import Session, own_knowledge
+from pbem.client.turn import Choice, Turn
+from pbem.log.store import LogStore
+from pbem.report.chronicle import Chronicle, chronicle
+from pbem.report.context import QUIET
+
+__all__ = ["play"]
+
+HELP = "number: choose · u: undo the last choice · s: sign the batch now · q: quit without signing · ?: help"
+RECENT = 40  # lines of "since your last turn" shown before the rest is summarized
+
+
+def _ask(out: Console, prompt: str) -> str | None:
+    """One answer from the player (None at the end of the input: quit)."""
+    try:
+        return out.input(prompt).strip()
+    except EOFError:
+        return None
+
+
+def _since_last_turn(chron: Chronicle, seat: str) -> list[str]:
+    """What the others did since this seat's last action, as this seat could see it."""
+    last = max(
+        (i for i, m in enumerate(chron.moments) if m.author == seat and m.type in ("action", "join")), default=-1
+    )
+    told = []
+    for moment in chron.moments[last + 1 :]:
+        for event in moment.events:
+            visible = event.visible_to is None or seat in event.visible_to
+            if visible and event.text and event.kind not in QUIET:
+                who = f"{chron.name_of(event.seat)}: " if event.seat else ""
+                told.append(f"[dim]{moment.line:>4}[/dim] {who}{event.text}")
+        if moment.note and moment.author != seat:
+            told.append(f"[dim]{moment.line:>4}[/dim] {chron.name_of(moment.author)} writes: “{moment.note}”")
+    return told
+
+
+def _situation(out: Console, turn: Turn) -> None:
+    game = turn.game()
+    state = game.state
+    if state is None:
+        return
+    view = game.ruleset.view(state, turn.session.seat)
+    out.print(f"[bold]{view.summary}[/bold]")
+    if turn.steps:
+        out.print("Your batch so far (not signed):")
+        for number, step in enumerate(turn.steps, 1):
+            out.print(f"  {number}. {step.label}")
+        for event in turn.events:
+            if event.text:
+                out.print(f"     [green]→ {event.text}[/green]", markup=True)
+
+
+def _list(out: Console, options: list[Choice]) -> None:
+    for number, choice in enumerate(options, 1):
+        out.print(f"  [cyan]{number:>3}[/cyan]. {choice.label}", highlight=False)
+
+
+def _choose(out: Console, turn: Turn) -> bool:
+    """Let the player add choices until the batch is complete or they ask to sign; False: they quit."""
+    while options := turn.options():
+        _situation(out, turn)
+        _list(out, options)
+        answer = _ask(out, "Choose (? for help): ")
+        if answer is None or answer == "q":
+            out.print("quit: nothing was signed")
+            return False
+        if answer == "?":
+            out.print(HELP)
+        elif answer == "u":
+            undone = turn.undo()
+            out.print(f"undone: {undone.label}" if undone else "nothing to undo")
+        elif answer == "s":
+            if turn.steps:
+                return True
+            out.print("nothing chosen yet")
+        elif answer.isdigit() and 1 <= int(answer) <= len(options):
+            turn.choose(options[int(answer) - 1])
+        else:
+            out.print(f"[red]{answer!r} is not a choice[/red] ({HELP})")
+    return True
+
+
+def play(
+    log: Annotated[Path, typer.Argument(help="The game log (JSON Lines).")],
+    key: KeyOpt,
+    passphrase_file: PassOpt = None,
+    data: DataOpt = None,
+) -> None:
+    """Play your turn interactively: see what happened, choose actions (undo freely), then sign them as one entry."""
+    pair = load_key(key, passphrase_file)
+    provider = data_provider(data)
+    out = console
+    with LogStore.open(log) as store:
+        session = Session.open(store, pair, data_provider=provider)
+        seat = session.seat
+        for env in session.do_owed():
+            out.print(f"signed the {env.raw['type']} entry you owed (#{env.raw['seq']})")
+        chron = chronicle(store.lines, knowledge=own_knowledge(pair), data_provider=provider)
+        out.rule(f"{chron.genesis.title if chron.genesis else ''} · you are {chron.name_of(seat)}")
+        news = _since_last_turn(chron, seat)
+        if news:
+            out.print("Since your last turn:")
+            if len(news) > RECENT:
+                out.print(f"  [dim]… {len(news) - RECENT} earlier lines (pbem report --turn N tells them all)[/dim]")
+            for line in news[-RECENT:]:
+                out.print(f"  {line}")
+        turn = Turn(session)
+        while True:
+            if not _choose(out, turn):
+                return
+            if not turn.steps:
+                waits = [w.describe() for w in session.game.awaiting()]
+                out.print("Nothing for you to do now: " + ("; ".join(waits) or "the game is over"))
+                return
+            _situation(out, turn)
+            confirm = _ask(out, f"Sign these {len(turn.actions)} actions as one entry? [y: sign, u: undo, N: quit] ")
+            if confirm == "u":
+                out.print(f"undone: {turn.undo().label}")  # type: ignore[union-attr]
+                continue
+            if confirm is None or confirm.lower() not in ("y", "yes"):
+                out.print("not signed: nothing was written")
+                return
+            break
+        note = _ask(out, "A note to the other players (Enter for none): ")
+        written = turn.sign(note or None)
+        out.print(f"signed {len(written)} entries: " + ", ".join(f"{e.raw['type']} #{e.raw['seq']}" for e in written))
+        waits = [w.describe() for w in session.game.awaiting()]
+        out.print("; ".join(waits) or "the game is over")
+        out.print(f"send it: pbem mail {log} --to ADDRESS --from {seat} --send   (or pbem export {log} --from {seat})")
+        if turn.actions:
+            out.print(f"[dim]actions: {json.dumps(turn.actions)}[/dim]", highlight=False)

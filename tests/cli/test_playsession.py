@@ -1,0 +1,59 @@
+"""pbem play driven through its input stream for a few turns."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from pbem.log.store import read_log
+from pbem.verify.pipeline import verify_file
+from tests.cli.conftest import Player
+from tests.helpers import Cli, Run
+
+
+@pytest.fixture
+def play(cli: Cli, duel_log: Path, monkeypatch: pytest.MonkeyPatch) -> object:
+    def run(player: Player, answers: str) -> Run:
+        monkeypatch.setattr("sys.stdin", io.StringIO(answers))
+        return cli("play", duel_log, "--key", player.key)
+
+    return run
+
+
+def actions(log: Path) -> list[list[dict[str, object]]]:
+    return [json.loads(line)["body"]["actions"] for line in read_log(log)[0] if b'"type":"action"' in line]
+
+
+def test_a_few_turns_of_play(play: object, duel_log: Path, alice: Player, bob: Player) -> None:
+    run = play  # type: ignore[assignment]
+    first = run(alice, "1\ny\n\n")  # a secret reserve of 1, sign, no note
+    assert first.code == 0, first.err
+    assert "choose reserve" in first.out and "signed" in first.out
+    second = run(bob, "?\n3\ny\nYour turn, Alice!\n")  # help, a reserve of 3, sign, a note
+    assert second.code == 0 and "number: choose" in second.out
+    third = run(alice, "u\n1\nu\n4\ny\n\n")  # nothing to undo; attack, take it back at the end; pass
+    assert "nothing to undo" in third.out and "undone: attack blue" in third.out and "Since your last turn" in third.out
+    assert "Your turn, Alice!" in third.out  # Bob's note reached Alice's screen
+    assert actions(duel_log)[-1] == [{"action": "pass"}]
+    assert [a[0]["action"] for a in actions(duel_log)] == ["choose_reserve", "choose_reserve", "pass"]
+    assert verify_file(duel_log)[0].valid
+
+
+def test_quitting_or_declining_signs_nothing(play: object, duel_log: Path, alice: Player) -> None:
+    run = play  # type: ignore[assignment]
+    before = duel_log.read_bytes()
+    assert "nothing was signed" in run(alice, "q\n").out
+    assert "nothing was written" in run(alice, "2\nn\n").out
+    assert "nothing was signed" in run(alice, "2\nu\n").out  # undone at the end, then the input ends: quit
+    assert "is not a choice" in run(alice, "99\nq\n").out
+    assert duel_log.read_bytes() == before
+
+
+def test_nothing_to_do_says_whom_the_game_waits_for(play: object, duel_log: Path, alice: Player) -> None:
+    run = play  # type: ignore[assignment]
+    run(alice, "1\ny\n\n")
+    waiting = run(alice, "")
+    assert "Nothing for you to do now: waiting for blue to act" in waiting.out

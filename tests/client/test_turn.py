@@ -1,0 +1,54 @@
+"""A turn built interactively: undo before signing, compound choices (a stack moving as one), one signed entry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.client.turn import Turn
+from pbem.verify.pipeline import verify_file
+from tests.helpers import Table
+
+
+def test_undo_changes_nothing_until_the_batch_is_signed_as_one_entry(tmp_path: Path) -> None:
+    table = Table.start(tmp_path, "duel")
+    before = table.path.read_bytes()
+    with table.session("red") as session:
+        turn = Turn(session)
+        first, second = turn.options()[:2]
+        turn.choose(first)
+        assert turn.undo() == first and turn.steps == []
+        turn.choose(second)
+        assert table.path.read_bytes() == before  # choosing and undoing write nothing
+        assert turn.must_wait() and turn.options() == []  # a secret set-up choice ends red's part of the phase
+        written = turn.sign()
+    assert [e.raw["type"] for e in written] == ["action"]
+    assert len(written[0].raw["body"]["actions"]) == 1 and verify_file(table.path)[0].valid
+
+
+def test_a_stack_moves_as_one_choice(tmp_path: Path) -> None:
+    table = Table.start(tmp_path, "campaign", game="battleaxe", options={})
+    with table.session("allied") as session:
+        turn = Turn(session)
+        while not any(o.actions[0]["action"] == "assault" for o in turn.options()):
+            turn.choose(turn.options()[0])  # the free set-up, first choice each time
+        game = turn.game()
+        assert game.state is not None
+        allied: dict[str, int] = {}
+        for unit in game.ruleset.view(game.state, "allied").units:
+            if unit.side == "allied" and unit.location is not None:
+                allied[unit.location] = allied.get(unit.location, 0) + 1
+        assaults = [o for o in turn.options() if o.actions[0]["action"] == "assault"]
+        single = [o for o in assaults if len(o.actions[0]["areas"]) == 1 and o.actions[0]["areas"] != ["H"]]
+        turn.choose(max(single, key=lambda o: allied.get(o.actions[0]["areas"][0], 0)))  # the biggest stack
+        stacks = [o for o in turn.options() if len(o.actions) > 1]
+        assert stacks and all("stack" in o.label for o in stacks)
+        stack = stacks[0]
+        turn.choose(stack)
+        game = turn.game()
+        assert game.state is not None
+        moved = {a["unit"] for a in stack.actions}
+        target = stack.actions[0]["to"]
+        assert all(game.state.units[u].location == target for u in moved)  # type: ignore[attr-defined]
+        turn.sign()
+    report, _ = verify_file(table.path)
+    assert report.valid
