@@ -101,6 +101,12 @@ _TABLE: tuple[Code, ...] = (
     Code("C009", "not-started", "A play entry comes before every seat has joined."),
     Code("C010", "duplicate", "An identical entry appears twice; the copy is ignored."),
     Code("C011", "after-end", "A play entry comes after the game has ended."),
+    Code(
+        "C012",
+        "bad-claim",
+        "A timeout claim the log does not bear out: no deadline, the seat owes nothing, "
+        "something came after the claimed entry, or the deadline had not passed.",
+    ),
     # D: dice
     Code("D001", "unexpected-reveal", "A dice reveal answers no open roll that awaits this seat."),
     Code("D002", "reveal-index", "A dice reveal skips or reuses a chain index."),

@@ -76,6 +76,7 @@ class Table:
         options: dict[str, Any] | None = None,
         title: str = "",
         names: dict[str, str] | None = None,
+        deadline: int | None = None,
     ) -> Table:
         ruleset = registry.get(game)
         seats = next(s for s in ruleset.scenarios if s.id == scenario).seats
@@ -96,6 +97,7 @@ class Table:
             referee_dice=referee,
             title=title,
             name=(names or {}).get(seats[0].id),
+            deadline=deadline,
             clock=table.clock,
         )
         if join:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -92,6 +93,11 @@ def status(
         for name, book in game.seats.items():
             seats.append({"seat": name, "role": book.role, "team": book.team, "fingerprint": book.key.fingerprint,
                           "joined": book.joined, "seq": book.seq})  # fmt: skip
+    deadline = None
+    if game is not None and game.genesis.body.deadline is not None:
+        hours, since = game.genesis.body.deadline, game.last[1]
+        due = datetime.strptime(since, "%Y-%m-%dT%H:%M:%SZ") + timedelta(hours=hours)
+        deadline = {"hours": hours, "last_entry": since, "claim_from": due.strftime("%Y-%m-%dT%H:%M:%SZ")}
     info = {
         "game": report.game,
         "title": game.genesis.body.title if game else None,
@@ -104,6 +110,8 @@ def status(
         "awaiting": report.awaiting,
         "result": None if report.result is None else report.result.model_dump(mode="json"),
         "audit": report.audit,
+        "deadline": deadline,
+        "claims": report.claims,
         "error": None if report.first_error is None else report.first_error.model_dump(mode="json"),
     }
     if as_json:
@@ -116,6 +124,13 @@ def status(
         for seat in seats:
             joined = "joined" if seat["joined"] else "not joined"
             console.print(f"  {seat['seat']:<10} {seat['role']:<8} {seat['fingerprint']}  {joined}")
+        if deadline is not None and report.result is None:
+            console.print(
+                f"deadline: {deadline['hours']} hours to answer; the last entry is from {deadline['last_entry']}, "
+                f"so a timeout can be claimed from {deadline['claim_from']}"
+            )
+        for claim in report.claims:
+            console.print(f"timeout claim, {claim}")
         _print_report(report)
     raise typer.Exit(ExitCode.OK if report.valid else ExitCode.INVALID)
 

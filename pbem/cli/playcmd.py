@@ -49,6 +49,9 @@ def new(
     referee_dice: Annotated[bool, typer.Option("--referee-dice", help="The referee alone supplies dice.")] = False,
     title: Annotated[str, typer.Option("--title", help="A title for reports.")] = "",
     player: NameOpt = None,
+    deadline: Annotated[
+        int | None, typer.Option("--deadline", help="Hours a seat has to answer before a timeout can be claimed.")
+    ] = None,
     data: Annotated[Path | None, typer.Option("--data", help="Use this data pack instead of the bundled one.")] = None,
     passphrase_file: PassOpt = None,
     as_json: JsonOpt = False,
@@ -75,7 +78,7 @@ def new(
             raise UsageError("U003", f"cannot read data pack {data}: {exc.strerror}") from exc
     created = create_game(
         output, ruleset, scenario, seats, load_key(key, passphrase_file),
-        options=options, referee=ref, referee_dice=referee_dice, title=title, name=player, data=pack,
+        options=options, referee=ref, referee_dice=referee_dice, title=title, name=player, deadline=deadline, data=pack,
     )  # fmt: skip
     if as_json:
         emit_json({"game": created.game, "seat": created.seat, "log": str(output)})
@@ -179,6 +182,18 @@ def reveal(
         return written
 
     _sign(log, key, passphrase_file, data, as_json, owed)
+
+
+def claim_timeout(
+    log: LogArg,
+    key: KeyOpt,
+    against: Annotated[str, typer.Option("--against", help="The seat that has not answered in time.")],
+    passphrase_file: PassOpt = None,
+    data: DataOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Sign a claim that a seat has not answered within the game's deadline (the log must bear it out: C012)."""
+    _sign(log, key, passphrase_file, data, as_json, lambda session: [session.claim_timeout(against)])
 
 
 def resign(

@@ -74,6 +74,7 @@ def create_game(
     referee_dice: bool = False,
     title: str = "",
     name: str | None = None,
+    deadline: int | None = None,
     data: bytes | None = None,
     chain: int = 4096,
     clock: Clock = system_clock,
@@ -104,7 +105,7 @@ def create_game(
     if not isinstance(author, str):
         raise UsageError("U001", "the creating key must be the key of one of the seats (or of the referee)")
     pack = ruleset.default_data() if data is None else data
-    body = {
+    body: dict[str, Any] = {
         "ruleset": ruleset.id,
         "version": ruleset.version,
         "data": hashlib.sha256(pack).hexdigest(),
@@ -118,6 +119,8 @@ def create_game(
         },
         "title": title,
     }
+    if deadline is not None:
+        body["deadline"] = deadline
     unsigned = {
         "v": 1,
         "type": "genesis",
@@ -428,6 +431,14 @@ class Session:
         written.append(self._write("action", body))
         written.extend(self.do_owed())
         return written
+
+    def claim_timeout(self, against: str) -> Envelope:
+        """Sign a claim that ``against`` has not answered within the game's deadline (the log must bear it out).
+
+        Raises:
+            PbemError: C012 if the log does not bear the claim out (no deadline, nothing owed, not yet late).
+        """
+        return self._write("claim-timeout", {"against": against, "since": self.game.last[0]})
 
     def resign(self, note: str | None = None) -> list[Envelope]:
         written = self.do_owed()

@@ -78,6 +78,7 @@ class EntryType(StrEnum):
     KEY_ROTATE = "key-rotate"
     KEY_REPLACE = "key-replace"
     RESIGN = "resign"
+    CLAIM_TIMEOUT = "claim-timeout"  # evidence that a seat has not answered within the genesis deadline
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +171,7 @@ class GenesisBody(Wire):
     roster: Annotated[list[RosterSeat], Field(min_length=1, max_length=8)]
     dice: DiceConfig
     title: Annotated[str, StringConstraints(max_length=200)]
+    deadline: Annotated[int, Field(ge=1, le=8760)] | None = None  # hours a seat has to answer (absent: none)
 
 
 PlayerName = Annotated[str, StringConstraints(min_length=1, max_length=64)]
@@ -277,6 +279,11 @@ class ResignBody(Wire):
     note: Note | None = None
 
 
+class ClaimTimeoutBody(Wire):
+    against: Seat  # the seat the game has waited for
+    since: Hex64  # the last entry of the log when the claim was made: nothing came after it
+
+
 class _Entry(Wire):
     v: Literal[1]
     author: Seat
@@ -342,6 +349,11 @@ class ResignEntry(_FeedEntry):
     body: ResignBody
 
 
+class ClaimTimeoutEntry(_FeedEntry):
+    type: Literal["claim-timeout"]
+    body: ClaimTimeoutBody
+
+
 FeedEntry = (
     JoinEntry
     | ActionEntry
@@ -352,12 +364,13 @@ FeedEntry = (
     | KeyRotateEntry
     | KeyReplaceEntry
     | ResignEntry
+    | ClaimTimeoutEntry
 )
 Entry = GenesisEntry | FeedEntry
 _MODELS: dict[str, type[Entry]] = {
     t.model_fields["type"].annotation.__args__[0]: t  # type: ignore[union-attr]
     for t in (GenesisEntry, JoinEntry, ActionEntry, RevealEntry, HiddenEntry, CheckpointEntry, DiscloseEntry,
-              KeyRotateEntry, KeyReplaceEntry, ResignEntry)
+              KeyRotateEntry, KeyReplaceEntry, ResignEntry, ClaimTimeoutEntry)
 }  # fmt: skip
 assert set(_MODELS) == {t.value for t in EntryType}
 

@@ -11,6 +11,7 @@ from pbem.rules.contract import Event, RollRequest
 __all__ = [
     "Await",
     "Boundary",
+    "Claim",
     "Commitment",
     "Epoch",
     "LoggedEvent",
@@ -170,6 +171,21 @@ class LoggedEvent:
     line: int
     entry: str
     event: Event
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A timeout claim the log bears out: at ``line``, ``claimant`` had waited ``hours`` for ``against``."""
+
+    line: int
+    claimant: str
+    against: str
+    since: str
+    hours: int
+    owed: str
+
+    def describe(self) -> str:
+        return f"{self.claimant} claims a timeout against {self.against}: {self.owed} for {self.hours} hours"
 
 
 @dataclass(frozen=True)

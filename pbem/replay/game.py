@@ -17,6 +17,7 @@ import operator
 import re
 from collections import ChainMap
 from collections.abc import Callable, Mapping, MutableMapping
+from datetime import datetime
 from typing import Any
 
 from pbem.errors import ActionError, LogFormatError, PbemError, SignatureError
@@ -26,6 +27,7 @@ from pbem.log.dice import SeedChain, faces, roll_seed, step_down
 from pbem.log.entry import (
     ActionEntry,
     CheckpointEntry,
+    ClaimTimeoutEntry,
     DiscloseEntry,
     Envelope,
     FeedEntry,
@@ -44,6 +46,7 @@ from pbem.log.sign import PublicKey, key_id
 from pbem.replay.books import (
     Await,
     Boundary,
+    Claim,
     Commitment,
     Epoch,
     LoggedEvent,
@@ -232,6 +235,8 @@ class Game:
         self.finals: list[str] = []
         self.resignation: Result | None = None
         self.line = 1
+        self.last = (env.id, genesis.ts)  # the latest entry in file order, and its timestamp
+        self.claims: list[Claim] = []
         self.resolved: set[tuple[str, str]] = set()  # (roll key, seat) for every seed contributed
         self.echoed: set[str] = set()  # roll keys whose faces their mover has echoed
 
@@ -416,6 +421,7 @@ class Game:
         book.seq, book.head, book.ts = entry.seq, env.id, entry.ts
         book.clock = self.clocks.get(env.id, book.clock)
         self.count += 1
+        self.last = (env.id, entry.ts)
 
     def _clock(self, entry: FeedEntry) -> dict[str, int]:
         clock: dict[str, int] = {}
@@ -956,6 +962,32 @@ class Game:
         self.pending.clear()
         return [Event(kind="resigned", seat=book.seat, text=f"{book.seat} resigned")]
 
+    def _apply_claim_timeout(self, env: Envelope, entry: ClaimTimeoutEntry, book: SeatBook) -> list[Event]:
+        """Evidence of a stall: ``against`` has owed an answer since the last entry, for longer than the deadline.
+
+        The game goes on (the late seat may still answer); what a claim means is for the tournament director.
+        """
+        deadline = self.genesis.body.deadline  # (a seat that never joins can be claimed against too)
+        against, since = entry.body.against, entry.body.since
+        if deadline is None:
+            raise PbemError("C012", "this game has no response deadline")
+        if self.result is not None:
+            raise PbemError("C012", "the game is over")
+        if since != self.last[0]:
+            raise PbemError(
+                "C012", f"the claim names {since[:16]}…, but the last entry before it is {self.last[0][:16]}…"
+            )
+        owed = [w.describe() for w in self.awaiting() if w.seat == against]
+        if against == book.seat or not owed:
+            raise PbemError("C012", f"{against} owes nothing now, so there is nothing to claim against it")
+        waited = _hours_between(self.last[1], entry.ts)
+        if waited < deadline:
+            raise PbemError("C012", f"only {waited} of the {deadline} hours of the deadline have passed")
+        claim = Claim(self.line, book.seat, against, since, waited, owed[0])
+        self.claims.append(claim)
+        data = {"against": against, "hours": waited}
+        return [Event(kind="timeout_claimed", seat=book.seat, data=data, text=claim.describe())]
+
     # --- copying ----------------------------------------------------------------------------------
     def clone(self) -> Game:
         """An independent copy (for what-if application and mutation sweeps)."""
@@ -972,9 +1004,16 @@ class Game:
         other.opened_round = list(self.opened_round)
         other.checkpoints = {k: set(v) for k, v in self.checkpoints.items()}
         other.finals = list(self.finals)
+        other.claims = list(self.claims)
         other.resolved = set(self.resolved)
         other.echoed = set(self.echoed)
         return other
+
+
+def _hours_between(earlier: str, later: str) -> int:
+    """Whole hours from one entry timestamp to another (they are UTC, to the second)."""
+    start, end = (datetime.strptime(t, "%Y-%m-%dT%H:%M:%SZ") for t in (earlier, later))
+    return int((end - start).total_seconds() // 3600)
 
 
 def _listed(action: Action, legal: list[Action]) -> bool:

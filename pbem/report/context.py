@@ -77,6 +77,7 @@ class Seal(_Model):
     audit: str
     checks: list[str]
     errors: list[str]
+    claims: list[str]
 
 
 class Term(_Model):
@@ -256,6 +257,7 @@ def seal(chron: Chronicle) -> Seal:
         audit=report.audit,
         checks=checks,
         errors=errors,
+        claims=report.claims,
     )
 
 

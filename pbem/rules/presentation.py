@@ -101,7 +101,15 @@ class Presentation(ABC):
     combat_followups: ClassVar[frozenset[str]] = frozenset({"unit_reduced", "unit_eliminated", "retreated"})
     """Event kinds that belong to the combat before them (see the module docstring)."""
     highlights: ClassVar[frozenset[str]] = frozenset(
-        {"combat_resolved", "control_changed", "unit_eliminated", "victory_points", "game_over", "resigned"}
+        {
+            "combat_resolved",
+            "control_changed",
+            "unit_eliminated",
+            "victory_points",
+            "game_over",
+            "resigned",
+            "timeout_claimed",
+        }
     )
     """Event kinds worth a line in an after-action report's timeline."""
 

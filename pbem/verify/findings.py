@@ -93,6 +93,8 @@ class VerificationReport(BaseModel):
     state_hash: str | None
     final_checkpoints: list[str]
     findings: list[Finding] = Field(default_factory=list)
+    claims: list[str] = Field(default_factory=list)
+    """Timeout claims the log bears out, as ``line N: …``."""
 
     @property
     def first_error(self) -> Finding | None:

@@ -188,6 +188,7 @@ class Verifier:
             state_hash=game.current_state_hash() if game.rules and not self.halted else None,
             final_checkpoints=list(game.finals),
             findings=findings,
+            claims=[f"line {c.line}: {c.describe()}" for c in game.claims],
         )
 
 
