@@ -107,6 +107,12 @@ _TABLE: tuple[Code, ...] = (
         "A timeout claim the log does not bear out: no deadline, the seat owes nothing, "
         "something came after the claimed entry, or the deadline had not passed.",
     ),
+    Code(
+        "C013",
+        "bad-undo",
+        "A take-back the log does not allow: not the author's last action, something came after it, it rolled "
+        "dice, touched hidden values or ended a period, or no such request is open.",
+    ),
     # D: dice
     Code("D001", "unexpected-reveal", "A dice reveal answers no open roll that awaits this seat."),
     Code("D002", "reveal-index", "A dice reveal skips or reuses a chain index."),

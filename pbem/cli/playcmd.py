@@ -184,6 +184,25 @@ def reveal(
     _sign(log, key, passphrase_file, data, as_json, owed)
 
 
+def undo(
+    log: LogArg,
+    key: KeyOpt,
+    accept: Annotated[bool, typer.Option("--accept", help="Agree to the other player's take-back request.")] = False,
+    passphrase_file: PassOpt = None,
+    data: DataOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ask to take back your last action (the others must agree), or with --accept agree to their request.
+
+    Only an action that rolled no dice, touched no hidden value and ended no period can be taken back, and only
+    until anything else happens; to decline, simply play on.
+    """
+    _sign(
+        log, key, passphrase_file, data, as_json,
+        lambda session: [session.accept_undo() if accept else session.request_undo()],
+    )  # fmt: skip
+
+
 def claim_timeout(
     log: LogArg,
     key: KeyOpt,

@@ -117,6 +117,15 @@ def play(
                 out.print(f"  [dim]… {len(news) - RECENT} earlier lines (pbem report --turn N tells them all)[/dim]")
             for line in news[-RECENT:]:
                 out.print(f"  {line}")
+        request = session.game.undo_request
+        if request is not None and seat in request.waiting:
+            who = chron.name_of(request.author)
+            answer = _ask(out, f"{who} asks to take back its last action. Agree? [y/N] ")
+            if answer is not None and answer.lower() in ("y", "yes"):
+                session.accept_undo()
+                out.print("agreed: the action is taken back once every other player agrees")
+            else:
+                out.print("not agreed: playing on declines it")
         turn = Turn(session)
         while True:
             if not _choose(out, turn):
@@ -124,6 +133,9 @@ def play(
             if not turn.steps:
                 waits = [w.describe() for w in session.game.awaiting()]
                 out.print("Nothing for you to do now: " + ("; ".join(waits) or "the game is over"))
+                undoable = session.game.undoable
+                if undoable is not None and undoable.author == seat and session.game.undo_request is None:
+                    out.print(f"(to ask to take back your last action: pbem undo {log} --key KEY)")
                 return
             _situation(out, turn)
             confirm = _ask(out, f"Sign these {len(turn.actions)} actions as one entry? [y: sign, u: undo, N: quit] ")

@@ -432,6 +432,36 @@ class Session:
         written.extend(self.do_owed())
         return written
 
+    def request_undo(self) -> Envelope:
+        """Ask the other players to let this seat take back its last action (which rolled no dice, changed no
+        hidden value and ended no period, and after which nothing has happened).
+
+        Raises:
+            UsageError: U002 if there is no such action to take back.
+        """
+        self._owed_checkpoints()
+        undoable = self.game.undoable
+        if undoable is None or undoable.author != self.seat or self.game.undo_request is not None:
+            raise UsageError("U002", f"{self.seat} has no action it may take back now")
+        return self._write("undo-request", {"for": undoable.entry})
+
+    def accept_undo(self) -> Envelope:
+        """Agree to the open take-back request.
+
+        Raises:
+            UsageError: U002 if no request waits for this seat.
+        """
+        self._owed_checkpoints()
+        request = self.game.undo_request
+        if request is None or self.seat not in request.waiting:
+            raise UsageError("U002", f"no take-back request waits for {self.seat}'s answer")
+        return self._write("undo-accept", {"for": request.id})
+
+    def _owed_checkpoints(self) -> None:
+        """Co-sign owed checkpoints (the only protocol work that leaves a take-back window open)."""
+        while self.book.owed_checkpoints:
+            self._write("checkpoint", dict(self.book.owed_checkpoints[0].body))
+
     def claim_timeout(self, against: str) -> Envelope:
         """Sign a claim that ``against`` has not answered within the game's deadline (the log must bear it out).
 

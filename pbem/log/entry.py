@@ -79,6 +79,8 @@ class EntryType(StrEnum):
     KEY_REPLACE = "key-replace"
     RESIGN = "resign"
     CLAIM_TIMEOUT = "claim-timeout"  # evidence that a seat has not answered within the genesis deadline
+    UNDO_REQUEST = "undo-request"  # the author asks to take back its last action
+    UNDO_ACCEPT = "undo-accept"  # another seat agrees; once all have, the action is void
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,6 +351,20 @@ class ResignEntry(_FeedEntry):
     body: ResignBody
 
 
+class UndoBody(Wire):
+    for_: Annotated[Hex64, Field(alias="for")]  # the action (request) or the request (accept)
+
+
+class UndoRequestEntry(_FeedEntry):
+    type: Literal["undo-request"]
+    body: UndoBody
+
+
+class UndoAcceptEntry(_FeedEntry):
+    type: Literal["undo-accept"]
+    body: UndoBody
+
+
 class ClaimTimeoutEntry(_FeedEntry):
     type: Literal["claim-timeout"]
     body: ClaimTimeoutBody
@@ -365,12 +381,14 @@ FeedEntry = (
     | KeyReplaceEntry
     | ResignEntry
     | ClaimTimeoutEntry
+    | UndoRequestEntry
+    | UndoAcceptEntry
 )
 Entry = GenesisEntry | FeedEntry
 _MODELS: dict[str, type[Entry]] = {
     t.model_fields["type"].annotation.__args__[0]: t  # type: ignore[union-attr]
     for t in (GenesisEntry, JoinEntry, ActionEntry, RevealEntry, HiddenEntry, CheckpointEntry, DiscloseEntry,
-              KeyRotateEntry, KeyReplaceEntry, ResignEntry, ClaimTimeoutEntry)
+              KeyRotateEntry, KeyReplaceEntry, ResignEntry, ClaimTimeoutEntry, UndoRequestEntry, UndoAcceptEntry)
 }  # fmt: skip
 assert set(_MODELS) == {t.value for t in EntryType}
 

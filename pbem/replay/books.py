@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pbem.log.sign import PublicKey
-from pbem.rules.contract import Event, RollRequest
+from pbem.rules.contract import Event, GameState, RollRequest
 
 __all__ = [
     "Await",
@@ -19,6 +19,8 @@ __all__ = [
     "PendingRoll",
     "RollRecord",
     "SeatBook",
+    "UndoRequest",
+    "Undoable",
 ]
 
 
@@ -171,6 +173,28 @@ class LoggedEvent:
     line: int
     entry: str
     event: Event
+
+
+@dataclass(frozen=True)
+class Undoable:
+    """The last action, which may still be taken back: ``state`` is the game as it was before it."""
+
+    entry: str
+    author: str
+    state: GameState
+
+
+@dataclass(frozen=True)
+class UndoRequest:
+    """An open take-back request (entry ``id``) for ``action``; ``waiting``: the seats yet to agree."""
+
+    id: str
+    author: str
+    action: str
+    waiting: frozenset[str]
+
+    def accepted_by(self, seat: str) -> UndoRequest:
+        return UndoRequest(self.id, self.author, self.action, self.waiting - {seat})
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,8 @@ from pbem.log.entry import (
     RevealEntry,
     RollDeclaration,
     Sealed,
+    UndoAcceptEntry,
+    UndoRequestEntry,
     pae,
 )
 from pbem.log.sign import PublicKey, key_id
@@ -54,6 +56,8 @@ from pbem.replay.books import (
     PendingRoll,
     RollRecord,
     SeatBook,
+    Undoable,
+    UndoRequest,
 )
 from pbem.rules import registry
 from pbem.rules.contract import (
@@ -237,6 +241,8 @@ class Game:
         self.line = 1
         self.last = (env.id, genesis.ts)  # the latest entry in file order, and its timestamp
         self.claims: list[Claim] = []
+        self.undoable: Undoable | None = None  # the last action, if it may still be taken back
+        self.undo_request: UndoRequest | None = None
         self.resolved: set[tuple[str, str]] = set()  # (roll key, seat) for every seed contributed
         self.echoed: set[str] = set()  # roll keys whose faces their mover has echoed
 
@@ -404,6 +410,9 @@ class Game:
         clock = self._clock(entry)
         if entry.type not in ("join", "checkpoint"):
             self._check_owed(book, clock, entry)
+        if entry.type not in ("undo-request", "undo-accept", "checkpoint"):
+            # Anything else happening ends a take-back window (a checkpoint only co-signs an earlier boundary).
+            self.undoable, self.undo_request = None, None
         handler = getattr(self, f"_apply_{entry.type.replace('-', '_')}")
         events: list[Event] = handler(env, entry, book)
         self.record(env, entry, line, clock)
@@ -474,6 +483,7 @@ class Game:
         state = self._require_play(entry)
         if self.result is not None:
             raise PbemError("C011", "action after the game has ended")
+        before, period = state, self.period
         self._check_echo(entry)
         seals = SealCursor(entry.body.sealed)
         events, _ = self.run_batch(book, entry.body.actions, seals)
@@ -486,6 +496,11 @@ class Game:
                 raise PbemError("D007", "the entry declares rolls the rules do not ask for")
         else:
             self._declare(env, entry, book, state.rolls, declared)
+        # An undo never crosses a roll, a hidden value or a period boundary: only such a plain action may be
+        # taken back, and only until anything else happens.
+        plain = declared is None and not entry.body.sealed and state.hidden == before.hidden
+        if plain and self.ruleset.period(state) == period and self.result is None:
+            self.undoable = Undoable(env.id, book.seat, before)
         return events
 
     def run_batch(
@@ -987,6 +1002,29 @@ class Game:
         self.claims.append(claim)
         data = {"against": against, "hours": waited}
         return [Event(kind="timeout_claimed", seat=book.seat, data=data, text=claim.describe())]
+
+    def _apply_undo_request(self, env: Envelope, entry: UndoRequestEntry, book: SeatBook) -> list[Event]:
+        undoable = self.undoable
+        if undoable is None or undoable.entry != entry.body.for_ or undoable.author != book.seat:
+            raise PbemError("C013", f"{book.seat} cannot take back {entry.body.for_[:16]}… (see C013)")
+        others = frozenset(s for s in self.roster.players if s != book.seat)
+        self.undo_request = UndoRequest(env.id, book.seat, undoable.entry, others)
+        text = f"{book.seat} asks to take back its last action"
+        return [Event(kind="undo_requested", seat=book.seat, data={"entry": undoable.entry}, text=text)]
+
+    def _apply_undo_accept(self, env: Envelope, entry: UndoAcceptEntry, book: SeatBook) -> list[Event]:
+        request, undoable = self.undo_request, self.undoable
+        if request is None or undoable is None or request.id != entry.body.for_ or book.seat not in request.waiting:
+            raise PbemError("C013", f"{book.seat} accepts a take-back that is not open to it")
+        self.undo_request = request = request.accepted_by(book.seat)
+        events = [Event(kind="undo_accepted", seat=book.seat, text=f"{book.seat} agrees to the take-back")]
+        if not request.waiting:
+            self.state, self.undoable, self.undo_request = undoable.state, None, None
+            text = f"{request.author}'s action is taken back by agreement"
+            events.append(
+                Event(kind="action_taken_back", seat=request.author, data={"entry": request.action}, text=text)
+            )
+        return events
 
     # --- copying ----------------------------------------------------------------------------------
     def clone(self) -> Game:

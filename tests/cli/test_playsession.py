@@ -57,3 +57,17 @@ def test_nothing_to_do_says_whom_the_game_waits_for(play: object, duel_log: Path
     run(alice, "1\ny\n\n")
     waiting = run(alice, "")
     assert "Nothing for you to do now: waiting for blue to act" in waiting.out
+
+
+def test_a_take_back_request_is_answered_in_play(
+    play: object, cli: Cli, duel_log: Path, alice: Player, bob: Player
+) -> None:
+    run = play  # type: ignore[assignment]
+    run(alice, "1\ny\n\n")
+    run(bob, "1\ny\n\n")
+    run(alice, "4\ny\n\n")  # pass
+    assert "pbem undo" in run(alice, "").out
+    assert cli("undo", duel_log, "--key", alice.key).code == 0
+    answered = run(bob, "y\n")
+    assert "asks to take back" in answered.out and "waiting for red to act" in answered.out
+    assert verify_file(duel_log)[0].valid
