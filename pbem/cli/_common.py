@@ -21,9 +21,12 @@ from pbem.rules.contract import Ruleset
 __all__ = [
     "DataOpt",
     "ExitCode",
+    "ForceOpt",
     "JsonOpt",
     "KeyOpt",
+    "LogArg",
     "PassOpt",
+    "check_output",
     "console",
     "data_provider",
     "emit_json",
@@ -53,7 +56,9 @@ def exit_code_for(error: PbemError) -> ExitCode:
     return ExitCode.INVALID
 
 
+LogArg = Annotated[Path, typer.Argument(help="The game log (JSON Lines).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on standard output.")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Replace OUTPUT if it exists (atomically).")]
 KeyOpt = Annotated[Path, typer.Option("--key", "-k", help="Your private key file (pbem .key or OpenSSH).")]
 NameOpt = Annotated[str | None, typer.Option("--name", help="Your name as reports show it (up to 64 characters).")]
 NoteOpt = Annotated[
@@ -67,6 +72,12 @@ DataOpt = Annotated[
     list[Path] | None,
     typer.Option("--data", help="A data pack file to use when the game names a pack that is not built in."),
 ]
+
+
+def check_output(path: Path | None, force: bool) -> None:
+    """Refuse to replace an existing file unless ``--force`` says so (U003)."""
+    if path is not None and path.exists() and not force:
+        raise UsageError("U003", f"{path} exists: choose another name or pass --force to replace it")
 
 
 def emit_json(value: Any) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli._common import DataOpt, JsonOpt, console, data_provider, emit_json
+from pbem.cli._common import DataOpt, ForceOpt, JsonOpt, LogArg, check_output, console, data_provider, emit_json
 from pbem.errors import UsageError
 from pbem.exchange.mail import MailSettings, compose, send, summarize
 from pbem.exchange.packet import armour, read_packets
@@ -16,8 +16,6 @@ from pbem.log.store import read_log, write_file
 from pbem.verify.pipeline import verify_file
 
 __all__ = ["export", "import_", "mail"]
-
-LogArg = Annotated[Path, typer.Argument(help="The game log (JSON Lines).")]
 
 
 def export(
@@ -33,7 +31,7 @@ def export(
     ] = None,
     armoured: Annotated[bool, typer.Option("--armour", help="With -o: write the armoured text, not the file.")] = False,
     everything: Annotated[bool, typer.Option("--all", help="Send the whole log, not only what is missing.")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Replace OUTPUT if it exists (atomically).")] = False,
+    force: ForceOpt = False,
     data: DataOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -47,8 +45,7 @@ def export(
     )
     text = armour(packet)
     if output is not None:
-        if output.exists() and not force:
-            raise UsageError("U003", f"{output} exists: choose another name or pass --force to replace it")
+        check_output(output, force)
         write_file(output, text.encode() if armoured else packet.to_file(), replace=force)
     if as_json:
         emit_json(
@@ -114,7 +111,7 @@ def mail(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Also save the message as .eml here.")] = None,
     do_send: Annotated[bool, typer.Option("--send", help="Send it by SMTP (STARTTLS; settings: see docs).")] = False,
     everything: Annotated[bool, typer.Option("--all", help="Send the whole log, not only what is missing.")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Replace OUTPUT if it exists (atomically).")] = False,
+    force: ForceOpt = False,
     data: DataOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -122,8 +119,7 @@ def mail(
     recipient must do next. SMTP settings come from PBEM_MAIL_CONFIG or PBEM_SMTP_* variables, never options."""
     if output is None and not do_send:
         raise UsageError("U003", "give -o FILE.eml to save the message, --send to send it, or both")
-    if output is not None and output.exists() and not force:
-        raise UsageError("U003", f"{output} exists: choose another name or pass --force to replace it")
+    check_output(output, force)
     settings = MailSettings.load() if do_send else None
     address = sender or (settings.sender if settings else None) or "pbem@localhost"
     lines, _ = read_log(log)

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from pbem.cli._common import DataOpt, ExitCode, JsonOpt, PassOpt, console, data_provider, emit_json, load_key
+from pbem.cli._common import DataOpt, ExitCode, JsonOpt, LogArg, PassOpt, console, data_provider, emit_json, load_key
 from pbem.client.session import own_knowledge
 from pbem.errors import UsageError
 from pbem.log.store import conflicted_siblings, read_log, write_new_file
@@ -20,7 +20,6 @@ from pbem.verify.findings import VerificationReport
 from pbem.verify.merge import merge_files
 from pbem.verify.pipeline import verify_file, verify_lines
 
-LogArg = Annotated[Path, typer.Argument(help="The game log (JSON Lines).")]
 OptKey = Annotated[Path | None, typer.Option("--key", "-k", help="Your key: also see your own hidden values.")]
 
 

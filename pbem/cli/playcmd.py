@@ -13,6 +13,7 @@ from pbem.cli._common import (
     DataOpt,
     JsonOpt,
     KeyOpt,
+    LogArg,
     NameOpt,
     NoteOpt,
     PassOpt,
@@ -27,8 +28,6 @@ from pbem.log import keys
 from pbem.log.entry import Envelope
 from pbem.log.store import LogStore
 from pbem.rules import registry
-
-LogArg = Annotated[Path, typer.Argument(help="The game log (JSON Lines).")]
 
 
 def _pair(text: str, what: str) -> tuple[str, str]:

@@ -11,9 +11,20 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TaskID, TextColumn
 
-from pbem.cli._common import DataOpt, ExitCode, JsonOpt, PassOpt, data_provider, emit_json, err_console, load_key
+from pbem.cli._common import (
+    DataOpt,
+    ExitCode,
+    ForceOpt,
+    JsonOpt,
+    LogArg,
+    PassOpt,
+    check_output,
+    data_provider,
+    emit_json,
+    err_console,
+    load_key,
+)
 from pbem.client.session import own_knowledge
-from pbem.errors import UsageError
 from pbem.log.store import read_log, write_file
 from pbem.replay.game import no_knowledge
 from pbem.report.chronicle import Chronicle, chronicle
@@ -22,8 +33,6 @@ from pbem.report.replay import replay_page
 
 __all__ = ["replay", "report"]
 
-LogArg = Annotated[Path, typer.Argument(help="The game log (JSON Lines).")]
-ForceOpt = Annotated[bool, typer.Option("--force", help="Replace OUTPUT if it exists (atomically).")]
 ReadKeyOpt = Annotated[
     Path | None,
     typer.Option("--key", "-k", help="Your key: lets the document show your own hidden values before disclosure."),
@@ -110,8 +119,7 @@ def report(
     Exit code 0 if the log verifies, 1 if not (the document is still written and shows the first failure).
     """
     chosen = fmt or (FormatChoice.pdf if output.suffix.lower() == ".pdf" else FormatChoice.html)
-    if output.exists() and not force:
-        raise UsageError("U003", f"{output} exists: choose another name or pass --force to replace it")
+    check_output(output, force)
     with _progress(as_json) as tick:
         chron = _chronicle(log, key, passphrase_file, data, tick)
         if chosen == FormatChoice.pdf:
@@ -137,8 +145,7 @@ def replay(
 
     Exit code 0 if the log verifies, 1 if not (the page is still written and marks the failing line).
     """
-    if output.exists() and not force:
-        raise UsageError("U003", f"{output} exists: choose another name or pass --force to replace it")
+    check_output(output, force)
     with _progress(as_json) as tick:
         chron = _chronicle(log, key, passphrase_file, data, tick)
         page = replay_page(chron, progress=lambda done, total: tick("drawing every step", done, total))

@@ -9,8 +9,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pbem.cli._common import ExitCode, JsonOpt, console, emit_json, err_console
-from pbem.errors import UsageError
+from pbem.cli._common import ExitCode, JsonOpt, check_output, console, emit_json, err_console
 from pbem.log.store import write_file
 from pbem.report import render
 from pbem.verify.tournament import Roster, verify_folder
@@ -31,8 +30,7 @@ def verify(
     as_json: JsonOpt = False,
 ) -> None:
     """Verify every log in FOLDER on all cores; exit 1 if any game fails (or has a seat not on the roster)."""
-    if html is not None and html.exists() and not force:
-        raise UsageError("U003", f"{html} exists: choose another name or pass --force to replace it")
+    check_output(html, force)
     registered = Roster.load(roster) if roster is not None else None
     bar = Progress(
         TextColumn("verifying"),
