@@ -90,8 +90,12 @@ def import_(
             }
         )
         return
-    made = "created" if result.created else "appended to"
-    console.print(f"{len(result.added)} new entries {made} {log} ({result.duplicates} already there)")
+    added = f"{len(result.added)} new {'entry' if len(result.added) == 1 else 'entries'}"
+    if result.created:
+        console.print(f"created {log} with {added}")
+    else:
+        known = f" ({result.duplicates} already there)" if result.duplicates else ""
+        console.print(f"appended {added} to {log}{known}")
     if report.result is not None:
         console.print(f"the game is over: {report.result.outcome}")
     else:
@@ -127,7 +131,7 @@ def mail(
     packet = export_packet(
         lines, sender=sender_seat, recipient=recipient, everything=everything, data_provider=provider
     )
-    summary = summarize(lines, packet, recipient, data_provider=provider)
+    summary = summarize(lines, packet, log_name=log.name, data_provider=provider)
     message = compose(packet, summary, to=to, sender=address, log_name=log.name)
     if output is not None:
         write_file(output, bytes(message), replace=force)
@@ -137,4 +141,5 @@ def mail(
         emit_json({"to": to, "entries": len(packet.lines), "sent": do_send, "output": output and str(output)})
     else:
         done = " and ".join(x for x in (f"saved to {output}" if output else "", "sent" if do_send else "") if x)
-        console.print(f"message to {to} with {len(packet.lines)} entries {done}")
+        n = len(packet.lines)
+        console.print(f"message to {to} with {n} {'entry' if n == 1 else 'entries'} {done}")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import smtplib
 import ssl
+import textwrap
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -93,50 +94,88 @@ class MailSettings:
 
 @dataclass(frozen=True)
 class Summary:
-    """What a packet's entries did (public events only), and what the recipient must do next."""
+    """What a packet's entries did (public events only), who sent them, and what the recipient must do next."""
 
     title: str
+    sender: str
     happened: tuple[str, ...]
     next_steps: tuple[str, ...]
 
 
+# What each kind of wait asks of the recipient, and the command that does it ({log}: the log's file name).
+_REVEAL = "pbem reveal {log} --key YOUR.key"
+_TODO = {
+    "join": ("join the game", "pbem join {log} --key YOUR.key --name YOUR-NAME"),
+    "act": ("your move", "pbem play {log} --key YOUR.key"),
+    "dice": ("reveal your dice seed so the pending roll settles", _REVEAL),
+    "open": ("open {detail} as the rules require", _REVEAL),
+    "seal": ("commit to {detail}", _REVEAL),
+    "checkpoint": ("co-sign the end of {detail}", _REVEAL),
+    "disclose": ("the game is over: disclose your game secret for the audit", _REVEAL),
+}
+_WIDTH = 76  # body lines stay short enough for 7bit transfer and every mail reader
+
+
 def summarize(
-    lines: Sequence[bytes], packet: Packet, recipient: str | None, *, data_provider: DataProvider = builtin_data
+    lines: Sequence[bytes],
+    packet: Packet,
+    *,
+    log_name: str,
+    data_provider: DataProvider = builtin_data,
 ) -> Summary:
-    """The summary of ``packet``, replayed from the sender's whole log ``lines``."""
+    """The summary of ``packet`` for its recipient, replayed from the sender's whole log ``lines``."""
+    recipient = packet.recipient
     chron = chronicle(lines, data_provider=data_provider)
     game = chron.game
     assert game is not None
     ids = {envelope(line).id for line in packet.lines}
-    happened = tuple(
+    sender = "your opponent" if packet.sender is None else chron.name_of(packet.sender)
+    title = game.genesis.body.title or (chron.ruleset.name if chron.ruleset else game.genesis.body.ruleset)
+    invitation = []
+    if game.id in ids:
+        genesis = game.genesis.body
+        name = chron.ruleset.name if chron.ruleset else genesis.ruleset
+        seat = f"; your seat: {recipient}" if recipient is not None else ""
+        invitation.append(f"{sender} started a game of {name} (scenario {genesis.scenario}){seat}")
+    happened = tuple(invitation) + tuple(
         f"{chron.name_of(e.seat)}: {e.text}" if e.seat else e.text
         for m in chron.moments
         if m.entry in ids
         for e in m.events
         if e.visible_to is None and e.text and e.kind not in QUIET
     )
-    waits = [w for w in game.awaiting() if recipient is None or w.seat == recipient]
-    title = game.genesis.body.title or (chron.ruleset.name if chron.ruleset else game.genesis.body.ruleset)
-    return Summary(title, happened, tuple(w.describe().removeprefix("waiting for ") for w in waits))
+    steps = []
+    for wait in game.awaiting():
+        if recipient is not None and wait.seat != recipient:
+            continue
+        what, command = (text.format(log=log_name, detail=wait.detail) for text in _TODO[wait.what])
+        who = "" if recipient is not None else f"{chron.name_of(wait.seat)}: "
+        steps.append(f"{who}{what}:\n      {command}")
+    return Summary(title, sender, happened, tuple(dict.fromkeys(steps)))
+
+
+def _bullet(text: str) -> str:
+    return textwrap.fill(text, _WIDTH, initial_indent="  - ", subsequent_indent="    ", break_long_words=False)
 
 
 def compose(packet: Packet, summary: Summary, *, to: str, sender: str, log_name: str) -> EmailMessage:
     """The message for ``packet``: a plain-text summary and instructions, the armour, and the attachment."""
-    title, happened, next_steps = summary.title, summary.happened, summary.next_steps
-    who = packet.sender or "your opponent"
+    title, who, happened, next_steps = summary.title, summary.sender, summary.happened, summary.next_steps
+    n = len(packet.lines)
+    entries = "1 new signed entry" if n == 1 else f"{n} new signed entries"
     message = EmailMessage()
     message["From"] = sender
     message["To"] = to
-    message["Subject"] = f"[pbem] {title}: {len(packet.lines)} new entries from {who}"
+    message["Subject"] = f"[pbem] {title}: {entries.replace(' signed', '')} from {who}"
     message["Date"] = formatdate(usegmt=True)
     message["Message-ID"] = make_msgid(domain="pbem.invalid")
     message["X-Pbem-Game"] = packet.game
-    story = "\n".join(f"  - {line}" for line in happened) or "  (protocol entries only: dice seeds, checkpoints)"
-    todo = "\n".join(f"  - {line}" for line in next_steps) or "  - nothing: the game waits for someone else"
+    story = "\n".join(_bullet(line) for line in happened) or "  (protocol entries only: dice seeds, checkpoints)"
+    todo = "\n".join(f"  - {line}" for line in next_steps) or "  - nothing yet: the game waits for someone else"
     body = (
-        f"{who} sent you {len(packet.lines)} new signed entries for {title}.\n\n"
+        f"{who[0].upper()}{who[1:]} sent you {entries} for {title}.\n\n"
         f"What happened:\n{story}\n\n"
-        f"What you must do next:\n{todo}\n\n"
+        f"What you must do next, once you have imported them:\n{todo}\n\n"
         "To take them in, save the attachment (or this whole message) and run:\n"
         f"  pbem import {log_name} <the saved file>\n"
         "pbem verifies every signature, die roll and move before it appends anything.\n\n"

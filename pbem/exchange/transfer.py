@@ -70,6 +70,11 @@ def export_packet(
     if not chosen:
         whom = recipient or "the other seats"
         raise UsageError("U002", f"{whom} already has every entry of this log (use --all to send it whole)")
+    if sender is None:  # a packet of one seat's entries is from that seat (the usual reply after a turn)
+        authors = {game.entries[envelope(line).id][1] for line in chosen}
+        sender = authors.pop() if len(authors) == 1 else None
+    if recipient is None and sender is not None and len(game.seats) == 2:  # two players: the other one
+        recipient = next(seat for seat in game.seats if seat != sender)
     return Packet(game.id, sender, recipient, tuple(chosen))
 
 
@@ -97,8 +102,13 @@ def _refusal(finding: Finding, packet: Packet) -> PbemError:
 
 
 def _take(verifier: Verifier, packets: Sequence[Packet], result: Imported) -> list[bytes]:
-    """Feed every new entry of ``packets`` to ``verifier``; the canonical lines to append, in order."""
+    """Feed every new entry of ``packets`` to ``verifier``; the canonical lines to append, in order.
+
+    An entry that comes twice in this import (a saved email holds its packet as attachment and as armour)
+    counts once; ``duplicates`` counts the entries the log already had.
+    """
     new: list[bytes] = []
+    seen: set[str] = set()
     for packet in packets:
         result.sources.append(packet.source)
         for line in packet.lines:
@@ -106,6 +116,9 @@ def _take(verifier: Verifier, packets: Sequence[Packet], result: Imported) -> li
                 env = envelope(line)
             except LogFormatError as exc:
                 raise ExchangeError("X006", f"{packet.source}: an entry line does not parse ({exc.render()})") from exc
+            if env.id in seen:
+                continue
+            seen.add(env.id)
             game = verifier.game
             if game is not None and env.id in game.entries:
                 result.duplicates += 1
@@ -150,7 +163,9 @@ def import_packets(path: Path, packets: Sequence[Packet], *, data_provider: Data
         new = _take(verifier, packets, result)
         if not new:
             raise ExchangeError(
-                "X004", f"stale packet: all {result.duplicates} entries of {', '.join(result.sources)} are in {path}"
+                "X004",
+                f"stale packet: {path} already has every entry of {', '.join(result.sources)} "
+                f"({result.duplicates} {'entry' if result.duplicates == 1 else 'entries'})",
             )
         store.extend(new)
     return result

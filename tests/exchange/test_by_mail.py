@@ -117,3 +117,34 @@ def test_mail_saves_a_standard_eml_that_imports(cli: Cli, tmp_path: Path) -> Non
     copy = tmp_path / "b" / "game.jsonl"
     assert cli("import", copy, eml).code == 0 and copy.read_bytes() == log.read_bytes()
     cli("mail", log, "--to", "bob@example.org").assert_error("U003", 2)  # neither -o nor --send
+
+
+def test_the_message_names_the_sender_and_tells_the_recipient_what_to_run(cli: Cli, tmp_path: Path) -> None:
+    """Without --from/--for, a two-player packet of one seat's entries is from that seat to the other."""
+    alice, bob = write_keys(tmp_path / "a", "alice", "red"), write_keys(tmp_path / "b", "bob", "blue")
+    log, copy = tmp_path / "a" / "game.jsonl", tmp_path / "b" / "game.jsonl"
+    assert cli("new", "triad", "--scenario", "duel", "--seat", f"red={alice.pub}", "--seat", f"blue={bob.pub}",
+               "--key", alice.key, "-o", log, "--name", "Alice", "--title", "Duel").code == 0  # fmt: skip
+    invite = tmp_path / "invite.eml"
+    assert cli("mail", log, "--to", "bob@example.org", "-o", invite).code == 0
+    message = email.message_from_bytes(invite.read_bytes(), policy=email.policy.default)
+    assert message["Subject"] == "[pbem] Duel: 2 new entries from Alice (red)"
+    part = message.get_body(preferencelist=("plain",))
+    assert part is not None and part["Content-Transfer-Encoding"] == "7bit"
+    body = part.get_content()
+    words = " ".join(body.split())
+    assert "Alice (red) started a game of" in words and "your seat: blue" in words
+    assert "join the game:\n      pbem join game.jsonl --key YOUR.key --name YOUR-NAME" in body
+    assert max(len(line) for line in body.splitlines()) <= 76
+    imported = cli("import", copy, invite)  # the message holds the packet twice: counted once
+    assert imported.code == 0 and "created" in imported.out and "with 2 new entries" in imported.out
+    assert cli("join", copy, "--key", bob.key, "--name", "Bob").code == 0
+    reply = tmp_path / "reply.eml"
+    assert cli("mail", copy, "--to", "alice@example.org", "-o", reply).code == 0
+    answer = email.message_from_bytes(reply.read_bytes(), policy=email.policy.default)
+    assert answer["Subject"] == "[pbem] Duel: 1 new entry from Bob (blue)"
+    taken = cli("import", log, reply, "--json")
+    assert taken.code == 0 and json.loads(taken.out)["added"] == 1
+    stale = cli("import", log, reply)
+    stale.assert_error("X004")
+    assert "already has every entry" in stale.err and "(1 entry)" in stale.err
