@@ -185,7 +185,13 @@ class MemoryStore:
 
 
 def play_in_memory(
-    game: str, scenario: str, options: dict[str, Any], rng: random.Random, *, max_entries: int = 20_000
+    game: str,
+    scenario: str,
+    options: dict[str, Any],
+    rng: random.Random,
+    *,
+    max_entries: int = 20_000,
+    title: str = "",
 ) -> list[bytes]:
     """A whole game between scripted players choosing at random, every entry signed and verified once.
 
@@ -194,7 +200,7 @@ def play_in_memory(
     from pbem.client.session import own_knowledge
 
     directory = Path(tempfile.mkdtemp())
-    table = Table.start(directory, scenario, game=game, options=options, join=False)
+    table = Table.start(directory, scenario, game=game, options=options, join=False, title=title)
     keys = table.keys
     store = MemoryStore(table.lines())
     verifier = Verifier(knowledge=lambda g, seat, e, k: own_knowledge(keys[seat])(g, seat, e, k))

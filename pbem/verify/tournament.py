@@ -2,6 +2,11 @@
 
 One log that cannot even be read yields a row saying so; it never stops the others. Rows come back in file
 name order whatever order the workers finish in.
+
+When the folder holds several copies of one game (each player submitted theirs), the copies that verify are
+also compared with each other as ``pbem merge`` does: two entries one seat signed with the same sequence
+number mark both copies ``forked`` and name that seat, and a copy that lacks entries every seat co-signed
+a checkpoint over is ``truncated``.
 """
 
 from __future__ import annotations
@@ -10,18 +15,21 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from itertools import combinations
 from pathlib import Path
 from typing import Literal
 
 from pbem.errors import PbemError, UsageError
 from pbem.log.keys import parse_public
 from pbem.log.sign import PublicKey
+from pbem.log.store import read_log
+from pbem.verify.merge import merge_lines
 from pbem.verify.pipeline import verify_file
 
-__all__ = ["GameRow", "Roster", "verify_folder", "verify_one"]
+__all__ = ["GameRow", "Roster", "compare_copies", "verify_folder", "verify_one"]
 
-Verdict = Literal["valid", "invalid", "unreadable", "unregistered"]
+Verdict = Literal["valid", "invalid", "unreadable", "unregistered", "forked", "truncated"]
 
 
 @dataclass(frozen=True)
@@ -135,7 +143,44 @@ def verify_folder(
                 rows[row.file] = row
                 if progress is not None:
                     progress(done, len(logs))
-    return [rows[p.name] for p in logs]
+    return compare_copies(directory, [rows[p.name] for p in logs])
+
+
+def compare_copies(directory: Path, rows: list[GameRow]) -> list[GameRow]:
+    """``rows`` with forks and truncations between copies of one game (see the module docstring) marked."""
+    by_game: dict[str, list[GameRow]] = {}
+    for row in rows:
+        if row.game is not None and row.verdict in ("valid", "unregistered"):
+            by_game.setdefault(row.game, []).append(row)
+    findings: dict[str, list[tuple[Verdict, str]]] = {}
+    for copies in by_game.values():
+        lines = {row.file: read_log(directory / row.file)[0] for row in copies}
+        for a, b in combinations([row.file for row in copies], 2):
+            if lines[a] == lines[b]:
+                continue
+            merged = merge_lines(lines[a], lines[b])
+            for fork in merged.forks:
+                text = (
+                    f"[C006] fork: {fork.author} signed two entries with seq {fork.seq} "
+                    f"({fork.first[:12]}… and {fork.second[:12]}…), one in {a}, the other in {b}"
+                )
+                for name in (a, b):
+                    findings.setdefault(name, []).append(("forked", text))
+            for cut in merged.truncations:
+                short, full = (a, b) if cut.copy == "A" else (b, a)
+                text = (
+                    f"[P005] lacks {cut.missing} entries that {full} holds and every seat co-signed "
+                    f"(checkpoint {cut.label}): an old or truncated copy"
+                )
+                findings.setdefault(short, []).append(("truncated", text))
+    marked = []
+    for row in rows:
+        found = findings.get(row.file)
+        if found:
+            verdict: Verdict = "forked" if any(v == "forked" for v, _ in found) else "truncated"
+            row = replace(row, verdict=verdict, first_error="; ".join(dict.fromkeys(t for _, t in found)))
+        marked.append(row)
+    return marked
 
 
 def as_json(rows: Sequence[GameRow]) -> list[dict[str, object]]:

@@ -10,10 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from pbem.log.entry import seal
 from pbem.verify.tournament import Roster, verify_folder
 from tests.helpers import Cli, play_in_memory, test_key
 
 GAMES = 12  # distinct played games; copies and damaged versions make the folder's 50 logs
+
+
+def write(path: Path, lines: list[bytes]) -> None:
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +26,10 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, st
     """50+ logs and the verdict each must get."""
     root = tmp_path_factory.mktemp("tournament")
     expected: dict[str, str] = {}
-    games = [play_in_memory("triad", "duel", {"rounds": 1 + i % 3}, random.Random(i)) for i in range(GAMES)]
+    games = [
+        play_in_memory("triad", "duel", {"rounds": 1 + i % 3}, random.Random(i), title=f"game {i}")
+        for i in range(GAMES)
+    ]  # distinct titles: distinct games (one genesis would make them copies of one game, forked)
     for n in range(40):
         lines = games[n % GAMES]
         (root / f"valid-{n:02d}.jsonl").write_bytes(b"".join(line + b"\n" for line in lines))
@@ -44,6 +52,20 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, st
     trio = play_in_memory("triad", "standard", {"rounds": 1}, random.Random(99))
     (root / "three-seats.jsonl").write_bytes(b"".join(line + b"\n" for line in trio))
     expected["three-seats.jsonl"] = "unregistered"  # green's key is not on the roster
+    # Both players' copies of one game: a seat signed two versions of its last entry (each copy verifies).
+    forked = play_in_memory("triad", "duel", {"rounds": 1}, random.Random(100), title="forked")
+    last = json.loads(forked[-1])
+    last.pop("sig")
+    last["ts"] = "2026-01-09T23:59:59Z"
+    twin = seal(last, test_key(last["author"]).private.sign).line
+    write(root / "fork-alice.jsonl", forked)
+    write(root / "fork-bob.jsonl", [*forked[:-1], twin])
+    expected |= {"fork-alice.jsonl": "forked", "fork-bob.jsonl": "forked"}
+    # A copy cut short before a checkpoint that every seat co-signed, next to the whole game.
+    whole = play_in_memory("triad", "duel", {"rounds": 2}, random.Random(101), title="cut")
+    write(root / "cut-whole.jsonl", whole)
+    write(root / "cut-short.jsonl", whole[: len(whole) // 2])
+    expected |= {"cut-whole.jsonl": "valid", "cut-short.jsonl": "truncated"}
     (root / "notes.txt").write_text("not a log: ignored\n")
     players = (("Rosa", "red"), ("Bruno", "blue"))
     roster = {"players": [{"name": name, "key": test_key(seat).public.hex} for name, seat in players]}
@@ -64,6 +86,10 @@ def test_every_log_gets_its_verdict_and_one_bad_log_stops_nothing(folder: tuple[
             assert row.players == ["red: Rosa", "blue: Bruno"]
         else:
             assert row.first_error
+    fork = next(r for r in rows if r.file == "fork-bob.jsonl")
+    assert fork.first_error is not None and "[C006]" in fork.first_error and "fork-alice.jsonl" in fork.first_error
+    short = next(r for r in rows if r.file == "cut-short.jsonl")
+    assert short.first_error is not None and "[P005]" in short.first_error and "cut-whole.jsonl" in short.first_error
     tampered = next(r for r in rows if r.file == "tampered-0.jsonl")
     assert tampered.first_error is not None and "[K001]" in tampered.first_error
 
@@ -85,7 +111,7 @@ def test_cli_table_json_html_and_exit_code(cli: Cli, folder: tuple[Path, dict[st
     table = json.loads(run.out)
     assert table["valid"] is False and len(table["games"]) == len(expected)
     html = page.read_text()
-    assert html.count('<tr class="valid">') == 40 and "three-seats.jsonl" in html and "unregistered" in html
+    assert html.count('<tr class="valid">') == 41 and "three-seats.jsonl" in html and "unregistered" in html
     clean = tmp_path / "clean"
     clean.mkdir()
     (clean / "one.jsonl").write_bytes((root / "valid-00.jsonl").read_bytes())
