@@ -1,6 +1,6 @@
 """Wall time of ``pbem tournament verify`` over a folder of logs: all cores against a single process.
 
-The folder holds 60 copies of the Operation Battleaxe sample game (349 entries each), 4 of them tampered.
+The folder holds 60 copies of the Operation Battleaxe sample game (277 entries each), 4 of them tampered.
 Prints one JSON line: the core count, both wall times (seconds) and their ratio. Run: ``make bench``.
 """
 

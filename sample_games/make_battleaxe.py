@@ -5,8 +5,8 @@
 The players are simple but sensible: each Impulse they attack where their odds and the Victory Points are
 best, lead with their strongest unit, call every support they have, take the cheapest losses the rules
 allow, and refit their best units. The keys in keys/ are TEST KEYS derived from public seeds: never use them
-for a real game. Signatures are deterministic and the clock is fixed, so the script writes the same bytes
-every time.
+for a real game. Signatures are deterministic and the clock and the join nonces are fixed, so the script writes
+the same bytes every time.
 """
 
 from __future__ import annotations
@@ -162,6 +162,11 @@ def main() -> None:
         t = next(tick) * 53  # a move every minute or so
         return f"2026-06-{15 + t // 86400:02d}T{t // 3600 % 24:02d}:{t // 60 % 60:02d}:{t % 60:02d}Z"
 
+    nonces = iter(range(10**6))
+
+    def entropy(n: int) -> bytes:  # the join nonces: fixed, so the sample is reproducible (never do this in play)
+        return hashlib.sha256(f"pbem sample nonce {next(nonces)}".encode()).digest()[:n]
+
     HERE.mkdir(exist_ok=True)
     key_dir = HERE / "keys"
     key_dir.mkdir(exist_ok=True)
@@ -171,7 +176,8 @@ def main() -> None:
         save_keypair(pair, key_dir, seat, None)
     scratch = Path(tempfile.mkdtemp()) / "game.jsonl"
     create_game(scratch, RULESET, "campaign", {s: k.public for s, k in keys.items()}, keys["allied"],
-                title="Operation Battleaxe: sample game (test keys)", name="Archie", clock=clock)  # fmt: skip
+                title="Operation Battleaxe: sample game (test keys)", name="Archie", clock=clock,
+                entropy=entropy)  # fmt: skip
     lines = scratch.read_bytes().splitlines()
 
     class Memory:
@@ -183,7 +189,10 @@ def main() -> None:
     verifier = Verifier(knowledge=lambda g, seat, e, k: own_knowledge(keys[seat])(g, seat, e, k))
     for line in lines:
         verifier.feed(line)
-    sessions = {seat: Session(Memory(), keys[seat], verifier, clock=clock) for seat in SEATS}  # type: ignore[arg-type]
+    sessions = {
+        seat: Session(Memory(), keys[seat], verifier, clock=clock, entropy=entropy)  # type: ignore[arg-type]
+        for seat in SEATS
+    }
     sessions["axis"].join("Erwin")
     notes = dict(NOTES)  # each seat's first action carries a note to its opponent
     rng = random.Random(1941)

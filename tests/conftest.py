@@ -50,8 +50,8 @@ def _isolated_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
 # --- fixture games: built once per session, copied into each test ---------------------------------------
 
 # Seeds whose random play-outs cover every protocol path (checked by test_fixture_coverage).
-DUEL_SEED = 12  # two seats: private draw, card played (opening of a draw), fortify, opponent-caused hidden loss
-TRIO_SEED = 19  # three seats: private draw, card played, hidden loss, chained critical roll
+DUEL_SEED = 33  # two seats: private draw, card played (opening of a draw), fortify, opponent-caused hidden loss
+TRIO_SEED = 116 # three seats: private draw, card played, hidden loss, chained critical roll
 
 
 def _finished(directory: Path, scenario: str, seed: int) -> Table:
@@ -77,6 +77,7 @@ def _copy(master: Table, directory: Path) -> Table:
     shutil.copyfile(master.path, path)
     table = Table(path, master.keys)
     table.clock.tick = master.clock.tick
+    table.entropy.count = master.entropy.count
     return table
 
 

@@ -25,7 +25,9 @@ from pbem.rules import registry
 from pbem.verify.findings import VerificationReport
 from pbem.verify.pipeline import Verifier, verify_lines
 
-__all__ = ["Cli", "Clock", "MemoryStore", "Run", "Table", "codes", "play_in_memory", "resign_lines", "test_key"]
+__all__ = [
+    "Cli", "Clock", "Entropy", "MemoryStore", "Run", "Table", "codes", "play_in_memory", "resign_lines", "test_key"
+]  # fmt: skip
 
 
 def test_key(name: str) -> KeyPair:
@@ -49,6 +51,17 @@ class Clock:
         return f"2026-01-{1 + t // 86400:02d}T{t // 3600 % 24:02d}:{t // 60 % 60:02d}:{t % 60:02d}Z"
 
 
+class Entropy:
+    """Deterministic "random" bytes (a counter through SHA-256), so test logs are the same on every run."""
+
+    def __init__(self, label: str = "") -> None:
+        self.label, self.count = label, 0
+
+    def __call__(self, n: int) -> bytes:
+        self.count += 1
+        return hashlib.sha256(f"pbem test entropy {self.label} {self.count}".encode()).digest()[:n]
+
+
 def codes(report: VerificationReport) -> list[str]:
     """The error codes of a report, in order."""
     return [f.code for f in report.findings if f.severity == "error"]
@@ -56,11 +69,12 @@ def codes(report: VerificationReport) -> list[str]:
 
 @dataclass
 class Table:
-    """A game under test: its log file, the seats' keys and a shared clock."""
+    """A game under test: its log file, the seats' keys, a shared clock and a deterministic entropy source."""
 
     path: Path
     keys: dict[str, KeyPair]
     clock: Clock = field(default_factory=Clock)
+    entropy: Entropy = field(default_factory=Entropy)
 
     @classmethod
     def start(
@@ -99,6 +113,7 @@ class Table:
             name=(names or {}).get(seats[0].id),
             deadline=deadline,
             clock=table.clock,
+            entropy=table.entropy,
         )
         if join:
             for seat in list(keys)[1:]:
@@ -109,7 +124,7 @@ class Table:
     @contextlib.contextmanager
     def session(self, seat: str) -> Iterator[Session]:
         with LogStore.open(self.path) as store:
-            yield Session.open(store, self.keys[seat], clock=self.clock)
+            yield Session.open(store, self.keys[seat], clock=self.clock, entropy=self.entropy)
 
     def act(self, seat: str, *actions: dict[str, Any]) -> list[Envelope]:
         with self.session(seat) as session:
@@ -160,7 +175,7 @@ class Table:
         The draft comes from a public replay (no secrets), so forging works on top of a log that an audit
         would already reject.
         """
-        session = Session(None, self.keys[seat], verify_lines(self.lines())[1], clock=self.clock)
+        session = Session(None, self.keys[seat], verify_lines(self.lines())[1], clock=self.clock, entropy=self.entropy)
         unsigned = session.draft(session.game, kind, body)
         unsigned.update(fields)
         signer = key or self.keys[seat]
@@ -206,7 +221,10 @@ def play_in_memory(
     verifier = Verifier(knowledge=lambda g, seat, e, k: own_knowledge(keys[seat])(g, seat, e, k))
     for line in store.lines:
         verifier.feed(line)
-    sessions = {s: Session(store, k, verifier, clock=table.clock) for s, k in keys.items()}  # type: ignore[arg-type]
+    sessions = {
+        s: Session(store, k, verifier, clock=table.clock, entropy=table.entropy)  # type: ignore[arg-type]
+        for s, k in keys.items()
+    }
     for session in sessions.values():
         if not session.book.joined:
             session.join()

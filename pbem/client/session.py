@@ -10,6 +10,7 @@ command.
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,14 +26,18 @@ from pbem.log.entry import Envelope, Sealed, seal, signing_input, validate
 from pbem.log.keys import KeyPair
 from pbem.log.sign import PublicKey
 from pbem.log.store import LogStore, write_new_file
+from pbem.replay.books import Epoch
 from pbem.replay.game import UNKNOWN, DataProvider, Game, Knowledge, builtin_data, rotation_statement
 from pbem.rules.contract import Action, Event, Ruleset
 from pbem.verify.findings import Finding
 from pbem.verify.pipeline import Verifier, verify_lines
 
-__all__ = ["Clock", "NewGame", "Session", "create_game", "own_knowledge", "system_clock"]
+__all__ = ["Clock", "Entropy", "NewGame", "Session", "create_game", "own_knowledge", "system_clock"]
 
 Clock = Callable[[], str]
+Entropy = Callable[[int], bytes]
+"""Random bytes (``os.urandom``; tests pass a deterministic source so their logs are reproducible)."""
+NONCE_BYTES = 32
 
 
 def system_clock() -> str:
@@ -43,8 +48,8 @@ def system_clock() -> str:
 def own_knowledge(pair: KeyPair) -> Knowledge:
     """The knowledge of the holder of ``pair``: its own game secrets, derived from its key."""
 
-    def knowledge(game: str, seat: str, epoch: int, key: PublicKey) -> bytes | None:
-        return derive.game_secret(pair.seed, game, epoch) if key == pair.public else None
+    def knowledge(game: str, seat: str, number: int, epoch: Epoch) -> bytes | None:
+        return derive.game_secret(pair.seed, game, epoch.nonce, number) if epoch.key == pair.public else None
 
     return knowledge
 
@@ -78,6 +83,7 @@ def create_game(
     data: bytes | None = None,
     chain: int = 4096,
     clock: Clock = system_clock,
+    entropy: Entropy = os.urandom,
 ) -> NewGame:
     """Write a new log at ``path``: the genesis and, if the creator holds a seat, its join.
 
@@ -139,7 +145,7 @@ def create_game(
     if found:
         _raise_finding(found[0])
     assert verifier.game is not None
-    session = Session(None, creator, verifier, clock=clock)
+    session = Session(None, creator, verifier, clock=clock, entropy=entropy)
     join = session.join(name)
     write_new_file(path, genesis.line + b"\n" + join.line + b"\n")
     heads.record(verifier.game.id, author, 0)
@@ -177,11 +183,13 @@ class Session:
         verifier: Verifier,
         *,
         clock: Clock = system_clock,
+        entropy: Entropy = os.urandom,
     ):
         self.store = store
         self.pair = pair
         self.verifier = verifier
         self.clock = clock
+        self.entropy = entropy
         game = verifier.game
         assert game is not None
         self.game: Game = game
@@ -198,6 +206,7 @@ class Session:
         pair: KeyPair,
         *,
         clock: Clock = system_clock,
+        entropy: Entropy = os.urandom,
         data_provider: DataProvider = builtin_data,
     ) -> Session:
         """Verify the locked log with this seat's knowledge; refuse to go on from an invalid or stale copy.
@@ -211,7 +220,7 @@ class Session:
             first = report.first_error
             detail = first.render() if first else "no genesis"
             raise UsageError("U005", f"{store.path} does not verify ({detail}); run pbem verify")
-        session = cls(store, pair, verifier, clock=clock)
+        session = cls(store, pair, verifier, clock=clock, entropy=entropy)
         signed = heads.recorded(session.game.id, session.seat)
         if signed is not None and signed > session.book.seq:
             raise StorageError(
@@ -228,7 +237,12 @@ class Session:
 
     @property
     def secret(self) -> bytes:
-        return derive.game_secret(self.pair.seed, self.game.id, len(self.book.epochs) - 1)
+        """This seat's game secret for its current key epoch."""
+        return self._secret(self.game, len(self.book.epochs) - 1)
+
+    def _secret(self, game: Game, number: int) -> bytes:
+        epoch = game.seats[self.seat].epochs[number]
+        return derive.game_secret(self.pair.seed, game.id, epoch.nonce, number)
 
     def chain(self) -> SeedChain:
         epoch = len(self.book.epochs) - 1
@@ -283,9 +297,10 @@ class Session:
         player goes by in reports)."""
         if self.book.joined:
             raise UsageError("U002", f"{self.seat} has already joined")
-        top = derive.chain_top(derive.game_secret(self.pair.seed, self.game.id, 0))
+        nonce = self.entropy(NONCE_BYTES)
+        top = derive.chain_top(derive.game_secret(self.pair.seed, self.game.id, nonce, 0))
         anchor = SeedChain(top, self.game.id, self.seat, 0, self.game.genesis.body.dice.chain).anchor
-        body: dict[str, Any] = {"anchor": anchor.hex(), "next_key": None}
+        body: dict[str, Any] = {"anchor": anchor.hex(), "nonce": nonce.hex(), "next_key": None}
         if name is not None:
             body["name"] = name
         return self._write("join", body)
@@ -298,8 +313,7 @@ class Session:
             return None
         if book.owed_checkpoints:
             return "checkpoint", dict(book.owed_checkpoints[0].body), []
-        secret = derive.game_secret(self.pair.seed, game.id, len(book.epochs) - 1)
-        sealer = _Sealer(game.id, self.seat, secret)
+        sealer = _Sealer(game.id, self.seat, self._secret(game, len(book.epochs) - 1))
         for owed in book.owed_seals:
             slot = game.state.hidden[owed.slot]
             sealer.take(owed.slot, owed.ver, slot.value if slot.known else UNKNOWN)
@@ -320,7 +334,7 @@ class Session:
                 )
         if game.result is not None and book.role == "player" and not book.disclosed:
             secrets = [
-                {"epoch": n, "secret": derive.game_secret(self.pair.seed, game.id, n).hex()}
+                {"epoch": n, "secret": self._secret(game, n).hex()}
                 for n, e in enumerate(book.epochs)
                 if e.key == self.pair.public
             ]
@@ -333,7 +347,7 @@ class Session:
         # No commitment yet means this very entry seals the slot, under the current key epoch.
         commitment = game.commitments.get((name, slot.ver))
         epoch = len(game.seats[self.seat].epochs) - 1 if commitment is None else commitment.epoch
-        secret = derive.game_secret(self.pair.seed, game.id, epoch)
+        secret = self._secret(game, epoch)
         if commitment is not None and commitment.draw is not None:
             draw = derive.draw_secret(secret, name, slot.ver)
             return {"slot": name, "ver": slot.ver, "salt": None, "value": None, "secret": draw.hex()}
@@ -480,13 +494,15 @@ class Session:
         """Rotate this seat's key to ``new`` (signed by the current key, with ``new``'s proof of possession)."""
         seq = self.book.seq + 1
         epoch = len(self.book.epochs)
-        top = derive.chain_top(derive.game_secret(new.seed, self.game.id, epoch))
+        nonce = self.entropy(NONCE_BYTES)
+        top = derive.chain_top(derive.game_secret(new.seed, self.game.id, nonce, epoch))
         anchor = SeedChain(top, self.game.id, self.seat, epoch, self.game.genesis.body.dice.chain).anchor
         pop = new.private.sign(rotation_statement(self.game.id, self.seat, new.public.hex, seq))
         body = {
             "key": new.public.hex,
             "pop": pop.hex(),
             "anchor": anchor.hex(),
+            "nonce": nonce.hex(),
             "next_key": None if next_key is None else hashlib.sha256(next_key.raw).hexdigest(),
         }
         return self._write("key-rotate", body)

@@ -1,6 +1,11 @@
 """Every secret a seat uses in one game, derived from its key: nothing else needs a backup.
 
-    K = HKDF-SHA256(ikm = Ed25519 private seed, salt = game id, info = "pbem/game-secret/v1" ‖ u32be(epoch))
+    K = HKDF-SHA256(ikm = Ed25519 private seed, salt = game id ‖ nonce, info = "pbem/game-secret/v1" ‖ u32be(epoch))
+
+where ``nonce`` is 32 random bytes the seat publishes with the epoch's dice anchor (in its join, key-rotate
+or key-replace entry). Without it, K would be a function of key and game id alone: a creator who sent a
+player the genesis of a finished game again would know that player's whole "new" dice chain and hidden
+salts from the secret disclosed at the first game's end.
 
 and from K, with HKDF-Expand and one distinct label each (PROTOCOL.md §5):
 
@@ -34,9 +39,11 @@ LABELS = {
 }
 
 
-def game_secret(seed: bytes, game_id: str, epoch: int) -> bytes:
-    """The per-game secret K of the key with private ``seed``, for ``game_id`` and key ``epoch``."""
-    hkdf = HKDF(hashes.SHA256(), 32, salt=bytes.fromhex(game_id), info=LABELS["game"] + struct.pack(">I", epoch))
+def game_secret(seed: bytes, game_id: str, nonce: bytes, epoch: int) -> bytes:
+    """The per-game secret K of the key with private ``seed``, for ``game_id``, the epoch's published
+    ``nonce`` and key ``epoch``."""
+    salt = bytes.fromhex(game_id) + nonce
+    hkdf = HKDF(hashes.SHA256(), 32, salt=salt, info=LABELS["game"] + struct.pack(">I", epoch))
     return hkdf.derive(seed)
 
 

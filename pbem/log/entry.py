@@ -182,6 +182,7 @@ Note = Annotated[str, StringConstraints(min_length=1, max_length=2000)]
 
 class JoinBody(Wire):
     anchor: Hex64
+    nonce: Hex64  # fresh randomness in this seat's game secret: a replayed genesis cannot repeat its dice
     next_key: Hex64 | None  # pre-rotation: SHA-256 of the raw public key this seat may rotate to
     name: PlayerName | None = None  # how the player wants to be called in reports (absent: the seat id)
 
@@ -263,6 +264,7 @@ class KeyRotateBody(Wire):
     key: Hex64
     pop: Hex128  # the new key's signature over the rotation statement
     anchor: Hex64  # the new epoch's dice-chain anchor
+    nonce: Hex64  # fresh randomness in the new epoch's game secret
     next_key: Hex64 | None
 
 
@@ -274,6 +276,7 @@ class Cosignature(Wire):
 class KeyReplaceBody(Wire):
     key: Hex64
     anchor: Hex64
+    nonce: Hex64
     cosigs: Annotated[list[Cosignature], Field(min_length=1, max_length=8)]
 
 

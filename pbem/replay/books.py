@@ -30,6 +30,7 @@ class Epoch:
 
     key: PublicKey
     anchor: bytes  # x_0 of this epoch's dice chain
+    nonce: bytes  # the randomness published with the anchor, part of the seat's game secret
     index: int = 0  # the last chain index revealed
     element: bytes = b""  # x_index
     next_key: str | None = None  # pre-rotation digest committed with this key
@@ -93,7 +94,7 @@ class SeatBook:
             self.team,
             self.role,
             self.roster_key,
-            [Epoch(e.key, e.anchor, e.index, e.element, e.next_key, e.secret) for e in self.epochs],
+            [Epoch(e.key, e.anchor, e.nonce, e.index, e.element, e.next_key, e.secret) for e in self.epochs],
             self.seq,
             self.head,
             self.ts,

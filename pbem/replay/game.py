@@ -89,14 +89,15 @@ __all__ = [
     "state_hash",
 ]
 
-Knowledge = Callable[[str, str, int, PublicKey], bytes | None]
-"""The game secret of (game id, seat, key epoch, key), if the replaying party knows it (its own, or disclosed)."""
+Knowledge = Callable[[str, str, int, Epoch], bytes | None]
+"""The game secret of (game id, seat, epoch number, the epoch's key and nonce), if the replaying party knows it
+(its own, or disclosed)."""
 
 UNKNOWN: Any = object()
 """A hidden value the replaying party cannot see."""
 
 
-def no_knowledge(game: str, seat: str, epoch: int, key: PublicKey) -> None:
+def no_knowledge(game: str, seat: str, number: int, epoch: Epoch) -> None:
     """The public verifier's knowledge: no secrets at all."""
     return None
 
@@ -458,7 +459,8 @@ class Game:
     def _apply_join(self, env: Envelope, entry: JoinEntry, book: SeatBook) -> list[Event]:
         if book.joined:
             raise PbemError("C007", f"{book.seat} joins twice")
-        epoch = Epoch(book.roster_key, bytes.fromhex(entry.body.anchor), next_key=entry.body.next_key)
+        body = entry.body
+        epoch = Epoch(book.roster_key, bytes.fromhex(body.anchor), bytes.fromhex(body.nonce), next_key=body.next_key)
         self._learn_secret(book.seat, 0, epoch)
         book.epochs.append(epoch)
         if all(b.joined for b in self.seats.values()):
@@ -471,7 +473,7 @@ class Game:
         return []
 
     def _learn_secret(self, seat: str, epoch_no: int, epoch: Epoch) -> None:
-        secret = self._knowledge(self.id, seat, epoch_no, epoch.key)
+        secret = self._knowledge(self.id, seat, epoch_no, epoch)
         if secret is None:
             return
         chain = SeedChain(derive.chain_top(secret), self.id, seat, epoch_no, self.genesis.body.dice.chain)
@@ -939,7 +941,7 @@ class Game:
             new.verify(bytes.fromhex(body.pop), rotation_statement(self.id, book.seat, body.key, entry.seq))
         except SignatureError as exc:
             raise SignatureError("K006", f"{book.seat}'s new key did not sign the rotation") from exc
-        self._new_epoch(book, new, body.anchor, body.next_key)
+        self._new_epoch(book, new, body.anchor, body.nonce, body.next_key)
         return [Event(kind="key_rotated", seat=book.seat, data={"fingerprint": new.fingerprint})]
 
     def _apply_key_replace(self, env: Envelope, entry: KeyReplaceEntry, book: SeatBook) -> list[Event]:
@@ -958,11 +960,11 @@ class Game:
                 self.seats[seat].key.verify(bytes.fromhex(signed[seat]), statement)
             except SignatureError as exc:
                 raise SignatureError("K008", f"{seat}'s co-signature of the key replacement is invalid") from exc
-        self._new_epoch(book, new, body.anchor, None)
+        self._new_epoch(book, new, body.anchor, body.nonce, None)
         return [Event(kind="key_replaced", seat=book.seat, data={"fingerprint": new.fingerprint})]
 
-    def _new_epoch(self, book: SeatBook, key: PublicKey, anchor: str, next_key: str | None) -> None:
-        epoch = Epoch(key, bytes.fromhex(anchor), next_key=next_key)
+    def _new_epoch(self, book: SeatBook, key: PublicKey, anchor: str, nonce: str, next_key: str | None) -> None:
+        epoch = Epoch(key, bytes.fromhex(anchor), bytes.fromhex(nonce), next_key=next_key)
         self._learn_secret(book.seat, len(book.epochs), epoch)
         book.epochs.append(epoch)
 

@@ -32,6 +32,7 @@ from pbem.errors import LogFormatError, PbemError
 from pbem.log.entry import DiscloseEntry, Envelope, GenesisEntry, envelope, validate
 from pbem.log.sign import PublicKey
 from pbem.log.store import TornTail, read_log
+from pbem.replay.books import Epoch
 from pbem.replay.game import DataProvider, Game, Knowledge, builtin_data, no_knowledge
 from pbem.verify.findings import Finding, Severity, VerificationReport
 
@@ -231,8 +232,8 @@ def with_disclosed(local: Knowledge, lines: Iterable[bytes]) -> Knowledge:
     """``local`` knowledge (a player's own key) plus every game secret disclosed in ``lines``."""
     disclosed = disclosed_knowledge(lines)
 
-    def knowledge(game: str, seat: str, epoch: int, key: PublicKey) -> bytes | None:
-        return local(game, seat, epoch, key) or disclosed.get((seat, epoch))
+    def knowledge(game: str, seat: str, number: int, epoch: Epoch) -> bytes | None:
+        return local(game, seat, number, epoch) or disclosed.get((seat, number))
 
     return knowledge
 

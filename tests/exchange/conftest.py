@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,7 @@ from pbem.exchange.transfer import Imported, export_packet, import_packets
 from pbem.log.keys import KeyPair
 from pbem.log.store import LogStore, read_log
 from pbem.rules import registry
-from tests.helpers import Clock, test_key
+from tests.helpers import Clock, Entropy, test_key
 
 __all__ = ["Correspondent", "start_by_mail"]
 
@@ -26,10 +26,11 @@ class Correspondent:
     key: KeyPair
     path: Path
     clock: Clock
+    entropy: Entropy = field(default_factory=Entropy)
 
     def session_do(self, work: Any) -> list[Any]:
         with LogStore.open(self.path) as store:
-            return list(work(Session.open(store, self.key, clock=self.clock)))
+            return list(work(Session.open(store, self.key, clock=self.clock, entropy=self.entropy)))
 
     def send(self, to: Correspondent, *, everything: bool = False) -> Packet:
         return export_packet(read_log(self.path)[0], sender=self.seat, recipient=to.seat, everything=everything)
@@ -62,6 +63,6 @@ def start_by_mail(root: Path, clock: Clock, game: str = "triad", scenario: str =
     creator = players[0]
     create_game(
         creator.path, ruleset, scenario, {p.seat: p.key.public for p in players}, creator.key,
-        options={"rounds": 2}, clock=clock,
+        options={"rounds": 2}, clock=clock, entropy=creator.entropy,
     )  # fmt: skip
     return tuple(players)

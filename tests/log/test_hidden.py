@@ -20,7 +20,8 @@ from pbem.log.hidden import commit_draw, commit_value, seal, unseal
 GAME = hashlib.sha256(b"hidden test game").hexdigest()
 OTHER_GAME = hashlib.sha256(b"another game").hexdigest()
 SEED = hashlib.sha256(b"pbem test key red").digest()
-SECRET = derive.game_secret(SEED, GAME, 0)
+NONCE = hashlib.sha256(b"join nonce").digest()
+SECRET = derive.game_secret(SEED, GAME, NONCE, 0)
 SALT = derive.salt(SECRET, "block/7", 1)
 
 # --- commitments (H1 style) ----------------------------------------------------------------------------------
@@ -169,8 +170,8 @@ def _hkdf_expand(prk: bytes, info: bytes) -> bytes:
 
 def test_derivation_matches_rfc5869() -> None:
     """Pin the derivation formulas of derive.py's docstring with an independent HKDF."""
-    prk = hmac.new(bytes.fromhex(GAME), SEED, hashlib.sha256).digest()
-    assert derive.game_secret(SEED, GAME, 0) == _hkdf_expand(prk, b"pbem/game-secret/v1" + struct.pack(">I", 0))
+    prk = hmac.new(bytes.fromhex(GAME) + NONCE, SEED, hashlib.sha256).digest()
+    assert _hkdf_expand(prk, b"pbem/game-secret/v1" + struct.pack(">I", 0)) == SECRET
     assert derive.chain_top(SECRET) == _hkdf_expand(SECRET, b"pbem/dice-chain-top/v1\x00[]")
     assert derive.salt(SECRET, "block/7", 1) == _hkdf_expand(SECRET, b'pbem/salt/v1\x00["block/7",1]')
     assert derive.seal_key(SECRET, "b", 0) == _hkdf_expand(SECRET, b'pbem/seal-key/v1\x00["b",0]')
@@ -226,14 +227,17 @@ def test_private_draw_secrets_are_independent_of_the_public_chain() -> None:
 
 
 @pytest.mark.case("H3")
-def test_game_secret_depends_on_seed_game_and_epoch() -> None:
-    base = derive.game_secret(SEED, GAME, 0)
-    assert derive.game_secret(SEED, GAME, 0) == base  # deterministic
+def test_game_secret_depends_on_seed_game_nonce_and_epoch() -> None:
+    """The nonce matters: the genesis of a finished game sent again must not give the joiner the same secret
+    (which was disclosed at that game's end)."""
+    base = derive.game_secret(SEED, GAME, NONCE, 0)
+    assert derive.game_secret(SEED, GAME, NONCE, 0) == base  # deterministic
     variants = [
-        derive.game_secret(hashlib.sha256(b"pbem test key blue").digest(), GAME, 0),
-        derive.game_secret(SEED, OTHER_GAME, 0),
-        derive.game_secret(SEED, GAME, 1),
-        derive.game_secret(SEED, GAME, 2**32 - 1),
+        derive.game_secret(hashlib.sha256(b"pbem test key blue").digest(), GAME, NONCE, 0),
+        derive.game_secret(SEED, OTHER_GAME, NONCE, 0),
+        derive.game_secret(SEED, GAME, hashlib.sha256(b"another join").digest(), 0),
+        derive.game_secret(SEED, GAME, NONCE, 1),
+        derive.game_secret(SEED, GAME, NONCE, 2**32 - 1),
     ]
-    assert len({base, *variants}) == 5
+    assert len({base, *variants}) == 6
     assert SEED not in {base, *variants}

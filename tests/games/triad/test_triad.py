@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -158,13 +159,18 @@ def test_t4_1_only_the_drawer_sees_the_card(duel: Table) -> None:
     from pbem.verify.pipeline import verify_lines
 
     lines = duel.lines()
-    draw = next(i for i, line in enumerate(lines) if b'"slot":"card/red/' in line)
+    draw, drawer = next((i, m.group(1).decode()) for i, line in enumerate(lines)
+                        if (m := re.search(rb'"slot":"card/(\w+)/', line)))  # fmt: skip
+    other = next(seat for seat in duel.keys if seat != drawer)
     cut = next(i for i in range(draw, len(lines)) if b'"type":"reveal"' in lines[i]) + 1
     public = verify_lines(lines[:cut])[1].game
-    red = verify_lines(lines[:cut], knowledge=own_knowledge(duel.keys["red"]))[1].game
-    assert public is not None and red is not None and public.state is not None and red.state is not None
-    slot = next(s for s in public.state.hidden if s.startswith("card/red"))
-    assert not public.state.hidden[slot].known and red.state.hidden[slot].known
+    mine = verify_lines(lines[:cut], knowledge=own_knowledge(duel.keys[drawer]))[1].game
+    theirs = verify_lines(lines[:cut], knowledge=own_knowledge(duel.keys[other]))[1].game
+    assert public is not None and mine is not None and theirs is not None
+    assert public.state is not None and mine.state is not None and theirs.state is not None
+    slot = next(s for s in public.state.hidden if s.startswith(f"card/{drawer}"))
+    assert mine.state.hidden[slot].known
+    assert not public.state.hidden[slot].known and not theirs.state.hidden[slot].known
 
 
 @pytest.mark.rule("T5.1")
