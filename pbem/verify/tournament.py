@@ -154,25 +154,27 @@ def compare_copies(directory: Path, rows: list[GameRow]) -> list[GameRow]:
             by_game.setdefault(row.game, []).append(row)
     findings: dict[str, list[tuple[Verdict, str]]] = {}
     for copies in by_game.values():
-        lines = {row.file: read_log(directory / row.file)[0] for row in copies}
-        for a, b in combinations([row.file for row in copies], 2):
-            if lines[a] == lines[b]:
-                continue
-            merged = merge_lines(lines[a], lines[b])
+        versions: dict[tuple[bytes, ...], list[str]] = {}  # identical copies are compared once
+        for row in copies:
+            versions.setdefault(tuple(read_log(directory / row.file)[0]), []).append(row.file)
+        for (lines_a, files_a), (lines_b, files_b) in combinations(versions.items(), 2):
+            a, b = files_a[0], files_b[0]
+            merged = merge_lines(list(lines_a), list(lines_b))
             for fork in merged.forks:
                 text = (
                     f"[C006] fork: {fork.author} signed two entries with seq {fork.seq} "
                     f"({fork.first[:12]}… and {fork.second[:12]}…), one in {a}, the other in {b}"
                 )
-                for name in (a, b):
+                for name in (*files_a, *files_b):
                     findings.setdefault(name, []).append(("forked", text))
             for cut in merged.truncations:
-                short, full = (a, b) if cut.copy == "A" else (b, a)
+                short, full = (files_a, b) if cut.copy == "A" else (files_b, a)
                 text = (
                     f"[P005] lacks {cut.missing} entries that {full} holds and every seat co-signed "
                     f"(checkpoint {cut.label}): an old or truncated copy"
                 )
-                findings.setdefault(short, []).append(("truncated", text))
+                for name in short:
+                    findings.setdefault(name, []).append(("truncated", text))
     marked = []
     for row in rows:
         found = findings.get(row.file)

@@ -60,7 +60,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, st
     twin = seal(last, test_key(last["author"]).private.sign).line
     write(root / "fork-alice.jsonl", forked)
     write(root / "fork-bob.jsonl", [*forked[:-1], twin])
-    expected |= {"fork-alice.jsonl": "forked", "fork-bob.jsonl": "forked"}
+    write(root / "fork-bob-resent.jsonl", [*forked[:-1], twin])  # an identical copy is marked as well
+    expected |= {"fork-alice.jsonl": "forked", "fork-bob.jsonl": "forked", "fork-bob-resent.jsonl": "forked"}
     # A copy cut short before a checkpoint that every seat co-signed, next to the whole game.
     whole = play_in_memory("triad", "duel", {"rounds": 2}, random.Random(101), title="cut")
     write(root / "cut-whole.jsonl", whole)
