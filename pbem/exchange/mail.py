@@ -162,18 +162,18 @@ def compose(packet: Packet, summary: Summary, *, to: str, sender: str, log_name:
     """The message for ``packet``: a plain-text summary and instructions, the armour, and the attachment."""
     title, who, happened, next_steps = summary.title, summary.sender, summary.happened, summary.next_steps
     n = len(packet.lines)
-    entries = "1 new signed entry" if n == 1 else f"{n} new signed entries"
+    noun = "entry" if n == 1 else "entries"
     message = EmailMessage()
     message["From"] = sender
     message["To"] = to
-    message["Subject"] = f"[pbem] {title}: {entries.replace(' signed', '')} from {who}"
+    message["Subject"] = f"[pbem] {title}: {n} new {noun} from {who}"
     message["Date"] = formatdate(usegmt=True)
     message["Message-ID"] = make_msgid(domain="pbem.invalid")
     message["X-Pbem-Game"] = packet.game
     story = "\n".join(_bullet(line) for line in happened) or "  (protocol entries only: dice seeds, checkpoints)"
     todo = "\n".join(f"  - {line}" for line in next_steps) or "  - nothing yet: the game waits for someone else"
     body = (
-        f"{who[0].upper()}{who[1:]} sent you {entries} for {title}.\n\n"
+        f"{who[0].upper()}{who[1:]} sent you {n} new signed {noun} for {title}.\n\n"
         f"What happened:\n{story}\n\n"
         f"What you must do next, once you have imported them:\n{todo}\n\n"
         "To take them in, save the attachment (or this whole message) and run:\n"
