@@ -138,7 +138,8 @@ def play(
                     out.print(f"(to ask to take back your last action: pbem undo {log} --key KEY)")
                 return
             _situation(out, turn)
-            confirm = _ask(out, f"Sign these {len(turn.actions)} actions as one entry? [y: sign, u: undo, N: quit] ")
+            what = "this action" if len(turn.actions) == 1 else f"these {len(turn.actions)} actions as one entry"
+            confirm = _ask(out, f"Sign {what}? [y: sign, u: undo, N: quit] ")
             if confirm == "u":
                 out.print(f"undone: {turn.undo().label}")  # type: ignore[union-attr]
                 continue
@@ -148,9 +149,12 @@ def play(
             break
         note = _ask(out, "A note to the other players (Enter for none): ")
         written = turn.sign(note or None)
-        out.print(f"signed {len(written)} entries: " + ", ".join(f"{e.raw['type']} #{e.raw['seq']}" for e in written))
+        out.print(
+            f"signed {len(written)} {'entry' if len(written) == 1 else 'entries'}: "
+            + ", ".join(f"{e.raw['type']} #{e.raw['seq']}" for e in written)
+        )
         waits = [w.describe() for w in session.game.awaiting()]
         out.print("; ".join(waits) or "the game is over")
-        out.print(f"send it: pbem mail {log} --to ADDRESS --from {seat} --send   (or pbem export {log} --from {seat})")
+        out.print(f"send it: pbem mail {log} --to ADDRESS --send   (or paste what pbem export {log} prints)")
         if turn.actions:
             out.print(f"[dim]actions: {json.dumps(turn.actions)}[/dim]", highlight=False)

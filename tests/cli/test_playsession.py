@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,21 @@ def test_a_few_turns_of_play(play: object, duel_log: Path, alice: Player, bob: P
     assert actions(duel_log)[-1] == [{"action": "pass"}]
     assert [a[0]["action"] for a in actions(duel_log)] == ["choose_reserve", "choose_reserve", "pass"]
     assert verify_file(duel_log)[0].valid
+
+
+def test_a_combat_and_its_dice_show_on_the_next_turn(play: object, duel_log: Path, alice: Player, bob: Player) -> None:
+    run = play  # type: ignore[assignment]
+    run(alice, "1\ny\n\n")
+    run(bob, "1\ny\n\n")
+    attack = run(alice, "1\ny\n\n")
+    assert "Sign this action?" in attack.out and "signed 1 entry" in attack.out
+    assert "pbem mail " in attack.out and "--from" not in attack.out  # the sender is read from the log
+    defend = run(bob, "1\ny\n\n")
+    assert "red attacks blue" in defend.out and "waiting for red's dice" in defend.out
+    after = run(alice, "")  # Alice's reveal settles the dice: she sees the faces and the result
+    assert "signed the reveal entry you owed" in after.out
+    assert re.search(r"red attacks: \d\+\d; blue defends: \d", after.out)
+    assert re.search(r"red rolls \d+ against \d+", after.out)
 
 
 def test_quitting_or_declining_signs_nothing(play: object, duel_log: Path, alice: Player) -> None:
