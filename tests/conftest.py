@@ -51,7 +51,7 @@ def _isolated_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
 
 # Seeds whose random play-outs cover every protocol path (checked by test_fixture_coverage).
 DUEL_SEED = 33  # two seats: private draw, card played (opening of a draw), fortify, opponent-caused hidden loss
-TRIO_SEED = 116 # three seats: private draw, card played, hidden loss, chained critical roll
+TRIO_SEED = 116  # three seats: private draw, card played, hidden loss, chained critical roll
 
 
 def _finished(directory: Path, scenario: str, seed: int) -> Table:

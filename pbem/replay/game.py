@@ -8,72 +8,51 @@ checkpoints owed, and the rules engine's state with its events. The ``check_*`` 
 Knowledge: a replaying party may know some seats' game secrets (its own, derived from its key; or every
 disclosed one at audit). With a secret, the replay reads that seat's hidden values and checks its secret
 choices and hidden transitions exactly; without it, only what the public log allows.
+
+This module holds the core (set-up, queries, checks, the dispatch of :meth:`Game.apply`, and actions); each
+kind of entry is applied by a function in :mod:`pbem.replay.rolls` (dice), :mod:`pbem.replay.hidden_info`
+(hidden values) or :mod:`pbem.replay.seats` (joins, checkpoints, keys, resignations, claims, take-backs).
 """
 
 from __future__ import annotations
 
-import hashlib
 import operator
 import re
 from collections import ChainMap
 from collections.abc import Callable, Mapping, MutableMapping
-from datetime import datetime
 from typing import Any
 
 from pbem.errors import ActionError, LogFormatError, PbemError, SignatureError
-from pbem.log import derive, hidden
-from pbem.log.canon import canonical, check_value
-from pbem.log.dice import SeedChain, faces, roll_seed, step_down
-from pbem.log.entry import (
-    ActionEntry,
-    CheckpointEntry,
-    ClaimTimeoutEntry,
-    DiscloseEntry,
-    Envelope,
-    FeedEntry,
-    GenesisEntry,
-    HiddenEntry,
-    JoinEntry,
-    KeyReplaceEntry,
-    KeyRotateEntry,
-    ResignEntry,
-    RevealEntry,
-    RollDeclaration,
-    Sealed,
-    UndoAcceptEntry,
-    UndoRequestEntry,
-    pae,
-)
+from pbem.log.canon import check_value
+from pbem.log.entry import ActionEntry, EntryType, Envelope, FeedEntry, GenesisEntry
 from pbem.log.sign import PublicKey, key_id
+from pbem.replay import hidden_info, rolls, seats
+from pbem.replay.basics import (
+    UNKNOWN,
+    DataProvider,
+    Knowledge,
+    builtin_data,
+    check_state,
+    no_knowledge,
+    replacement_statement,
+    rotation_statement,
+    state_hash,
+)
 from pbem.replay.books import (
     Await,
     Boundary,
     Claim,
     Commitment,
-    Epoch,
     LoggedEvent,
-    OwedSeal,
     PendingRoll,
     RollRecord,
     SeatBook,
     Undoable,
     UndoRequest,
 )
+from pbem.replay.hidden_info import SealCursor
 from pbem.rules import registry
-from pbem.rules.contract import (
-    Action,
-    Event,
-    GameState,
-    HiddenSlot,
-    Outcome,
-    Result,
-    RollRequest,
-    RollSpec,
-    Roster,
-    RosterSeat,
-    Ruleset,
-    Step,
-)
+from pbem.rules.contract import Action, Event, GameState, HiddenSlot, Result, Roster, RosterSeat, Step
 
 __all__ = [
     "UNKNOWN",
@@ -89,95 +68,8 @@ __all__ = [
     "state_hash",
 ]
 
-Knowledge = Callable[[str, str, int, Epoch], bytes | None]
-"""The game secret of (game id, seat, epoch number, the epoch's key and nonce), if the replaying party knows it
-(its own, or disclosed)."""
-
-UNKNOWN: Any = object()
-"""A hidden value the replaying party cannot see."""
-
-
-def no_knowledge(game: str, seat: str, number: int, epoch: Epoch) -> None:
-    """The public verifier's knowledge: no secrets at all."""
-    return None
-
-
-DataProvider = Callable[[Ruleset[Any], str], bytes | None]
-"""Finds the data pack with a given SHA-256 for a ruleset (None if unavailable)."""
-
-END_LABEL = "end"
 _MUST_OPEN = operator.attrgetter("must_open")
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
-
-
-def builtin_data(ruleset: Ruleset[Any], sha: str) -> bytes | None:
-    """The default provider: the ruleset's bundled pack, if it has that hash."""
-    raw = ruleset.default_data()
-    return raw if hashlib.sha256(raw).hexdigest() == sha else None
-
-
-def state_hash(state: GameState) -> str:
-    """SHA-256 of the public part of ``state``: unopened hidden values are left out."""
-    dumped = state.model_dump(mode="json")
-    dumped["hidden"] = {
-        name: {
-            "owner": slot.owner,
-            "ver": slot.ver,
-            "public": slot.public,
-            "must_open": slot.must_open,
-            **({"value": slot.value} if slot.public else {}),
-        }
-        for name, slot in state.hidden.items()
-    }
-    return hashlib.sha256(canonical(dumped)).hexdigest()
-
-
-def check_state(state: GameState) -> None:
-    """Check that a module's state is inside the JSON data model (no floats, no huge integers).
-
-    States come from module code, not from players, so this guards against module bugs: the test suite runs
-    it on every state of every play-out rather than the verifier on every checkpoint.
-
-    Raises:
-        PbemError: R008 if it is not.
-    """
-    try:
-        check_value(state.model_dump(mode="json"))
-    except LogFormatError as exc:
-        raise PbemError("R008", f"the game state is not in the JSON data model: {exc.message}") from exc
-
-
-def rotation_statement(game: str, seat: str, key: str, seq: int) -> bytes:
-    """What a rotated-to key signs to prove possession (PROTOCOL.md §4.3)."""
-    return pae("pbem/key-rotate/v1", canonical({"game": game, "seat": seat, "key": key, "seq": seq}))
-
-
-def replacement_statement(game: str, seat: str, key: str, seq: int, prev: str) -> bytes:
-    """What every other seat co-signs to replace a lost key (PROTOCOL.md §4.4)."""
-    body = {"game": game, "seat": seat, "key": key, "seq": seq, "prev": prev}
-    return pae("pbem/key-replace/v1", canonical(body))
-
-
-class SealCursor:
-    """Hands out a logged entry's ``sealed`` commitments in order, checking each against what is due."""
-
-    def __init__(self, sealed: list[Sealed]):
-        self._items = sealed
-        self._next = 0
-
-    def take(self, slot: str, ver: int, value: Any) -> Sealed:
-        if self._next >= len(self._items):
-            raise PbemError("H005", f"missing commitment to hidden slot {slot!r} version {ver}")
-        item = self._items[self._next]
-        if (item.slot, item.ver) != (slot, ver):
-            raise PbemError("H005", f"commitment to {item.slot!r} v{item.ver} where {slot!r} v{ver} is due")
-        self._next += 1
-        return item
-
-    def finish(self) -> None:
-        if self._next != len(self._items):
-            extra = self._items[self._next]
-            raise PbemError("H005", f"commitment to {extra.slot!r} v{extra.ver} that the rules do not ask for")
 
 
 class Game:
@@ -223,7 +115,7 @@ class Game:
             raise SignatureError("K005", f"genesis author {genesis.author!r} is not in the roster")
         if creator.roster_key.id != genesis.kid:
             raise SignatureError("K004", "genesis is not signed with its author's roster key")
-        self._knowledge = knowledge or no_knowledge
+        self.knowledge = knowledge or no_knowledge
         # Append-only maps; a clone layers its own writes over them (ChainMap) instead of copying the history.
         self.entries: MutableMapping[str, tuple[int, str, int]] = {env.id: (1, genesis.author, -1)}  # line, author, seq
         self.clocks: MutableMapping[str, dict[str, int]] = {env.id: {}}
@@ -347,6 +239,14 @@ class Game:
         assert self.state is not None
         return bool(self.pending) or self.state.rolls is not None or any(map(_MUST_OPEN, self.state.hidden.values()))
 
+    def to_echo(self, seat: str) -> list[RollRecord]:
+        """The resolved public rolls of ``seat`` whose faces it has not echoed yet."""
+        return [r for r in self.rolls if r.mover == seat and r.request.owner is None and r.entry not in self.echoed]
+
+    def expected_checkpoint(self, seat: str) -> Boundary | None:
+        owed = self.seats[seat].owed_checkpoints
+        return owed[0] if owed else None
+
     # --- steps 2, 5-8 of the pipeline: checks that do not change anything -----------------------
     def key_for(self, env: Envelope) -> PublicKey:
         """The key that must have signed ``env`` (step 2).
@@ -414,10 +314,9 @@ class Game:
         if entry.type not in ("undo-request", "undo-accept", "checkpoint"):
             # Anything else happening ends a take-back window (a checkpoint only co-signs an earlier boundary).
             self.undoable, self.undo_request = None, None
-        handler = getattr(self, f"_apply_{entry.type.replace('-', '_')}")
-        events: list[Event] = handler(env, entry, book)
+        events = _HANDLERS[entry.type](self, env, entry, book)
         self.record(env, entry, line, clock)
-        self._owe_checkpoints(entry)
+        seats.owe_checkpoints(self, entry)
         self.events.extend(LoggedEvent(line, env.id, e) for e in events)
         return events
 
@@ -450,43 +349,18 @@ class Game:
                 if clock.get(owed.author, -1) >= owed.seq:
                     raise PbemError("H005", f"{book.seat} must commit to {owed.slot} v{owed.ver} first")
 
-    def _require_play(self, entry: FeedEntry) -> GameState:
+    def require_play(self, entry: FeedEntry) -> GameState:
         if self.state is None:
             raise PbemError("C009", f"{entry.type} before every seat has joined")
         return self.state
 
-    # join ----------------------------------------------------------------------------------------
-    def _apply_join(self, env: Envelope, entry: JoinEntry, book: SeatBook) -> list[Event]:
-        if book.joined:
-            raise PbemError("C007", f"{book.seat} joins twice")
-        body = entry.body
-        epoch = Epoch(book.roster_key, bytes.fromhex(body.anchor), bytes.fromhex(body.nonce), next_key=body.next_key)
-        self._learn_secret(book.seat, 0, epoch)
-        book.epochs.append(epoch)
-        if all(b.joined for b in self.seats.values()):
-            state = self.ruleset.setup(self.genesis.body.scenario, self.genesis.body.options, self.roster, self.data)
-            if state.rolls is not None or any(s.must_open for s in state.hidden.values()):
-                raise PbemError("R008", f"{self.ruleset.id}.setup asks for dice or openings")
-            self.state = state
-            self.period = self.ruleset.period(state)
-            return [Event(kind="game_started", text=f"{self.ruleset.name}: every seat has joined")]
-        return []
-
-    def _learn_secret(self, seat: str, epoch_no: int, epoch: Epoch) -> None:
-        secret = self._knowledge(self.id, seat, epoch_no, epoch)
-        if secret is None:
-            return
-        chain = SeedChain(derive.chain_top(secret), self.id, seat, epoch_no, self.genesis.body.dice.chain)
-        if chain.anchor == epoch.anchor:
-            epoch.secret = secret  # a secret is trusted only if it reproduces the committed anchor
-
     # action --------------------------------------------------------------------------------------
     def _apply_action(self, env: Envelope, entry: ActionEntry, book: SeatBook) -> list[Event]:
-        state = self._require_play(entry)
+        state = self.require_play(entry)
         if self.result is not None:
             raise PbemError("C011", "action after the game has ended")
         before, period = state, self.period
-        self._check_echo(entry)
+        rolls.check_echo(self, entry)
         seals = SealCursor(entry.body.sealed)
         events, _ = self.run_batch(book, entry.body.actions, seals)
         seals.finish()
@@ -497,7 +371,7 @@ class Game:
             if declared is not None:
                 raise PbemError("D007", "the entry declares rolls the rules do not ask for")
         else:
-            self._declare(env, entry, book, state.rolls, declared)
+            rolls.declare(self, env, entry, book, state.rolls, declared)
         # An undo never crosses a roll, a hidden value or a period boundary: only such a plain action may be
         # taken back, and only until anything else happens.
         plain = declared is None and not entry.body.sealed and state.hidden == before.hidden
@@ -560,9 +434,9 @@ class Game:
             old = state.hidden.get(slot)
             ver = 0 if old is None else old.ver + 1
             item = seals.take(slot, ver, UNKNOWN if plain_action is None else plain_action[field_name])
-            known, value = self._unseal(book, item)
+            known, value = hidden_info.unseal(self, book, item)
             values[slot] = (ver, value, known)
-            self._commit(book.seat, item)
+            hidden_info.commit(self, book.seat, item)
             if exact is not None and known:
                 exact[field_name] = value
             else:
@@ -575,7 +449,7 @@ class Game:
                 hidden[slot] = HiddenSlot(owner=book.seat, ver=ver, value=value if known else None, known=known)
             state = state.model_copy(update={"hidden": hidden})
         step: Step[Any] = self.ruleset.apply(state, book.seat, dict(action))
-        self._hidden_changes(before, step.state, book.seat, seals, skip=set(values))
+        hidden_info.hidden_changes(self, before, step.state, book.seat, seals, skip=set(values))
         return step.state, step.events, action
 
     def _check_legal(
@@ -600,434 +474,6 @@ class Game:
         rule = f"§{verdict.rule}" if verdict.rule else None
         raise ActionError("R001", f"{seat}: {candidate} is illegal: {verdict.reason}: {verdict.message}", rule=rule)
 
-    def _unseal(self, book: SeatBook, item: Sealed) -> tuple[bool, Any]:
-        """The sealed value (known, value) if the replaying party can open it; checks it at audit."""
-        epoch_no = len(book.epochs) - 1
-        if not self.knows(book.seat, epoch_no):
-            return False, None
-        secret = self.secret(book.seat, epoch_no)
-        try:
-            value = hidden.unseal(derive.seal_key(secret, item.slot, item.ver), item.enc, item.commit)
-        except ValueError as exc:
-            raise PbemError("H007", f"{book.seat}'s sealed value of {item.slot} v{item.ver} does not decrypt") from exc
-        salt = derive.salt(secret, item.slot, item.ver)
-        if hidden.commit_value(self.id, book.seat, item.slot, item.ver, salt, value) != item.commit:
-            raise PbemError("H007", f"{book.seat}'s sealed value of {item.slot} v{item.ver} is not the committed one")
-        return True, value
-
-    def _commit(self, owner: str, item: Sealed) -> None:
-        epoch = len(self.seats[owner].epochs) - 1
-        self.commitments[(item.slot, item.ver)] = Commitment(owner, item.slot, item.ver, item.commit, item.enc, epoch)
-
-    def _hidden_changes(self, before: GameState, after: GameState, author: str, seals: Any, skip: set[str]) -> None:
-        """Commitments for every slot the rules changed: the acting owner's ``seals`` carry them now;
-        any other owner owes them in its next entry (``seals`` is None when the change came from dice
-        or openings, where the entry's author has nothing to seal with)."""
-        if after.hidden is before.hidden:
-            return
-        if any(not before.hidden[name].public for name in before.hidden.keys() - after.hidden.keys()):
-            raise PbemError("R008", f"{self.ruleset.id} removed a hidden slot that was never opened")
-        changed = [
-            name
-            for name, slot in after.hidden.items()
-            if (old := before.hidden.get(name)) is not slot and (old is None or old.ver != slot.ver)
-        ]
-        for name in sorted(changed):
-            slot = after.hidden[name]
-            if name in skip:
-                continue
-            if seals is not None and slot.owner == author:
-                item = seals.take(name, slot.ver, slot.value if slot.known else UNKNOWN)
-                self._check_transition(slot, item)
-                self._commit(slot.owner, item)
-            else:
-                seq = self.seats[author].seq + 1  # the entry being applied
-                self.seats[slot.owner].owed_seals.append(OwedSeal(name, slot.ver, author, seq))
-
-    def _check_transition(self, slot: HiddenSlot, item: Sealed) -> None:
-        """At audit (the owner's secret known), the committed value must be the one the rules produced."""
-        owner = self.seats[slot.owner]
-        epoch_no = len(owner.epochs) - 1
-        if not slot.known or not self.knows(slot.owner, epoch_no):
-            return
-        salt = derive.salt(self.secret(slot.owner, epoch_no), item.slot, item.ver)
-        if hidden.commit_value(self.id, slot.owner, item.slot, item.ver, salt, slot.value) != item.commit:
-            raise PbemError(
-                "H002",
-                f"{slot.owner} committed {item.slot} v{item.ver} to another value than the rules produce",
-            )
-
-    # dice ----------------------------------------------------------------------------------------
-    def _declare(
-        self,
-        env: Envelope,
-        entry: ActionEntry,
-        book: SeatBook,
-        request: RollRequest,
-        declared: RollDeclaration | None,
-    ) -> None:
-        if declared is None:
-            raise PbemError("D007", "the rules need dice here but the entry declares none")
-        wanted = [r.model_dump() for r in request.rolls]
-        if [r.model_dump() for r in declared.rolls] != wanted or (declared.owner, declared.slot) != (
-            request.owner,
-            request.slot,
-        ):
-            raise PbemError("D007", f"declared rolls differ from what the rules need: {wanted}")
-        if request.owner is not None and request.owner != book.seat:
-            raise PbemError("R008", f"{self.ruleset.id} asks for a private draw owned by another seat")
-        if (declared.commit is None) != (request.owner is None):
-            raise PbemError("D007", "a private draw needs its owner's commitment, and only it")
-        self._take_seed(book, declared.index, declared.seed)
-        roll = PendingRoll(
-            key=env.id,
-            line=self.line,
-            mover=book.seat,
-            request=request,
-            awaiting=self.quorum(book.seat),
-            seeds={book.seat: declared.seed},
-            commit=declared.commit,
-        )
-        if request.owner is not None:
-            assert request.slot is not None and declared.commit is not None and self.state is not None
-            old = self.state.hidden.get(request.slot)
-            roll.ver = 0 if old is None else old.ver + 1
-            epoch_no = len(book.epochs) - 1
-            if self.knows(book.seat, epoch_no):
-                secret = derive.draw_secret(self.secret(book.seat, epoch_no), request.slot, roll.ver)
-                if hidden.commit_draw(self.id, book.seat, request.slot, roll.ver, secret) != declared.commit:
-                    raise PbemError("H003", f"{book.seat}'s private draw commitment is not its derived secret")
-        self.pending[env.id] = roll
-
-    def _take_seed(self, book: SeatBook, index: int, seed_hex: str) -> None:
-        epoch = book.epoch
-        if epoch.index >= self.genesis.body.dice.chain:
-            raise PbemError("D008", f"{book.seat}'s dice chain is exhausted")
-        if index != epoch.index + 1:
-            raise PbemError("D002", f"{book.seat} reveals chain index {index} where {epoch.index + 1} is next")
-        seed = bytes.fromhex(seed_hex)
-        if step_down(self.id, book.seat, len(book.epochs) - 1, index, seed) != epoch.element:
-            raise PbemError("D003", f"{book.seat}'s seed {index} does not hash to its previous chain element")
-        epoch.index, epoch.element = index, seed
-
-    def _apply_reveal(self, env: Envelope, entry: RevealEntry, book: SeatBook) -> list[Event]:
-        self._require_play(entry)
-        body = entry.body
-        if body.for_ not in entry.deps:
-            raise PbemError("D004", "a reveal must depend on the roll it answers")
-        if (body.for_, book.seat) in self.resolved:
-            raise PbemError("D005", f"{book.seat} has already revealed for this roll")
-        roll = self.pending.get(body.for_)
-        if roll is None or book.seat not in roll.awaiting:
-            raise PbemError("D001", f"no open roll waits for {book.seat}'s seed")
-        self._take_seed(book, body.index, body.seed)
-        self.resolved.add((body.for_, book.seat))
-        roll.awaiting.remove(book.seat)
-        roll.seeds[book.seat] = body.seed
-        if roll.awaiting:
-            return []
-        return self._resolve(env, entry.author, roll)
-
-    def _resolve(self, env: Envelope, author: str, roll: PendingRoll) -> list[Event]:
-        assert self.state is not None
-        del self.pending[roll.key]
-        request = roll.request
-        groups = [(r.sides, r.n) for r in request.rolls]
-        state = self.state.model_copy(update={"rolls": None})
-        if request.owner is None:
-            drawn = faces(roll_seed(self.id, roll.key, roll.seeds), groups)
-            dice = {r.id: tuple(f) for r, f in zip(request.rolls, drawn, strict=True)}
-            self.rolls.append(RollRecord(self.id, roll.key, self.line, roll.mover, request, dict(roll.seeds), dice))
-            events = [_dice_event(roll.mover, request, dice)]
-            outcome = Outcome(dice=dice)
-        else:
-            assert request.slot is not None and roll.commit is not None
-            owner = self.seats[request.owner]
-            epoch_no = len(owner.epochs) - 1
-            value: dict[str, list[int]] | None = None
-            secret_hex = None
-            if self.knows(request.owner, epoch_no):
-                secret = derive.draw_secret(self.secret(request.owner, epoch_no), request.slot, roll.ver)
-                secret_hex = secret.hex()
-                value = _draw_value(request, roll_seed(self.id, roll.key, roll.seeds, secret_hex))
-            state = state.with_hidden(request.slot, request.owner, value, known=value is not None)
-            self.commitments[(request.slot, roll.ver)] = Commitment(
-                request.owner, request.slot, roll.ver, roll.commit, None, epoch_no, roll.clone()
-            )
-            dice_known = None if value is None else {k: tuple(v) for k, v in value.items()}
-            self.rolls.append(
-                RollRecord(
-                    self.id,
-                    roll.key,
-                    self.line,
-                    roll.mover,
-                    request,
-                    dict(roll.seeds),
-                    dice_known,
-                    secret_hex,
-                )
-            )
-            events = [
-                Event(
-                    kind="private_draw_made",
-                    seat=request.owner,
-                    data={"slot": request.slot, "rolls": [r.id for r in request.rolls]},
-                    text=f"{request.owner} made a private draw ({', '.join(r.purpose for r in request.rolls)})",
-                )
-            ]
-            outcome = Outcome(drawn=request.slot)
-        before = state
-        step: Step[Any] = self.ruleset.resume(state, outcome)
-        self.state = step.state
-        self._hidden_changes(before, step.state, author, None, skip=set())
-        if step.state.rolls is not None:  # a roll that follows from the last one, with no decision between
-            self._chain_roll(env, roll.mover, step.state.rolls)
-        return [*events, *step.events]
-
-    def _chain_roll(self, env: Envelope, mover: str, request: RollRequest) -> None:
-        if request.owner is not None:
-            raise PbemError("R008", f"{self.ruleset.id} chains a private draw to a roll")
-        awaiting = sorted({mover, *self.quorum(mover)})
-        self.pending[env.id] = PendingRoll(env.id, self.line, mover, request, awaiting, {})
-
-    def to_echo(self, seat: str) -> list[RollRecord]:
-        """The resolved public rolls of ``seat`` whose faces it has not echoed yet."""
-        return [r for r in self.rolls if r.mover == seat and r.request.owner is None and r.entry not in self.echoed]
-
-    def _check_echo(self, entry: ActionEntry) -> None:
-        if not entry.body.echo:
-            return
-        records = {r.entry: r for r in self.to_echo(entry.author)}
-        for echo in entry.body.echo:
-            record = records.get(echo.for_)
-            if record is None or record.faces is None:
-                raise PbemError("D006", f"echo of an unknown, unresolved or already echoed roll {echo.for_[:16]}…")
-            expected = [f for group in record.faces.values() for f in group]
-            if echo.faces != expected:
-                raise PbemError("D006", f"echoed faces {echo.faces} differ from the derivation {expected}")
-            self.echoed.add(echo.for_)
-
-    # hidden --------------------------------------------------------------------------------------
-    def _apply_hidden(self, env: Envelope, entry: HiddenEntry, book: SeatBook) -> list[Event]:
-        state = self._require_play(entry)
-        if not entry.body.opened and not entry.body.sealed:
-            raise PbemError("H006", "an empty hidden entry")
-        for item in entry.body.sealed:
-            owed = next((o for o in book.owed_seals if (o.slot, o.ver) == (item.slot, item.ver)), None)
-            if owed is None:
-                raise PbemError("H005", f"commitment to {item.slot} v{item.ver} that nobody owes")
-            book.owed_seals.remove(owed)
-            self._check_transition(state.hidden[item.slot], item)
-            self._commit(book.seat, item)
-            known, value = self._unseal(book, item)
-            if known and not state.hidden[item.slot].known:
-                slot = state.hidden[item.slot].model_copy(update={"value": value, "known": True})
-                state = state.model_copy(update={"hidden": {**state.hidden, item.slot: slot}})
-        events: list[Event] = []
-        hidden_slots = dict(state.hidden)
-        for opening in entry.body.opened:
-            asked = hidden_slots.get(opening.slot)
-            if asked is None or asked.owner != book.seat or not asked.must_open:
-                raise PbemError("H006", f"{book.seat} opens {opening.slot}, which the rules do not ask it to open")
-            value = self._check_opening(book.seat, asked, opening.slot, opening)
-            hidden_slots[opening.slot] = asked.model_copy(
-                update={"value": value, "known": True, "public": True, "must_open": False}
-            )
-            self.opened_round.append(opening.slot)
-            events.append(
-                Event(
-                    kind="hidden_opened",
-                    seat=book.seat,
-                    data={"slot": opening.slot, "value": value},
-                    text=f"{book.seat} opened {opening.slot}",
-                )
-            )
-        state = state.model_copy(update={"hidden": hidden_slots})
-        self.state = state
-        if self.opened_round and not any(s.must_open for s in state.hidden.values()):
-            opened, self.opened_round = tuple(self.opened_round), []
-            step: Step[Any] = self.ruleset.resume(state, Outcome(opened=opened))
-            self.state = step.state
-            self._hidden_changes(state, step.state, book.seat, None, skip=set())
-            if step.state.rolls is not None:
-                raise PbemError("R008", f"{self.ruleset.id} asks for dice right after an opening")
-            events.extend(step.events)
-        return events
-
-    def _check_opening(self, owner: str, slot: HiddenSlot, name: str, opening: Any) -> Any:
-        commitment = self.commitments.get((name, slot.ver))
-        if opening.ver != slot.ver or commitment is None:
-            raise PbemError("H001", f"opening of {name} v{opening.ver} where v{slot.ver} is committed")
-        if commitment.draw is None:
-            if opening.salt is None:
-                raise PbemError("H001", f"opening of {name} lacks its salt")
-            salt = bytes.fromhex(opening.salt)
-            if hidden.commit_value(self.id, owner, name, slot.ver, salt, opening.value) != commitment.commit:
-                raise PbemError("H001", f"opening of {name} v{slot.ver} does not match its commitment")
-            return opening.value
-        if opening.secret is None:
-            raise PbemError("H003", f"opening of private draw {name} lacks its secret")
-        secret = bytes.fromhex(opening.secret)
-        if hidden.commit_draw(self.id, owner, name, slot.ver, secret) != commitment.commit:
-            raise PbemError("H003", f"private draw secret of {name} does not match its commitment")
-        roll = commitment.draw
-        value = _draw_value(roll.request, roll_seed(self.id, roll.key, roll.seeds, opening.secret))
-        return value
-
-    # checkpoints ---------------------------------------------------------------------------------
-    def _owe_checkpoints(self, entry: FeedEntry) -> None:
-        if self.state is None or entry.type in ("checkpoint", "disclose"):
-            return
-        label = END_LABEL if self.result is not None else self.ruleset.period(self.state)
-        if label == self.period or (label == END_LABEL and END_LABEL in self.checkpoints):
-            return
-        done = self.period if label != END_LABEL else END_LABEL
-        assert done is not None
-        if done in self.checkpoints:
-            raise PbemError("R008", f"{self.ruleset.id} repeats the checkpoint period {done!r}")
-        self.period = label
-        body = {"label": done, "state": state_hash(self.state), "heads": self.heads(), "entries": self.count}
-        self.checkpoints[done] = set()
-        for book in self.seats.values():
-            book.owed_checkpoints.append(Boundary(done, entry.author, entry.seq, body))
-
-    def expected_checkpoint(self, seat: str) -> Boundary | None:
-        owed = self.seats[seat].owed_checkpoints
-        return owed[0] if owed else None
-
-    def _apply_checkpoint(self, env: Envelope, entry: CheckpointEntry, book: SeatBook) -> list[Event]:
-        boundary = self.expected_checkpoint(book.seat)
-        body = entry.body
-        if boundary is None or boundary.label != body.label:
-            raise PbemError("P004", f"{book.seat} signs checkpoint {body.label!r}, which it does not owe now")
-        if body.state != boundary.body["state"]:
-            raise PbemError("P001", f"checkpoint {body.label}: state hash differs from the replay")
-        if body.heads != boundary.body["heads"] or body.entries != boundary.body["entries"]:
-            raise PbemError("P002", f"checkpoint {body.label}: heads or entry count differ from the file")
-        book.owed_checkpoints.pop(0)
-        signers = self.checkpoints[body.label]
-        signers.add(book.seat)
-        if signers == set(self.seats):
-            self.finals.append(body.label)
-            return [
-                Event(
-                    kind="checkpoint_final",
-                    data={"label": body.label},
-                    text=f"checkpoint {body.label} co-signed",
-                )
-            ]
-        return []
-
-    # disclosure, keys, resignation ---------------------------------------------------------------
-    def _apply_disclose(self, env: Envelope, entry: DiscloseEntry, book: SeatBook) -> list[Event]:
-        for item in entry.body.secrets:
-            if item.epoch >= len(book.epochs):
-                raise PbemError(
-                    "H004", f"{book.seat} discloses a secret for key epoch {item.epoch}, which it never had"
-                )
-            secret = bytes.fromhex(item.secret)
-            chain = SeedChain(derive.chain_top(secret), self.id, book.seat, item.epoch, self.genesis.body.dice.chain)
-            if chain.anchor != book.epochs[item.epoch].anchor:
-                raise PbemError("H004", f"{book.seat}'s disclosed secret does not reproduce its dice anchor")
-        book.disclosed = True
-        return [Event(kind="secret_disclosed", seat=book.seat, text=f"{book.seat} disclosed its game secret")]
-
-    def _apply_key_rotate(self, env: Envelope, entry: KeyRotateEntry, book: SeatBook) -> list[Event]:
-        body = entry.body
-        new = PublicKey.from_hex(body.key)
-        if book.epoch.next_key is not None and hashlib.sha256(new.raw).hexdigest() != book.epoch.next_key:
-            raise SignatureError("K007", f"{book.seat} rotates to a key that does not match its pre-rotation digest")
-        try:
-            new.verify(bytes.fromhex(body.pop), rotation_statement(self.id, book.seat, body.key, entry.seq))
-        except SignatureError as exc:
-            raise SignatureError("K006", f"{book.seat}'s new key did not sign the rotation") from exc
-        self._new_epoch(book, new, body.anchor, body.nonce, body.next_key)
-        return [Event(kind="key_rotated", seat=book.seat, data={"fingerprint": new.fingerprint})]
-
-    def _apply_key_replace(self, env: Envelope, entry: KeyReplaceEntry, book: SeatBook) -> list[Event]:
-        body = entry.body
-        new = PublicKey.from_hex(body.key)
-        statement = replacement_statement(self.id, book.seat, body.key, entry.seq, entry.prev)
-        signed = {c.seat: c.sig for c in body.cosigs}
-        others = [s for s in self.seats if s != book.seat]
-        referees = [s for s in others if self.seats[s].role == "referee"]
-        required = referees if referees and set(referees) <= set(signed) and len(signed) == len(referees) else others
-        if set(signed) != set(required):
-            missing = sorted(set(required) - set(signed)) or sorted(set(signed) - set(required))
-            raise SignatureError("K008", f"key replacement of {book.seat}: co-signatures wrong for {missing}")
-        for seat in required:
-            try:
-                self.seats[seat].key.verify(bytes.fromhex(signed[seat]), statement)
-            except SignatureError as exc:
-                raise SignatureError("K008", f"{seat}'s co-signature of the key replacement is invalid") from exc
-        self._new_epoch(book, new, body.anchor, body.nonce, None)
-        return [Event(kind="key_replaced", seat=book.seat, data={"fingerprint": new.fingerprint})]
-
-    def _new_epoch(self, book: SeatBook, key: PublicKey, anchor: str, nonce: str, next_key: str | None) -> None:
-        epoch = Epoch(key, bytes.fromhex(anchor), bytes.fromhex(nonce), next_key=next_key)
-        self._learn_secret(book.seat, len(book.epochs), epoch)
-        book.epochs.append(epoch)
-
-    def _apply_resign(self, env: Envelope, entry: ResignEntry, book: SeatBook) -> list[Event]:
-        self._require_play(entry)
-        if self.result is not None or book.role != "player":
-            raise PbemError("C011", f"{book.seat} cannot resign now")
-        others = [s for s in self.roster.players if self.seats[s].team != book.team]
-        teams = {self.seats[s].team for s in others}
-        winners = tuple(others) if len(teams) == 1 else ()
-        self.resignation = Result(winners=winners, outcome=f"{book.seat} resigned")
-        self.pending.clear()
-        return [Event(kind="resigned", seat=book.seat, text=f"{book.seat} resigned")]
-
-    def _apply_claim_timeout(self, env: Envelope, entry: ClaimTimeoutEntry, book: SeatBook) -> list[Event]:
-        """Evidence of a stall: ``against`` has owed an answer since the last entry, for longer than the deadline.
-
-        The game goes on (the late seat may still answer); what a claim means is for the tournament director.
-        """
-        deadline = self.genesis.body.deadline  # (a seat that never joins can be claimed against too)
-        against, since = entry.body.against, entry.body.since
-        if deadline is None:
-            raise PbemError("C012", "this game has no response deadline")
-        if self.result is not None:
-            raise PbemError("C012", "the game is over")
-        if since != self.last[0]:
-            raise PbemError(
-                "C012", f"the claim names {since[:16]}…, but the last entry before it is {self.last[0][:16]}…"
-            )
-        owed = [w.describe() for w in self.awaiting() if w.seat == against]
-        if against == book.seat or not owed:
-            raise PbemError("C012", f"{against} owes nothing now, so there is nothing to claim against it")
-        waited = _hours_between(self.last[1], entry.ts)
-        if waited < deadline:
-            raise PbemError("C012", f"only {waited} of the {deadline} hours of the deadline have passed")
-        claim = Claim(self.line, book.seat, against, since, waited, owed[0])
-        self.claims.append(claim)
-        data = {"against": against, "hours": waited}
-        return [Event(kind="timeout_claimed", seat=book.seat, data=data, text=claim.describe())]
-
-    def _apply_undo_request(self, env: Envelope, entry: UndoRequestEntry, book: SeatBook) -> list[Event]:
-        undoable = self.undoable
-        if undoable is None or undoable.entry != entry.body.for_ or undoable.author != book.seat:
-            raise PbemError("C013", f"{book.seat} cannot take back {entry.body.for_[:16]}… (see C013)")
-        others = frozenset(s for s in self.roster.players if s != book.seat)
-        self.undo_request = UndoRequest(env.id, book.seat, undoable.entry, others)
-        text = f"{book.seat} asks to take back its last action"
-        return [Event(kind="undo_requested", seat=book.seat, data={"entry": undoable.entry}, text=text)]
-
-    def _apply_undo_accept(self, env: Envelope, entry: UndoAcceptEntry, book: SeatBook) -> list[Event]:
-        request, undoable = self.undo_request, self.undoable
-        if request is None or undoable is None or request.id != entry.body.for_ or book.seat not in request.waiting:
-            raise PbemError("C013", f"{book.seat} accepts a take-back that is not open to it")
-        self.undo_request = request = request.accepted_by(book.seat)
-        events = [Event(kind="undo_accepted", seat=book.seat, text=f"{book.seat} agrees to the take-back")]
-        if not request.waiting:
-            self.state, self.undoable, self.undo_request = undoable.state, None, None
-            text = f"{request.author}'s action is taken back by agreement"
-            events.append(
-                Event(kind="action_taken_back", seat=request.author, data={"entry": request.action}, text=text)
-            )
-        return events
-
     # --- copying ----------------------------------------------------------------------------------
     def clone(self) -> Game:
         """An independent copy (for what-if application and mutation sweeps)."""
@@ -1050,12 +496,6 @@ class Game:
         return other
 
 
-def _hours_between(earlier: str, later: str) -> int:
-    """Whole hours from one entry timestamp to another (they are UTC, to the second)."""
-    start, end = (datetime.strptime(t, "%Y-%m-%dT%H:%M:%SZ") for t in (earlier, later))
-    return int((end - start).total_seconds() // 3600)
-
-
 def _listed(action: Action, legal: list[Action]) -> bool:
     """Whether ``action`` is in ``legal`` as JSON: Python's ``True == 1`` must not make ``true`` legal where
     ``1`` is (a cheap ``in`` first, then an exact comparison of the few matches)."""
@@ -1072,20 +512,22 @@ def _same_json(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _draw_value(request: RollRequest, seed: bytes) -> dict[str, list[int]]:
-    drawn = faces(seed, [(r.sides, r.n) for r in request.rolls])
-    return {r.id: f for r, f in zip(request.rolls, drawn, strict=True)}
+_Handler = Callable[[Game, Envelope, Any, SeatBook], list[Event]]
+"""Applies one type of entry (its entry parameter is that type's model) and returns its events."""
 
-
-def _dice_event(mover: str, request: RollRequest, dice: Mapping[str, tuple[int, ...]]) -> Event:
-    parts = [f"{r.purpose or r.id}: {'+'.join(map(str, dice[r.id]))}" for r in request.rolls]
-    return Event(
-        kind="dice_rolled",
-        seat=mover,
-        data={"rolls": [_roll_json(r, dice[r.id]) for r in request.rolls]},
-        text="; ".join(parts),
-    )
-
-
-def _roll_json(spec: RollSpec, faces_: tuple[int, ...]) -> dict[str, Any]:
-    return {"id": spec.id, "sides": spec.sides, "n": spec.n, "purpose": spec.purpose, "faces": list(faces_)}
+# Every feed entry type (all but the genesis, which sets the game up) and the function that applies it.
+_HANDLERS: dict[str, _Handler] = {
+    "join": seats.apply_join,
+    "action": Game._apply_action,
+    "reveal": rolls.apply_reveal,
+    "hidden": hidden_info.apply_hidden,
+    "checkpoint": seats.apply_checkpoint,
+    "disclose": seats.apply_disclose,
+    "key-rotate": seats.apply_key_rotate,
+    "key-replace": seats.apply_key_replace,
+    "resign": seats.apply_resign,
+    "claim-timeout": seats.apply_claim_timeout,
+    "undo-request": seats.apply_undo_request,
+    "undo-accept": seats.apply_undo_accept,
+}
+assert set(_HANDLERS) == {t.value for t in EntryType} - {EntryType.GENESIS}
