@@ -3,8 +3,7 @@
 A hidden value is committed when the rules create or change it (sealed in the acting entry, or owed by
 another owner in its next one) and checked when it is opened. With the owner's game secret the replay also
 reads the sealed value and checks that it is the one the rules produced; without it, only the commitments.
-These are functions of the :class:`~pbem.replay.game.Game` they update, kept apart so that ``game.py``
-holds only the core of the replay.
+Each is a function of the :class:`~pbem.replay.game.Game` it updates.
 """
 
 from __future__ import annotations

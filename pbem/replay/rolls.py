@@ -2,8 +2,8 @@
 resolved into faces (public) or into a hidden value (a private draw).
 
 A roll is open from the action that declares it until every seat of its quorum has revealed its next seed;
-the mover later echoes the faces of its public rolls. These are functions of the
-:class:`~pbem.replay.game.Game` they update, kept apart so that ``game.py`` holds only the core of the replay.
+the mover later echoes the faces of its public rolls. Each is a function of the
+:class:`~pbem.replay.game.Game` it updates.
 """
 
 from __future__ import annotations

@@ -3,8 +3,7 @@ replacing keys, resigning, claiming a timeout, and asking for or accepting a tak
 
 They concern a seat's standing in the protocol rather than moves of the game (actions are in
 :mod:`pbem.replay.game`, dice in :mod:`pbem.replay.rolls`, hidden values in :mod:`pbem.replay.hidden_info`).
-These are functions of the :class:`~pbem.replay.game.Game` they update, kept apart so that ``game.py`` holds
-only the core of the replay.
+Each is a function of the :class:`~pbem.replay.game.Game` it updates.
 """
 
 from __future__ import annotations
