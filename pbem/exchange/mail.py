@@ -104,7 +104,7 @@ class Summary:
 
 # What each kind of wait asks of the recipient, and the command that does it ({log}: the log's file name).
 _REVEAL = "pbem reveal {log} --key YOUR.key"
-_TODO = {
+_NEXT_STEPS = {
     "join": ("join the game", "pbem join {log} --key YOUR.key --name YOUR-NAME"),
     "act": ("your move", "pbem play {log} --key YOUR.key"),
     "dice": ("reveal your dice seed so the pending roll settles", _REVEAL),
@@ -148,7 +148,7 @@ def summarize(
     for wait in game.awaiting():
         if recipient is not None and wait.seat != recipient:
             continue
-        what, command = (text.format(log=log_name, detail=wait.detail) for text in _TODO[wait.what])
+        what, command = (text.format(log=log_name, detail=wait.detail) for text in _NEXT_STEPS[wait.what])
         who = "" if recipient is not None else f"{chron.name_of(wait.seat)}: "
         steps.append(f"{who}{what}:\n      {command}")
     return Summary(title, sender, happened, tuple(dict.fromkeys(steps)))
