@@ -12,6 +12,7 @@ from pbem.errors import UsageError
 from pbem.exchange.mail import MailSettings, compose, send, summarize
 from pbem.exchange.packet import armour, read_packets
 from pbem.exchange.transfer import export_packet, import_packets
+from pbem.log.entry import entry_count
 from pbem.log.store import read_log, write_file
 from pbem.verify.pipeline import verify_file
 
@@ -90,7 +91,7 @@ def import_(
             }
         )
         return
-    added = f"{len(result.added)} new {'entry' if len(result.added) == 1 else 'entries'}"
+    added = entry_count(len(result.added), "new")
     if result.created:
         console.print(f"created {log} with {added}")
     else:
@@ -141,5 +142,4 @@ def mail(
         emit_json({"to": to, "entries": len(packet.lines), "sent": do_send, "output": output and str(output)})
     else:
         done = " and ".join(x for x in (f"saved to {output}" if output else "", "sent" if do_send else "") if x)
-        n = len(packet.lines)
-        console.print(f"message to {to} with {n} {'entry' if n == 1 else 'entries'} {done}")
+        console.print(f"message to {to} with {entry_count(len(packet.lines))} {done}")

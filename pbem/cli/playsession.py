@@ -12,6 +12,7 @@ from rich.console import Console
 from pbem.cli._common import DataOpt, KeyOpt, PassOpt, console, data_provider, load_key
 from pbem.client.session import Session, own_knowledge
 from pbem.client.turn import Choice, Turn
+from pbem.log.entry import entry_count
 from pbem.log.store import LogStore
 from pbem.report.chronicle import Chronicle, chronicle
 from pbem.report.context import QUIET
@@ -150,8 +151,7 @@ def play(
         note = _ask(out, "A note to the other players (Enter for none): ")
         written = turn.sign(note or None)
         out.print(
-            f"signed {len(written)} {'entry' if len(written) == 1 else 'entries'}: "
-            + ", ".join(f"{e.raw['type']} #{e.raw['seq']}" for e in written)
+            f"signed {entry_count(len(written))}: " + ", ".join(f"{e.raw['type']} #{e.raw['seq']}" for e in written)
         )
         waits = [w.describe() for w in session.game.awaiting()]
         out.print("; ".join(waits) or "the game is over")

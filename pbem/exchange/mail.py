@@ -34,7 +34,7 @@ from pathlib import Path
 
 from pbem.errors import ExchangeError, UsageError
 from pbem.exchange.packet import MEDIA_TYPE, Packet, armour
-from pbem.log.entry import envelope
+from pbem.log.entry import entry_count, envelope
 from pbem.replay.game import DataProvider, builtin_data
 from pbem.report.chronicle import chronicle
 from pbem.report.context import QUIET
@@ -130,11 +130,11 @@ def summarize(
     assert game is not None
     ids = {envelope(line).id for line in packet.lines}
     sender = "your opponent" if packet.sender is None else chron.name_of(packet.sender)
-    title = game.genesis.body.title or (chron.ruleset.name if chron.ruleset else game.genesis.body.ruleset)
+    genesis = game.genesis.body
+    name = chron.ruleset.name if chron.ruleset else genesis.ruleset
+    title = genesis.title or name
     invitation = []
     if game.id in ids:
-        genesis = game.genesis.body
-        name = chron.ruleset.name if chron.ruleset else genesis.ruleset
         seat = f"; your seat: {recipient}" if recipient is not None else ""
         invitation.append(f"{sender} started a game of {name} (scenario {genesis.scenario}){seat}")
     happened = tuple(invitation) + tuple(
@@ -161,19 +161,17 @@ def _bullet(text: str) -> str:
 def compose(packet: Packet, summary: Summary, *, to: str, sender: str, log_name: str) -> EmailMessage:
     """The message for ``packet``: a plain-text summary and instructions, the armour, and the attachment."""
     title, who, happened, next_steps = summary.title, summary.sender, summary.happened, summary.next_steps
-    n = len(packet.lines)
-    noun = "entry" if n == 1 else "entries"
     message = EmailMessage()
     message["From"] = sender
     message["To"] = to
-    message["Subject"] = f"[pbem] {title}: {n} new {noun} from {who}"
+    message["Subject"] = f"[pbem] {title}: {entry_count(len(packet.lines), 'new')} from {who}"
     message["Date"] = formatdate(usegmt=True)
     message["Message-ID"] = make_msgid(domain="pbem.invalid")
     message["X-Pbem-Game"] = packet.game
     story = "\n".join(_bullet(line) for line in happened) or "  (protocol entries only: dice seeds, checkpoints)"
     todo = "\n".join(f"  - {line}" for line in next_steps) or "  - nothing yet: the game waits for someone else"
     body = (
-        f"{who[0].upper()}{who[1:]} sent you {n} new signed {noun} for {title}.\n\n"
+        f"{who[0].upper()}{who[1:]} sent you {entry_count(len(packet.lines), 'new signed')} for {title}.\n\n"
         f"What happened:\n{story}\n\n"
         f"What you must do next, once you have imported them:\n{todo}\n\n"
         "To take them in, save the attachment (or this whole message) and run:\n"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pbem.errors import ExchangeError, LogFormatError, PbemError, UsageError
 from pbem.exchange.packet import Packet
-from pbem.log.entry import envelope
+from pbem.log.entry import entry_count, envelope
 from pbem.log.store import LogStore, write_new_file
 from pbem.replay.game import DataProvider, Game, builtin_data
 from pbem.verify.findings import Finding, Severity
@@ -165,7 +165,7 @@ def import_packets(path: Path, packets: Sequence[Packet], *, data_provider: Data
             raise ExchangeError(
                 "X004",
                 f"stale packet: {path} already has every entry of {', '.join(result.sources)} "
-                f"({result.duplicates} {'entry' if result.duplicates == 1 else 'entries'})",
+                f"({entry_count(result.duplicates)})",
             )
         store.extend(new)
     return result

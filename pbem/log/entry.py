@@ -41,6 +41,7 @@ __all__ = [
     "KeyRotateEntry",
     "ResignEntry",
     "RevealEntry",
+    "entry_count",
     "envelope",
     "pae",
     "seal",
@@ -104,6 +105,12 @@ class Envelope:
     @property
     def kid(self) -> Any:
         return self.raw.get("kid")
+
+
+def entry_count(n: int, adjective: str = "") -> str:
+    """``1 entry``, ``3 new entries``: how messages count entries."""
+    words = f"{adjective} " if adjective else ""
+    return f"1 {words}entry" if n == 1 else f"{n} {words}entries"
 
 
 def envelope(line: bytes) -> Envelope:
