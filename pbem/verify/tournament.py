@@ -154,6 +154,8 @@ def compare_copies(directory: Path, rows: list[GameRow]) -> list[GameRow]:
             by_game.setdefault(row.game, []).append(row)
     findings: dict[str, list[tuple[Verdict, str]]] = {}
     for copies in by_game.values():
+        if len(copies) < 2:
+            continue  # the usual case: nothing to compare, so no second read of the file
         versions: dict[tuple[bytes, ...], list[str]] = {}  # identical copies are compared once
         for row in copies:
             versions.setdefault(tuple(read_log(directory / row.file)[0]), []).append(row.file)
