@@ -22,16 +22,14 @@ Example:
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import cache
-from importlib import resources
 from typing import Annotated, Any, Literal, NoReturn
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import BaseModel, Field, StringConstraints
 
-from pbem.errors import DataPackError, LogFormatError
-from pbem.log.canon import MAX_LINE_BYTES, JSONValue, canonical, check_value, parse_line
+from pbem.kit import datapack
+from pbem.kit.datapack import PackModel, RuleRef, Slug, SourceText, Text
 
 __all__ = [
     "ALLIED_UNIT_COUNT",
@@ -62,28 +60,15 @@ ALLIED_UNIT_COUNT = 19
 AXIS_UNIT_COUNT = 23
 """§5.2.2: the Axis setup lists 23 units."""
 
-_PACK_RESOURCE = ("pbem.games.battleaxe", "data/pack.json")
-_WHITESPACE = b" \t\r\n"
-_MAX_DIGITS = 16
 
 # --- field types ---------------------------------------------------------------------------------------
 
 Side = Literal["allied", "axis"]
-SourceText = Annotated[
-    str, StringConstraints(pattern=r"^(rulebook §\d|reconstructed: \S|transcribed: \S)", max_length=600)
-]
-"""Provenance of one value: ``rulebook §<section> …``, ``reconstructed: <one-line reason>``, or, in a user's
-transcription of the published components, ``transcribed: <component>`` (e.g. ``transcribed: map``)."""
-RuleRef = Annotated[str, StringConstraints(pattern=r"^[0-9]+(\.[0-9]+)*[A-Za-z]?$")]
-"""A rulebook section without the ``§``: ``"9.2"``, ``"8.1.2a"``, ``"12.1E"``."""
 LocationId = Annotated[str, StringConstraints(pattern=r"^([1-9][0-9]*|[A-Z])$")]
-Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]*$")]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
 Point = tuple[int, int]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+_Model = PackModel
 
 
 # --- locations and boundaries --------------------------------------------------------------------------
@@ -528,26 +513,14 @@ class BattleaxePack(_Model):
 
 
 def load_pack(raw: bytes) -> BattleaxePack:
-    """Parse, validate and cross-check a data pack.
-
-    Args:
-        raw: the pack file's bytes (UTF-8 JSON, pretty-printed or canonical).
-
-    Returns:
-        The validated pack.
+    """Parse, validate and cross-check a data pack (see :func:`pbem.kit.datapack.load_pack`).
 
     Raises:
         DataPackError: R006, naming the record and field at fault, if the bytes are not strict JSON (a float,
             a duplicate key, ``NaN``), do not match the schema (a missing source included), or fail a
             cross-check.
     """
-    value = _parse(raw)
-    try:
-        pack = BattleaxePack.model_validate_json(canonical(value))
-    except ValidationError as exc:
-        raise DataPackError("R006", f"battleaxe data pack: {_describe(exc, value)}") from exc
-    _cross_check(pack)
-    return pack
+    return datapack.load_pack(raw, BattleaxePack, game=GAME_ID, cross_checks=(_cross_check,))
 
 
 @cache
@@ -557,104 +530,16 @@ def default_pack_bytes() -> bytes:
     Raises:
         DataPackError: R006 if the bundled file cannot be read or is not strict JSON.
     """
-    package, name = _PACK_RESOURCE
-    try:
-        raw = resources.files(package).joinpath(name).read_bytes()
-    except OSError as exc:
-        raise DataPackError("R006", f"battleaxe data pack: cannot read the bundled {name}: {exc}") from exc
-    return canonical(_parse(raw))
+    return datapack.bundled_pack_bytes("pbem.games.battleaxe", "data/pack.json", game=GAME_ID)
 
 
 def pack_schema() -> dict[str, Any]:
     """The JSON Schema of a pack (without the cross-checks), for checking a transcription in an editor."""
-    return BattleaxePack.model_json_schema()
+    return datapack.pack_schema(BattleaxePack)
 
 
 def _fail(message: str) -> NoReturn:
-    raise DataPackError("R006", f"battleaxe data pack: {message}")
-
-
-def _parse(raw: bytes) -> dict[str, JSONValue]:
-    """Strict JSON: integers only, no duplicate keys, no NaN, NFC strings, within pbem's data model."""
-    # RULING: a single-line file that fits a log line is read by the log's own line parser. Anything else
-    # (a pretty-printed file, or a canonical pack longer than a log line, as the bundled one is) is read by
-    # json.loads with the same refusals (floats, duplicate keys, constants) and the same value checks.
-    body = raw.strip(_WHITESPACE)
-    try:
-        if b"\n" not in body and b"\r" not in body and len(raw) <= MAX_LINE_BYTES:
-            return parse_line(raw)
-        if raw.startswith(b"\xef\xbb\xbf"):
-            _fail("the file starts with a byte order mark")
-        try:
-            value = json.loads(
-                raw.decode("utf-8"),
-                object_pairs_hook=_object,
-                parse_float=_no_float,
-                parse_int=_integer,
-                parse_constant=_no_constant,
-            )
-        except UnicodeDecodeError as exc:
-            _fail(f"invalid UTF-8 at byte {exc.start}")
-        except json.JSONDecodeError as exc:
-            _fail(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
-        except RecursionError:
-            _fail("nesting too deep")
-        check_value(value)
-    except LogFormatError as exc:
-        raise DataPackError("R006", f"battleaxe data pack: {exc.message} [{exc.code.id}]") from exc
-    if not isinstance(value, dict):
-        _fail(f"the pack is a JSON {type(value).__name__}, not an object")
-    return value
-
-
-def _object(pairs: list[tuple[str, JSONValue]]) -> dict[str, JSONValue]:
-    obj: dict[str, JSONValue] = {}
-    for key, item in pairs:
-        if key in obj:
-            owner = next((v for k, v in pairs if k == "id" and isinstance(v, str)), None)
-            where = f" in the object with id {owner!r}" if owner is not None else ""
-            _fail(f"duplicate key {key!r}{where}")
-        obj[key] = item
-    return obj
-
-
-def _integer(text: str) -> int:
-    if len(text.lstrip("-")) > _MAX_DIGITS:  # int() refuses very long numbers with a bare ValueError
-        _fail(f"integer with more than {_MAX_DIGITS} digits")
-    return int(text)
-
-
-def _no_float(text: str) -> NoReturn:
-    _fail(f"non-integer number {text[:20]!r}: a pack holds integers only")
-
-
-def _no_constant(text: str) -> NoReturn:
-    _fail(f"{text} is not allowed: a pack holds integers only")
-
-
-def _describe(exc: ValidationError, value: dict[str, JSONValue]) -> str:
-    """The first errors of ``exc`` with their paths, naming records by id (``locations[5] (id '6')``)."""
-    parts = []
-    for error in exc.errors()[:3]:
-        parts.append(f"{_path(error['loc'], value)}: {error['msg']}")
-    more = len(exc.errors()) - len(parts)
-    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
-
-
-def _path(loc: Sequence[int | str], value: JSONValue) -> str:
-    out = ""
-    node: JSONValue = value
-    for step in loc:
-        if isinstance(step, int):
-            out += f"[{step}]"
-            node = node[step] if isinstance(node, list) and step < len(node) else None
-            ident = node.get("id", node.get("formation", node.get("unit"))) if isinstance(node, dict) else None
-            if isinstance(ident, str):
-                out += f" (id {ident!r})"
-        else:
-            out += f".{step}" if out else step
-            node = node.get(step) if isinstance(node, dict) else None
-    return out or "pack"
+    datapack.fail(GAME_ID, message)
 
 
 def _location_order(location_id: str) -> tuple[int, int | str]:
@@ -686,11 +571,7 @@ def _cross_check(pack: BattleaxePack) -> None:
 
 
 def _unique(ids: Iterable[str], what: str) -> None:
-    seen: set[str] = set()
-    for ident in ids:
-        if ident in seen:
-            _fail(f"{what} id {ident!r} appears twice")
-        seen.add(ident)
+    datapack.require_unique(GAME_ID, ids, what)
 
 
 def _check_tables_shape(pack: BattleaxePack) -> None:

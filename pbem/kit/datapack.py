@@ -1,0 +1,213 @@
+"""Data packs: strict loading, per-field provenance and a stable code, shared by every game.
+
+A data pack holds every number and place a rules module must not hard-code (style guide §2.2). Each game
+describes its pack as a tree of :class:`PackModel` s; records carry a ``sources`` object naming, field by
+field, where each value came from (:data:`SourceText`). :func:`load_pack` parses strictly, validates and runs
+the game's cross-checks; any defect raises :class:`~pbem.errors.DataPackError` with code R006 and a message
+naming the record (by id) and the field.
+
+Example (a game's pack module)::
+
+    class Row(PackModel):
+        id: Slug
+        value: int
+        sources: RowSources          # one SourceText per field
+
+    class Pack(PackModel):
+        rows: tuple[Row, ...]
+
+    def load(raw: bytes) -> Pack:
+        return load_pack(raw, Pack, game="demo", cross_checks=(check_rows,))
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from importlib import resources
+from typing import Annotated, Any, NoReturn, TypeVar
+
+from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
+
+from pbem.errors import DataPackError, LogFormatError
+from pbem.log.canon import MAX_LINE_BYTES, JSONValue, canonical, check_value, parse_line
+
+__all__ = [
+    "PackModel",
+    "RuleRef",
+    "Slug",
+    "SourceText",
+    "Text",
+    "bundled_pack_bytes",
+    "fail",
+    "load_pack",
+    "pack_schema",
+    "parse_pack_json",
+    "require_unique",
+]
+
+SourceText = Annotated[
+    str, StringConstraints(pattern=r"^(rulebook §\d|reconstructed: \S|transcribed: \S)", max_length=600)
+]
+"""Provenance of one value: ``rulebook §<section> …``, ``reconstructed: <one-line reason>``, or, in a user's
+transcription of the published components, ``transcribed: <component>`` (e.g. ``transcribed: map``)."""
+RuleRef = Annotated[str, StringConstraints(pattern=r"^[0-9]+(\.[0-9]+)*[A-Za-z]?$")]
+"""A rulebook section without the ``§``: ``"9.2"``, ``"8.1.2a"``, ``"12.1E"``."""
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]*$")]
+"""An identifier: lower-case letters, digits, ``_`` and ``-``."""
+Text = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
+
+_WHITESPACE = b" \t\r\n"
+_MAX_DIGITS = 16
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class PackModel(BaseModel):
+    """The base of every record of a data pack: frozen, no unknown fields, no type coercion."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+def fail(game: str, message: str) -> NoReturn:
+    """Raise R006 for ``game``'s pack (cross-checks call this)."""
+    raise DataPackError("R006", f"{game} data pack: {message}")
+
+
+def require_unique(game: str, ids: Iterable[str], what: str) -> None:
+    """R006 unless every id in ``ids`` is distinct (``what`` names them: ``"unit"``)."""
+    seen: set[str] = set()
+    for ident in ids:
+        if ident in seen:
+            fail(game, f"{what} id {ident!r} appears twice")
+        seen.add(ident)
+
+
+def load_pack(
+    raw: bytes,
+    model: type[M],
+    *,
+    game: str,
+    cross_checks: Sequence[Callable[[M], None]] = (),
+) -> M:
+    """Parse, validate and cross-check a data pack.
+
+    Args:
+        raw: the pack file's bytes (UTF-8 JSON, pretty-printed or canonical).
+        model: the pack's root model.
+        game: the game id, for messages.
+        cross_checks: what the schema cannot say, run in order; each raises via :func:`fail`.
+
+    Returns:
+        The validated pack.
+
+    Raises:
+        DataPackError: R006, naming the record and field at fault.
+    """
+    value = parse_pack_json(raw, game=game)
+    try:
+        pack = model.model_validate_json(canonical(value))
+    except ValidationError as exc:
+        raise DataPackError("R006", f"{game} data pack: {_describe(exc, value)}") from exc
+    for check in cross_checks:
+        check(pack)
+    return pack
+
+
+def bundled_pack_bytes(package: str, name: str, *, game: str) -> bytes:
+    """A pack shipped inside ``package`` as canonical JSON (RFC 8785), so its SHA-256 ignores formatting.
+
+    Raises:
+        DataPackError: R006 if the file cannot be read or is not strict JSON.
+    """
+    try:
+        raw = resources.files(package).joinpath(name).read_bytes()
+    except OSError as exc:
+        raise DataPackError("R006", f"{game} data pack: cannot read the bundled {name}: {exc}") from exc
+    return canonical(parse_pack_json(raw, game=game))
+
+
+def pack_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The JSON Schema of a pack (without the cross-checks), for checking a transcription in an editor."""
+    return model.model_json_schema()
+
+
+def parse_pack_json(raw: bytes, *, game: str) -> dict[str, JSONValue]:
+    """Strict JSON: integers only, no duplicate keys, no NaN, NFC strings, within pbem's data model.
+
+    Raises:
+        DataPackError: R006 naming the first defect.
+    """
+    # RULING: a single-line file that fits a log line is read by the log's own line parser. Anything else
+    # (a pretty-printed file, or a canonical pack longer than a log line) is read by json.loads with the
+    # same refusals (floats, duplicate keys, constants) and the same value checks.
+    body = raw.strip(_WHITESPACE)
+    try:
+        if b"\n" not in body and b"\r" not in body and len(raw) <= MAX_LINE_BYTES:
+            return parse_line(raw)
+        if raw.startswith(b"\xef\xbb\xbf"):
+            fail(game, "the file starts with a byte order mark")
+        try:
+            value = json.loads(
+                raw.decode("utf-8"),
+                object_pairs_hook=lambda pairs: _object(pairs, game),
+                parse_float=lambda text: _no_float(text, game),
+                parse_int=lambda text: _integer(text, game),
+                parse_constant=lambda text: fail(game, f"{text} is not allowed: a pack holds integers only"),
+            )
+        except UnicodeDecodeError as exc:
+            fail(game, f"invalid UTF-8 at byte {exc.start}")
+        except json.JSONDecodeError as exc:
+            fail(game, f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+        except RecursionError:
+            fail(game, "nesting too deep")
+        check_value(value)
+    except LogFormatError as exc:
+        raise DataPackError("R006", f"{game} data pack: {exc.message} [{exc.code.id}]") from exc
+    if not isinstance(value, dict):
+        fail(game, f"the pack is a JSON {type(value).__name__}, not an object")
+    return value
+
+
+def _object(pairs: list[tuple[str, JSONValue]], game: str) -> dict[str, JSONValue]:
+    obj: dict[str, JSONValue] = {}
+    for key, item in pairs:
+        if key in obj:
+            owner = next((v for k, v in pairs if k == "id" and isinstance(v, str)), None)
+            where = f" in the object with id {owner!r}" if owner is not None else ""
+            fail(game, f"duplicate key {key!r}{where}")
+        obj[key] = item
+    return obj
+
+
+def _integer(text: str, game: str) -> int:
+    if len(text.lstrip("-")) > _MAX_DIGITS:  # int() refuses very long numbers with a bare ValueError
+        fail(game, f"integer with more than {_MAX_DIGITS} digits")
+    return int(text)
+
+
+def _no_float(text: str, game: str) -> NoReturn:
+    fail(game, f"non-integer number {text[:20]!r}: a pack holds integers only")
+
+
+def _describe(exc: ValidationError, value: dict[str, JSONValue]) -> str:
+    """The first errors of ``exc`` with their paths, naming records by id (``locations[5] (id '6')``)."""
+    parts = [f"{_path(error['loc'], value)}: {error['msg']}" for error in exc.errors()[:3]]
+    more = len(exc.errors()) - len(parts)
+    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
+
+
+def _path(loc: Sequence[int | str], value: JSONValue) -> str:
+    out = ""
+    node: JSONValue = value
+    for step in loc:
+        if isinstance(step, int):
+            out += f"[{step}]"
+            node = node[step] if isinstance(node, list) and step < len(node) else None
+            ident = node.get("id", node.get("formation", node.get("unit"))) if isinstance(node, dict) else None
+            if isinstance(ident, str):
+                out += f" (id {ident!r})"
+        else:
+            out += f".{step}" if out else step
+            node = node.get(step) if isinstance(node, dict) else None
+    return out or "pack"
