@@ -27,7 +27,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("PBEM_GAMES", "tests.games.triad.ruleset:RULESET")
+os.environ.setdefault("PBEM_GAMES", "pbem.games.triad.ruleset:RULESET")
 
 from pbem.client.session import Session, create_game, own_knowledge
 from pbem.log.entry import envelope

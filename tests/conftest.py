@@ -13,8 +13,6 @@ import pytest
 from pbem.cli import main
 from tests.helpers import Cli, Run, Table
 
-# The test-only game lives under tests/; PBEM_GAMES makes the registry load it (also in subprocesses).
-os.environ["PBEM_GAMES"] = "tests.games.triad.ruleset:RULESET,tests.games.skirmish.ruleset:RULESET"
 os.environ.setdefault("PBEM_STATE_DIR", tempfile.mkdtemp(prefix="pbem-test-state-"))
 os.environ["PYTHONPATH"] = os.pathsep.join(
     filter(None, [str(Path(__file__).parent.parent), os.environ.get("PYTHONPATH")])

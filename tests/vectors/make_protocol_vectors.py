@@ -1,6 +1,6 @@
 """Write tests/vectors/protocol-v1: a complete signed game, what a verifier must compute, and attack cases.
 
-    PBEM_GAMES=tests.games.triad.ruleset:RULESET PYTHONPATH=. python tests/vectors/make_protocol_vectors.py
+    PBEM_GAMES=pbem.games.triad.ruleset:RULESET PYTHONPATH=. python tests/vectors/make_protocol_vectors.py
 
 Everything is deterministic (fixed test keys, a fixed clock, Ed25519's deterministic signatures), so the
 test suite regenerates the set in memory and compares it byte for byte with the committed files.
@@ -27,7 +27,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("PBEM_GAMES", "tests.games.triad.ruleset:RULESET")
+os.environ.setdefault("PBEM_GAMES", "pbem.games.triad.ruleset:RULESET")
 
 from pbem.log.entry import envelope, seal  # noqa: E402
 from pbem.log.sign import SMALL_ORDER_POINTS  # noqa: E402

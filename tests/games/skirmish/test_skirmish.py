@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from pbem.errors import DataPackError
+from pbem.games.skirmish.ruleset import RULESET, SkirmishState
 from pbem.rules.contract import OMNISCIENT, Outcome, Roster, RosterSeat
-from tests.games.skirmish.ruleset import RULESET, SkirmishState
 from tests.helpers import Table
 
 R = RULESET

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from pbem.errors import ActionError
+from pbem.games.triad.ruleset import RULESET, TriadState
 from pbem.rules.contract import Outcome, Roster, RosterSeat
-from tests.games.triad.ruleset import RULESET, TriadState
 from tests.helpers import Table
 
 R = RULESET

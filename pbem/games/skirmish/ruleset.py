@@ -1,4 +1,4 @@
-"""Skirmish: a tiny hex-and-block game that exists only to test maps and fog of war (it ships under tests/).
+"""Skirmish: a tiny hex-and-block example game, the smallest complete game with a map and fog of war.
 
 It gives the report renderer what Operation Battleaxe lacks: a hex map (terrain, a river along hexsides, a
 road with a bridge) and blocks whose strengths are hidden from the enemy until they fight.
@@ -111,7 +111,7 @@ def _side(block: str) -> str:
 
 class Skirmish(Ruleset[SkirmishState]):
     id = "skirmish"
-    name = "Skirmish (test game)"
+    name = "Skirmish (example game)"
     version = "1"
     scenarios = (
         Scenario(
@@ -296,7 +296,8 @@ class Skirmish(Ruleset[SkirmishState]):
             ("attack", attacker, outcome.dice["attack"], 0),
             ("defense", defender, outcome.dice["defense"], bonus),
         )
-        sides = []
+        sides: list[dict[str, Any]] = []
+        totals: list[int] = []
         for role, block, die, extra in fights:
             terms: list[dict[str, Any]] = [
                 {"label": f"strength of {_name(block)}", "value": state.hidden[_slot(block)].value, "rule": "SK3.3"}
@@ -306,7 +307,8 @@ class Skirmish(Ruleset[SkirmishState]):
             total = sum(int(t["value"]) for t in terms) + die[0]
             side = {"role": role, "side": _side(block), "units": [block], "lead": block, "terms": terms}
             sides.append({**side, "dice": list(die), "total": total})
-        won = sides[0]["total"] > sides[1]["total"]
+            totals.append(total)
+        won = totals[0] > totals[1]
         loser, winner = (defender, attacker) if won else (attacker, defender)
         location = {**state.location, loser: None}
         if won:

@@ -1,4 +1,4 @@
-"""Triad: a tiny game that exists only to exercise the engine contract (it ships only under tests/).
+"""Triad: a tiny example game that exercises the whole engine contract (the protocol vectors use it).
 
 Rules (cited by number in refusals and events):
 
@@ -93,7 +93,7 @@ def _reserve(seat: str) -> str:
 
 class Triad(Ruleset[TriadState]):
     id = "triad"
-    name = "Triad (test game)"
+    name = "Triad (example game)"
     version = "1"
     scenarios = (
         Scenario(
@@ -262,8 +262,10 @@ class Triad(Ruleset[TriadState]):
             case "play":
                 return Step(state=state.model_copy(update={"playing": action["card"]}).with_opening(action["card"]))
             case "fortify":
-                slot = state.hidden[_reserve(seat)]
-                new = state.with_hidden(_reserve(seat), seat, slot.value + 1 if slot.known else None, known=slot.known)
+                reserve = state.hidden[_reserve(seat)]
+                new = state.with_hidden(
+                    _reserve(seat), seat, reserve.value + 1 if reserve.known else None, known=reserve.known
+                )
                 fortified = {**state.fortified, seat: state.fortified[seat] + 1}
                 event = Event(kind="fortified", seat=seat, rule="T6.1", text=f"{seat} fortifies")
                 return self._end_turn(new.model_copy(update={"fortified": fortified}), (event,))

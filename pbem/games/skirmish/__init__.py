@@ -1,0 +1,1 @@
+"""Skirmish: a tiny hex-and-block example game (hex map, hidden block strengths, fog of war)."""
