@@ -21,6 +21,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from pbem.kit.hexes import Layout
+
 __all__ = ["Edge", "HexGrid", "Label", "Link", "MapSpec", "Path", "Point", "Polyline", "Region", "Shape", "hex_regions"]
 
 Point = tuple[float, float]
@@ -97,6 +99,11 @@ class Label(_Model):
     italic: bool = False
 
 
+# Direction indices of pbem.kit.hexes (clockwise) in HexGrid.neighbors' order: flat N S NW SW NE SE, pointy W E NW NE
+# SW SE.
+_LEGACY_ORDER = {"flat": (0, 3, 5, 4, 1, 2), "pointy": (4, 1, 5, 0, 3, 2)}
+
+
 class HexGrid(_Model):
     """An offset hex grid.
 
@@ -123,8 +130,14 @@ class HexGrid(_Model):
     def hex_id(self, col: int, row: int) -> str:
         return self.id_format.format(col=col, row=row)
 
+    @property
+    def layout(self) -> Layout:
+        """The grid's topology in :mod:`pbem.kit.hexes` terms (its stagger counts from ``first``; the kit's from 0)."""
+        odd = (self.first + (1 if self.stagger == "odd" else 0)) % 2 == 1
+        return Layout(self.orientation, "odd" if odd else "even")
+
     def _shifted(self, index: int) -> bool:
-        return (index - self.first) % 2 == (1 if self.stagger == "odd" else 0)
+        return self.layout.shifted(index)
 
     def center(self, col: int, row: int) -> Point:
         """The centre of the hex at (``col``, ``row``)."""
@@ -147,14 +160,13 @@ class HexGrid(_Model):
         return self.first <= col < self.first + self.columns and self.first <= row < self.first + self.rows
 
     def neighbors(self, col: int, row: int) -> list[tuple[int, int]]:
-        """The hexes that share a side with (``col``, ``row``), inside the grid."""
-        if self.orientation == "flat":
-            down = 1 if self._shifted(col) else 0  # a shifted column's side neighbours sit half a hex lower
-            steps = [(0, -1), (0, 1), (-1, down - 1), (-1, down), (1, down - 1), (1, down)]
-        else:
-            right = 1 if self._shifted(row) else 0
-            steps = [(-1, 0), (1, 0), (right - 1, -1), (right, -1), (right - 1, 1), (right, 1)]
-        return [(col + dc, row + dr) for dc, dr in steps if self.contains(col + dc, row + dr)]
+        """The hexes that share a side with (``col``, ``row``), inside the grid.
+
+        The topology is :meth:`pbem.kit.hexes.Layout.neighbours`; the order (along the unstaggered axis first, then
+        the previous and the next line) is the one games listed their moves in before the kit existed.
+        """
+        around = self.layout.neighbours(col, row)
+        return [around[d] for d in _LEGACY_ORDER[self.orientation] if self.contains(*around[d])]
 
     def extent(self) -> Point:
         """The width and height the grid needs, origin included."""
