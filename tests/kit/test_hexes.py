@@ -80,7 +80,7 @@ def test_distance_is_the_number_of_steps_of_a_line(q1: int, r1: int, q2: int, r2
     a, b = Hex(q1, r1), Hex(q2, r2)
     assert distance(a, b) == distance(b, a)
     for side in (1, -1):
-        hexes = line(a, b, side=side)  # type: ignore[arg-type]
+        hexes = line(a, b, side=side)
         assert hexes[0] == a and hexes[-1] == b and len(hexes) == distance(a, b) + 1
         assert all(distance(x, y) == 1 for x, y in itertools.pairwise(hexes))
 

@@ -1,0 +1,230 @@
+"""pbem.kit.machine, proved on Duel (tests/kit/duel.py): phases, interrupts, legality by predicate, the stack."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, TypeAdapter
+
+from pbem.errors import ActionError
+from pbem.kit.machine import ActionSpec, Interrupt, Machine, Phase, action, action_name, pop, top
+from pbem.log.canon import canonical
+from pbem.rules.contract import ALLOW, Step
+from tests.kit.duel import (
+    MACHINE,
+    Advance,
+    Allocate,
+    Attack,
+    Defend,
+    DuelState,
+    Hold,
+    Pass,
+    TakeLoss,
+    Withdraw,
+    setup,
+)
+
+
+def play(state: DuelState, *moves: tuple[str, dict[str, Any]]) -> DuelState:
+    for seat, move in moves:
+        state = MACHINE.apply(state, seat, move).state
+    return state
+
+
+def reasons(state: DuelState, seat: str, move: dict[str, Any]) -> tuple[str | None, str]:
+    verdict = MACHINE.check(state, seat, move)
+    return verdict.rule, verdict.reason
+
+
+def attacked() -> DuelState:
+    """Red advanced r2 to 2; Blue's b2 (at 3) attacks location 2: Red must decide."""
+    return play(
+        setup(),
+        ("red", {"action": "advance", "unit": "r2", "to": 2}),
+        ("blue", {"action": "attack", "unit": "b2", "target": 2}),
+    )
+
+
+def test_the_active_seat_acts_in_its_phase() -> None:
+    state = setup()
+    assert MACHINE.to_act(state) == ("red",)
+    assert MACHINE.legal_actions(state, "blue") == []
+    legal = MACHINE.legal_actions(state, "red")
+    assert Advance(unit="r2", to=2) in legal and Pass() in legal and not any(isinstance(a, Attack) for a in legal)
+    assert MACHINE.dump(Advance(unit="r2", to=2)) == {"action": "advance", "unit": "r2", "to": 2}
+
+
+@pytest.mark.rule("4.1")
+def test_r4_1_an_attack_opens_the_defenders_decision() -> None:
+    state = attacked()
+    assert isinstance(state.pending[-1], Defend) and MACHINE.to_act(state) == ("red",)
+    assert MACHINE.allowed(state) == ("hold", "withdraw")
+    assert MACHINE.legal_actions(state, "red") == [Hold(), Withdraw(to=1)]
+    assert reasons(state, "red", {"action": "pass"}) == ("5", "not-now")
+    assert reasons(state, "blue", {"action": "pass"}) == ("2", "not-your-turn")
+    assert reasons(setup(), "red", {"action": "attack", "unit": "r2", "target": 2}) == ("4.1", "no-target")
+
+
+@pytest.mark.rule("5.1")
+@pytest.mark.rule("6.1")
+def test_r5_1_r6_1_holding_means_allocating_every_hit_one_at_a_time() -> None:
+    state = play(attacked(), ("red", {"action": "hold"}))
+    allocate = top(state, Allocate)
+    assert (allocate.seat, allocate.hits, allocate.at) == ("red", 2, 2) and len(state.pending) == 1
+    assert MACHINE.legal_actions(state, "red") == [TakeLoss(unit="r2")]
+    assert reasons(state, "red", {"action": "take_loss", "unit": "r1"}) == ("6.1", "not-in-battle")
+    step = MACHINE.apply(state, "red", {"action": "take_loss", "unit": "r2"})
+    assert top(step.state, Allocate).hits == 1 and [e.kind for e in step.events] == ["lost_step"]
+    done = play(step.state, ("red", {"action": "take_loss", "unit": "r2"}))
+    assert done.pending == () and done.units["r2"].at is None and MACHINE.to_act(done) == ("red",)
+
+
+@pytest.mark.rule("5.2")
+def test_r5_2_withdrawing_moves_away_from_the_attacker() -> None:
+    state = attacked()
+    assert reasons(state, "red", {"action": "withdraw", "to": 3}) == ("5.2", "not-away")
+    after = play(state, ("red", {"action": "withdraw", "to": 1}))
+    assert after.units["r2"].at == 1 and after.pending == ()
+
+
+@pytest.mark.rule("3.1")
+def test_r3_1_advances_go_to_a_free_neighbour() -> None:
+    state = setup()
+    assert reasons(state, "red", {"action": "advance", "unit": "r2", "to": 3}) == ("3.1", "not-neighbour")
+    assert reasons(state, "red", {"action": "advance", "unit": "b1", "to": 3}) == ("2", "not-own-unit")
+    near = play(state, ("red", {"action": "advance", "unit": "r2", "to": 2}), ("blue", {"action": "pass"}))
+    assert reasons(near, "red", {"action": "advance", "unit": "r2", "to": 3}) == ("3.1", "enemy-there")
+
+
+@pytest.mark.rule("2")
+def test_r2_the_game_ends_after_the_last_turn_with_the_stronger_side_winning() -> None:
+    state = setup(last_turn=1)
+    over = play(state, ("red", {"action": "pass"}), ("blue", {"action": "pass"}))
+    assert over.phase == "over" and MACHINE.to_act(over) == () and over.winner is None
+    assert MACHINE.legal_actions(over, "red") == []
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"action": "advance", "unit": "r2", "to": "2"},  # a string where an integer belongs
+        {"action": "advance", "unit": ["r2"], "to": 2},
+        {"action": "advance", "unit": "r2"},
+        {"action": "advance", "unit": "r2", "to": 2, "extra": 1},
+        {"action": "fly", "unit": "r2"},
+        {"unit": "r2"},
+    ],
+)
+def test_malformed_actions_are_refused_never_raised(move: dict[str, Any]) -> None:
+    assert reasons(setup(), "red", move) == ("2", "malformed")
+    with pytest.raises(ActionError) as caught:
+        MACHINE.apply(setup(), "red", move)
+    assert caught.value.code.id == "R004"
+
+
+def test_apply_checks_first_and_names_the_code() -> None:
+    with pytest.raises(ActionError) as caught:
+        MACHINE.apply(setup(), "blue", {"action": "pass"})
+    assert caught.value.code.id == "R002"
+    with pytest.raises(ActionError) as illegal:
+        MACHINE.apply(setup(), "red", Advance(unit="r1", to=4))
+    assert illegal.value.code.id == "R001" and illegal.value.rule == "3.1"
+
+
+def test_the_pending_stack_is_part_of_the_signed_state() -> None:
+    state = attacked()
+    dumped = state.model_dump(mode="json")
+    assert dumped["pending"] == [{"kind": "defend", "seat": "red", "attacker": "b2", "target": 2}]
+    assert DuelState.model_validate_json(json.dumps(dumped)) == state  # the stack round-trips with its types
+    assert pop(state).pending == ()
+    with pytest.raises(ValueError):
+        pop(setup())
+    with pytest.raises(TypeError):
+        top(state, Allocate)
+
+
+def test_a_machine_refuses_inconsistent_declarations() -> None:
+    spec: ActionSpec[DuelState] = action(
+        Pass, legal=lambda s, seat: [Pass()], can=lambda s, seat, a: ALLOW, effect=lambda s, seat, a: Step(state=s)
+    )
+    adapter: TypeAdapter[Pass] = TypeAdapter(Pass)
+    battle: Phase[DuelState] = Phase("battle", ("pass", "advance"), rule="2", to_act=lambda s: (s.active,))
+    with pytest.raises(ValueError):
+        Machine(adapter=adapter, rule="2", phases=(battle,), interrupts=(), actions=(spec,))
+    with pytest.raises(ValueError):
+        Machine(
+            adapter=adapter, rule="2", phases=(), interrupts=(Interrupt("x", ("pass",), "1"),), actions=(spec, spec)
+        )
+
+    class Nameless(BaseModel):
+        action: str
+
+    with pytest.raises(TypeError):
+        action_name(Nameless)
+    assert action_name(Withdraw) == "withdraw"
+
+
+# --- legal_actions <=> check on random reachable states --------------------------------------------------------
+
+UNITS = ("r1", "r2", "b1", "b2", "x9")
+PLACES = range(-1, 6)
+
+
+def universe() -> list[dict[str, Any]]:
+    """Every action over the fields' domains, and then some: the enumeration must agree with check on all."""
+    found: list[dict[str, Any]] = [{"action": "pass"}, {"action": "hold"}]
+    for unit in UNITS:
+        found.append({"action": "take_loss", "unit": unit})
+        for place in PLACES:
+            found += [
+                {"action": "advance", "unit": unit, "to": place},
+                {"action": "attack", "unit": unit, "target": place},
+            ]
+    found += [{"action": "withdraw", "to": place} for place in PLACES]
+    return found
+
+
+ALL = universe()
+
+
+def random_state(data: st.DataObject) -> tuple[DuelState, list[tuple[str, dict[str, Any]]]]:
+    state = setup(last_turn=data.draw(st.integers(1, 4)))
+    moves: list[tuple[str, dict[str, Any]]] = []
+    for _ in range(data.draw(st.integers(0, 14))):
+        seats = MACHINE.to_act(state)
+        if not seats:
+            break
+        legal = MACHINE.legal_actions(state, seats[0])
+        assert legal, f"dead end: {seats[0]} has no legal action in {state!r}"
+        move = MACHINE.dump(legal[data.draw(st.integers(0, len(legal) - 1))])
+        moves.append((seats[0], move))
+        state = MACHINE.apply(state, seats[0], move).state
+    return state, moves
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_legal_actions_agree_with_check_on_reachable_states(data: st.DataObject) -> None:
+    state, moves = random_state(data)
+    for seat in ("red", "blue"):
+        offered = [MACHINE.dump(a) for a in MACHINE.legal_actions(state, seat)]
+        assert all(a in ALL for a in offered)  # the universe covers the enumeration
+        accepted = [a for a in ALL if MACHINE.contains(state, seat, a)]
+        assert sorted(map(canonical, offered)) == sorted(map(canonical, accepted))
+        if MACHINE.to_act(state) and seat in MACHINE.to_act(state):
+            assert offered, "the seat to act always has a legal action"
+    replayed = play(setup(last_turn=state.last_turn), *moves)
+    assert canonical(replayed.model_dump(mode="json")) == canonical(state.model_dump(mode="json"))
+
+
+def test_the_machine_reports_whose_decision_it_is_through_nested_interrupts() -> None:
+    state = attacked()
+    nested = state.model_copy(update={"pending": (*state.pending, Allocate(seat="blue", hits=1, at=3))})
+    assert MACHINE.to_act(nested) == ("blue",) and MACHINE.allowed(nested) == ("take_loss",)
+    assert MACHINE.legal_actions(nested, "blue") == [TakeLoss(unit="b2")]
+    back = MACHINE.apply(nested, "blue", TakeLoss(unit="b2")).state
+    assert isinstance(back.pending[-1], Defend) and MACHINE.to_act(back) == ("red",)
