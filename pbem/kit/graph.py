@@ -184,13 +184,21 @@ class Reach(Generic[N]):
         return tuple(node for node, _ in self._search.path(state))
 
 
-def movement(start: N, budget: int, steps: Callable[[N], Iterable[tuple[N, StepCost]]]) -> Reach[N]:
+def movement(
+    start: N,
+    budget: int,
+    steps: Callable[[N], Iterable[tuple[N, StepCost]]],
+    *,
+    minimum_move: bool = False,
+) -> Reach[N]:
     """Every node a mover standing on ``start`` with ``budget`` movement points can reach.
 
     Args:
         start: where the mover stands (it is always in the result, at cost 0).
         budget: its movement points.
         steps: the neighbours of a node with the :class:`Cost` of stepping there (None or :class:`Blocked`: no).
+        minimum_move: a first step that costs more than the budget is still allowed, and ends the move with the
+            whole budget spent ("a unit may always move one area", Battleaxe §9.2).
 
     Returns:
         The reachable nodes and the least points spent on each. A node reached by a stopping step (enemy zone of
@@ -212,6 +220,8 @@ def movement(start: N, budget: int, steps: Callable[[N], Iterable[tuple[N, StepC
                     yield (there, True), left
             elif cost.mp <= left:
                 yield (there, cost.stop), cost.mp
+            elif minimum_move and spent == 0 and here == start and left > 0:
+                yield (there, True), left
 
     search = dijkstra([(start, False)], expand, limit=budget)
     spent: dict[N, int] = {}
@@ -347,9 +357,13 @@ class LocationGraph:
             return None
         return search.path(b), search.cost[b]
 
-    def movement(self, start: str, budget: int, cost: Callable[[Edge], StepCost]) -> Reach[str]:
+    def movement(
+        self, start: str, budget: int, cost: Callable[[Edge], StepCost], *, minimum_move: bool = False
+    ) -> Reach[str]:
         """:func:`movement` over this graph, with a cost function of the edge taken."""
-        return movement(start, budget, lambda here: ((e.b, cost(e)) for e in self._out[here]))
+        return movement(
+            start, budget, lambda here: ((e.b, cost(e)) for e in self._out[here]), minimum_move=minimum_move
+        )
 
 
 def trace(

@@ -426,7 +426,7 @@ class HexMap:
         return frozenset(record.features) if record is not None else frozenset()
 
     # --- movement ----------------------------------------------------------------------------------------------
-    def reach(self, start: HexId, budget: int, cost: MoveCost) -> Reach[HexId]:
+    def reach(self, start: HexId, budget: int, cost: MoveCost, *, minimum_move: bool = False) -> Reach[HexId]:
         """Every hex a mover on ``start`` with ``budget`` movement points can end its move in.
 
         Args:
@@ -434,6 +434,7 @@ class HexMap:
             budget: its movement points.
             cost: the movement rule (see :class:`Cost`: it may stop the move, take all remaining points, or
                 allow a step only first).
+            minimum_move: a first step may cost more than the budget, and then ends the move.
 
         Returns:
             The reachable hexes with the least points spent on each, and a cheapest path to each.
@@ -444,9 +445,9 @@ class HexMap:
             for there, side in adjacency[here]:
                 yield there, cost(here, there, side)
 
-        return movement(start, budget, steps)
+        return movement(start, budget, steps, minimum_move=minimum_move)
 
-    def walk(self, path: Sequence[HexId], budget: int, cost: MoveCost) -> Walk:
+    def walk(self, path: Sequence[HexId], budget: int, cost: MoveCost, *, minimum_move: bool = False) -> Walk:
         """Check one given path (a logged move ``[h0, …, hn]``) without searching the map.
 
         A path may end, but not go on, after a stopping step. Like :meth:`reach`, but for one path: the rules
@@ -454,6 +455,7 @@ class HexMap:
         """
         spent = 0
         for index, (here, there) in enumerate(itertools.pairwise(path), start=1):
+            over = False
             side = self.hexside(here, there) if here in self and there in self else None
             if side is None:
                 return Walk(False, spent, index, None, "not-adjacent")
@@ -469,11 +471,13 @@ class HexMap:
                 if left < max(step.mp, 1):
                     return Walk(False, spent, index, None, "over-budget")
                 spent = budget
-            else:
-                if step.mp > left:
-                    return Walk(False, spent, index, None, "over-budget")
+            elif step.mp <= left:
                 spent += step.mp
-            if (step.stop or step.rest) and index < len(path) - 1:
+            elif minimum_move and index == 1 and left > 0:
+                spent, over = budget, True
+            else:
+                return Walk(False, spent, index, None, "over-budget")
+            if (step.stop or step.rest or over) and index < len(path) - 1:
                 return Walk(False, spent, index + 1, None, "after-stop")
         return Walk(True, spent)
 

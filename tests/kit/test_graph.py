@@ -170,3 +170,36 @@ def test_movement_with_plain_costs_agrees_with_bellman_ford(edges: list[tuple[in
             if a in best and best[a] + w <= budget and best[a] + w < best.get(b, budget + 1):
                 best[b] = best[a] + w
     assert dict(reach.spent) == best
+
+
+# --- Battleaxe on the kit's graph (how its board.py would use it) ----------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_battleaxe_supply_trace_is_a_kit_trace(data: st.DataObject) -> None:
+    """Battleaxe's board.trace (§14.2.1, ruling A50) is kit.graph.trace over the pack's locations and boundaries."""
+    from pbem.games.battleaxe.board import Board
+    from pbem.games.battleaxe.board import trace as battleaxe_trace
+    from pbem.games.battleaxe.data import default_pack_bytes, load_pack
+
+    pack = load_pack(default_pack_bytes())
+    board = Board(pack)
+    graph = LocationGraph.build(
+        [NodeRecord(id=loc.id, kind=loc.kind) for loc in pack.locations],
+        [EdgeRecord(a=b.a, b=b.b, type=b.type) for b in pack.boundaries],
+    )
+    ids = sorted(board.locations)
+    control = {loc: data.draw(st.sampled_from(["allied", "axis"])) for loc in ids}
+    side = data.draw(st.sampled_from(["allied", "axis"]))
+    targets = data.draw(st.lists(st.sampled_from(ids), max_size=4))
+    start = data.draw(st.sampled_from(ids))
+    expected = battleaxe_trace(board, control, side, start, targets)  # type: ignore[arg-type]
+    lines = trace(
+        graph,
+        [t for t in targets if control[t] == side],
+        enter=lambda n: control[n] == side,
+        end=lambda n: n == start,  # ruling A50: the start traces out of itself
+        cross=lambda e: e.type != "escarpment",
+    )
+    assert (start in lines) == expected

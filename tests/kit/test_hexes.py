@@ -247,10 +247,11 @@ def test_reach_agrees_with_walking_every_simple_path(data: st.DataObject) -> Non
         return Cost(mp, stop=kind == "stop", rest=kind == "rest", first=kind == "first")
 
     start, budget = HexId("0202"), data.draw(st.integers(0, 5))
+    minimum = data.draw(st.booleans())
     best: dict[HexId, int] = {}
 
     def walk(path: list[HexId]) -> None:
-        result = grid.walk(path, budget, rule)
+        result = grid.walk(path, budget, rule, minimum_move=minimum)
         if not result.ok:
             return
         best[path[-1]] = min(best.get(path[-1], result.spent), result.spent)
@@ -259,7 +260,21 @@ def test_reach_agrees_with_walking_every_simple_path(data: st.DataObject) -> Non
                 walk([*path, there])
 
     walk([start])
-    reach = grid.reach(start, budget, rule)
+    reach = grid.reach(start, budget, rule, minimum_move=minimum)
     assert dict(reach.spent) == best
     for there in reach.spent:
-        assert grid.walk(list(reach.path(there)), budget, rule).spent == reach.spent[there]
+        assert grid.walk(list(reach.path(there)), budget, rule, minimum_move=minimum).spent == reach.spent[there]
+
+
+def test_a_minimum_move_allows_one_step_over_the_budget() -> None:
+    grid = small_map()
+
+    def swamp(_a: HexId, _b: HexId, _side: Hexside) -> Cost:
+        return Cost(5)
+
+    assert set(grid.reach(HexId("0303"), 2, swamp).spent) == {"0303"}
+    reach = grid.reach(HexId("0303"), 2, swamp, minimum_move=True)
+    assert set(reach.spent) == {"0303", *grid.neighbours(HexId("0303"))} and reach.spent[HexId("0302")] == 2
+    assert grid.walk([HexId("0303"), HexId("0302")], 2, swamp, minimum_move=True).ok
+    assert grid.walk([HexId("0303"), HexId("0302"), HexId("0301")], 2, swamp, minimum_move=True).reason == "after-stop"
+    assert not grid.walk([HexId("0303"), HexId("0302")], 0, swamp, minimum_move=True).ok  # no points, no move
