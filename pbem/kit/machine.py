@@ -37,8 +37,8 @@ from typing import Any, Generic, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, SerializeAsAny, TypeAdapter, ValidationError
 
-from pbem.errors import ActionError
-from pbem.rules.contract import GameState, Step, Verdict, deny
+from pbem.errors import ActionError, PbemError
+from pbem.rules.contract import GameState, Outcome, Step, Verdict, deny
 
 __all__ = [
     "ActionSpec",
@@ -145,12 +145,18 @@ class Phase(Generic[S]):
 
 
 @dataclass(frozen=True)
-class Interrupt:
-    """A kind of pending decision: the actions its seat may take, and its rule."""
+class Interrupt(Generic[S]):
+    """A kind of pending decision: the actions its seat may take, and its rule.
+
+    An interrupt with ``resume`` waits for dice (or openings) instead of a seat: the effect that pushes it also
+    sets ``state.rolls``; no seat acts while it is on top, and :meth:`Machine.resume` hands the outcome to
+    ``resume`` (which pops or replaces it, like any effect).
+    """
 
     kind: str
     actions: tuple[str, ...]
     rule: str
+    resume: Callable[[S, Outcome], Step[S]] | None = None
 
 
 @dataclass(frozen=True)
@@ -169,10 +175,10 @@ class Machine(Generic[S, A]):
     adapter: TypeAdapter[A]
     rule: str
     phases: tuple[Phase[S], ...]
-    interrupts: tuple[Interrupt, ...]
+    interrupts: tuple[Interrupt[S], ...]
     actions: tuple[ActionSpec[S], ...]
     _phases: dict[str, Phase[S]] = field(init=False, repr=False)
-    _interrupts: dict[str, Interrupt] = field(init=False, repr=False)
+    _interrupts: dict[str, Interrupt[S]] = field(init=False, repr=False)
     _specs: dict[str, ActionSpec[S]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -192,16 +198,20 @@ class Machine(Generic[S, A]):
             unknown = [n for n in names if n not in specs]
             if unknown:
                 raise ValueError(f"{where} allows undeclared actions {unknown}")
+        for waits in self.interrupts:
+            if waits.resume is not None and waits.actions:
+                raise ValueError(f"{waits.kind} waits for dice, so no seat can act in it")
         object.__setattr__(self, "_phases", phases)
         object.__setattr__(self, "_interrupts", interrupts)
         object.__setattr__(self, "_specs", specs)
 
     # --- where the game is -------------------------------------------------------------------------------------
-    def _now(self, state: S) -> tuple[Phase[S] | Interrupt, tuple[str, ...]]:
-        """The phase or top interrupt in force, and the seats it waits for."""
+    def _now(self, state: S) -> tuple[Phase[S] | Interrupt[S], tuple[str, ...]]:
+        """The phase or top interrupt in force, and the seats it waits for (none while dice are awaited)."""
         if state.pending:
             top = state.pending[-1]
-            return self._interrupts[top.kind], (top.seat,)
+            interrupt = self._interrupts[top.kind]
+            return interrupt, (() if interrupt.resume is not None else (top.seat,))
         phase = self._phases[state.phase]
         return phase, phase.to_act(state)
 
@@ -270,6 +280,17 @@ class Machine(Generic[S, A]):
             code = {"malformed": "R004", "not-your-turn": "R002"}.get(verdict.reason, "R001")
             raise ActionError(code, f"{verdict.reason}: {verdict.message}", rule=verdict.rule)
         return self._specs[_name_of(parsed)].effect(state, seat, parsed)
+
+    def resume(self, state: S, outcome: Outcome) -> Step[S]:
+        """Go on after the dice (or openings) the top pending decision waits for.
+
+        Raises:
+            PbemError: R008 if nothing pending waits for dice (the engine and the game disagree: a bug).
+        """
+        waiting = self._interrupts[state.pending[-1].kind].resume if state.pending else None
+        if waiting is None:
+            raise PbemError("R008", f"resume called, but no pending decision waits for dice (phase {state.phase})")
+        return waiting(state, outcome)
 
     def dump(self, act: A) -> dict[str, Any]:
         """The JSON object of an action, as the log carries it."""

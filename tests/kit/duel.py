@@ -7,7 +7,8 @@ Rules (the sections its predicates cite):
   left wins.
 * 3.1 Advance: an own unit moves to a neighbouring location of the line 0..4 that holds no enemy unit.
 * 4.1 Attack: an own unit attacks a neighbouring location that holds enemy units. The defender decides (§5).
-* 5.1 Hold: the defenders stay and must take as many hits as the attacker's strength (at most their own total).
+* 5.1 Hold: the defenders stay; the attacker rolls a die. The hits are the attacker's strength plus the die
+  modifier of the Combat table (1: -1, 2-5: 0, 6: +1), at most the defenders' total strength.
 * 5.2 Withdraw: the defenders all move to the neighbouring location away from the attacker, if it is on the
   line and holds no attacking unit.
 * 6.1 Take loss: the defender allocates hits one at a time to its units in the attacked location; each hit
@@ -22,10 +23,16 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from pbem.kit.machine import Interrupt, Machine, MachineState, Pending, Phase, action, pop, push, replace_top, top
-from pbem.rules.contract import ALLOW, Event, Step, Verdict, deny
+from pbem.kit.tables import RangeTable, Term, Total
+from pbem.rules.contract import ALLOW, Event, Outcome, RollRequest, RollSpec, Step, Verdict, deny
 
 SEATS = ("red", "blue")
 LINE = range(5)
+COMBAT = RangeTable[int].model_validate_json(
+    '{"id": "combat", "rule": "5.1", "rows": [{"rolls": "1", "result": -1}, {"rolls": "2-5", "result": 0},'
+    ' {"rolls": "6", "result": 1}]}'
+)
+"""The die modifiers of §5.1, as a data pack would hold them."""
 
 
 class _Action(BaseModel):
@@ -73,6 +80,14 @@ class Defend(Pending):
     target: int
 
 
+class CombatRoll(Pending):
+    """§5.1: the die of ``attacker``'s attack on ``target`` (no seat acts until it is rolled)."""
+
+    kind: Literal["combat_roll"] = "combat_roll"
+    attacker: str
+    target: int
+
+
 class Allocate(Pending):
     """§6.1: ``hits`` still to take in location ``at``."""
 
@@ -91,7 +106,7 @@ class Unit(BaseModel):
 
 class DuelState(MachineState):
     phase: Literal["battle", "over"] = "battle"
-    pending: tuple[Annotated[Defend | Allocate, Field(discriminator="kind")], ...] = ()
+    pending: tuple[Annotated[Defend | CombatRoll | Allocate, Field(discriminator="kind")], ...] = ()
     active: str = "red"
     turn: int = 1
     last_turn: int = 4
@@ -228,11 +243,30 @@ def can_hold(state: DuelState, seat: str, act: Hold) -> Verdict:
 
 def hold(state: DuelState, seat: str, act: Hold) -> Step[DuelState]:
     defend = top(state, Defend)
-    hits = min(
-        state.units[defend.attacker].strength, sum(state.units[u].strength for u in at(state, defend.target, seat))
+    roll = RollRequest(rolls=(RollSpec(id="combat", sides=6, n=1, purpose="§5.1 combat"),))
+    waiting = replace_top(state, CombatRoll(seat=enemy(seat), attacker=defend.attacker, target=defend.target))
+    event = Event(kind="held", seat=seat, rule="5.1", data={"target": defend.target})
+    return Step(state=waiting.with_rolls(roll), events=(event,))
+
+
+def combat(state: DuelState, outcome: Outcome) -> Step[DuelState]:
+    """§5.1: the hits of a held attack: the attacker's strength and the die modifier, at most what is there."""
+    fight = top(state, CombatRoll)
+    assert outcome.dice is not None  # a public roll always has its faces
+    die = outcome.dice["combat"][0]
+    defender = enemy(fight.seat)
+    total = Total.of(
+        [
+            Term(label=f"strength of {fight.attacker}", value=state.units[fight.attacker].strength, rule="5.1"),
+            Term(label=f"die {die}", value=COMBAT.lookup(die), rule=COMBAT.rule),
+        ]
     )
-    event = Event(kind="held", seat=seat, rule="5.1", data={"target": defend.target, "hits": hits})
-    return Step(state=replace_top(state, Allocate(seat=seat, hits=hits, at=defend.target)), events=(event,))
+    there = sum(state.units[u].strength for u in at(state, fight.target, defender))
+    hits = max(0, min(total.value, there))
+    event = Event(kind="combat_resolved", rule="5.1", data={"total": total.model_dump(mode="json"), "hits": hits})
+    if not hits:
+        return Step(state=resume_sequence(pop(state)), events=(event,))
+    return Step(state=replace_top(state, Allocate(seat=defender, hits=hits, at=fight.target)), events=(event,))
 
 
 def withdrawals(state: DuelState, seat: str) -> Iterator[Withdraw]:
@@ -296,6 +330,7 @@ MACHINE: Machine[DuelState, Advance | Attack | Pass | Hold | Withdraw | TakeLoss
     ),
     interrupts=(
         Interrupt("defend", ("hold", "withdraw"), rule="5"),
+        Interrupt("combat_roll", (), rule="5.1", resume=combat),
         Interrupt("allocate", ("take_loss",), rule="6.1"),
     ),
     actions=(

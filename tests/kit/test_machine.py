@@ -10,15 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, TypeAdapter
 
-from pbem.errors import ActionError
+from pbem.errors import ActionError, PbemError
 from pbem.kit.machine import ActionSpec, Interrupt, Machine, Phase, action, action_name, pop, top
 from pbem.log.canon import canonical
-from pbem.rules.contract import ALLOW, Step
+from pbem.rules.contract import ALLOW, Outcome, Step
 from tests.kit.duel import (
     MACHINE,
     Advance,
     Allocate,
     Attack,
+    CombatRoll,
     Defend,
     DuelState,
     Hold,
@@ -31,8 +32,14 @@ from tests.kit.duel import (
 
 def play(state: DuelState, *moves: tuple[str, dict[str, Any]]) -> DuelState:
     for seat, move in moves:
-        state = MACHINE.apply(state, seat, move).state
+        state = roll(state, move["die"]).state if seat == "@dice" else MACHINE.apply(state, seat, move).state
     return state
+
+
+def roll(state: DuelState, die: int) -> Step[DuelState]:
+    """The engine's part: it clears ``rolls`` and resumes with the faces."""
+    assert state.rolls is not None and MACHINE.to_act(state) == ()
+    return MACHINE.resume(state.model_copy(update={"rolls": None}), Outcome(dice={"combat": (die,)}))
 
 
 def reasons(state: DuelState, seat: str, move: dict[str, Any]) -> tuple[str | None, str]:
@@ -71,8 +78,15 @@ def test_r4_1_an_attack_opens_the_defenders_decision() -> None:
 
 @pytest.mark.rule("5.1")
 @pytest.mark.rule("6.1")
-def test_r5_1_r6_1_holding_means_allocating_every_hit_one_at_a_time() -> None:
-    state = play(attacked(), ("red", {"action": "hold"}))
+def test_r5_1_r6_1_holding_rolls_then_every_hit_is_allocated_one_at_a_time() -> None:
+    held = play(attacked(), ("red", {"action": "hold"}))
+    assert isinstance(held.pending[-1], CombatRoll) and held.rolls is not None and MACHINE.to_act(held) == ()
+    assert MACHINE.legal_actions(held, "red") == [] and MACHINE.legal_actions(held, "blue") == []
+    step = roll(held, 6)  # b2's strength 2, +1 for a 6: 3 hits, but r2 has only 2
+    resolved = step.events[0].data
+    assert resolved["hits"] == 2 and resolved["total"]["value"] == 3
+    assert [t["rule"] for t in resolved["total"]["terms"]] == ["5.1", "5.1"]
+    state = step.state
     allocate = top(state, Allocate)
     assert (allocate.seat, allocate.hits, allocate.at) == ("red", 2, 2) and len(state.pending) == 1
     assert MACHINE.legal_actions(state, "red") == [TakeLoss(unit="r2")]
@@ -81,6 +95,21 @@ def test_r5_1_r6_1_holding_means_allocating_every_hit_one_at_a_time() -> None:
     assert top(step.state, Allocate).hits == 1 and [e.kind for e in step.events] == ["lost_step"]
     done = play(step.state, ("red", {"action": "take_loss", "unit": "r2"}))
     assert done.pending == () and done.units["r2"].at is None and MACHINE.to_act(done) == ("red",)
+
+
+@pytest.mark.rule("5.1")
+def test_r5_1_a_low_roll_can_leave_no_hits() -> None:
+    weak = play(setup(), ("red", {"action": "advance", "unit": "r2", "to": 2}), ("blue", {"action": "pass"}))
+    weak = weak.model_copy(update={"units": {**weak.units, "r2": weak.units["r2"].model_copy(update={"strength": 1})}})
+    state = play(weak, ("red", {"action": "attack", "unit": "r2", "target": 3}), ("blue", {"action": "hold"}))
+    after = roll(state, 1)
+    assert after.events[0].data["hits"] == 0 and after.state.pending == () and MACHINE.to_act(after.state) == ("blue",)
+
+
+def test_resume_without_a_pending_roll_is_a_contract_bug() -> None:
+    with pytest.raises(PbemError) as caught:
+        MACHINE.resume(setup(), Outcome(dice={"combat": (3,)}))
+    assert caught.value.code.id == "R008"
 
 
 @pytest.mark.rule("5.2")
@@ -196,6 +225,11 @@ def random_state(data: st.DataObject) -> tuple[DuelState, list[tuple[str, dict[s
     moves: list[tuple[str, dict[str, Any]]] = []
     for _ in range(data.draw(st.integers(0, 14))):
         seats = MACHINE.to_act(state)
+        if not seats and state.rolls is not None:
+            die = data.draw(st.integers(1, 6))
+            moves.append(("@dice", {"die": die}))
+            state = roll(state, die).state
+            continue
         if not seats:
             break
         legal = MACHINE.legal_actions(state, seats[0])
