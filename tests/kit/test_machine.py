@@ -262,3 +262,27 @@ def test_the_machine_reports_whose_decision_it_is_through_nested_interrupts() ->
     assert MACHINE.legal_actions(nested, "blue") == [TakeLoss(unit="b2")]
     back = MACHINE.apply(nested, "blue", TakeLoss(unit="b2")).state
     assert isinstance(back.pending[-1], Defend) and MACHINE.to_act(back) == ("red",)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
+names = st.sampled_from(["advance", "attack", "pass", "hold", "withdraw", "take_loss", "fly", ""])
+fields = st.sampled_from(["unit", "to", "target", "action", "x"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.data(), names, st.dictionaries(fields, json_values, max_size=3), st.sampled_from(["red", "blue", "@observer"])
+)
+def test_any_json_payload_ends_in_a_verdict_never_an_exception(
+    data: st.DataObject, name: str, extra: dict[str, Any], seat: str
+) -> None:
+    state, _ = random_state(data)
+    payload = {"action": name, **{k: v for k, v in extra.items() if k != "action"}}
+    verdict = MACHINE.check(state, seat, payload)
+    assert verdict.ok == (verdict.reason == "")
+    if verdict.ok:
+        assert MACHINE.parse(payload) in MACHINE.legal_actions(state, seat)
