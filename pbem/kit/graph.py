@@ -29,7 +29,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
-from pbem.kit.datapack import PackModel, Slug, SourceText
+from pbem.kit.datapack import PackModel, Slug, SourceText, fail
 
 __all__ = [
     "Blocked",
@@ -306,6 +306,18 @@ class LocationGraph:
     def build(cls, nodes: Sequence[NodeRecord], edges: Sequence[EdgeRecord]) -> LocationGraph:
         """The graph of a data pack's records (same as the constructor; reads better at call sites)."""
         return cls(nodes, edges)
+
+    @classmethod
+    def from_pack(cls, nodes: Sequence[NodeRecord], edges: Sequence[EdgeRecord], *, game: str) -> LocationGraph:
+        """The graph of a loaded pack, for a game's loader or cross-check.
+
+        Raises:
+            DataPackError: R006 naming the node or edge at fault.
+        """
+        try:
+            return cls(nodes, edges)
+        except ValueError as exc:
+            fail(game, f"location graph: {exc}")
 
     def kind(self, node: str) -> NodeKind:
         return self.nodes[node].kind

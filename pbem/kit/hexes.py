@@ -28,7 +28,7 @@ from typing import Literal, NamedTuple, NewType
 
 from pydantic import Field, model_validator
 
-from pbem.kit.datapack import PackModel, Slug, SourceText
+from pbem.kit.datapack import PackModel, Slug, SourceText, fail
 from pbem.kit.graph import Blocked, Cost, Reach, StepCost, movement
 
 __all__ = [
@@ -295,7 +295,7 @@ class HexMap:
 
     Raises:
         ValueError: a record names a hex that is not on the map, a hexside joins hexes that do not touch, or a hex
-            or hexside is listed twice (a game's pack loader turns this into R006 with :func:`pbem.kit.datapack.fail`).
+            or hexside is listed twice (:meth:`from_pack` turns this into R006).
     """
 
     def __init__(self, data: HexMapData):
@@ -355,6 +355,18 @@ class HexMap:
             adjacency[here] = tuple(around)
         self._adjacency = adjacency
         self.hexsides: Mapping[HexsideId, Hexside] = sides
+
+    @classmethod
+    def from_pack(cls, data: HexMapData, *, game: str) -> HexMap:
+        """The map of a loaded pack, for a game's loader or cross-check.
+
+        Raises:
+            DataPackError: R006 naming the record that does not fit the map.
+        """
+        try:
+            return cls(data)
+        except ValueError as exc:
+            fail(game, f"hex map: {exc}")
 
     # --- ids and coordinates ---------------------------------------------------------------------------------
     def hex_id(self, col: int, row: int) -> HexId:

@@ -360,5 +360,12 @@ class CombatTable(PackModel, Generic[R]):
         shift: int = 0,
         favour: Literal["defender", "attacker"] = "defender",
     ) -> Lookup[R]:
-        """Odds column, shift, roll: :meth:`odds_column` then :meth:`lookup`."""
+        """Combat by odds or differential: the column of ``attack`` against ``defence`` (:meth:`odds_column` for
+        an odds table, :meth:`value_column` of ``attack - defence`` for a threshold table), then :meth:`lookup`.
+
+        Raises:
+            ValueError: a named table (pick the column with :meth:`named_column`), or a roll it cannot read.
+        """
+        if self.kind == "threshold":
+            return self.lookup(self.value_column(attack - defence), roll, shift=shift)
         return self.lookup(self.odds_column(attack, defence, favour=favour), roll, shift=shift)

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbem.errors import DataPackError
 from pbem.kit.graph import (
     Cost,
     Edge,
@@ -66,6 +67,12 @@ def test_a_graph_lists_neighbours_kinds_and_edges_in_pack_order() -> None:
 def test_a_graph_refuses_bad_records(nodes: list[str], edges: list[tuple[str, str, str]]) -> None:
     with pytest.raises(ValueError):
         build(nodes, edges)
+
+
+def test_a_pack_whose_graph_does_not_fit_is_refused_with_r006() -> None:
+    with pytest.raises(DataPackError) as caught:
+        LocationGraph.from_pack([NodeRecord(id="1", kind="area")], [EdgeRecord(a="1", b="2", type="open")], game="demo")
+    assert caught.value.code.id == "R006"
 
 
 def test_movement_with_all_remaining_costs_and_closed_edges() -> None:

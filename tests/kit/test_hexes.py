@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbem.errors import DataPackError
 from pbem.kit.graph import Blocked, Cost
 from pbem.kit.hexes import (
     DIRECTION_NAMES,
@@ -135,6 +136,18 @@ def test_hexside_ids_are_unordered_pairs() -> None:
 def test_a_map_refuses_records_that_do_not_fit(changes: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         small_map(**changes)
+
+
+def test_a_pack_whose_map_does_not_fit_is_refused_with_r006() -> None:
+    data = HexMapData.model_validate_json(
+        '{"orientation": "pointy", "stagger": "even", "cols": [1, 3], "rows": [0, 2], "source": "transcribed: map",'
+        ' "hexsides": [{"a": "0100", "b": "0300", "features": ["river"]}]}'
+    )
+    with pytest.raises(DataPackError) as caught:
+        HexMap.from_pack(data, game="demo")
+    assert caught.value.code.id == "R006"
+    good = HexMap.from_pack(data.model_copy(update={"hexsides": ()}), game="demo")
+    assert len(good) == 9 and good.hex_id(1, 0) == "0100"
 
 
 def test_terrain_features_and_missing_hexes() -> None:

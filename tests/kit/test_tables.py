@@ -145,6 +145,8 @@ def test_threshold_and_named_columns() -> None:
     assert [fire.columns[fire.value_column(v)] for v in (1, 2, 4, 7, 12)] == ["1", "1", "3", "5", "8"]
     assert fire.value_column(0) == -1
     assert fire.lookup(fire.value_column(6), 6).result == 2
+    differential = fire.resolve(9, 4, roll=4, shift=-1)  # +5 is the "5" column, shifted one left
+    assert (differential.base, differential.column, differential.result) == ("5", "3", 1)
     named = CombatTable[int].model_validate_json(
         json.dumps(
             {
@@ -161,6 +163,8 @@ def test_threshold_and_named_columns() -> None:
         named.named_column("prepared")
     with pytest.raises(ValueError):
         named.value_column(3)
+    with pytest.raises(ValueError):
+        named.resolve(3, 1, roll=2)
     with pytest.raises(ValueError):
         fire.odds_column(1, 1)
 
