@@ -320,6 +320,7 @@ class LocationGraph:
             fail(game, f"location graph: {exc}")
 
     def kind(self, node: str) -> NodeKind:
+        """The kind of ``node``: ``land``, ``sea``, ``area`` or ``zone``."""
         return self.nodes[node].kind
 
     def edges(self, node: str) -> tuple[Edge, ...]:
@@ -331,6 +332,7 @@ class LocationGraph:
         return self._into[node]
 
     def neighbours(self, node: str) -> tuple[str, ...]:
+        """The nodes one edge away from ``node``, in the pack's order of the edges."""
         return tuple(e.b for e in self._out[node])
 
     def edge(self, a: str, b: str) -> Edge | None:

@@ -70,6 +70,7 @@ class Hex(NamedTuple):
 
     @property
     def s(self) -> int:
+        """The third cube coordinate."""
         return -self.q - self.r
 
     def step(self, step: tuple[int, int]) -> Hex:

@@ -106,10 +106,14 @@ class ValueRow(Protocol):
     """A pack row holding one modifier (``value`` and its ``rule``), as most packs have."""
 
     @property
-    def value(self) -> int: ...
+    def value(self) -> int:
+        """The modifier."""
+        ...
 
     @property
-    def rule(self) -> str: ...
+    def rule(self) -> str:
+        """The rulebook section it comes from."""
+        ...
 
 
 class Term(_Record):
