@@ -291,3 +291,28 @@ def test_a_minimum_move_allows_one_step_over_the_budget() -> None:
     assert grid.walk([HexId("0303"), HexId("0302")], 2, swamp, minimum_move=True).ok
     assert grid.walk([HexId("0303"), HexId("0302"), HexId("0301")], 2, swamp, minimum_move=True).reason == "after-stop"
     assert not grid.walk([HexId("0303"), HexId("0302")], 0, swamp, minimum_move=True).ok  # no points, no move
+
+
+def reference_line(a: Hex, b: Hex) -> list[Hex]:
+    """The usual floating-point hex line (nudged by (1e-6, 2e-6, -3e-6)), as a test oracle only."""
+    n = distance(a, b)
+    out = []
+    for i in range(n + 1):
+        t = i / n if n else 0.0
+        q = a.q + 1e-6 + (b.q - a.q) * t
+        r = a.r + 2e-6 + (b.r - a.r) * t
+        s = -a.q - a.r - 3e-6 + ((-b.q - b.r) - (-a.q - a.r)) * t
+        rq, rr, rs = round(q), round(r), round(s)
+        dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+        if dq > dr and dq > ds:
+            rq = -rr - rs
+        elif dr > ds:
+            rr = -rq - rs
+        out.append(Hex(rq, rr))
+    return out
+
+
+@given(st.integers(-15, 15), st.integers(-15, 15), st.integers(-15, 15), st.integers(-15, 15))
+def test_the_integer_line_is_the_usual_hex_line(q1: int, r1: int, q2: int, r2: int) -> None:
+    a, b = Hex(q1, r1), Hex(q2, r2)
+    assert list(line(a, b)) == reference_line(a, b)
