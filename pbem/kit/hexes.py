@@ -314,7 +314,7 @@ class HexMap:
         self.hexes: tuple[HexId, ...] = tuple(HexId(h) for h in ids if h not in missing)
         on_map = set(self.hexes)
         self._coords: dict[HexId, Hex] = {h: self.layout.to_hex(*self.offset(h)) for h in self.hexes}
-        self._by_coords: dict[Hex, HexId] = {c: h for h, c in self._coords.items()}
+        self._by_coords: dict[tuple[int, int], HexId] = {c: h for h, c in self._coords.items()}
         self._terrain: dict[HexId, str] = {}
         self.records: dict[HexId, HexRecord] = {}
         for record in data.hexes:
@@ -337,25 +337,29 @@ class HexMap:
                 raise ValueError(f"hexside {key} is listed twice")
             features[key] = frozenset(record_side.features)
         # Adjacency, built once: for each hex its on-map neighbours by direction, with the hexside between.
-        sides: dict[HexsideId, Hexside] = {}
+        # Plain (q, r) tuples look up Hex keys (a NamedTuple hashes and compares as its tuple), and each hexside
+        # is made once, from the side of its smaller id, so building a 1,500-hex map stays cheap.
+        by_pair: dict[tuple[HexId, HexId], Hexside] = {}
         adjacency: dict[HexId, tuple[tuple[HexId, Hexside], ...]] = {}
         steps = _AXIAL_STEPS[self.layout.orientation]
+        by_coords = self._by_coords
+        empty: frozenset[str] = frozenset()
         for here in self.hexes:
-            at = self._coords[here]
+            q, r = self._coords[here]
             around = []
-            for step in steps:
-                there = self._by_coords.get(at.step(step))
+            for dq, dr in steps:
+                there = by_coords.get((q + dq, r + dr))
                 if there is None:
                     continue
-                key = hexside_id(here, there)
-                side = sides.get(key)
+                pair = (here, there) if here < there else (there, here)
+                side = by_pair.get(pair)
                 if side is None:
-                    a, b = (here, there) if here < there else (there, here)
-                    side = sides[key] = Hexside(key, a, b, features.get(key, frozenset()))
+                    key = HexsideId(f"{pair[0]}/{pair[1]}")
+                    side = by_pair[pair] = Hexside(key, pair[0], pair[1], features.get(key, empty))
                 around.append((there, side))
             adjacency[here] = tuple(around)
         self._adjacency = adjacency
-        self.hexsides: Mapping[HexsideId, Hexside] = sides
+        self.hexsides: Mapping[HexsideId, Hexside] = {side.id: side for side in by_pair.values()}
 
     @classmethod
     def from_pack(cls, data: HexMapData, *, game: str) -> HexMap:
