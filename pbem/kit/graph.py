@@ -26,8 +26,11 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Generic, Literal, TypeVar
+
+from pydantic import Field
 
 from pbem.kit.datapack import PackModel, Slug, SourceText, fail
 
@@ -242,6 +245,8 @@ class NodeRecord(PackModel):
     name: str = ""
     tags: tuple[Slug, ...] = ()
     """Game-defined properties: ``coast_road``, ``sahara``, ``impassable``, ``port``…"""
+    values: dict[Slug, int] = Field(default_factory=dict)
+    """Game-defined numbers: ``{"rp": 5, "stacking": 3}``."""
 
 
 class EdgeRecord(PackModel):
@@ -253,17 +258,20 @@ class EdgeRecord(PackModel):
     type: Slug
     directed: bool = False
     tags: tuple[Slug, ...] = ()
+    values: dict[Slug, int] = Field(default_factory=dict)
+    """Game-defined numbers: ``{"mp": 2}``."""
     source: SourceText | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Edge:
-    """One way along a connection: from ``a`` to ``b``, with its record's type and tags."""
+    """One way along a connection: from ``a`` to ``b``, with its record's type, tags and values."""
 
     a: str
     b: str
     type: str
     tags: frozenset[str]
+    values: Mapping[str, int] = field(default_factory=dict, compare=False, hash=False)
 
 
 class LocationGraph:
@@ -295,7 +303,7 @@ class LocationGraph:
                 if (a, b) in seen:
                     raise ValueError(f"two edges lead from {a!r} to {b!r}")
                 seen.add((a, b))
-                edge = Edge(a, b, record.type, frozenset(record.tags))
+                edge = Edge(a, b, record.type, frozenset(record.tags), MappingProxyType(dict(record.values)))
                 out[a].append(edge)
                 into[b].append(edge)
         self._out = {n: tuple(e) for n, e in out.items()}

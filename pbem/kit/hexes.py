@@ -498,6 +498,21 @@ class HexMap:
                 return Walk(False, spent, index + 1, None, "after-stop")
         return Walk(True, spent)
 
+    def crossings(self, path: Sequence[HexId]) -> tuple[HexsideId, ...]:
+        """The hexsides a path crosses, in order (for hexside limits: Rommel §7.1 lets 2 units cross a clear
+        hexside, 1 a gap, per Movement phase; a state counts crossings by these ids).
+
+        Raises:
+            ValueError: two consecutive hexes of the path are not neighbours on the map.
+        """
+        found = []
+        for here, there in itertools.pairwise(path):
+            side = self.hexside(here, there) if here in self and there in self else None
+            if side is None:
+                raise ValueError(f"{here} and {there} are not neighbours on the map")
+            found.append(side.id)
+        return tuple(found)
+
     # --- zones of control --------------------------------------------------------------------------------------
     def zoc(
         self,

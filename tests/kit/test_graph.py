@@ -47,6 +47,19 @@ STRIP = build(
 )
 
 
+def test_nodes_and_edges_carry_game_values() -> None:
+    graph = LocationGraph.build(
+        [
+            NodeRecord(id="malta", kind="land", tags=("island",), values={"rp": 15, "stacking": 3}),
+            NodeRecord(id="sz12", kind="sea"),
+        ],
+        [EdgeRecord(a="malta", b="sz12", type="coast", values={"mp": 1})],
+    )
+    assert graph.nodes["malta"].values["stacking"] == 3 and "island" in graph.nodes["malta"].tags
+    edge = graph.edge("sz12", "malta")
+    assert edge is not None and edge.values["mp"] == 1 and hash(edge) == hash(graph.edge("sz12", "malta"))
+
+
 def test_a_graph_lists_neighbours_kinds_and_edges_in_pack_order() -> None:
     assert STRIP.neighbours("2") == ("1", "3", "5")
     assert STRIP.kind("A") == "zone" and STRIP.kind("1") == "area"

@@ -119,6 +119,14 @@ def test_hexside_ids_are_unordered_pairs() -> None:
     assert len(grid.hexsides) == sum(len(grid.neighbours(h)) for h in grid.hexes) // 2
 
 
+def test_a_path_lists_the_hexsides_it_crosses() -> None:
+    grid = small_map()
+    assert grid.crossings([HexId("0303"), HexId("0304"), HexId("0404")]) == ("0303/0304", "0304/0404")
+    assert grid.crossings([HexId("0303")]) == ()
+    with pytest.raises(ValueError):
+        grid.crossings([HexId("0303"), HexId("0305")])
+
+
 @pytest.mark.parametrize(
     "changes",
     [
