@@ -31,6 +31,7 @@ Example (``tests/kit/game.py`` is a complete game)::
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, get_args
@@ -98,11 +99,9 @@ def action_name(model: type[BaseModel]) -> str:
     return values[0]
 
 
-def _name_of(act: BaseModel) -> str:
+def _name_of(act: BaseModel) -> str | None:
     name = act.__dict__.get("action")
-    if not isinstance(name, str):
-        raise TypeError(f"{type(act).__name__} is not an action model (no action field)")
-    return name
+    return name if isinstance(name, str) else None
 
 
 @dataclass(frozen=True)
@@ -225,11 +224,19 @@ class Machine(Generic[S, A]):
 
     # --- legality ----------------------------------------------------------------------------------------------
     def parse(self, raw: Mapping[str, object] | A) -> A | Verdict:
-        """An action model from a logged JSON object, or a refusal (reason ``malformed``) naming the field."""
+        """An action model from a logged JSON object, or a refusal (reason ``malformed``) naming the field.
+
+        The object is read with JSON's rules (a JSON array fills a tuple field; nothing is coerced), as the log
+        carries it.
+        """
         if isinstance(raw, BaseModel):
             return raw
         try:
-            return self.adapter.validate_python(raw)
+            text = json.dumps(raw, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            return deny(self.rule, "malformed", f"not a JSON object: {exc}")
+        try:
+            return self.adapter.validate_json(text)
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(map(str, first["loc"])) or "action"
@@ -249,20 +256,30 @@ class Machine(Generic[S, A]):
 
     def check(self, state: S, seat: str, act: Mapping[str, object] | A) -> Verdict:
         """Whether ``seat`` may take ``act`` now, asking only that action's predicate."""
+        return self._decide(state, seat, act)[0]
+
+    def _decide(
+        self, state: S, seat: str, act: Mapping[str, object] | A
+    ) -> tuple[Verdict, ActionSpec[S] | None, A | None]:
+        """The verdict, and for an allowed action its declaration and parsed model."""
         parsed = self.parse(act)
         if isinstance(parsed, Verdict):
-            return parsed
+            return parsed, None, None
         where, seats = self._now(state)
         if seat not in seats:
-            return deny(self.rule, "not-your-turn", f"the game waits for {', '.join(seats) or 'no seat'}, not {seat}")
+            waited = ", ".join(seats) or "no seat"
+            return deny(self.rule, "not-your-turn", f"the game waits for {waited}, not {seat}"), None, parsed
         name = _name_of(parsed)
+        if name is None:
+            return deny(self.rule, "malformed", f"{type(parsed).__name__} is not an action model"), None, parsed
         if name not in where.actions:
             label = where.name if isinstance(where, Phase) else f"the pending {where.kind}"
-            return deny(where.rule, "not-now", f"{name} is not an action of {label}")
+            return deny(where.rule, "not-now", f"{name} is not an action of {label}"), None, parsed
         spec = self._specs[name]
         if not isinstance(parsed, spec.model):
-            return deny(self.rule, "malformed", f"{name} is not a {spec.model.__name__}")
-        return spec.can(state, seat, parsed)
+            return deny(self.rule, "malformed", f"{name} is not a {spec.model.__name__}"), None, parsed
+        verdict = spec.can(state, seat, parsed)
+        return verdict, spec if verdict.ok else None, parsed
 
     def contains(self, state: S, seat: str, act: Mapping[str, object] | A) -> bool:
         """Whether ``act`` is one of :meth:`legal_actions` (decided by :meth:`check`, without enumerating)."""
@@ -274,12 +291,11 @@ class Machine(Generic[S, A]):
         Raises:
             ActionError: R004 malformed, R002 not the seat's turn, R001 illegal (with the rule that refuses it).
         """
-        parsed = self.parse(act)
-        verdict = self.check(state, seat, parsed) if not isinstance(parsed, Verdict) else parsed
-        if not verdict.ok or isinstance(parsed, Verdict):
+        verdict, spec, parsed = self._decide(state, seat, act)
+        if spec is None or parsed is None:
             code = {"malformed": "R004", "not-your-turn": "R002"}.get(verdict.reason, "R001")
             raise ActionError(code, f"{verdict.reason}: {verdict.message}", rule=verdict.rule)
-        return self._specs[_name_of(parsed)].effect(state, seat, parsed)
+        return spec.effect(state, seat, parsed)
 
     def resume(self, state: S, outcome: Outcome) -> Step[S]:
         """Go on after the dice (or openings) the top pending decision waits for.

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from pbem.errors import ActionError, PbemError
 from pbem.kit.machine import ActionSpec, Interrupt, Machine, Phase, action, action_name, pop, top
@@ -286,3 +286,31 @@ def test_any_json_payload_ends_in_a_verdict_never_an_exception(
     assert verdict.ok == (verdict.reason == "")
     if verdict.ok:
         assert MACHINE.parse(payload) in MACHINE.legal_actions(state, seat)
+
+
+class March(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    action: Literal["march"] = "march"
+    path: tuple[int, ...]
+
+
+def test_logged_json_is_read_with_jsons_rules() -> None:
+    """A JSON array fills a tuple field (strict models refuse lists in Python mode); nothing is coerced."""
+    marching: Machine[DuelState, March] = Machine(
+        adapter=TypeAdapter(March),
+        rule="2",
+        phases=(Phase("battle", ("march",), rule="2", to_act=lambda s: (s.active,)),),
+        interrupts=(),
+        actions=(
+            action(
+                March, legal=lambda s, seat: [], can=lambda s, seat, a: ALLOW, effect=lambda s, seat, a: Step(state=s)
+            ),
+        ),
+    )
+    assert marching.parse({"action": "march", "path": [1, 2]}) == March(path=(1, 2))
+    assert marching.check(setup(), "red", {"action": "march", "path": ["1"]}).reason == "malformed"
+    assert marching.check(setup(), "red", {"action": "march", "path": [1.5]}).reason == "malformed"
+    assert marching.check(setup(), "red", {"action": "march", "path": {1}}).reason == "malformed"  # not JSON
+    assert marching.check(setup(), "red", Pass()).reason == "not-now"  # type: ignore[arg-type]
+    not_an_action = Defend(seat="red", attacker="b1", target=1)
+    assert marching.check(setup(), "red", not_an_action).reason == "malformed"  # type: ignore[arg-type]
