@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from pbem.kit.hexes import Layout
+if TYPE_CHECKING:
+    from pbem.kit.hexes import Layout
 
 __all__ = ["Edge", "HexGrid", "Label", "Link", "MapSpec", "Path", "Point", "Polyline", "Region", "Shape", "hex_regions"]
 
@@ -133,6 +134,8 @@ class HexGrid(_Model):
     @property
     def layout(self) -> Layout:
         """The grid's topology in :mod:`pbem.kit.hexes` terms (its stagger counts from ``first``; the kit's from 0)."""
+        from pbem.kit.hexes import Layout  # lazily: the CLI imports this module, and most commands draw no hexes
+
         odd = (self.first + (1 if self.stagger == "odd" else 0)) % 2 == 1
         return Layout(self.orientation, "odd" if odd else "even")
 
