@@ -196,3 +196,14 @@ def test_odds_columns_are_exact(attack: int, defence: int) -> None:
     assert down == max((i for i, r in enumerate(ratios) if r <= actual), default=-1)
     up = crt.odds_column(attack, defence, favour="attacker")
     assert up == min((i for i, r in enumerate(ratios) if r >= actual), default=len(ratios) - 1)
+
+
+def test_a_crt_per_terrain_row_is_a_mapping_of_tables() -> None:
+    """Gazala's CRT is read [terrain][column][roll]: one table per terrain in the pack."""
+
+    class Crts(PackModel):
+        crt: dict[str, CombatTable[str]]
+
+    raw = json.dumps({"crt": {"clear": CRT_JSON, "hill": {**CRT_JSON, "id": "crt-hill", "below": None}}}).encode()
+    crts = load_pack(raw, Crts, game="demo").crt
+    assert crts["clear"].resolve(1, 3, roll=1).result == "AE" and crts["hill"].resolve(1, 3, roll=6).result == "AR"
