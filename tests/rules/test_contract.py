@@ -70,7 +70,7 @@ def advance(ruleset: Any, state: Any, rng: random.Random) -> Any | None:
         return None
     seat = rng.choice(actors)
     action = dict(rng.choice(ruleset.legal_actions(state, seat)))
-    for field, slot in ruleset.secret_fields(state, seat, action["action"]).items():
+    for field, slot in ruleset.secret_fields(state, seat, action).items():
         state = state.with_hidden(slot, seat, action.pop(field), known=True)
     return ruleset.apply(state, seat, action).state
 

@@ -149,8 +149,8 @@ class Triad(Ruleset[TriadState]):
     def period(self, state: TriadState) -> str:
         return "setup" if state.phase == "setup" else f"round-{min(state.round, state.rounds)}"
 
-    def secret_fields(self, state: TriadState, seat: str, action_name: str) -> dict[str, str]:
-        return {"value": _reserve(seat)} if action_name == "choose_reserve" else {}
+    def secret_fields(self, state: TriadState, seat: str, action: Action) -> dict[str, str]:
+        return {"value": _reserve(seat)} if action.get("action") == "choose_reserve" else {}
 
     # --- legality: check() is the predicate, legal_actions() filters the candidates with it --------
     def _candidates(self, state: TriadState, seat: str) -> list[Action]:
