@@ -77,6 +77,7 @@ def create_game(
     options: Mapping[str, JSONValue] | None = None,
     referee: tuple[str, PublicKey] | None = None,
     referee_dice: bool = False,
+    team_dice: bool = False,
     title: str = "",
     name: str | None = None,
     deadline: int | None = None,
@@ -98,6 +99,8 @@ def create_game(
     wanted = {s.id for s in spec.seats}
     if set(seats) != wanted:
         raise UsageError("U003", f"scenario {scenario} needs exactly the seats {sorted(wanted)}, got {sorted(seats)}")
+    if referee_dice and team_dice:
+        raise UsageError("U003", "dice come from the referee or from one seat per opposing team, not both")
     chosen = dict(options or {})
     unknown = sorted(set(chosen) - {o.id for o in ruleset.options})
     if unknown:
@@ -119,7 +122,7 @@ def create_game(
         "options": {o.id: chosen.get(o.id, o.default) for o in ruleset.options},
         "roster": roster,
         "dice": {
-            "quorum": "referee" if referee_dice else "opponents",
+            "quorum": "referee" if referee_dice else "teams" if team_dice else "opponents",
             "referee": referee[0] if referee_dice and referee is not None else None,
             "chain": chain,
         },
