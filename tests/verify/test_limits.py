@@ -267,6 +267,14 @@ def test_several_requests_must_be_declared_as_a_list_one_per_request(tmp_path: P
     assert errors([*lines[:-1], seal(one, table.keys["red"].private.sign).line]) == ["D007"]
     swapped = {**data, "body": {**data["body"], "rolls": data["body"]["rolls"][::-1]}}
     assert errors([*lines[:-1], seal(swapped, table.keys["red"].private.sign).line]) == ["D007"]
+    table.settle()
+    table.act("green", {"action": "draw"})  # one request: an array of one is not the v1 object form
+    lines = table.lines()
+    i = max(i for i, line in enumerate(lines) if raw(line)["type"] == "action")
+    data = raw(lines[i])
+    data.pop("sig")
+    single = {**data, "body": {**data["body"], "rolls": [data["body"]["rolls"]]}}
+    assert errors([*lines[:i], seal(single, table.keys["green"].private.sign).line]) == ["L014"]
 
 
 def test_echoes_name_each_request_of_an_entry_in_order(tmp_path: Path) -> None:
