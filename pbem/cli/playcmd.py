@@ -80,7 +80,8 @@ def new(
             raise UsageError("U003", f"cannot read data pack {data}: {exc.strerror}") from exc
     created = create_game(
         output, ruleset, scenario, seats, load_key(key, passphrase_file),
-        options=options, referee=ref, referee_dice=referee_dice, team_dice=team_dice, title=title, name=player, deadline=deadline, data=pack,
+        options=options, referee=ref, referee_dice=referee_dice, team_dice=team_dice, title=title, name=player,
+        deadline=deadline, data=pack,
     )  # fmt: skip
     if as_json:
         emit_json({"game": created.game, "seat": created.seat, "log": str(output)})

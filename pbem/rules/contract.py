@@ -353,7 +353,11 @@ class Ruleset(ABC, Generic[S]):
 
     @abstractmethod
     def resume(self, state: S, outcome: Outcome) -> Step[S]:
-        """Go on after dice were rolled (``state.rolls`` is still set) or slots were opened."""
+        """Go on after one roll request resolved or slots were opened.
+
+        For dice, ``state`` no longer holds the resolved request (``rolls`` is the next one still pending, if
+        any); requests the returned state adds after the pending ones are chained rolls (PROTOCOL.md §6.5).
+        """
 
     @abstractmethod
     def view(self, state: S, viewer: str) -> View:
