@@ -9,8 +9,8 @@ signatures); the test suite regenerates the set in memory and compares it byte f
 * ``solo/``: a solitaire game of Triad (one seat): roll-offs against fate (two pending rolls answered by
   the mover's own seeds) and private draws, to the end and disclosure.
 * ``teams/``: Triad's two-against-one scenario with the one-seat-per-team dice quorum: a roll-off (two
-  pending rolls), a gift (a private draw owned by a teammate, committed in its reveal), a resignation the
-  game survives, and play to the end.
+  pending rolls), a gift (a private draw owned by a teammate, committed in its reveal), a rally (a public
+  roll and a teammate's draw pending together), a resignation the game survives, and play to the end.
 * each game's ``game.jsonl`` and ``expected.json`` (the game id, every entry id, every resolved roll with
   its inputs, the checkpoints, the final state hash and the result); ``keys.json``: the TEST keys.
 * ``attacks/<CODE>-<name>.jsonl``: a game with one defect; ``attacks/expected.json`` gives the first
@@ -75,6 +75,8 @@ def teams_game() -> tuple[Table, list[bytes]]:
         table.act("green", {"action": "gift", "target": "red"})  # T11: red's private draw, declared by green
         table.settle()
         table.act("blue", {"action": "pass"})
+        table.act("red", {"action": "rally", "target": "green"})  # T11.2: a public roll and green's draw at once
+        table.settle()
         with table.session("green") as session:  # T9.2: green drops out, the others play on
             session.resign()
         table.settle()

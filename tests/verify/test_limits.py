@@ -367,3 +367,23 @@ def test_a_wrong_draw_commitment_of_the_owner_is_caught_with_its_secret(tmp_path
     lines = reveal(table, "green", entry, commit="ab" * 32)
     assert codes(verify_lines(lines)[0]) == []  # the public verifier cannot tell yet
     assert codes(verify_lines(lines, knowledge=own_knowledge(table.keys["green"]))[0]) == ["H003"]
+
+
+@pytest.mark.rule("T11.2")
+def test_a_public_roll_and_a_teammates_draw_pending_together(tmp_path: Path) -> None:
+    table = teams(tmp_path)
+    table.act("red", {"action": "rally", "target": "green"})
+    entry = envelope(table.lines()[-1]).id
+    assert errors(reveal(table, "blue", f"{entry}")) == []  # blue's first seed answers the public roll (part 0)
+    assert table.verify().awaiting == ["waiting for blue's dice", "waiting for green's dice", "waiting for blue's dice"]
+    table.owed("green")  # the owner may commit first: its first open request is the draw (part 1)
+    game = table.replay().game
+    assert game is not None and [p.key for p in game.pending.values()] == [entry, f"{entry}/1"]
+    assert game.pending[f"{entry}/1"].commit is not None and game.pending[f"{entry}/1"].awaiting == ["blue"]
+    table.settle()
+    report, verifier = verify_lines(table.lines(), knowledge=own_knowledge(table.keys["green"]))
+    assert report.valid and verifier.game is not None
+    records = [r for r in verifier.game.rolls if r.entry == entry]
+    assert [(r.part, r.request.owner) for r in records] == [(0, None), (1, "green")]
+    assert records[1].faces is not None  # green reads its card; the public record of the die is plain
+    assert [r.faces is None for r in verify_lines(table.lines())[1].game.rolls if r.entry == entry] == [False, True]  # type: ignore[union-attr]

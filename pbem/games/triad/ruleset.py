@@ -26,7 +26,9 @@ Rules of the scenarios added with contract v2 (``teams`` and ``solo``; ``standar
   requests resolved in order, the challenger's first (T10.1). The lower die loses one health; a tie does
   nothing (T10.2). Alone, beating fate heals one (T10.3).
 * T11 Gift (``teams``). Draw a card for a teammate still in: a private draw owned by the teammate, which
-  only the teammate learns (T11.1); the teammate's hand limit applies (T4.2).
+  only the teammate learns (T11.1); the teammate's hand limit applies (T4.2). Rally: the same gift with a
+  die rolled at once, a public roll and the teammate's draw pending together; a 4 or more heals the mover
+  one (T11.2).
 * T12 Solitaire (``solo``: one seat). The same turns without attacks; the seat wins if its score at the end
   reaches 15 (T12.1).
 """
@@ -217,6 +219,7 @@ class Triad(Ruleset[TriadState]):
         elif state.scenario == "teams":
             actions.extend({"action": "challenge", "target": t} for t in state.seats if t != seat)
             actions.extend({"action": "gift", "target": t} for t in state.seats if t != seat)
+            actions.extend({"action": "rally", "target": t} for t in state.seats if t != seat)
         actions.append({"action": "draw"})
         actions.extend({"action": "play", "card": c} for c in state.hand[seat])
         actions.append({"action": "fortify"})
@@ -239,6 +242,7 @@ class Triad(Ruleset[TriadState]):
             "attack": {"action", "target"},
             "play": {"action", "card"},
             "gift": {"action", "target"},
+            "rally": {"action", "target"},
             "challenge": {"action"} if state.scenario == "solo" else {"action", "target"},
         }.get(str(name), {"action"})
         if set(action) != fields and not (name == "choose_reserve" and set(action) == {"action"}):
@@ -266,7 +270,7 @@ class Triad(Ruleset[TriadState]):
                     or state.teams[str(target)] == state.teams[seat]
                 ):
                     return deny("T9.1", "target", f"{target} is not a seat of another team still in the game")
-            case "gift" if state.scenario == "teams":
+            case "gift" | "rally" if state.scenario == "teams":
                 target = action.get("target")
                 if target == seat or target not in state.seats or state.teams[str(target)] != state.teams[seat]:
                     return deny("T11.1", "not-a-teammate", f"{target} is not {seat}'s teammate")
@@ -338,7 +342,7 @@ class Triad(Ruleset[TriadState]):
                 return Step(state=state.model_copy(update={"playing": action["card"]}).with_opening(action["card"]))
             case "challenge":
                 return self._challenge(state, seat, action.get("target"))
-            case "gift":
+            case "gift" | "rally":
                 target = action["target"]
                 request = RollRequest(
                     rolls=(RollSpec(id="card", sides=state.data.card_sides, n=1, purpose=f"a card for {target}"),),
@@ -346,14 +350,20 @@ class Triad(Ruleset[TriadState]):
                     slot=f"card/{target}/{state.drawn[target] + 1}",
                 )
                 drawn = {**state.drawn, target: state.drawn[target] + 1}
+                rally = action["action"] == "rally"
                 event = Event(
-                    kind="card_given",
+                    kind="rallied" if rally else "card_given",
                     seat=seat,
-                    rule="T11.1",
+                    rule="T11.2" if rally else "T11.1",
                     data={"to": target},
-                    text=f"{seat} draws a card for {target}",
+                    text=f"{seat} {'rallies and draws' if rally else 'draws'} a card for {target}",
                 )
-                return Step(state=state.model_copy(update={"drawn": drawn}).with_rolls(request), events=(event,))
+                requests = [request]
+                if rally:  # T11.2: the die first, then the teammate's draw, both pending at once
+                    requests.insert(
+                        0, RollRequest(rolls=(RollSpec(id="rally", sides=6, n=1, purpose=f"{seat} rallies"),))
+                    )
+                return Step(state=state.model_copy(update={"drawn": drawn}).with_rolls(*requests), events=(event,))
             case "fortify":
                 reserve = state.hidden[_reserve(seat)]
                 new = state.with_hidden(
@@ -414,6 +424,18 @@ class Triad(Ruleset[TriadState]):
     def resume(self, state: TriadState, outcome: Outcome) -> Step[TriadState]:
         if outcome.dice is not None and state.challenge is not None:
             return self._roll_off(state, outcome.dice)
+        if outcome.dice is not None and "rally" in outcome.dice:  # T11.2; the turn ends once the card is drawn
+            healed = outcome.dice["rally"][0] >= 4
+            seat = state.seats[state.turn]
+            health = {**state.health, seat: state.health[seat] + 1} if healed else state.health
+            event = Event(
+                kind="rally_rolled",
+                seat=seat,
+                rule="T11.2",
+                data={"die": outcome.dice["rally"][0], "healed": healed},
+                text=f"{seat} rallies: {outcome.dice['rally'][0]}" + (", heals 1" if healed else ""),
+            )
+            return Step(state=state.model_copy(update={"health": health}), events=(event,))
         if outcome.dice is not None and "bonus" in outcome.dice:
             assert state.attack is not None
             return self._damage(state, state.attack.defender, outcome.dice["bonus"][0], "T3.4", ())

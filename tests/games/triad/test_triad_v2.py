@@ -117,3 +117,18 @@ def test_t9_2_a_resignation_before_play_starts_ends_the_game() -> None:
     roster = Roster(seats=(RosterSeat(seat="red", team="red"), RosterSeat(seat="blue", team="blue")))
     duel = R.setup("duel", {"rounds": 2}, roster, R.load_data(R.default_data()))
     assert R.on_resign(duel.model_copy(update={"phase": "main"}), "red") is None  # the default elsewhere
+
+
+@pytest.mark.rule("T11.2")
+@pytest.mark.parametrize(("die", "health"), [(4, 13), (3, 12)])
+def test_t11_2_a_rally_rolls_a_die_and_deals_the_teammate_a_card_at_once(die: int, health: int) -> None:
+    state = do(start("teams"), "red", {"action": "rally", "target": "green"}).state
+    public, draw = state.pending_rolls
+    assert public.owner is None and (draw.owner, draw.slot) == ("green", "card/green/1")
+    step = roll(state, rally=(die,))
+    assert step.state.health["red"] == health and step.events[0].rule == "T11.2"
+    assert step.state.pending_rolls == (draw,) and R.to_act(step.state) == ("red",)  # the turn waits for the card
+    drawn = step.state.without_first_roll().with_hidden("card/green/1", "green", {"card": [3]}, known=True)
+    done = R.resume(drawn, Outcome(drawn="card/green/1")).state
+    assert done.hand["green"] == ("card/green/1",) and R.to_act(done) == ("green",)
+    assert refusal(start("teams"), "red", {"action": "rally", "target": "blue"}) == ("T11.1", "not-a-teammate")
