@@ -2,8 +2,10 @@
 resolved into faces (public) or into a hidden value (a private draw).
 
 A roll is open from the action that declares it until every seat of its quorum has revealed its next seed;
-the mover later echoes the faces of its public rolls. Each is a function of the
-:class:`~pbem.replay.game.Game` it updates.
+the mover later echoes the faces of its public rolls. An entry may declare several requests: they are
+answered, resolved and resumed in order (PROTOCOL.md §6.7). A roll nobody but the mover answers is a
+solitaire roll (§6.4.1); a private draw owned by another seat waits for its owner's commitment first (§6.8).
+Each is a function of the :class:`~pbem.replay.game.Game` it updates.
 """
 
 from __future__ import annotations
