@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from pbem.games.triad.ruleset import RULESET, SOLO_TARGET, TriadState
 from pbem.replay.basics import state_hash
 from pbem.rules.contract import Outcome, Roster, RosterSeat
+from tests.helpers import Table
 
 R = RULESET
 TEAMS = {"red": "north", "green": "north", "blue": "south"}
@@ -132,3 +135,47 @@ def test_t11_2_a_rally_rolls_a_die_and_deals_the_teammate_a_card_at_once(die: in
     done = R.resume(drawn, Outcome(drawn="card/green/1")).state
     assert done.hand["green"] == ("card/green/1",) and R.to_act(done) == ("green",)
     assert refusal(start("teams"), "red", {"action": "rally", "target": "blue"}) == ("T11.1", "not-a-teammate")
+
+
+V2_PROBES = [
+    {"action": "challenge"},
+    *({"action": a, "target": t} for a in ("challenge", "gift", "rally", "attack") for t in ("red", "green", "blue")),
+    {"action": "gift"},
+    {"action": "rally", "target": "nobody"},
+]
+
+
+@pytest.mark.parametrize("scenario", ["teams", "solo"])
+@pytest.mark.parametrize("seed", range(8))
+def test_legal_actions_and_check_agree_on_reachable_v2_states(scenario: str, seed: int) -> None:
+    from tests.rules.test_contract import advance
+
+    rng = random.Random(seed)
+    state: TriadState | None = start(scenario)
+    while state is not None:
+        R.assert_invariants(state)
+        for seat in state.seats:
+            legal = R.legal_actions(state, seat)
+            assert all(R.check(state, seat, a).ok for a in legal)
+            for probe in V2_PROBES:
+                assert (probe in legal) == R.check(state, seat, probe).ok, (seat, probe)
+        state = advance(R, state, rng)
+
+
+@pytest.mark.parametrize(("scenario", "team_dice"), [("solo", False), ("teams", False), ("teams", True)])
+@pytest.mark.parametrize("seed", range(3))
+def test_random_v2_play_outs_finish_and_verify(tmp_path: Path, scenario: str, team_dice: bool, seed: int) -> None:
+    table = Table.start(tmp_path, scenario, rounds=3, team_dice=team_dice)
+    table.play_out(random.Random(seed))
+    report = table.verify()
+    assert report.valid and report.result is not None and report.audit == "complete"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("scenario", "team_dice"), [("solo", False), ("teams", False), ("teams", True)])
+@pytest.mark.parametrize("seed", range(100, 140))
+def test_random_v2_play_outs_finish_and_verify_many(tmp_path: Path, scenario: str, team_dice: bool, seed: int) -> None:
+    table = Table.start(tmp_path, scenario, rounds=4, team_dice=team_dice)
+    table.play_out(random.Random(seed))
+    report = table.verify()
+    assert report.valid and report.result is not None and report.audit == "complete"
