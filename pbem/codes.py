@@ -113,6 +113,11 @@ _TABLE: tuple[Code, ...] = (
         "A take-back the log does not allow: not the author's last action, something came after it, it rolled "
         "dice, touched hidden values or ended a period, or no such request is open.",
     ),
+    Code(
+        "C014",
+        "resigned",
+        "A seat that resigned from a game that goes on acts or resigns again, or resigns while dice are open.",
+    ),
     # D: dice
     Code("D001", "unexpected-reveal", "A dice reveal answers no open roll that awaits this seat."),
     Code("D002", "reveal-index", "A dice reveal skips or reuses a chain index."),
@@ -122,6 +127,12 @@ _TABLE: tuple[Code, ...] = (
     Code("D006", "echo", "Echoed dice faces do not match the derivation."),
     Code("D007", "declaration", "The declared rolls differ from the rolls the rules require at that point."),
     Code("D008", "chain-exhausted", "The seat's dice chain is exhausted."),
+    Code(
+        "D009",
+        "draw-commitment",
+        "A private draw declared by another seat than its owner: the owner's reveal lacks the draw commitment, "
+        "another seat answers before it, or a reveal carries a commitment nobody asked for.",
+    ),
     # H: hidden information
     Code("H001", "opening", "An opening does not match its commitment (value, salt, version or slot)."),
     Code("H002", "hidden-transition", "At audit, a committed hidden value differs from what the rules produce."),

@@ -46,6 +46,9 @@ def new(
     option: Annotated[list[str] | None, typer.Option("--option", help="OPTION=VALUE (VALUE as JSON).")] = None,
     referee: Annotated[str | None, typer.Option("--referee", help="SEAT=PUBKEYFILE of a referee.")] = None,
     referee_dice: Annotated[bool, typer.Option("--referee-dice", help="The referee alone supplies dice.")] = False,
+    team_dice: Annotated[
+        bool, typer.Option("--team-dice", help="One seat per opposing team supplies dice (team games).")
+    ] = False,
     title: Annotated[str, typer.Option("--title", help="A title for reports.")] = "",
     player: NameOpt = None,
     deadline: Annotated[
@@ -77,7 +80,8 @@ def new(
             raise UsageError("U003", f"cannot read data pack {data}: {exc.strerror}") from exc
     created = create_game(
         output, ruleset, scenario, seats, load_key(key, passphrase_file),
-        options=options, referee=ref, referee_dice=referee_dice, title=title, name=player, deadline=deadline, data=pack,
+        options=options, referee=ref, referee_dice=referee_dice, team_dice=team_dice, title=title, name=player,
+        deadline=deadline, data=pack,
     )  # fmt: skip
     if as_json:
         emit_json({"game": created.game, "seat": created.seat, "log": str(output)})

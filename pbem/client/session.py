@@ -77,6 +77,7 @@ def create_game(
     options: Mapping[str, JSONValue] | None = None,
     referee: tuple[str, PublicKey] | None = None,
     referee_dice: bool = False,
+    team_dice: bool = False,
     title: str = "",
     name: str | None = None,
     deadline: int | None = None,
@@ -98,6 +99,8 @@ def create_game(
     wanted = {s.id for s in spec.seats}
     if set(seats) != wanted:
         raise UsageError("U003", f"scenario {scenario} needs exactly the seats {sorted(wanted)}, got {sorted(seats)}")
+    if referee_dice and team_dice:
+        raise UsageError("U003", "dice come from the referee or from one seat per opposing team, not both")
     chosen = dict(options or {})
     unknown = sorted(set(chosen) - {o.id for o in ruleset.options})
     if unknown:
@@ -119,7 +122,7 @@ def create_game(
         "options": {o.id: chosen.get(o.id, o.default) for o in ruleset.options},
         "roster": roster,
         "dice": {
-            "quorum": "referee" if referee_dice else "opponents",
+            "quorum": "referee" if referee_dice else "teams" if team_dice else "opponents",
             "referee": referee[0] if referee_dice and referee is not None else None,
             "chain": chain,
         },
@@ -324,14 +327,21 @@ class Session:
         ]
         if sealer.made or opened:
             return "hidden", {"opened": opened, "sealed": [s.model_dump() for s in sealer.made]}, []
+        answered: set[str] = set()  # entries whose first request awaiting this seat cannot be answered yet
         for roll in game.pending.values():
-            if self.seat in roll.awaiting:
-                index = book.epoch.index + 1
-                return (
-                    "reveal",
-                    {"for": roll.key, "index": index, "seed": self.chain()[index].hex()},
-                    [roll.key],
-                )
+            if self.seat not in roll.awaiting or roll.entry in answered:
+                continue
+            answered.add(roll.entry)  # the engine matches a reveal to the entry's first request awaiting it
+            owner = roll.request.owner
+            index = book.epoch.index + 1
+            reveal: dict[str, Any] = {"for": roll.entry, "index": index, "seed": self.chain()[index].hex()}
+            if owner is not None and owner != roll.mover and roll.commit is None:  # another seat's draw (§6.8)
+                if owner != self.seat:
+                    continue  # its owner commits first
+                assert roll.request.slot is not None
+                draw = derive.draw_secret(self._secret(game, len(book.epochs) - 1), roll.request.slot, roll.ver)
+                reveal["commit"] = hidden.commit_draw(game.id, self.seat, roll.request.slot, roll.ver, draw)
+            return "reveal", reveal, [roll.entry]
         if game.result is not None and book.role == "player" and not book.disclosed:
             secrets = [
                 {"epoch": n, "secret": self._secret(game, n).hex()}
@@ -392,11 +402,10 @@ class Session:
         sealer = _Sealer(game.id, self.seat, self.secret)
         events, logged = game.run_batch(book, actions, sealer, plain=True)
         assert game.state is not None
-        declaration = None
-        request = game.state.rolls
-        if request is not None:
-            index = book.epoch.index + 1
-            declaration = {
+        declarations = []
+        for number, request in enumerate(game.state.pending_rolls):  # the mover's next chain elements, in order
+            index = book.epoch.index + 1 + number
+            declaration: dict[str, Any] = {
                 "rolls": [r.model_dump() for r in request.rolls],
                 "index": index,
                 "seed": self.chain()[index].hex(),
@@ -404,18 +413,19 @@ class Session:
                 "slot": request.slot,
                 "commit": None,
             }
-            if request.owner is not None and request.slot is not None:
+            if request.owner == self.seat and request.slot is not None:  # another owner commits itself (§6.8)
                 old = game.state.hidden.get(request.slot)
                 ver = 0 if old is None else old.ver + 1
                 draw = derive.draw_secret(self.secret, request.slot, ver)
                 declaration["commit"] = hidden.commit_draw(game.id, self.seat, request.slot, ver, draw)
+            declarations.append(declaration)
         echo = [
             {"for": r.entry, "faces": [f for g in (r.faces or {}).values() for f in g]}
             for r in self.game.to_echo(self.seat)
         ]
         body = {
             "actions": logged,
-            "rolls": declaration,
+            "rolls": declarations[0] if len(declarations) == 1 else (declarations or None),
             "sealed": [s.model_dump() for s in sealer.made],
             "echo": echo,
         }

@@ -166,7 +166,7 @@ class RosterSeat(Wire):
 
 
 class DiceConfig(Wire):
-    quorum: Literal["opponents", "referee"]
+    quorum: Literal["opponents", "referee", "teams"]  # "teams": one seat per opposing team (§6.3.1)
     referee: Seat | None
     chain: Annotated[int, Field(ge=16, le=65536)]
 
@@ -226,7 +226,8 @@ class Echo(Wire):
 
 class ActionBody(Wire):
     actions: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=200)]
-    rolls: RollDeclaration | None
+    # one request as an object (v1); several pending at once as a list of 2-8, in resolution order (§6.7)
+    rolls: RollDeclaration | Annotated[list[RollDeclaration], Field(min_length=2, max_length=8)] | None
     sealed: list[Sealed]
     echo: list[Echo]
     note: Note | None = None  # a message to the other players, shown in reports (absent: none)
@@ -236,6 +237,7 @@ class RevealBody(Wire):
     for_: Annotated[Hex64, Field(alias="for")]
     index: Annotated[int, Field(ge=1)]
     seed: Hex64
+    commit: Hex64 | None = None  # a private draw's owner, when another seat declared it (§6.8; absent: none)
 
 
 class Opening(Wire):

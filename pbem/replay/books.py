@@ -107,7 +107,12 @@ class SeatBook:
 
 @dataclass
 class PendingRoll:
-    """Dice declared by ``key`` (an entry id) that still wait for some seats' seeds."""
+    """Roll request number ``part`` declared by entry ``entry`` that still waits for some seats' seeds.
+
+    ``key`` names it uniquely: the entry id for part 0 (as in protocol v1), ``<entry id>/<part>`` after.
+    ``solo``: only the mover answers it (no other seat supplies entropy), so the derivation binds the game
+    id instead of the entry id (PROTOCOL.md §6.4.1).
+    """
 
     key: str
     line: int
@@ -117,6 +122,17 @@ class PendingRoll:
     seeds: dict[str, str]
     ver: int = 0  # the version a private draw will give its slot
     commit: str | None = None
+    entry: str = ""  # the declaring entry (the key for part 0)
+    part: int = 0
+    solo: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.entry:
+            self.entry = self.key
+
+    def action(self, game: str) -> str:
+        """The ``"action"`` input of the dice derivation in game ``game``."""
+        return game if self.solo else self.entry
 
     def clone(self) -> PendingRoll:
         return PendingRoll(
@@ -128,6 +144,9 @@ class PendingRoll:
             dict(self.seeds),
             self.ver,
             self.commit,
+            self.entry,
+            self.part,
+            self.solo,
         )
 
 
@@ -143,11 +162,23 @@ class RollRecord:
     seeds: dict[str, str]
     faces: dict[str, tuple[int, ...]] | None  # None: a private draw the replaying party cannot see
     private_secret: str | None = None  # a private draw's owner secret, once known
+    part: int = 0  # the request's number among those its entry declared (§6.7)
+    action: str = ""  # the derivation's "action" input: the entry id, or the game id for a solo roll (§6.4.1)
+
+    @property
+    def key(self) -> str:
+        """The roll's unique name, as :attr:`PendingRoll.key`."""
+        return self.entry if self.part == 0 else f"{self.entry}/{self.part}"
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        extra: dict[str, Any] = {}
+        if self.part:
+            extra["part"] = self.part
+        if self.action and self.action != self.entry:
+            extra["entry"] = self.entry
+        return extra | {
             "game": self.game,
-            "action": self.entry,
+            "action": self.action or self.entry,
             "line": self.line,
             "mover": self.mover,
             "rolls": [r.model_dump() for r in self.request.rolls],

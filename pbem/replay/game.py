@@ -131,6 +131,7 @@ class Game:
         self.checkpoints: dict[str, set[str]] = {}  # label → seats that signed
         self.finals: list[str] = []
         self.resignation: Result | None = None
+        self.resigned: set[str] = set()  # seats that resigned from a game that went on (§3.6)
         self.line = 1
         self.last = (env.id, genesis.ts)  # the latest entry in file order, and its timestamp
         self.claims: list[Claim] = []
@@ -160,10 +161,9 @@ class Game:
         dice = body.dice
         if dice.quorum == "referee" and (dice.referee is None or dice.referee not in referees):
             raise PbemError("R007", "a referee dice quorum needs a roster seat with role referee")
-        if dice.quorum == "opponents" and dice.referee is not None:
+        if dice.quorum != "referee" and dice.referee is not None:
             raise PbemError("R007", "dice.referee is only meaningful with the referee quorum")
-        if len({players[p].team for p in players}) < 2:
-            raise PbemError("R007", "a game needs at least two teams")
+        # One team is a solitaire game (§6.4.1): the roster must still be exactly the scenario's seats.
         specs = {o.id: o for o in self.ruleset.options}
         if set(body.options) != set(specs):
             raise PbemError("R007", f"genesis must list exactly the options {sorted(specs)}")
@@ -203,12 +203,19 @@ class Game:
         return {s: b.head for s, b in sorted(self.seats.items()) if b.head is not None}
 
     def quorum(self, mover: str) -> list[str]:
+        """The seats that answer ``mover``'s roll with a seed (§6.3); empty in a solitaire game."""
         dice = self.genesis.body.dice
         if dice.quorum == "referee":
             assert dice.referee is not None
             return [dice.referee]
         team = self.seats[mover].team
-        return [s for s in self.roster.players if self.seats[s].team != team]
+        others = [s for s in self.roster.players if self.seats[s].team != team and s not in self.resigned]
+        if dice.quorum == "teams":  # the first seat of each opposing team in roster order (§6.3.1)
+            first: dict[str, str] = {}
+            for seat in others:
+                first.setdefault(self.seats[seat].team, seat)
+            return list(first.values())
+        return others
 
     def awaiting(self) -> list[Await]:
         """Everything the game waits for, in the order a seat should do it."""
@@ -241,7 +248,7 @@ class Game:
 
     def to_echo(self, seat: str) -> list[RollRecord]:
         """The resolved public rolls of ``seat`` whose faces it has not echoed yet."""
-        return [r for r in self.rolls if r.mover == seat and r.request.owner is None and r.entry not in self.echoed]
+        return [r for r in self.rolls if r.mover == seat and r.request.owner is None and r.key not in self.echoed]
 
     def expected_checkpoint(self, seat: str) -> Boundary | None:
         owed = self.seats[seat].owed_checkpoints
@@ -359,6 +366,8 @@ class Game:
         state = self.require_play(entry)
         if self.result is not None:
             raise PbemError("C011", "action after the game has ended")
+        if book.seat in self.resigned:
+            raise PbemError("C014", f"{book.seat} has resigned and takes no further part in play")
         before, period = state, self.period
         rolls.check_echo(self, entry)
         seals = SealCursor(entry.body.sealed)
@@ -371,7 +380,7 @@ class Game:
             if declared is not None:
                 raise PbemError("D007", "the entry declares rolls the rules do not ask for")
         else:
-            rolls.declare(self, env, entry, book, state.rolls, declared)
+            rolls.declare(self, env, entry, book, state.pending_rolls, declared)
         # An undo never crosses a roll, a hidden value or a period boundary: only such a plain action may be
         # taken back, and only until anything else happens.
         plain = declared is None and not entry.body.sealed and state.hidden == before.hidden
@@ -413,7 +422,7 @@ class Game:
         name = action.get("action") if isinstance(action, dict) else None
         if not isinstance(name, str):
             raise ActionError("R004", f"action {action!r} has no action name")
-        secret_fields = self.ruleset.secret_fields(state, book.seat, name)
+        secret_fields = self._secret_fields(state, book.seat, action, plain)
         plain_action: Action | None = None
         if plain:
             try:
@@ -451,6 +460,19 @@ class Game:
         step: Step[Any] = self.ruleset.apply(state, book.seat, dict(action))
         hidden_info.hidden_changes(self, before, step.state, book.seat, seals, skip=set(values))
         return step.state, step.events, action
+
+    def _secret_fields(self, state: GameState, seat: str, action: Action, plain: bool) -> dict[str, str]:
+        """The secret fields of ``action``, computed from its public fields only (PROTOCOL.md §7.3.1).
+
+        A logged action holds only public fields. A player's own action (``plain``) holds the secret values
+        too: the answer must not change once they are left out, or a verifier would compute another one.
+        """
+        fields = self.ruleset.secret_fields(state, seat, dict(action))
+        if plain:
+            public = {k: v for k, v in action.items() if k not in fields}
+            if self.ruleset.secret_fields(state, seat, public) != fields:
+                raise PbemError("R008", f"{self.ruleset.id}.secret_fields depends on a secret value")
+        return fields
 
     def _check_legal(
         self, state: GameState, seat: str, logged: Action, plain: Action | None, secret: Mapping[str, str]
@@ -492,6 +514,7 @@ class Game:
         other.finals = list(self.finals)
         other.claims = list(self.claims)
         other.resolved = set(self.resolved)
+        other.resigned = set(self.resigned)
         other.echoed = set(self.echoed)
         return other
 

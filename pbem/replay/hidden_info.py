@@ -171,5 +171,5 @@ def _check_opening(game: Game, owner: str, slot: HiddenSlot, name: str, opening:
     if hidden.commit_draw(game.id, owner, name, slot.ver, secret) != commitment.commit:
         raise PbemError("H003", f"private draw secret of {name} does not match its commitment")
     roll = commitment.draw
-    value = draw_value(roll.request, roll_seed(game.id, roll.key, roll.seeds, opening.secret))
+    value = draw_value(roll.request, roll_seed(game.id, roll.action(game.id), roll.seeds, opening.secret))
     return value

@@ -31,6 +31,7 @@ from pbem.log.entry import (
 from pbem.log.sign import PublicKey
 from pbem.replay.basics import replacement_statement, rotation_statement, state_hash
 from pbem.replay.books import Boundary, Claim, Epoch, SeatBook, UndoRequest
+from pbem.replay.hidden_info import hidden_changes
 from pbem.rules.contract import Event, Result
 
 if TYPE_CHECKING:
@@ -174,15 +175,29 @@ def _new_epoch(game: Game, book: SeatBook, key: PublicKey, anchor: str, nonce: s
 
 
 def apply_resign(game: Game, env: Envelope, entry: ResignEntry, book: SeatBook) -> list[Event]:
-    game.require_play(entry)
+    """The ruleset's ``on_resign`` decides (§3.6): the game ends for everyone (the default), or goes on."""
+    state = game.require_play(entry)
     if game.result is not None or book.role != "player":
         raise PbemError("C011", f"{book.seat} cannot resign now")
-    others = [s for s in game.roster.players if game.seats[s].team != book.team]
-    teams = {game.seats[s].team for s in others}
-    winners = tuple(others) if len(teams) == 1 else ()
-    game.resignation = Result(winners=winners, outcome=f"{book.seat} resigned")
-    game.pending.clear()
-    return [Event(kind="resigned", seat=book.seat, text=f"{book.seat} resigned")]
+    if book.seat in game.resigned:
+        raise PbemError("C014", f"{book.seat} has resigned already")
+    event = Event(kind="resigned", seat=book.seat, text=f"{book.seat} resigned")
+    step = game.ruleset.on_resign(state, book.seat)
+    if step is None:
+        others = [s for s in game.roster.players if game.seats[s].team != book.team]
+        teams = {game.seats[s].team for s in others}
+        winners = tuple(others) if len(teams) == 1 else ()
+        game.resignation = Result(winners=winners, outcome=f"{book.seat} resigned")
+        game.pending.clear()
+        return [event]
+    if game.pending:
+        raise PbemError("C014", f"{book.seat} cannot leave a game that goes on while dice are open")
+    if step.state.rolls is not None:
+        raise PbemError("R008", f"{game.ruleset.id}.on_resign asks for dice")
+    game.resigned.add(book.seat)
+    game.state = step.state
+    hidden_changes(game, state, step.state, book.seat, None, skip=set())
+    return [event, *step.events]
 
 
 def apply_claim_timeout(game: Game, env: Envelope, entry: ClaimTimeoutEntry, book: SeatBook) -> list[Event]:

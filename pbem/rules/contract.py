@@ -26,7 +26,12 @@ from ``hidden`` (a played card), but never before.
 
 **Dice.** A module that needs dice returns a state with ``rolls`` set (:meth:`GameState.with_rolls`); the
 entry that led there declares them, the opponents reveal their seeds, and the engine calls ``resume`` with
-the faces. A private draw (``RollRequest.owner``) lands in a hidden slot only its owner can read.
+the faces. A private draw (``RollRequest.owner``, any seat) lands in a hidden slot only its owner can read.
+Several requests may be pending at once (``with_rolls(a, b)``): the engine resolves and resumes them one
+at a time, in the order given, and ``resume`` sees the ones still pending in ``rolls``/``extra_rolls``.
+
+**Resignation.** :meth:`Ruleset.on_resign` decides what a resignation does: by default the game ends for
+everyone; a multi-player game may let the seat drop out and play on.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 if TYPE_CHECKING:
     from pbem.rules.presentation import Presentation
@@ -120,7 +125,8 @@ class RollSpec(_Frozen):
 
 
 class RollRequest(_Frozen):
-    """Dice the game needs before it can go on. ``owner`` and ``slot`` make it a private draw."""
+    """Dice the game needs before it can go on. ``owner`` and ``slot`` make it a private draw; the owner may
+    be any player, not only the seat whose action asked for it (PROTOCOL.md §6.8)."""
 
     rolls: tuple[RollSpec, ...]
     owner: str | None = None
@@ -153,11 +159,33 @@ S = TypeVar("S", bound="GameState")
 class GameState(_Frozen):
     """The base of every game's state. Subclasses add their own (frozen, JSON-serializable) fields.
 
-    The engine reads ``hidden`` and ``rolls``; everything else belongs to the module.
+    The engine reads ``hidden``, ``rolls`` and ``extra_rolls``; everything else belongs to the module.
+    ``rolls`` is the first pending request, ``extra_rolls`` the ones after it, in resolution order.
+    """
+
+    omit_when_empty: ClassVar[frozenset[str]] = frozenset({"extra_rolls"})
+    """Fields left out of the serialization (and so of the state hash) while empty (None, (), {}, "").
+
+    A field added to a state after logs were signed goes here, so every state that does not use it hashes
+    as before and the old logs' checkpoints stay valid. A subclass extends the set.
     """
 
     hidden: dict[str, HiddenSlot] = Field(default_factory=dict)
     rolls: RollRequest | None = None
+    extra_rolls: tuple[RollRequest, ...] = ()
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_new_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        dumped: dict[str, Any] = handler(self)
+        for name in self.omit_when_empty:
+            if name in dumped and dumped[name] in (None, (), [], {}, ""):
+                del dumped[name]
+        return dumped
+
+    @property
+    def pending_rolls(self) -> tuple[RollRequest, ...]:
+        """Every pending roll request, in the order the engine resolves them."""
+        return () if self.rolls is None else (self.rolls, *self.extra_rolls)
 
     def slot(self, name: str) -> HiddenSlot:
         return self.hidden[name]
@@ -177,8 +205,15 @@ class GameState(_Frozen):
             hidden[name] = hidden[name].model_copy(update={"must_open": True})
         return self.model_copy(update={"hidden": hidden})
 
-    def with_rolls(self: S, request: RollRequest) -> S:
-        return self.model_copy(update={"rolls": request})
+    def with_rolls(self: S, *requests: RollRequest) -> S:
+        """Ask for ``requests`` (after any already pending), resolved and resumed one at a time in order."""
+        pending = (*self.pending_rolls, *requests)
+        return self.model_copy(update={"rolls": pending[0] if pending else None, "extra_rolls": pending[1:]})
+
+    def without_first_roll(self: S) -> S:
+        """The state once its first pending request has resolved (the engine's, before ``resume``)."""
+        rest = self.pending_rolls[1:]
+        return self.model_copy(update={"rolls": rest[0] if rest else None, "extra_rolls": rest[1:]})
 
 
 class SeatSpec(_Frozen):
@@ -318,7 +353,11 @@ class Ruleset(ABC, Generic[S]):
 
     @abstractmethod
     def resume(self, state: S, outcome: Outcome) -> Step[S]:
-        """Go on after dice were rolled (``state.rolls`` is still set) or slots were opened."""
+        """Go on after one roll request resolved or slots were opened.
+
+        For dice, ``state`` no longer holds the resolved request (``rolls`` is the next one still pending, if
+        any); requests the returned state adds after the pending ones are chained rolls (PROTOCOL.md §6.5).
+        """
 
     @abstractmethod
     def view(self, state: S, viewer: str) -> View:
@@ -332,12 +371,23 @@ class Ruleset(ABC, Generic[S]):
         """The label of the current checkpoint period (e.g. ``"turn-2"``); a change owes a checkpoint."""
         return "game"
 
-    def secret_fields(self, state: S, seat: str, action_name: str) -> dict[str, str]:
-        """Fields of action ``action_name`` whose values are secret, mapped to the slot that keeps each.
+    def secret_fields(self, state: S, seat: str, action: Action) -> dict[str, str]:
+        """Fields of ``action`` whose values are secret, mapped to the slot that keeps each.
 
-        It may depend only on public information, since every verifier must compute it.
+        ``action`` holds the action's public fields (its name and every field not secret), so a game can
+        name a per-piece slot (``{"hex": "block/axis-07"}`` for ``{"action": "deploy", "block": "axis-07"}``).
+        It may depend only on public information, since every verifier must compute it: the engine calls it
+        with the logged action (secret fields absent), and the client, which holds the secret values too,
+        must get the same answer without them (R008 otherwise).
         """
         return {}
+
+    def on_resign(self, state: S, seat: str) -> Step[S] | None:
+        """What the resignation of ``seat`` does. None (the default): the game ends for everyone, won by
+        the other team if only one other team remains. A :class:`Step`: the game goes on from its state
+        (the seat drops out, or its team loses when :meth:`result` says so); it must not ask for dice.
+        """
+        return None
 
     def presentation(self, data: Any) -> Presentation | None:
         """The game's look in reports and replays over the loaded data pack ``data``; None: no map."""

@@ -35,7 +35,12 @@ def test_games_json_lists_triad_with_scenarios_and_seats(cli: Cli) -> None:
     triad = next(g for g in listing if g["id"] == "triad")
     assert triad["name"] and triad["version"] == "1"
     scenarios = {s["id"]: s["seats"] for s in triad["scenarios"]}
-    assert scenarios == {"duel": ["red", "blue"], "standard": ["red", "green", "blue"]}
+    assert scenarios == {
+        "duel": ["red", "blue"],
+        "standard": ["red", "green", "blue"],
+        "teams": ["red", "green", "blue"],
+        "solo": ["red"],
+    }
     assert all(isinstance(s["id"], str) and isinstance(s["seats"], list) for s in triad["scenarios"])
 
 

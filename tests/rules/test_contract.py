@@ -55,7 +55,7 @@ def advance(ruleset: Any, state: Any, rng: random.Random) -> Any | None:
     if state.rolls is not None:
         request = state.rolls
         faces = {r.id: tuple(rng.randint(1, r.sides) for _ in range(r.n)) for r in request.rolls}
-        state = state.model_copy(update={"rolls": None})
+        state = state.without_first_roll()
         if request.owner is None:
             return ruleset.resume(state, Outcome(dice=faces)).state
         value = {k: list(v) for k, v in faces.items()}
@@ -70,7 +70,7 @@ def advance(ruleset: Any, state: Any, rng: random.Random) -> Any | None:
         return None
     seat = rng.choice(actors)
     action = dict(rng.choice(ruleset.legal_actions(state, seat)))
-    for field, slot in ruleset.secret_fields(state, seat, action["action"]).items():
+    for field, slot in ruleset.secret_fields(state, seat, action).items():
         state = state.with_hidden(slot, seat, action.pop(field), known=True)
     return ruleset.apply(state, seat, action).state
 

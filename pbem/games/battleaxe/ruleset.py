@@ -222,8 +222,8 @@ class Battleaxe(Ruleset[BattleaxeState]):
         side = _rules_for(state).actor(state)
         return () if side is None else (self._seat(state, side),)
 
-    def secret_fields(self, state: BattleaxeState, seat: str, action_name: str) -> dict[str, str]:
-        return {"vp": f"bid/{seat}"} if action_name == "bid" else {}
+    def secret_fields(self, state: BattleaxeState, seat: str, action: Action) -> dict[str, str]:
+        return {"vp": f"bid/{seat}"} if action.get("action") == "bid" else {}
 
     def legal_actions(self, state: BattleaxeState, seat: str) -> list[Action]:
         if state.step in ("bid", "tiebreak"):

@@ -152,8 +152,8 @@ class Skirmish(Ruleset[SkirmishState]):
     def period(self, state: SkirmishState) -> str:
         return "setup" if state.phase == "setup" else f"round-{min(state.round, state.rounds)}"
 
-    def secret_fields(self, state: SkirmishState, seat: str, action_name: str) -> dict[str, str]:
-        if action_name != "deploy":
+    def secret_fields(self, state: SkirmishState, seat: str, action: Action) -> dict[str, str]:
+        if action.get("action") != "deploy":
             return {}
         return {f"s{n}": _slot(f"{seat[0]}{n}") for n in (1, 2, 3)}
 

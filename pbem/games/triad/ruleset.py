@@ -15,6 +15,22 @@ Rules (cited by number in refusals and events):
 * T7 Pass.
 * T8 End. After the last round every reserve is opened (T8.1); score is health plus reserve, highest wins
   (T8.2).
+
+Rules of the scenarios added with contract v2 (``teams`` and ``solo``; ``standard`` and ``duel`` are unchanged):
+
+* T9 Teams (``teams``: red and green against blue). An attack or a challenge targets a seat of another team
+  (T9.1). A seat that resigns after set-up drops out: its health falls to 0 and the others play on (T9.2;
+  before play starts a resignation ends the game). The game ends when the seats still in are all of one
+  team (T9.3). A team scores the sum of its seats still in; the best team's seats still in win (T9.4).
+* T10 Roll-off. Challenge a seat of another team (or, alone, fate): both roll one die at once, as two roll
+  requests resolved in order, the challenger's first (T10.1). The lower die loses one health; a tie does
+  nothing (T10.2). Alone, beating fate heals one (T10.3).
+* T11 Gift (``teams``). Draw a card for a teammate still in: a private draw owned by the teammate, which
+  only the teammate learns (T11.1); the teammate's hand limit applies (T4.2). Rally: the same gift with a
+  die rolled at once, a public roll and the teammate's draw pending together; a 4 or more heals the mover
+  one (T11.2).
+* T12 Solitaire (``solo``: one seat). The same turns without attacks; the seat wins if its score at the end
+  reaches 15 (T12.1).
 """
 
 from __future__ import annotations
@@ -23,7 +39,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pbem.errors import DataPackError
 from pbem.rules.contract import (
@@ -71,7 +87,17 @@ class Attack(BaseModel):
     stance: Literal["block", "dodge"] | None = None
 
 
+class Challenge(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    challenger: str
+    target: str | None  # None: fate (solitaire)
+    first: int | None = None  # the challenger's die, once its request has resolved
+
+
 class TriadState(GameState):
+    # the v2 scenarios' fields: absent from the standard and duel states, which hash as before
+    omit_when_empty = GameState.omit_when_empty | {"scenario", "teams", "resigned", "challenge"}
+
     seats: tuple[str, ...]
     rounds: int
     data: TriadData
@@ -85,6 +111,14 @@ class TriadState(GameState):
     hand: dict[str, tuple[str, ...]]
     playing: str | None = None
     fortified: dict[str, int]
+    scenario: str = ""  # "teams" or "solo"; empty for standard and duel
+    teams: dict[str, str] = Field(default_factory=dict)
+    resigned: tuple[str, ...] = ()
+    challenge: Challenge | None = None
+
+
+SOLO_TARGET = 15  # T12.1
+V2_SCENARIOS = ("teams", "solo")
 
 
 def _reserve(seat: str) -> str:
@@ -110,6 +144,22 @@ class Triad(Ruleset[TriadState]):
             name="Two seats",
             seats=(SeatSpec(id="red", name="Red", team="red"), SeatSpec(id="blue", name="Blue", team="blue")),
         ),
+        Scenario(
+            id="teams",
+            name="Two against one",
+            seats=(
+                SeatSpec(id="red", name="Red", team="north"),
+                SeatSpec(id="green", name="Green", team="north"),
+                SeatSpec(id="blue", name="Blue", team="south"),
+            ),
+            description="T9-T11: teams, resignations that let the game go on, roll-offs, gifts",
+        ),
+        Scenario(
+            id="solo",
+            name="Solitaire",
+            seats=(SeatSpec(id="red", name="Red", team="red"),),
+            description="T12: one seat, whose dice come from its own seed chain",
+        ),
     )
     options = (OptionSpec(id="rounds", description="number of rounds", default=3),)
 
@@ -133,6 +183,8 @@ class Triad(Ruleset[TriadState]):
             drawn={s: 0 for s in seats},
             hand={s: () for s in seats},
             fortified={s: 0 for s in seats},
+            scenario=scenario if scenario in V2_SCENARIOS else "",
+            teams={s: roster.team_of(s) for s in seats} if scenario == "teams" else {},
         )
 
     # --- who acts ---------------------------------------------------------------------------------
@@ -149,8 +201,8 @@ class Triad(Ruleset[TriadState]):
     def period(self, state: TriadState) -> str:
         return "setup" if state.phase == "setup" else f"round-{min(state.round, state.rounds)}"
 
-    def secret_fields(self, state: TriadState, seat: str, action_name: str) -> dict[str, str]:
-        return {"value": _reserve(seat)} if action_name == "choose_reserve" else {}
+    def secret_fields(self, state: TriadState, seat: str, action: Action) -> dict[str, str]:
+        return {"value": _reserve(seat)} if action.get("action") == "choose_reserve" else {}
 
     # --- legality: check() is the predicate, legal_actions() filters the candidates with it --------
     def _candidates(self, state: TriadState, seat: str) -> list[Action]:
@@ -162,6 +214,12 @@ class Triad(Ruleset[TriadState]):
         if state.phase != "main":
             return []
         actions: list[Action] = [{"action": "attack", "target": t} for t in state.seats if t != seat]
+        if state.scenario == "solo":
+            actions.append({"action": "challenge"})
+        elif state.scenario == "teams":
+            actions.extend({"action": "challenge", "target": t} for t in state.seats if t != seat)
+            actions.extend({"action": "gift", "target": t} for t in state.seats if t != seat)
+            actions.extend({"action": "rally", "target": t} for t in state.seats if t != seat)
         actions.append({"action": "draw"})
         actions.extend({"action": "play", "card": c} for c in state.hand[seat])
         actions.append({"action": "fortify"})
@@ -183,6 +241,9 @@ class Triad(Ruleset[TriadState]):
             "defend": {"action", "stance"},
             "attack": {"action", "target"},
             "play": {"action", "card"},
+            "gift": {"action", "target"},
+            "rally": {"action", "target"},
+            "challenge": {"action"} if state.scenario == "solo" else {"action", "target"},
         }.get(str(name), {"action"})
         if set(action) != fields and not (name == "choose_reserve" and set(action) == {"action"}):
             return deny("T2.1", "malformed", f"{name} takes the fields {sorted(fields)}")
@@ -199,6 +260,24 @@ class Triad(Ruleset[TriadState]):
                 target = action.get("target")
                 if target == seat or target not in state.seats or state.health.get(str(target), 0) <= 0:
                     return deny("T3.1", "target", f"{target} is not another seat still in the game")
+                if state.teams and state.teams[str(target)] == state.teams[seat]:
+                    return deny("T9.1", "teammate", f"{target} is on {seat}'s team")
+            case "challenge" if state.scenario in V2_SCENARIOS:
+                target = action.get("target")
+                if state.scenario == "teams" and (
+                    target not in state.seats
+                    or state.health.get(str(target), 0) <= 0
+                    or state.teams[str(target)] == state.teams[seat]
+                ):
+                    return deny("T9.1", "target", f"{target} is not a seat of another team still in the game")
+            case "gift" | "rally" if state.scenario == "teams":
+                target = action.get("target")
+                if target == seat or target not in state.seats or state.teams[str(target)] != state.teams[seat]:
+                    return deny("T11.1", "not-a-teammate", f"{target} is not {seat}'s teammate")
+                if state.health[str(target)] <= 0:
+                    return deny("T11.1", "out", f"{target} is out of the game")
+                if len(state.hand[str(target)]) >= d.hand_limit:
+                    return deny("T4.2", "hand-full", f"a hand holds at most {d.hand_limit} cards")
             case "draw":
                 if len(state.hand[seat]) >= d.hand_limit:
                     return deny("T4.2", "hand-full", f"a hand holds at most {d.hand_limit} cards")
@@ -261,6 +340,30 @@ class Triad(Ruleset[TriadState]):
                 return Step(state=state.model_copy(update={"drawn": drawn}).with_rolls(request))
             case "play":
                 return Step(state=state.model_copy(update={"playing": action["card"]}).with_opening(action["card"]))
+            case "challenge":
+                return self._challenge(state, seat, action.get("target"))
+            case "gift" | "rally":
+                target = action["target"]
+                request = RollRequest(
+                    rolls=(RollSpec(id="card", sides=state.data.card_sides, n=1, purpose=f"a card for {target}"),),
+                    owner=target,
+                    slot=f"card/{target}/{state.drawn[target] + 1}",
+                )
+                drawn = {**state.drawn, target: state.drawn[target] + 1}
+                rally = action["action"] == "rally"
+                event = Event(
+                    kind="rallied" if rally else "card_given",
+                    seat=seat,
+                    rule="T11.2" if rally else "T11.1",
+                    data={"to": target},
+                    text=f"{seat} {'rallies and draws' if rally else 'draws'} a card for {target}",
+                )
+                requests = [request]
+                if rally:  # T11.2: the die first, then the teammate's draw, both pending at once
+                    requests.insert(
+                        0, RollRequest(rolls=(RollSpec(id="rally", sides=6, n=1, purpose=f"{seat} rallies"),))
+                    )
+                return Step(state=state.model_copy(update={"drawn": drawn}).with_rolls(*requests), events=(event,))
             case "fortify":
                 reserve = state.hidden[_reserve(seat)]
                 new = state.with_hidden(
@@ -273,7 +376,66 @@ class Triad(Ruleset[TriadState]):
                 event = Event(kind="passed", seat=seat, rule="T7", text=f"{seat} passes")
                 return self._end_turn(state, (event,))
 
+    def _challenge(self, state: TriadState, seat: str, target: str | None) -> Step[TriadState]:
+        """T10.1: two roll requests at once, the challenger's die first, then the target's (or fate's)."""
+        answering = target or "fate"
+        mine = RollRequest(rolls=(RollSpec(id="challenger", sides=6, n=1, purpose=f"{seat} challenges"),))
+        theirs = RollRequest(rolls=(RollSpec(id="challenged", sides=6, n=1, purpose=f"{answering} answers"),))
+        event = Event(
+            kind="challenge_made",
+            seat=seat,
+            rule="T10.1",
+            data={"target": target},
+            text=f"{seat} challenges {answering}",
+        )
+        challenge = Challenge(challenger=seat, target=target)
+        return Step(state=state.model_copy(update={"challenge": challenge}).with_rolls(mine, theirs), events=(event,))
+
+    def _roll_off(self, state: TriadState, dice: Mapping[str, tuple[int, ...]]) -> Step[TriadState]:
+        challenge = state.challenge
+        assert challenge is not None
+        if "challenger" in dice:  # the first request: keep the die until the second resolves (T10.1)
+            first = challenge.model_copy(update={"first": dice["challenger"][0]})
+            return Step(state=state.model_copy(update={"challenge": first}))
+        assert challenge.first is not None
+        mine, theirs = challenge.first, dice["challenged"][0]
+        health = dict(state.health)
+        if mine < theirs:
+            loser: str | None = challenge.challenger
+            rule = "T10.2"
+        elif mine > theirs and challenge.target is not None:
+            loser, rule = challenge.target, "T10.2"
+        else:
+            loser, rule = None, "T10.3" if mine > theirs else "T10.2"
+        if loser is not None:
+            health[loser] = max(0, health[loser] - 1)
+        elif mine > theirs:  # alone, beating fate heals one
+            health[challenge.challenger] += 1
+        text = f"{challenge.challenger} rolls {mine} against {theirs}" + (f": {loser} loses 1" if loser else "")
+        event = Event(
+            kind="roll_off",
+            seat=challenge.challenger,
+            rule=rule,
+            data={"challenger": mine, "challenged": theirs, "loser": loser},
+            text=text,
+        )
+        return self._end_turn(state.model_copy(update={"health": health, "challenge": None}), (event,))
+
     def resume(self, state: TriadState, outcome: Outcome) -> Step[TriadState]:
+        if outcome.dice is not None and state.challenge is not None:
+            return self._roll_off(state, outcome.dice)
+        if outcome.dice is not None and "rally" in outcome.dice:  # T11.2; the turn ends once the card is drawn
+            healed = outcome.dice["rally"][0] >= 4
+            seat = state.seats[state.turn]
+            health = {**state.health, seat: state.health[seat] + 1} if healed else state.health
+            event = Event(
+                kind="rally_rolled",
+                seat=seat,
+                rule="T11.2",
+                data={"die": outcome.dice["rally"][0], "healed": healed},
+                text=f"{seat} rallies: {outcome.dice['rally'][0]}" + (", heals 1" if healed else ""),
+            )
+            return Step(state=state.model_copy(update={"health": health}), events=(event,))
         if outcome.dice is not None and "bonus" in outcome.dice:
             assert state.attack is not None
             return self._damage(state, state.attack.defender, outcome.dice["bonus"][0], "T3.4", ())
@@ -367,29 +529,64 @@ class Triad(Ruleset[TriadState]):
     def _end_turn(self, state: TriadState, events: tuple[Event, ...]) -> Step[TriadState]:
         alive = [s for s in state.seats if state.health[s] > 0]
         turn, round_ = state.turn, state.round
-        while True:
+        while alive:
             turn += 1
             if turn == len(state.seats):
                 turn, round_ = 0, round_ + 1
             if state.health[state.seats[turn]] > 0:
                 break
         state = state.model_copy(update={"turn": turn, "round": round_, "phase": "main"})
-        if round_ > state.rounds or len(alive) <= 1:
-            slots = [_reserve(s) for s in state.seats]
-            return Step(state=state.model_copy(update={"phase": "reveal"}).with_opening(*slots), events=events)
+        if round_ > state.rounds or self._decided(state, alive):
+            return self._to_reveal(state, events)
         return Step(state=state, events=events)
+
+    def _decided(self, state: TriadState, alive: list[str]) -> bool:
+        """Whether the game is over before its last round: T2.2 one seat left, T9.3 one team, T12 nobody."""
+        if state.scenario == "solo":
+            return not alive
+        if state.teams:
+            return len({state.teams[s] for s in alive}) <= 1
+        return len(alive) <= 1
+
+    def _to_reveal(self, state: TriadState, events: tuple[Event, ...]) -> Step[TriadState]:
+        slots = [_reserve(s) for s in state.seats if s not in state.resigned]  # T8.1 (T9.2: not the resigned)
+        return Step(state=state.model_copy(update={"phase": "reveal"}).with_opening(*slots), events=events)
+
+    def on_resign(self, state: TriadState, seat: str) -> Step[TriadState] | None:
+        """T9.2: in ``teams``, once play has started, the seat drops out and the others play on."""
+        if state.scenario != "teams" or state.phase not in ("main", "defend"):
+            return None
+        health = {**state.health, seat: 0}
+        event = Event(kind="dropped_out", seat=seat, rule="T9.2", text=f"{seat} drops out; the others play on")
+        state = state.model_copy(update={"health": health, "resigned": (*state.resigned, seat)})
+        if state.phase == "defend" or state.seats[state.turn] == seat:  # an open attack ends with the turn
+            return self._end_turn(state.model_copy(update={"attack": None}), (event,))
+        alive = [s for s in state.seats if health[s] > 0]
+        if self._decided(state, alive):
+            return self._to_reveal(state, (event,))
+        return Step(state=state, events=(event,))
 
     def _finish(self, state: TriadState) -> Step[TriadState]:
         event = Event(kind="game_ended", rule="T8.2", data={"score": self._scores(state)}, text="the game ends")
         return Step(state=state.model_copy(update={"phase": "over"}), events=(event,))
 
     def _scores(self, state: TriadState) -> dict[str, int]:
-        return {s: state.health[s] + state.hidden[_reserve(s)].value for s in state.seats}
+        return {s: state.health[s] + state.hidden[_reserve(s)].value for s in state.seats if s not in state.resigned}
 
     def result(self, state: TriadState) -> Result | None:
         if state.phase != "over":
             return None
         scores = self._scores(state)
+        if state.scenario == "solo":  # T12.1
+            won = tuple(s for s in state.seats if scores[s] >= SOLO_TARGET)
+            return Result(winners=won, outcome=f"score {SOLO_TARGET} reached" if won else "target missed", score=scores)
+        if state.teams:  # T9.4
+            totals: dict[str, int] = {}
+            for seat, score in scores.items():
+                totals[state.teams[seat]] = totals.get(state.teams[seat], 0) + score
+            top = max(totals.values())
+            winners = tuple(s for s in scores if totals[state.teams[s]] == top)
+            return Result(winners=winners, outcome="highest team score", score=scores)
         best = max(scores.values())
         return Result(winners=tuple(s for s in state.seats if scores[s] == best), outcome="highest score", score=scores)
 

@@ -24,7 +24,7 @@ def start(rounds: int = 4) -> SkirmishState:
 def do(state: SkirmishState, seat: str, action: dict[str, Any]) -> SkirmishState:
     assert action in R.legal_actions(state, seat), action
     logged = dict(action)
-    for field, slot in R.secret_fields(state, seat, action["action"]).items():
+    for field, slot in R.secret_fields(state, seat, action).items():
         state = state.with_hidden(slot, seat, logged.pop(field), known=True)
     return R.apply(state, seat, logged).state
 

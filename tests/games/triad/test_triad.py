@@ -26,7 +26,7 @@ def do(state: TriadState, seat: str, action: dict[str, Any]) -> TriadState:
     assert action in R.legal_actions(state, seat), action
     assert R.check(state, seat, action).ok
     logged = dict(action)
-    for field, slot in R.secret_fields(state, seat, action["action"]).items():
+    for field, slot in R.secret_fields(state, seat, action).items():
         state = state.with_hidden(slot, seat, logged.pop(field), known=True)
     return R.apply(state, seat, logged).state
 
