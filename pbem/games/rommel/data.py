@@ -807,7 +807,7 @@ def _check_places(pack: RommelPack) -> None:
         if len(bases) != 1:
             _fail(f"the map needs exactly one {side} base (§1.6), found {len(bases)}")
         base = bases[0]
-        if _on_map(pack, grid.step(base.hex, "e" if edge == "east" else "w")):
+        if grid.parse(base.hex)[0] != _edge_column(pack, edge):
             _fail(f"place {base.id!r}: the {side} base must be on the {edge} map edge (§1.6)")
     for off in pack.map.offboard:
         base = _place(pack, off.base, f"offboard {off.id!r}")
@@ -829,12 +829,16 @@ def _check_places(pack: RommelPack) -> None:
     for ex in pack.map.exits:
         where = f"exit of the {ex.side}"
         _check_known(pack, ex.hexes, where)
-        step = "e" if ex.edge == "east" else "w"
         for ident in ex.hexes:
-            if _on_map(pack, grid.step(ident, step)):
+            if grid.parse(ident)[0] != _edge_column(pack, ex.edge):
                 _fail(f"{where}: hex {ident} is not on the {ex.edge} map edge")
     if {(ex.side, ex.edge) for ex in pack.map.exits} != {("axis", "east"), ("allied", "west")}:
         _fail("map.exits must give the Axis exit (east) and the Allied exit (west), §17.1")
+
+
+def _edge_column(pack: RommelPack, edge: str) -> int:
+    """The printed column of the west or east map-end (§1.6: the Bases sit on them)."""
+    return pack.map.grid.cols[0] if edge == "west" else pack.map.grid.cols[1]
 
 
 def _on_map(pack: RommelPack, hex_id: str) -> bool:
