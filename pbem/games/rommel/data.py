@@ -33,6 +33,7 @@ from pydantic import Field, StringConstraints
 
 from pbem.kit import datapack
 from pbem.kit.datapack import PackModel, RuleRef, Slug, SourceText, Text
+from pbem.rules.maps import HexGrid
 
 __all__ = [
     "ARMS_CLASSES",
@@ -132,18 +133,21 @@ class Grid(PackModel):
         dq, dr = q1 - q2, r1 - r2
         return max(abs(dq), abs(dr), abs(dq + dr))
 
-    def centre(self, hex_id: str) -> tuple[int, int]:
-        """Drawing: the pixel centre, in integers (x east, y south), using 7/4 as sqrt(3) to 1 %."""
-        col, row = self.parse(hex_id)
-        size = self.hex_size
-        width = size * 7 // 4  # pointy: flat-to-flat width
-        if self.orientation == "pointy":
-            x = self.margin + width // 2 + (col - self.cols[0]) * width + (width // 2 if self._shifted(row) else 0)
-            y = self.margin + size + (row - self.rows[0]) * size * 3 // 2
-            return x, y
-        x = self.margin + size + (col - self.cols[0]) * size * 3 // 2
-        y = self.margin + width // 2 + (row - self.rows[0]) * width + (width // 2 if self._shifted(col) else 0)
-        return x, y
+    def hex_grid(self) -> HexGrid:
+        """The report renderer's grid for this map (its stagger counts from ``first``, this one by printed number)."""
+        first = self.cols[0]
+        flip = first % 2 == 1
+        stagger: Literal["odd", "even"] = ("even" if self.stagger == "odd" else "odd") if flip else self.stagger
+        return HexGrid(
+            columns=self.cols[1] - first + 1,
+            rows=self.rows[1] - first + 1,
+            size=float(self.hex_size),
+            orientation=self.orientation,
+            stagger=stagger,
+            first=first,
+            id_format=f"{{col:0{self.col_digits}d}}{{row:0{self.row_digits}d}}",
+            origin=(float(self.margin), float(self.margin)),
+        )
 
 
 class MapHex(PackModel):
@@ -729,6 +733,8 @@ def _check_tables(pack: RommelPack) -> None:
 def _check_hexes(pack: RommelPack) -> None:
     grid = pack.map.grid
     _unique((h.id for h in pack.map.hexes), "hex")
+    if grid.cols[0] != grid.rows[0]:
+        _fail(f"map.grid: first column {grid.cols[0]} and first row {grid.rows[0]} differ (the renderer needs one)")
     for what, (first, last), digits in (
         ("cols", grid.cols, grid.col_digits),
         ("rows", grid.rows, grid.row_digits),
