@@ -132,6 +132,96 @@ BREAKS: list[tuple[str, Callable[[Raw], None], str]] = [
 ]
 
 
+def _sc(raw: Raw, scenario: str) -> Raw:
+    found: Raw = next(s for s in raw["scenarios"] if s["id"] == scenario)
+    return found
+
+
+def _block(raw: Raw, block: str) -> Raw:
+    found: Raw = next(b for b in raw["blocks"] if b["id"] == block)
+    return found
+
+
+def _first_marsh(raw: Raw) -> Raw:
+    found: Raw = next(s for s in raw["map"]["hexsides"] if s["terrain"] == "marsh")
+    return found
+
+
+def _road(raw: Raw, road: str) -> Raw:
+    found: Raw = next(x for x in raw["map"]["roads"] if x["id"] == road)
+    return found
+
+
+def _retype_artillery(raw: Raw) -> None:
+    for row in raw["unit_types"]:
+        if row["arms_class"] == "artillery":
+            row["arms_class"] = "infantry"
+
+
+BREAKS += [
+    ("duplicate limit", lambda r: r["tables"]["limits"].append(r["tables"]["limits"][0]), "appears twice"),
+    ("fire level missing", lambda r: r["tables"]["fire_levels"].pop(), "exactly sf, df and tf"),
+    ("fire cell twice", lambda r: r["tables"]["fire"].append(r["tables"]["fire"][0]), "armor>armor"),
+    (
+        "unsupported by artillery",
+        lambda r: r["tables"]["unsupported_artillery"].update(firer="artillery"),
+        "non-artillery",
+    ),
+    ("grid firsts differ", lambda r: r["map"]["grid"].update(rows=[0, 12]), "differ"),
+    ("grid range reversed", lambda r: r["map"]["grid"].update(cols=[1, 0]), "not a range"),
+    ("hex id digits", lambda r: r["map"]["hexes"][0].update(id="01011"), "01011"),
+    ("hexside off map", lambda r: r["map"]["hexsides"][0].update(a="9999"), "9999"),
+    ("hexside twice", lambda r: r["map"]["hexsides"].append(r["map"]["hexsides"][0]), "listed twice"),
+    ("depression opened", lambda r: _first_marsh(r).update(terrain="clear"), "bounded by marsh"),
+    ("road id twice", lambda r: r["map"]["roads"].append(r["map"]["roads"][1]), "road id"),
+    (
+        "road loops",
+        lambda r: _road(r, "msus-beda-fomm")["hexes"].append(_road(r, "msus-beda-fomm")["hexes"][0]),
+        "twice",
+    ),
+    ("no highway", lambda r: r["map"]["roads"][0].update(kind="track"), "no highway"),
+    ("place id twice", lambda r: r["map"]["places"].append(r["map"]["places"][1]), "place id"),
+    ("place name twice", lambda r: _set_place(r, "msus", name="Tobruk"), "Tobruk"),
+    ("town with a side", lambda r: _set_place(r, "msus", side="axis"), "msus"),
+    ("town with a port", lambda r: _set_place(r, "msus", port={"axis": 1, "allied": 1}), "msus"),
+    ("box of the wrong base", lambda r: r["map"]["offboard"][0].update(base="alexandria"), "axis-box"),
+    ("box on the map", lambda r: r["map"]["offboard"][0].update(direction="e"), "axis-box"),
+    ("box of no place", lambda r: r["map"]["offboard"][0].update(base="atlantis"), "atlantis"),
+    ("flat direction", lambda r: r["map"]["hex_names"][0].update(direction="n"), "Msus E1"),
+    ("exit inland", lambda r: r["map"]["exits"][0]["hexes"].append(_hex(r, "tobruk")), "not on the east map edge"),
+    ("exit missing", lambda r: r["map"]["exits"].pop(), "map.exits"),
+    ("area twice", lambda r: r["map"]["areas"].append(r["map"]["areas"][0]), "area id"),
+    ("area hex twice", lambda r: r["map"]["areas"][0]["hexes"].append(r["map"]["areas"][0]["hexes"][0]), "libya"),
+    ("area off map", lambda r: r["map"]["areas"][0]["hexes"].append("9999"), "libya"),
+    ("line waypoint unknown", lambda r: r["map"]["lines"][0]["waypoints"].append("atlantis"), "atlantis"),
+    ("line misses waypoint", lambda r: r["map"]["lines"][0]["waypoints"].append("tobruk"), "tobruk"),
+    ("unit type twice", lambda r: r["unit_types"].append(r["unit_types"][0]), "unit type id"),
+    ("no artillery class", _retype_artillery, "four arms classes"),
+    ("british on the axis side", lambda r: r["blocks"][0].update(nationality="british"), "de-5pz"),
+    ("italian elite", lambda r: _block(r, "it-ariete").update(elite=True), "it-ariete"),
+    ("elite allied infantry", lambda r: _block(r, "aus-9-20").update(elite=True), "aus-9-20"),
+    ("cv range upside down", lambda r: _block(r, "uk-11h").update(cv_min=4), "uk-11h"),
+    ("three i-tanks", lambda r: _block(r, "uk-1at").update(i_tank=False), "3 blocks have i_tank"),
+    ("block id twice", lambda r: r["blocks"].append(r["blocks"][0]), "block id"),
+    ("scenario id twice", lambda r: r["scenarios"].append(r["scenarios"][0]), "scenario id"),
+    ("months reversed", lambda r: _sc(r, "1941").update(first_month=11), "1941"),
+    ("joins nothing", lambda r: _sc(r, "1941-42").update(joins="1999"), "1999"),
+    ("minefield nowhere", lambda r: _sc(r, "crusader").update(minefields=["atlantis"]), "atlantis"),
+    ("unknown block", lambda r: _sc(r, "1941")["axis"]["deployments"][0]["blocks"].append("de-99"), "de-99"),
+    (
+        "block of the other side",
+        lambda r: _sc(r, "1941")["allied"]["deployments"][0]["blocks"].__setitem__(0, "de-5pz"),
+        "de-5pz",
+    ),
+    ("choose too many", lambda r: _sc(r, "1942")["axis"]["deployments"][0].update(choose=True, count=30), "choose 30"),
+    ("stated start", lambda r: _sc(r, "1941")["axis"].update(stated_start=11), "states 11"),
+    ("stated reinforcements", lambda r: _sc(r, "1941")["axis"].update(stated_reinforcements=13), "states 13"),
+    ("arrives after the end", lambda r: _sc(r, "crusader")["allied"]["reinforcements"][0].update(month=11), "crusader"),
+    ("deck too small", lambda r: r["deck"].update(real=14, dummy=7), "exceed the deck"),
+    ("hand over the limit", lambda r: _sc(r, "crusader")["allied"].update(initial_cards=17), "hand limit"),
+]
+
+
 @pytest.mark.parametrize(("label", "breaker", "named"), BREAKS, ids=[b[0] for b in BREAKS])
 def test_cross_checks_refuse_broken_copies(raw: Raw, label: str, breaker: Callable[[Raw], None], named: str) -> None:
     breaker(raw)
@@ -524,3 +614,90 @@ def test_alamein_gap_is_the_only_way_east(pack: RommelPack) -> None:
                 seen.add(nxt)
                 todo.append(nxt)
     assert goal not in seen  # every route east crosses Alamein's column between the sea and the Qattara
+
+
+# --- the text's worked examples ------------------------------------------------------------------------
+
+
+@pytest.mark.rule("6.2")
+def test_road_bonus_example(pack: RommelPack) -> None:
+    recon = pack.unit_type("recon").speed
+    bonus = {kind: pack.limit(f"road_bonus_{kind}") for kind in ("highway", "track", "trail")}
+    assert (recon + bonus["highway"], recon + bonus["track"], recon + bonus["trail"]) == (8, 6, 5)
+    assert recon + min(bonus["track"], bonus["trail"]) == 5  # tracks and trails: the lesser bonus
+
+
+@pytest.mark.rule("16.51")
+def test_redeployment_example(pack: RommelPack) -> None:
+    assert pack.limit("redeployment_hexes") + pack.limit("road_bonus_highway") == 6
+    assert pack.limit("bp_redeployment") == 1
+
+
+@pytest.mark.rule("9.4")
+def test_unit_fire_example(pack: RommelPack) -> None:
+    hit_min = next(lvl.hit_min for lvl in pack.tables.fire_levels if lvl.id == pack.fire("armor", "infantry"))
+    assert sum(1 for die in (4, 5, 1, 6, 3, 3) if die >= hit_min) == 2
+
+
+@pytest.mark.rule("9.21")
+def test_double_dice_example(pack: RommelPack) -> None:
+    assert 3 * pack.limit("double_dice") == 6
+    assert pack.fire("infantry", "infantry") == "sf"
+
+
+@pytest.mark.rule("13.4")
+def test_captured_supply_example(pack: RommelPack) -> None:
+    benghazi = pack.place("benghazi").port
+    assert benghazi is not None
+    assert (benghazi.allied, benghazi.axis) == (2, 1)  # the Axis captures 2 cards (enemy capacity), the Allies 1
+
+
+@pytest.mark.rule("16.53")
+def test_port_capacity_example(pack: RommelPack) -> None:
+    tobruk = pack.place("tobruk").port
+    assert tobruk is not None
+    assert tobruk.allied >= 2 + 3 and 1 + 1 <= tobruk.axis < 1 + 2
+    assert (2 + 3) * pack.limit("bp_sea_redeployment") == 5
+
+
+@pytest.mark.rule("16.54")
+def test_replacement_costs_in_the_demo(pack: RommelPack) -> None:
+    demo = pack.scenario("demo-1940")
+    mech = next(b for d in demo.allied.deployments for b in d.blocks if pack.block(b).unit_type == "mech_inf")
+    assert pack.unit_type(pack.block(mech).unit_type).replacement_bp == 2  # 1 step for 2 BPs
+    leg = pack.block("it-brescia")
+    assert 2 * pack.unit_type(leg.unit_type).replacement_bp == 2  # 2 steps for 2 BPs
+
+
+@pytest.mark.rule("19.0")
+def test_demo_moves(pack: RommelPack) -> None:
+    grid = pack.map.grid
+    leg = pack.unit_type("infantry").speed
+    highway = pack.limit("road_bonus_highway")
+    assert road_steps(pack, "ft-capuzzo", "buq-buq", ("highway",)) <= leg + highway
+    assert road_steps(pack, "sollum", "sidi-barrani", ("highway",)) <= leg + highway
+    assert grid.distance(hex_of(pack, "sidi-omar"), hex_of(pack, "sofafi")) == leg + 1  # a forced march
+    east = next(n.hex for n in pack.map.hex_names if n.name == "Sidi Barrani E1")
+    sofafi, buq = hex_of(pack, "sofafi"), hex_of(pack, "buq-buq")
+    assert sofafi in grid.neighbours(buq)  # in reach of the Command Point at Buq Buq, across the ridge
+    assert pack.passable(sofafi, hex_of(pack, "sidi-barrani")) and east in grid.neighbours(hex_of(pack, "sidi-barrani"))
+    assert grid.parse(east)[0] < grid.parse(hex_of(pack, "mersa-matruh"))[0]  # "west of Mersa Matruh"
+    tobruk_to_sollum = road_steps(pack, "tobruk", "sollum", ("highway",))
+    assert tobruk_to_sollum <= pack.limit("redeployment_hexes") + highway
+    habata = hex_of(pack, "bir-habata")
+    assert habata in grid.neighbours(hex_of(pack, "sollum")) and pack.passable(hex_of(pack, "sollum"), habata)
+    assert grid.distance(hex_of(pack, "sollum"), sofafi) == pack.limit("redeployment_hexes")
+
+
+def test_renderer_grid_agrees(pack: RommelPack) -> None:
+    grid, drawing = pack.map.grid, pack.map.grid.hex_grid()
+    for h in pack.map.hexes:
+        col, row = grid.parse(h.id)
+        assert drawing.hex_id(col, row) == h.id
+        drawn = {drawing.hex_id(c, r) for c, r in drawing.neighbors(col, row)}
+        assert {n for n in grid.neighbours(h.id) if n in pack.land()} <= drawn
+    west, east = (
+        drawing.center(*grid.parse(hex_of(pack, "el-agheila"))),
+        drawing.center(*grid.parse(hex_of(pack, "alexandria"))),
+    )
+    assert west[0] < east[0]
