@@ -354,6 +354,8 @@ class Deployment(PackModel):
 
 
 class Arrival(PackModel):
+    """Reinforcements due in ``month`` (§16.4); for optional ones (Malta Group), the first Buildup they may come."""
+
     month: int
     blocks: tuple[Slug, ...] = Field(min_length=1)
     optional: bool = Field(description="Malta Group (18.6, 18.8): arrives in any Buildup the owner chooses")

@@ -472,37 +472,57 @@ def test_deck_and_hand(pack: RommelPack) -> None:
     assert pack.limit("hand_limit") == 16
 
 
+NUMBERS = [
+    ("road_bonus_highway", 4, "6.2"),
+    ("road_bonus_track", 2, "6.2"),
+    ("road_bonus_trail", 1, "6.2"),
+    ("supply_range_track", 3, "12.4"),
+    ("supply_range_trail", 2, "12.4"),
+    ("supply_range_none", 1, "12.4"),
+    ("hexside_limit_clear", 2, "7.1"),
+    ("hexside_limit_gap", 1, "7.1"),
+    ("hexside_limit_mountain", 1, "7.1"),
+    ("rommel_bonus", 1, "6.3"),
+    ("forced_march_min", 4, "6.4"),
+    ("early_arrival_max", 2, "16.41"),
+    ("pursuit_hit_min", 4, "10.5"),
+    ("hand_limit", 16, "16.6"),
+    ("bp_save_limit", 20, "16.5"),
+    ("bp_extra_card", 10, "16.5"),
+    ("bp_minefield", 15, "16.55"),
+    ("bp_redeployment", 1, "16.51"),
+    ("redeployment_hexes", 2, "16.51"),
+    ("bp_sea_redeployment", 1, "16.53"),
+    ("bp_sea_redeployment_besieged_allied", 4, "16.53"),
+    ("cost_basic", 1, "4.1"),
+    ("cost_offensive", 2, "4.2"),
+    ("cost_assault", 2, "4.3"),
+    ("cost_blitz", 3, "4.4"),
+    ("cost_pass", 0, "4.5"),
+    ("double_dice", 2, "9.21"),
+    ("fortress_assault_dice", 4, "13.3"),
+    ("elite_step", 2, "2.3"),
+    ("step", 1, "2.3"),
+    ("strategic_exit_units", 3, "17.1"),
+    ("decisive_ratio", 2, "17.2"),
+    ("german_unit_halves", 3, "17.2"),
+    ("status_markers", 12, "2.1"),
+    ("vp_strategic", 10, "17.1"),
+    ("vp_decisive", 5, "17.2"),
+    ("vp_positional", 2, "17.3"),
+    ("vp_attrition", 1, "17.4"),
+    ("i_tanks", 4, "2.4"),
+    ("bp_dice", 2, "16.3"),
+]
+
+
 @pytest.mark.parametrize(
-    ("row", "value"),
-    [
-        ("road_bonus_highway", 4),
-        ("road_bonus_track", 2),
-        ("road_bonus_trail", 1),
-        ("supply_range_track", 3),
-        ("supply_range_trail", 2),
-        ("hexside_limit_clear", 2),
-        ("hexside_limit_gap", 1),
-        ("hexside_limit_mountain", 1),
-        ("forced_march_min", 4),
-        ("early_arrival_max", 2),
-        ("pursuit_hit_min", 4),
-        ("bp_save_limit", 20),
-        ("bp_extra_card", 10),
-        ("bp_minefield", 15),
-        ("bp_sea_redeployment_besieged_allied", 4),
-        ("cost_basic", 1),
-        ("cost_offensive", 2),
-        ("cost_assault", 2),
-        ("cost_blitz", 3),
-        ("cost_pass", 0),
-        ("strategic_exit_units", 3),
-        ("german_unit_halves", 3),
-        ("status_markers", 12),
-    ],
+    ("row", "value", "section"),
+    [pytest.param(*n, marks=pytest.mark.rule(n[2]), id=n[0]) for n in NUMBERS],
 )
-def test_rulebook_numbers(pack: RommelPack, row: str, value: int) -> None:
+def test_rulebook_numbers(pack: RommelPack, row: str, value: int, section: str) -> None:
     limit = next(r for r in pack.tables.limits if r.id == row)
-    assert limit.value == value and limit.rule
+    assert (limit.value, limit.rule) == (value, section)
 
 
 SCENARIOS = [
@@ -518,7 +538,7 @@ SCENARIOS = [
 ]
 
 
-@pytest.mark.parametrize("row", SCENARIOS, ids=[s[0] for s in SCENARIOS])
+@pytest.mark.parametrize("row", [pytest.param(s, marks=pytest.mark.rule(s[1]), id=s[0]) for s in SCENARIOS])
 def test_scenarios(pack: RommelPack, row: tuple[Any, ...]) -> None:
     sid, section, first, last, axc, axr, alc, alr, axs, als = row
     sc = pack.scenario(sid)
