@@ -421,10 +421,23 @@ class Scenario(PackModel):
 
 
 class FireCell(PackModel):
+    """A cell of the Fire Table (§9.4): ``firer``'s class against ``target``'s class.
+
+    ``fire`` is null where the class may not be targeted (§9.3: only artillery fires at supported artillery).
+    """
+
     firer: Literal["armor", "infantry", "anti_tank", "artillery"]
     target: Literal["armor", "infantry", "anti_tank", "artillery"]
-    fire: Fire
+    fire: Fire | None
     source: SourceText
+
+
+class UnsupportedArtillery(PackModel):
+    """§9.3 sidebar: every class but artillery fires at unsupported enemy artillery at this Firepower."""
+
+    fire: Fire
+    rule: RuleRef
+    text: Text
 
 
 class FireLevel(PackModel):
@@ -459,7 +472,7 @@ class Deck(PackModel):
 class Tables(PackModel):
     fire: tuple[FireCell, ...]
     fire_levels: tuple[FireLevel, ...]
-    unsupported_artillery: FireCell = Field(description="§9.3 sidebar: all non-artillery fire at unsupported artillery")
+    unsupported_artillery: UnsupportedArtillery
     limits: tuple[LimitRow, ...]
 
 
@@ -525,7 +538,8 @@ class RommelPack(PackModel):
                 return row.value
         raise KeyError(limit_id)
 
-    def fire(self, firer: str, target: str) -> Fire:
+    def fire(self, firer: str, target: str) -> Fire | None:
+        """The Fire Table cell; None where ``target`` may not be chosen (supported artillery, §9.3)."""
         for cell in self.tables.fire:
             if cell.firer == firer and cell.target == target:
                 return cell.fire
@@ -728,8 +742,11 @@ def _check_tables(pack: RommelPack) -> None:
     if set(cells) != wanted:
         gap = sorted(f"{a}>{b}" for a, b in wanted - set(cells))
         _fail(f"tables.fire must have a cell for every firer and target class (§9.4): missing {gap}")
-    if t.unsupported_artillery.target != "artillery" or t.unsupported_artillery.firer == "artillery":
-        _fail("tables.unsupported_artillery must be a non-artillery firer against artillery (§9.3)")
+    for cell in t.fire:
+        if cell.fire is None and (cell.firer == "artillery" or cell.target != "artillery"):
+            _fail(
+                f"tables.fire cell {cell.firer}>{cell.target}: only non-artillery fire at artillery may be null (§9.3)"
+            )
 
 
 def _check_hexes(pack: RommelPack) -> None:
@@ -934,10 +951,10 @@ def _check_blocks(pack: RommelPack) -> None:
         if (block.cv_max - block.cv_min) % (elite_step if block.elite else step):
             _fail(f"{where}: cv_max - cv_min must be whole steps of {elite_step if block.elite else step} CV (§2.3)")
         if block.i_tank and (block.side != "allied" or block.code != "AT"):
-            _fail(f"{where}: an I-tank is an Allied Army Tank (AT) block (Optional Rules)")
+            _fail(f"{where}: an I-tank is an Allied Army Tank (AT) block (§17 sidebar, Optional Rules)")
     i_tanks = sum(1 for b in pack.blocks if b.i_tank)
     if i_tanks != pack.limit("i_tanks"):
-        _fail(f"{i_tanks} blocks have i_tank, expected {pack.limit('i_tanks')} (Optional Rules: all four I-tanks)")
+        _fail(f"{i_tanks} blocks have i_tank, expected {pack.limit('i_tanks')} (§17 sidebar, Optional Rules)")
 
 
 def _scenario_blocks(side: SideSetup) -> Iterator[str]:
