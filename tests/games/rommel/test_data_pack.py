@@ -721,3 +721,21 @@ def test_renderer_grid_agrees(pack: RommelPack) -> None:
         drawing.center(*grid.parse(hex_of(pack, "alexandria"))),
     )
     assert west[0] < east[0]
+
+
+@pytest.mark.parametrize("orientation", ["flat", "pointy"])
+@pytest.mark.parametrize("stagger", ["odd", "even"])
+@pytest.mark.parametrize("first", [0, 1])
+def test_grid_geometry_matches_the_renderer(pack: RommelPack, orientation: str, stagger: str, first: int) -> None:
+    grid = pack.map.grid.model_copy(
+        update={"orientation": orientation, "stagger": stagger, "cols": (first, 9), "rows": (first, 8)}
+    )
+    drawing = grid.hex_grid()
+    for col in range(first + 1, 9):
+        for row in range(first + 1, 8):
+            here = grid.format(col, row)
+            assert grid.offset(*grid.axial(here)) == here
+            mine = set(grid.neighbours(here))
+            theirs = {drawing.hex_id(c, r) for c, r in drawing.neighbors(col, row)}
+            assert mine == theirs
+            assert all(grid.distance(here, n) == 1 for n in mine)
