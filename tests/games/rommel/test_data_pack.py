@@ -173,7 +173,7 @@ BREAKS += [
     ("road id twice", lambda r: r["map"]["roads"].append(r["map"]["roads"][1]), "road id"),
     (
         "road loops",
-        lambda r: _road(r, "msus-beda-fomm")["hexes"].append(_road(r, "msus-beda-fomm")["hexes"][0]),
+        lambda r: _road(r, "mechili-gazala")["hexes"].append(_road(r, "mechili-gazala")["hexes"][0]),
         "twice",
     ),
     ("no highway", lambda r: r["map"]["roads"][0].update(kind="track"), "no highway"),
@@ -319,13 +319,26 @@ def test_mechili_supply_lines(pack: RommelPack) -> None:
 
 @pytest.mark.rule("5.3")
 def test_withdrawal_routes_toward_the_base(pack: RommelPack) -> None:
+    """Routes 1-5 (via Msus or Charruba) never step away from El Agheila; routes 6-8 do."""
     grid, base = pack.map.grid, hex_of(pack, "el-agheila")
-    here = grid.distance(hex_of(pack, "mechili"), base)
-    for toward in ("msus", "charruba"):
-        assert grid.distance(hex_of(pack, toward), base) < here
-    for away in ("derna", "gazala", "bir-harmat"):
-        path = pack.road_path(hex_of(pack, "mechili"), hex_of(pack, away), ("track", "trail"))
-        assert path is not None and grid.distance(path[1], base) > here
+    roads = ("track", "trail")
+
+    def route(*places: str) -> list[str]:
+        hexes = [hex_of(pack, "mechili")]
+        for a, b in pairwise(places):
+            path = pack.road_path(hex_of(pack, a), hex_of(pack, b), roads)
+            assert path is not None, (a, b)
+            hexes += path[1:]
+        return hexes
+
+    def steps_away(hexes: list[str]) -> int:
+        return sum(1 for a, b in pairwise(hexes) if grid.distance(b, base) > grid.distance(a, base))
+
+    for via, end in (("msus", "agedabia"), ("msus", "beda-fomm"), ("msus", "ghemines"), ("msus", "er-regima")):
+        assert steps_away(route("mechili", via, end)) == 0, end
+    assert steps_away(route("mechili", "charruba", "er-regima")) == 0
+    for end in ("derna", "gazala", "bir-harmat"):
+        assert steps_away(route("mechili", end)) > 0, end
 
 
 @pytest.mark.rule("5.3")
