@@ -526,6 +526,24 @@ NUMBERS = [
     ("vp_attrition", 1, "17.4"),
     ("i_tanks", 4, "17.0"),
     ("bp_dice", 2, "16.3"),
+    ("oasis_supply_units", 1, "15.1"),
+    ("pursuit_dice_equal", 1, "10.5"),
+    ("pursuit_dice_faster", 2, "10.5"),
+    ("rout_attrition_steps", 1, "11.3"),
+    ("forced_march_hexes", 1, "6.4"),
+    ("forced_march_retreat_steps", 1, "6.4"),
+    ("regroup_reach", 1, "5.2"),
+    ("moves_basic", 1, "4.1"),
+    ("moves_offensive", 2, "4.2"),
+    ("moves_assault", 1, "4.3"),
+    ("moves_blitz", 2, "4.4"),
+    ("combat_rounds_blitz", 2, "4.4"),
+    ("withdrawals_pass", 1, "4.5"),
+    ("rommel_moves", 1, "6.3"),
+    ("minefield_swap", 2, "16.55"),
+    ("bp_refit", 0, "16.52"),
+    ("initiative_cards", 1, "3.3"),
+    ("early_arrival_months", 1, "16.41"),
 ]
 
 
@@ -534,8 +552,13 @@ NUMBERS = [
     [pytest.param(*n, marks=pytest.mark.rule(n[2]), id=n[0]) for n in NUMBERS],
 )
 def test_rulebook_numbers(pack: RommelPack, row: str, value: int, section: str) -> None:
+    """Each number the text states, with its section; the list covers every row of tables.limits."""
     limit = next(r for r in pack.tables.limits if r.id == row)
     assert (limit.value, limit.rule) == (value, section)
+
+
+def test_every_limit_is_checked(pack: RommelPack) -> None:
+    assert {r.id for r in pack.tables.limits} == {n[0] for n in NUMBERS}
 
 
 SCENARIOS = [
