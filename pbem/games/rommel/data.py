@@ -150,6 +150,14 @@ class Grid(PackModel):
         )
 
 
+class MapHexSources(PackModel):
+    """Where each field of a :class:`MapHex` came from (``hex``: that the land hex exists with this id)."""
+
+    hex: SourceText
+    region: SourceText
+    terrain: SourceText
+
+
 class MapHex(PackModel):
     """A land hex (every hex of the grid's rectangle that is not listed is sea or off the map, §1.4)."""
 
@@ -158,7 +166,7 @@ class MapHex(PackModel):
     terrain: Literal["desert", "mountain", "depression"] = Field(
         description="drawing only (§1.4: hex terrain has no effect); mountain = Jebel el Akhdar, depression = Qattara"
     )
-    source: SourceText
+    sources: MapHexSources
 
 
 class Hexside(PackModel):
@@ -190,6 +198,7 @@ class Port(PackModel):
 
 class PlaceSources(PackModel):
     name: SourceText
+    aliases: SourceText
     hex: SourceText
     kind: SourceText
     side: SourceText
@@ -303,6 +312,7 @@ class BlockSources(PackModel):
     nationality: SourceText
     unit_type: SourceText
     elite: SourceText
+    i_tank: SourceText
     cv: SourceText
     designation: SourceText
     label: SourceText
