@@ -161,6 +161,8 @@ def _retype_artillery(raw: Raw) -> None:
 BREAKS += [
     ("duplicate limit", lambda r: r["tables"]["limits"].append(r["tables"]["limits"][0]), "appears twice"),
     ("fire level missing", lambda r: r["tables"]["fire_levels"].pop(), "exactly sf, df and tf"),
+    ("fire level twice", lambda r: r["tables"]["fire_levels"].append(r["tables"]["fire_levels"][0]), "row id 'sf'"),
+    ("line twice", lambda r: r["map"]["lines"].append(r["map"]["lines"][0]), "line id"),
     ("fire cell twice", lambda r: r["tables"]["fire"].append(r["tables"]["fire"][0]), "armor>armor"),
     ("artillery cell null", lambda r: r["tables"]["fire"][-1].update(fire=None), "artillery>artillery"),
     ("armor cell null", lambda r: r["tables"]["fire"][0].update(fire=None), "armor>armor"),
