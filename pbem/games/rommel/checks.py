@@ -242,6 +242,8 @@ def _check_places(pack: RommelPack) -> None:
 
 def _edge_column(pack: RommelPack, edge: str) -> int:
     """The printed column of the west or east map-end (§1.6: the Bases sit on them)."""
+    # RULING: a map-end is the first or last printed column (the map runs east-west, §1.0); a coastal hex with sea
+    # to its west is not on the map-end.
     return pack.map.grid.cols[0] if edge == "west" else pack.map.grid.cols[1]
 
 

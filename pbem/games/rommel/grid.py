@@ -25,6 +25,8 @@ DIRECTIONS: dict[str, dict[str, tuple[int, int]]] = {
 
 
 class GridSources(PackModel):
+    """Where each field group of a :class:`Grid` came from."""
+
     orientation: SourceText
     stagger: SourceText
     extent: SourceText
@@ -49,6 +51,7 @@ class Grid(PackModel):
         return int(hex_id[: self.col_digits]), int(hex_id[self.col_digits :])
 
     def format(self, col: int, row: int) -> str:
+        """The printed id of ``(col, row)``."""
         return f"{col:0{self.col_digits}d}{row:0{self.row_digits}d}"
 
     def _shifted(self, index: int) -> bool:
@@ -72,14 +75,17 @@ class Grid(PackModel):
         return self.format(q, r + lift)
 
     def step(self, hex_id: str, direction: str) -> str:
+        """The id one hex ``direction`` (``"e"``, ``"sw"``…) of ``hex_id`` (not checked against the map)."""
         q, r = self.axial(hex_id)
         dq, dr = DIRECTIONS[self.orientation][direction]
         return self.offset(q + dq, r + dr)
 
     def neighbours(self, hex_id: str) -> tuple[str, ...]:
+        """The six ids around ``hex_id``, clockwise from the first direction (not checked against the map)."""
         return tuple(self.step(hex_id, d) for d in DIRECTIONS[self.orientation])
 
     def distance(self, a: str, b: str) -> int:
+        """The number of hex steps between ``a`` and ``b``, ignoring terrain."""
         (q1, r1), (q2, r2) = self.axial(a), self.axial(b)
         dq, dr = q1 - q2, r1 - r2
         return max(abs(dq), abs(dr), abs(dq + dr))

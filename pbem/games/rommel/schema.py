@@ -120,6 +120,8 @@ class Port(PackModel):
 
 
 class PlaceSources(PackModel):
+    """Where each field of a :class:`Place` came from."""
+
     name: SourceText
     aliases: SourceText
     hex: SourceText
@@ -191,12 +193,16 @@ class Exit(PackModel):
 
 
 class MapSources(PackModel):
+    """Where the map-wide conventions came from (land hexes, regions, the Clear default of hexsides)."""
+
     hexes: SourceText
     regions: SourceText
     hexsides: SourceText
 
 
 class HexMap(PackModel):
+    """The map: its grid and every record on it."""
+
     grid: Grid
     sources: MapSources
     hexes: tuple[MapHex, ...]
@@ -214,6 +220,8 @@ class HexMap(PackModel):
 
 
 class UnitTypeSources(PackModel):
+    """Where each field of a :class:`UnitType` came from."""
+
     arms_class: SourceText
     speed: SourceText
     replacement_bp: SourceText
@@ -231,6 +239,8 @@ class UnitType(PackModel):
 
 
 class BlockSources(PackModel):
+    """Where each field of a :class:`Block` came from (``cv`` covers both CVs, ``designation`` the names and code)."""
+
     side: SourceText
     nationality: SourceText
     unit_type: SourceText
@@ -305,6 +315,8 @@ class ResupplyChange(PackModel):
 
 
 class SideSetup(PackModel):
+    """One side's part of a scenario: cards, deployments, reinforcements and the counts the text states."""
+
     initial_cards: int = Field(ge=0)
     resupply: int = Field(ge=0)
     resupply_changes: tuple[ResupplyChange, ...]
@@ -315,6 +327,8 @@ class SideSetup(PackModel):
 
 
 class SpecialRule(PackModel):
+    """A scenario's special rule in the text's words (the data fields of :class:`Scenario` carry its effect)."""
+
     id: Slug
     rule: RuleRef
     text: Text
@@ -329,6 +343,8 @@ class PregameBuildup(PackModel):
 
 
 class Scenario(PackModel):
+    """A scenario of §18 (or the §19 demo): months, first player, special rules and both sides' setups."""
+
     id: Slug
     name: Text
     section: RuleRef
@@ -383,6 +399,8 @@ class FireLevel(PackModel):
 
 
 class LimitRow(PackModel):
+    """A single number of the rules with its section and words."""
+
     id: Slug
     value: int
     rule: RuleRef
@@ -390,6 +408,8 @@ class LimitRow(PackModel):
 
 
 class DeckSources(PackModel):
+    """Where the deck's split and size came from."""
+
     split: SourceText
     size: SourceText
 
@@ -403,6 +423,8 @@ class Deck(PackModel):
 
 
 class Tables(PackModel):
+    """The Fire Table and every number the rulebook states."""
+
     fire: tuple[FireCell, ...]
     fire_levels: tuple[FireLevel, ...]
     unsupported_artillery: UnsupportedArtillery
@@ -410,6 +432,8 @@ class Tables(PackModel):
 
 
 class Meta(PackModel):
+    """What the pack is: game id, edition, version, description, notes."""
+
     game: Text
     edition: Text
     version: Text
@@ -436,36 +460,42 @@ class RommelPack(PackModel):
         raise KeyError(place_id)
 
     def block(self, block_id: str) -> Block:
+        """The block ``block_id``; KeyError if there is none."""
         for block in self.blocks:
             if block.id == block_id:
                 return block
         raise KeyError(block_id)
 
     def unit_type(self, type_id: str) -> UnitType:
+        """The unit type ``type_id``; KeyError if there is none."""
         for row in self.unit_types:
             if row.id == type_id:
                 return row
         raise KeyError(type_id)
 
     def scenario(self, scenario_id: str) -> Scenario:
+        """The scenario ``scenario_id``; KeyError if there is none."""
         for row in self.scenarios:
             if row.id == scenario_id:
                 return row
         raise KeyError(scenario_id)
 
     def area(self, area_id: str) -> Area:
+        """The area ``area_id``; KeyError if there is none."""
         for row in self.map.areas:
             if row.id == area_id:
                 return row
         raise KeyError(area_id)
 
     def line(self, line_id: str) -> Line:
+        """The line ``line_id``; KeyError if there is none."""
         for row in self.map.lines:
             if row.id == line_id:
                 return row
         raise KeyError(line_id)
 
     def limit(self, limit_id: str) -> int:
+        """The value of the limit row ``limit_id``; KeyError if there is none."""
         for row in self.tables.limits:
             if row.id == limit_id:
                 return row.value
@@ -494,11 +524,15 @@ class RommelPack(PackModel):
         terrain = self.hexside(a, b)
         if terrain is None:
             return False
+        # RULING: §1.4 opens rough hexsides at a Gap "and/or" a road, §7.1 opens Ridges and Marshes only at a Gap.
+        # The pack records every passable ridge or marsh crossing as a gap (a road over a ridge must cross a gap,
+        # a cross-check), so a road opens only Mountain hexsides.
         if terrain == "mountain":
             return frozenset((a, b)) in self.road_links()
         return terrain in ("clear", "gap")
 
     def land(self) -> frozenset[str]:
+        """The ids of every land hex."""
         return self._land
 
     def _hexsides(self) -> dict[frozenset[str], HexsideTerrain]:
@@ -531,6 +565,7 @@ class RommelPack(PackModel):
         return {pair: frozenset(kinds) for pair, kinds in out.items()}
 
     def region(self, region: str) -> tuple[str, ...]:
+        """The hexes of ``region`` (``"libya"`` or ``"egypt"``)."""
         return tuple(h.id for h in self.map.hexes if h.region == region)
 
     def road_path(self, start: str, end: str, kinds: Iterable[str]) -> tuple[str, ...] | None:

@@ -244,7 +244,7 @@ def test_disconnected_map_refused(raw: Raw) -> None:
 
 
 @pytest.mark.rule("1.6")
-def test_bases(pack: RommelPack) -> None:
+def test_r1_6_bases(pack: RommelPack) -> None:
     grid = pack.map.grid
     agheila, alexandria = pack.place("el-agheila"), pack.place("alexandria")
     assert (agheila.kind, agheila.side, alexandria.kind, alexandria.side) == ("base", "axis", "base", "allied")
@@ -252,30 +252,30 @@ def test_bases(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("13.3")
-def test_port_capacities(pack: RommelPack) -> None:
+def test_r13_3_port_capacities(pack: RommelPack) -> None:
     ports = {p.id: (p.port.axis, p.port.allied) for p in pack.map.places if p.port is not None}
     assert ports == {"tobruk": (2, 5), "bardia": (1, 2), "benghazi": (1, 2)}
 
 
 @pytest.mark.rule("13.3")
-def test_older_maps_halve_the_allied_capacity(pack: RommelPack) -> None:
+def test_r13_3_older_maps_halve_the_allied_capacity(pack: RommelPack) -> None:
     for place in pack.map.places:
         if place.port is not None:
             assert place.port.axis == place.port.allied // 2
 
 
 @pytest.mark.rule("1.8")
-def test_oases(pack: RommelPack) -> None:
+def test_r1_8_oases(pack: RommelPack) -> None:
     assert {p.id for p in pack.map.places if p.kind == "oasis"} == {"jalo", "siwa", "jarabub"}
 
 
 @pytest.mark.rule("1.7")
-def test_fortresses(pack: RommelPack) -> None:
+def test_r1_7_fortresses(pack: RommelPack) -> None:
     assert {p.id for p in pack.map.places if p.kind == "fortress"} == {"benghazi", "tobruk", "bardia"}
 
 
 @pytest.mark.rule("1.1")
-def test_direction_names(pack: RommelPack) -> None:
+def test_r1_1_direction_names(pack: RommelPack) -> None:
     grid = pack.map.grid
     names = {n.name: n.hex for n in pack.map.hex_names}
     assert names["Msus E1"] == grid.step(hex_of(pack, "msus"), "e")
@@ -286,7 +286,7 @@ def test_direction_names(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("1.4")
-def test_hexside_passability(pack: RommelPack) -> None:
+def test_r1_4_hexside_passability(pack: RommelPack) -> None:
     agheila = hex_of(pack, "el-agheila")
     assert pack.hexside(agheila, hex_of(pack, "mersa-brega")) == "clear"
     jebel = [h.id for h in pack.map.hexes if h.terrain == "mountain"]
@@ -299,14 +299,14 @@ def test_hexside_passability(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("1.5")
-def test_road_kinds(pack: RommelPack) -> None:
+def test_r1_5_road_kinds(pack: RommelPack) -> None:
     assert {r.kind for r in pack.map.roads} == {"highway", "track", "trail"}
     highway = next(r for r in pack.map.roads if r.kind == "highway")
     assert highway.hexes[0] == hex_of(pack, "el-agheila") and highway.hexes[-1] == hex_of(pack, "alexandria")
 
 
 @pytest.mark.rule("5.3")
-def test_mechili_supply_lines(pack: RommelPack) -> None:
+def test_r5_3_mechili_supply_lines(pack: RommelPack) -> None:
     roads = ("track", "trail")
     highway = set(next(r for r in pack.map.roads if r.kind == "highway").hexes)
     for end in ("agedabia", "beda-fomm", "ghemines", "er-regima", "derna", "gazala", "bir-harmat"):
@@ -320,7 +320,7 @@ def test_mechili_supply_lines(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("5.3")
-def test_withdrawal_routes_toward_the_base(pack: RommelPack) -> None:
+def test_r5_3_withdrawal_routes_toward_the_base(pack: RommelPack) -> None:
     """Routes 1-5 (via Msus or Charruba) never step away from El Agheila; routes 6-8 do."""
     grid, base = pack.map.grid, hex_of(pack, "el-agheila")
     roads = ("track", "trail")
@@ -344,7 +344,7 @@ def test_withdrawal_routes_toward_the_base(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("5.3")
-def test_highway_jogs_at_bardia(pack: RommelPack) -> None:
+def test_r5_3_highway_jogs_at_bardia(pack: RommelPack) -> None:
     grid, base = pack.map.grid, hex_of(pack, "el-agheila")
     bardia, capuzzo = hex_of(pack, "bardia"), hex_of(pack, "ft-capuzzo")
     assert capuzzo in grid.neighbours(bardia) and pack.road_links()[frozenset((bardia, capuzzo))] == "highway"
@@ -355,20 +355,20 @@ def test_highway_jogs_at_bardia(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("12.7")
-def test_supply_example_a(pack: RommelPack) -> None:
+def test_r12_7_supply_example_a(pack: RommelPack) -> None:
     assert road_steps(pack, "bir-harmat", "mechili", ("track",)) == 3
     assert road_steps(pack, "mechili", "derna", ("trail",)) == 2
 
 
 @pytest.mark.rule("12.7")
-def test_supply_example_b(pack: RommelPack) -> None:
+def test_r12_7_supply_example_b(pack: RommelPack) -> None:
     assert road_steps(pack, "er-regima", "ghemines", ("track", "trail")) == 2
     path = pack.road_path(hex_of(pack, "er-regima"), hex_of(pack, "ghemines"), ("track", "trail"))
     assert path is not None and hex_of(pack, "benghazi") not in path
 
 
 @pytest.mark.rule("12.7")
-def test_supply_figure(pack: RommelPack) -> None:
+def test_r12_7_supply_figure(pack: RommelPack) -> None:
     path = pack.road_path(hex_of(pack, "mersa-matruh"), hex_of(pack, "siwa"), ("track",))
     assert path is not None and len(path) - 1 == 6  # [B] 3 hexes along the track, Siwa a further 3
     trail = next(r for r in pack.map.roads if r.id == "sidi-barrani-sofafi")
@@ -380,7 +380,7 @@ def test_supply_figure(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("19.0")
-def test_sollum_three_gaps(pack: RommelPack) -> None:
+def test_r19_0_sollum_three_gaps(pack: RommelPack) -> None:
     grid, sollum = pack.map.grid, hex_of(pack, "sollum")
     sides = {n: pack.hexside(sollum, n) for n in grid.neighbours(sollum) if n in pack.land()}
     assert sorted(str(t) for t in sides.values() if t != "clear") == ["gap", "gap", "gap", "ridge"]
@@ -391,7 +391,7 @@ def test_sollum_three_gaps(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("19.0")
-def test_demo_geography(pack: RommelPack) -> None:
+def test_r19_0_demo_geography(pack: RommelPack) -> None:
     grid = pack.map.grid
     habata = hex_of(pack, "bir-habata")
     for end in ("sidi-omar", "sofafi"):
@@ -410,7 +410,7 @@ def test_demo_geography(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("19.0")
-def test_demo_unit_types(pack: RommelPack) -> None:
+def test_r19_0_demo_unit_types(pack: RommelPack) -> None:
     demo = pack.scenario("demo-1940")
     speed = {b.id: pack.unit_type(b.unit_type).speed for b in pack.blocks}
     axis = [b for d in demo.axis.deployments for b in d.blocks]
@@ -421,7 +421,7 @@ def test_demo_unit_types(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("18.7")
-def test_gazala_lines(pack: RommelPack) -> None:
+def test_r18_7_gazala_lines(pack: RommelPack) -> None:
     axis, allied = pack.area("gazala-axis"), pack.area("gazala-allied")
     for place in ("gazala", "segnali-rotunda", "tengeder", "agedabia", "el-agheila", "benghazi", "mechili"):
         assert hex_of(pack, place) in axis.hexes
@@ -432,7 +432,7 @@ def test_gazala_lines(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("18.1")
-def test_regions(pack: RommelPack) -> None:
+def test_r18_1_regions(pack: RommelPack) -> None:
     libya, egypt = set(pack.area("libya").hexes), set(pack.area("egypt").hexes)
     for place in ("el-agheila", "benghazi", "tobruk", "bardia", "ft-capuzzo", "jarabub", "jalo"):
         assert hex_of(pack, place) in libya
@@ -441,7 +441,7 @@ def test_regions(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("2.2")
-def test_unit_types(pack: RommelPack) -> None:
+def test_r2_2_unit_types(pack: RommelPack) -> None:
     table = {t.id: (t.arms_class, t.speed, t.replacement_bp) for t in pack.unit_types}
     assert table == {
         "recon": ("armor", 4, 3),
@@ -458,7 +458,7 @@ def test_unit_types(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("2.4")
-def test_elite_units(pack: RommelPack) -> None:
+def test_r2_4_elite_units(pack: RommelPack) -> None:
     for block in pack.blocks:
         if block.nationality == "german":
             assert block.elite
@@ -469,7 +469,7 @@ def test_elite_units(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("9.4")
-def test_fire_table(pack: RommelPack) -> None:
+def test_r9_4_fire_table(pack: RommelPack) -> None:
     assert {(lvl.id, lvl.hit_min) for lvl in pack.tables.fire_levels} == {("sf", 6), ("df", 5), ("tf", 4)}
     assert pack.fire("armor", "armor") == "sf"
     assert pack.fire("armor", "infantry") == "df"
@@ -482,7 +482,7 @@ def test_fire_table(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("16.6")
-def test_deck_and_hand(pack: RommelPack) -> None:
+def test_r16_6_deck_and_hand(pack: RommelPack) -> None:
     assert pack.deck.real == 2 * pack.deck.dummy
     assert pack.limit("hand_limit") == 16
 
@@ -592,14 +592,14 @@ def test_scenarios(pack: RommelPack, row: tuple[Any, ...]) -> None:
 
 
 @pytest.mark.rule("18.1")
-def test_1940_rules(pack: RommelPack) -> None:
+def test_r18_1_scenario_1940_rules(pack: RommelPack) -> None:
     sc = pack.scenario("1940")
     assert not sc.rommel_bonus and sc.bp_dice == 1 and not sc.labels_apply
     assert all(pack.block(b).nationality == "italian" for d in sc.axis.deployments for b in d.blocks)
 
 
 @pytest.mark.rule("18.2")
-def test_1941_reinforcements(pack: RommelPack) -> None:
+def test_r18_2_scenario_1941_reinforcements(pack: RommelPack) -> None:
     sc = pack.scenario("1941")
     assert [a.month for a in sc.axis.reinforcements] == [3, 5, 7]
     assert [a.month for a in sc.allied.reinforcements] == [2, 4, 6, 8, 10]
@@ -610,7 +610,7 @@ def test_1941_reinforcements(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("18.3")
-def test_campaign(pack: RommelPack) -> None:
+def test_r18_3_campaign(pack: RommelPack) -> None:
     sc = pack.scenario("1941-42")
     assert [(c.cards, c.month, c.trigger) for c in sc.axis.resupply_changes] == [
         (3, 11, None),
@@ -619,7 +619,7 @@ def test_campaign(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("18.4")
-def test_crusader(pack: RommelPack) -> None:
+def test_r18_4_crusader(pack: RommelPack) -> None:
     sc = pack.scenario("crusader")
     assert sc.first_player == "allied" and sc.minefields == ("tobruk",)
     assert sc.allied.deployments[0].caps[0].at_most == 5
@@ -628,13 +628,13 @@ def test_crusader(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("18.5")
-def test_battleaxe(pack: RommelPack) -> None:
+def test_r18_5_battleaxe(pack: RommelPack) -> None:
     sc = pack.scenario("battleaxe")
     assert sc.axis.deployments[0].excluding == ("tobruk",)
 
 
 @pytest.mark.rule("18.6")
-def test_1942_malta(pack: RommelPack) -> None:
+def test_r18_6_scenario_1942_malta(pack: RommelPack) -> None:
     sc = pack.scenario("1942")
     malta = [a for a in sc.axis.reinforcements if a.optional]
     assert malta and all(pack.block(b).label == "M" for a in malta for b in a.blocks)
@@ -643,7 +643,7 @@ def test_1942_malta(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("18.7")
-def test_gazala_pregame(pack: RommelPack) -> None:
+def test_r18_7_gazala_pregame(pack: RommelPack) -> None:
     sc = pack.scenario("gazala")
     assert sc.pregame_buildup is not None
     assert (sc.pregame_buildup.first, sc.pregame_buildup.bp) == ("allied", 30)
@@ -678,7 +678,7 @@ def test_alamein_gap_is_the_only_way_east(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("6.2")
-def test_road_bonus_example(pack: RommelPack) -> None:
+def test_r6_2_road_bonus_example(pack: RommelPack) -> None:
     recon = pack.unit_type("recon").speed
     bonus = {kind: pack.limit(f"road_bonus_{kind}") for kind in ("highway", "track", "trail")}
     assert (recon + bonus["highway"], recon + bonus["track"], recon + bonus["trail"]) == (8, 6, 5)
@@ -686,32 +686,32 @@ def test_road_bonus_example(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("16.51")
-def test_redeployment_example(pack: RommelPack) -> None:
+def test_r16_51_redeployment_example(pack: RommelPack) -> None:
     assert pack.limit("redeployment_hexes") + pack.limit("road_bonus_highway") == 6
     assert pack.limit("bp_redeployment") == 1
 
 
 @pytest.mark.rule("9.4")
-def test_unit_fire_example(pack: RommelPack) -> None:
+def test_r9_4_unit_fire_example(pack: RommelPack) -> None:
     hit_min = next(lvl.hit_min for lvl in pack.tables.fire_levels if lvl.id == pack.fire("armor", "infantry"))
     assert sum(1 for die in (4, 5, 1, 6, 3, 3) if die >= hit_min) == 2
 
 
 @pytest.mark.rule("9.21")
-def test_double_dice_example(pack: RommelPack) -> None:
+def test_r9_21_double_dice_example(pack: RommelPack) -> None:
     assert 3 * pack.limit("double_dice") == 6
     assert pack.fire("infantry", "infantry") == "sf"
 
 
 @pytest.mark.rule("13.4")
-def test_captured_supply_example(pack: RommelPack) -> None:
+def test_r13_4_captured_supply_example(pack: RommelPack) -> None:
     benghazi = pack.place("benghazi").port
     assert benghazi is not None
     assert (benghazi.allied, benghazi.axis) == (2, 1)  # the Axis captures 2 cards (enemy capacity), the Allies 1
 
 
 @pytest.mark.rule("16.53")
-def test_port_capacity_example(pack: RommelPack) -> None:
+def test_r16_53_port_capacity_example(pack: RommelPack) -> None:
     tobruk = pack.place("tobruk").port
     assert tobruk is not None
     assert tobruk.allied >= 2 + 3 and 1 + 1 <= tobruk.axis < 1 + 2
@@ -719,7 +719,7 @@ def test_port_capacity_example(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("16.54")
-def test_replacement_costs_in_the_demo(pack: RommelPack) -> None:
+def test_r16_54_replacement_costs_in_the_demo(pack: RommelPack) -> None:
     demo = pack.scenario("demo-1940")
     mech = next(b for d in demo.allied.deployments for b in d.blocks if pack.block(b).unit_type == "mech_inf")
     assert pack.unit_type(pack.block(mech).unit_type).replacement_bp == 2  # 1 step for 2 BPs
@@ -728,7 +728,7 @@ def test_replacement_costs_in_the_demo(pack: RommelPack) -> None:
 
 
 @pytest.mark.rule("19.0")
-def test_demo_moves(pack: RommelPack) -> None:
+def test_r19_0_demo_moves(pack: RommelPack) -> None:
     grid = pack.map.grid
     leg = pack.unit_type("infantry").speed
     highway = pack.limit("road_bonus_highway")
