@@ -159,7 +159,11 @@ def _retype_artillery(raw: Raw) -> None:
 
 
 BREAKS += [
-    ("duplicate limit", lambda r: r["tables"]["limits"].append(r["tables"]["limits"][0]), "appears twice"),
+    (
+        "duplicate limit",
+        lambda r: r["tables"]["limits"].append(r["tables"]["limits"][0]),
+        "row id 'road_bonus_highway'",
+    ),
     ("fire level missing", lambda r: r["tables"]["fire_levels"].pop(), "exactly sf, df and tf"),
     ("fire level twice", lambda r: r["tables"]["fire_levels"].append(r["tables"]["fire_levels"][0]), "row id 'sf'"),
     ("line twice", lambda r: r["map"]["lines"].append(r["map"]["lines"][0]), "line id"),
@@ -216,8 +220,12 @@ BREAKS += [
     ("stated start", lambda r: _sc(r, "1941")["axis"].update(stated_start=11), "states 11"),
     ("stated reinforcements", lambda r: _sc(r, "1941")["axis"].update(stated_reinforcements=13), "states 13"),
     ("arrives after the end", lambda r: _sc(r, "crusader")["allied"]["reinforcements"][0].update(month=11), "crusader"),
-    ("deck too small", lambda r: r["deck"].update(real=14, dummy=7), "exceed the deck"),
-    ("hand over the limit", lambda r: _sc(r, "crusader")["allied"].update(initial_cards=17), "hand limit"),
+    ("deck too small", lambda r: r["deck"].update(real=14, dummy=7), "scenario 'crusader': initial hands"),
+    (
+        "hand over the limit",
+        lambda r: _sc(r, "crusader")["allied"].update(initial_cards=17),
+        "scenario 'crusader': an initial hand",
+    ),
 ]
 
 
