@@ -11,12 +11,15 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
 
 from pbem.errors import PbemError, UsageError
 from pbem.log import keys
 from pbem.log.keys import KeyPair
 from pbem.replay.game import DataProvider, builtin_data
 from pbem.rules.contract import Ruleset
+from pbem.text import json_safe, one_line, terminal_safe
 
 __all__ = [
     "DataOpt",
@@ -32,10 +35,32 @@ __all__ = [
     "emit_json",
     "exit_code_for",
     "load_key",
+    "untrusted",
 ]
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+class SafeConsole(Console):
+    """A rich console that makes every string it renders inert (:func:`pbem.text.terminal_safe`) before markup
+    is parsed: text from a log reaches the terminal only through here or :func:`emit_json`, so no note, title or
+    name can move the cursor, clear the screen or reorder what is shown."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        return super().render_str(terminal_safe(text), **kwargs)
+
+
+def untrusted(text: str, *, multiline: bool = False) -> str:
+    """Log text to interpolate into console markup: its brackets are not markup, and (unless ``multiline``) its
+    line breaks are shown as escapes, so a name or title cannot style itself or start a fake line."""
+    return escape(terminal_safe(text) if multiline else one_line(text))
+
+
+console = SafeConsole(highlight=False, soft_wrap=True)
+err_def untrusted(text: str, *, multiline: bool = False) -> str:
+    """Log text to interpolate into console markup: its brackets are not markup, and (unless ``multiline``) its
+    line breaks are shown as escapes, so a name or title cannot style itself or start a fake line."""
+    return escape(terminal_safe(text) if multiline else one_line(text))
+
+
+console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 class ExitCode(IntEnum):
@@ -81,7 +106,7 @@ def check_output(path: Path | None, force: bool) -> None:
 
 
 def emit_json(value: Any) -> None:
-    typer.echo(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
+    typer.echo(json_safe(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)))
 
 
 def load_key(path: Path, passphrase_file: Path | None) -> KeyPair:

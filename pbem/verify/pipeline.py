@@ -23,12 +23,14 @@ still run on every later line, so one report lists every structural problem in t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import ChainMap
+from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import LogFormatError, PbemError
+from pbem.log import timestamps
 from pbem.log.entry import DiscloseEntry, Envelope, GenesisEntry, envelope, validate
 from pbem.log.sign import PublicKey
 from pbem.log.store import TornTail, read_log
@@ -51,12 +53,13 @@ class Verifier:
     halted: bool = False
     lines: int = 0
     forked: set[str] = field(default_factory=set)
+    times: MutableMapping[str, str] = field(default_factory=dict)  # entry id → ts, for the order of timestamps
 
     def clone(self) -> Verifier:
         """An independent copy, to try a line without committing to it."""
         return Verifier(
             self.knowledge, self.data_provider, self.rules, None if self.game is None else self.game.clone(),
-            list(self.findings), self.halted, self.lines, set(self.forked),
+            list(self.findings), self.halted, self.lines, set(self.forked), ChainMap({}, self.times),
         )  # fmt: skip
 
     def feed(self, line: bytes, number: int | None = None) -> list[Finding]:
@@ -80,6 +83,7 @@ class Verifier:
                 return []  # the genesis was refused: later lines have no game to belong to
             try:
                 self.game = self._genesis(env)
+                self.times[env.id] = self.game.genesis.ts
             except PbemError as exc:
                 self.halted = True
                 return [self._finding(exc, env, number)]
@@ -109,9 +113,12 @@ class Verifier:
                 raise
             # (7) author chain, (8) causal order
             game.check_chain(env, entry)
+            parents = (self.times[p] for p in (entry.prev, *entry.deps) if p in self.times)
+            timestamps.check_order(entry.ts, parents, game.genesis.body.deadline)
             game.check_causal(entry)
         except PbemError as exc:
             return [self._finding(exc, env, number)]
+        self.times[env.id] = entry.ts
         # (9) protocol and rules
         if self.halted or not self.rules:
             game.record(env, entry, number)
@@ -135,7 +142,9 @@ class Verifier:
     def _genesis(self, env: Envelope) -> Game:
         if env.raw.get("type") != "genesis":
             raise PbemError("C001", "the first entry is not a genesis")
-        key = PublicKey.from_hex(_roster_key(env.raw))  # K003 for a weak key
+        key = PublicKey.from_hex(_roster_key(env.raw))  # K005 not in the roster, K003 a weak key
+        if env.kid != key.id:  # §9 step 3: the key id before the signature, as for every other entry
+            raise PbemError("K004", "the genesis is not signed with its author's roster key")
         key.verify(env.sig, env.signing_input)
         genesis = validate(env.raw)
         assert isinstance(genesis, GenesisEntry)
