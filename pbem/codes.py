@@ -172,6 +172,7 @@ _TABLE: tuple[Code, ...] = (
     Code("U004", "passphrase", "The key is encrypted and no passphrase was supplied, or it is wrong."),
     Code("U005", "invalid-log", "The log does not verify, so pbem will not sign on top of it."),
     Code("U006", "no-game", "The log holds no game to report on (no genesis could be read)."),
+    Code("U007", "internal-error", "pbem failed with an internal error (a bug, not a bad log): please report it."),
     # X: exchange
     Code("X001", "no-packet", "The file holds no pbem packet (neither a packet file, an armoured block nor an email)."),
     Code("X002", "bad-armour", "An armoured packet is damaged: its text does not decode or fails its checksum."),

@@ -54,13 +54,7 @@ def untrusted(text: str, *, multiline: bool = False) -> str:
 
 
 console = SafeConsole(highlight=False, soft_wrap=True)
-err_def untrusted(text: str, *, multiline: bool = False) -> str:
-    """Log text to interpolate into console markup: its brackets are not markup, and (unless ``multiline``) its
-    line breaks are shown as escapes, so a name or title cannot style itself or start a fake line."""
-    return escape(terminal_safe(text) if multiline else one_line(text))
-
-
-console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
+err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 class ExitCode(IntEnum):
@@ -74,6 +68,8 @@ class ExitCode(IntEnum):
 
 
 def exit_code_for(error: PbemError) -> ExitCode:
+    if error.code.id == "U007":
+        return ExitCode.BUG
     if error.code.id in ("F001", "F002", "F003", "F006", "K009"):
         return ExitCode.UNREADABLE
     if error.code.id == "U003":

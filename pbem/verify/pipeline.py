@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import LogFormatError, PbemError
+from pbem.errors import InternalError, LogFormatError, PbemError
 from pbem.log import timestamps
 from pbem.log.entry import DiscloseEntry, Envelope, GenesisEntry, envelope, validate
 from pbem.log.sign import PublicKey
@@ -68,7 +68,10 @@ class Verifier:
             return []
         self.lines += 1
         number = self.lines if number is None else number
-        found = self._feed(line, number)
+        try:
+            found = self._feed(line, number)
+        except Exception as exc:  # a bug met on this line: say which line, and never call the log bad for it
+            raise InternalError(exc, entry=f"line {number}") from exc
         self.findings.extend(found)
         return found
 
