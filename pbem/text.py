@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["UNSAFE", "json_safe", "one_line", "terminal_safe"]
+__all__ = ["UNSAFE", "header_value", "json_safe", "one_line", "terminal_safe"]
 
 # C0 controls but tab and newline, DEL, C1 controls, the Arabic letter mark, LRM/RLM, the bidi embeddings and
 # overrides (U+202A-U+202E) and isolates (U+2066-U+2069), and the Unicode line and paragraph separators.
@@ -43,3 +43,9 @@ def json_safe(text: str) -> str:
     ``json.dumps`` escapes C0 controls but, without ASCII escaping, emits C1, bidi and separator characters raw.
     """
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def header_value(text: str) -> str:
+    """``text`` fit for a mail header: every control, separator and line break becomes one space (a CR or LF in
+    a header would end it and let the text forge others; the stdlib refuses to write such a header at all)."""
+    return " ".join(_UNSAFE_OR_BREAK.sub(" ", text).split())

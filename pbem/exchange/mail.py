@@ -38,6 +38,7 @@ from pbem.log.entry import entry_count, envelope
 from pbem.replay.game import DataProvider, builtin_data
 from pbem.report.chronicle import chronicle
 from pbem.report.context import QUIET
+from pbem.text import header_value
 
 __all__ = ["MailSettings", "Summary", "compose", "send", "summarize"]
 
@@ -164,7 +165,8 @@ def compose(packet: Packet, summary: Summary, *, to: str, sender: str, log_name:
     message = EmailMessage()
     message["From"] = sender
     message["To"] = to
-    message["Subject"] = f"[pbem] {title}: {entry_count(len(packet.lines), 'new')} from {who}"
+    # title and names are the players' free text: one line each in a header, whatever they hold
+    message["Subject"] = header_value(f"[pbem] {title}: {entry_count(len(packet.lines), 'new')} from {who}")
     message["Date"] = formatdate(usegmt=True)
     message["Message-ID"] = make_msgid(domain="pbem.invalid")
     message["X-Pbem-Game"] = packet.game

@@ -36,6 +36,19 @@ class TornTail:
     data: bytes
     saved_to: Path | None
 
+    @property
+    def damaged_entry(self) -> bool:
+        """Whether the tail is a whole JSON object followed by stray bytes (a damaged final newline, say)
+        rather than the prefix of a line that a crash cut short: then an entry that was written is lost."""
+        import json
+
+        try:
+            text = self.data.decode("utf-8").lstrip()
+            value, end = json.JSONDecoder().raw_decode(text)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return False
+        return isinstance(value, dict) and bool(text[end:].strip())
+
 
 def _fsync(fd: int) -> None:
     if sys.platform == "darwin":  # plain fsync does not flush the drive cache on macOS

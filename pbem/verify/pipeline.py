@@ -162,7 +162,15 @@ class Verifier:
             findings.append(Finding.from_error(PbemError("C001", "the log has no genesis entry"), line=None))
         if torn is not None:
             where = f" (set aside as {torn.saved_to})" if torn.saved_to else ""
-            findings.append(Finding.warning("L013", f"torn last line of {len(torn.data)} bytes ignored{where}"))
+            if torn.damaged_entry:  # an entry that was written whole is lost: the log is not what was signed
+                message = (
+                    f"the last entry is damaged: a complete entry followed by stray bytes (its newline?), "
+                    f"{len(torn.data)} bytes not verified{where}; this copy has lost that entry, re-import it"
+                )
+                findings.append(Finding.from_error(PbemError("L013", message), line=self.lines + 1))
+            else:
+                message = f"torn last line of {len(torn.data)} bytes (an append cut short?) not verified{where}"
+                findings.append(Finding.warning("L013", message, line=self.lines + 1))
         game = self.game
         valid = not any(f.severity is Severity.ERROR for f in findings) and game is not None
         if game is None:
