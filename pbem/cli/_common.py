@@ -38,6 +38,7 @@ __all__ = [
     "untrusted",
 ]
 
+
 class SafeConsole(Console):
     """A rich console that makes every string it renders inert (:func:`pbem.text.terminal_safe`) before markup
     is parsed: text from a log reaches the terminal only through here or :func:`emit_json`, so no note, title or

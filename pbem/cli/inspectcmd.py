@@ -126,7 +126,7 @@ def status(
     if as_json:
         emit_json(info)
     else:
-        console.print(f"{untrusted(info['title'] or 'game')} {report.game or '?'}")
+        console.print(f"{untrusted(str(info['title'] or 'game'))} {report.game or '?'}")
         console.print(
             f"{report.ruleset}, scenario {report.scenario}, {report.entries} entries, period {info['period']}"
         )

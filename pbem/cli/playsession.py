@@ -44,7 +44,8 @@ def _since_last_turn(chron: Chronicle, seat: str) -> list[str]:
                 who = f"{untrusted(chron.name_of(event.seat))}: " if event.seat else ""
                 told.append(f"[dim]{moment.line:>4}[/dim] {who}{event.text}")
         if moment.note and moment.author != seat:
-            told.append(f"[dim]{moment.line:>4}[/dim] {untrusted(chron.name_of(moment.author))} writes: “{untrusted(moment.note, multiline=True)}”")
+            who, note = untrusted(chron.name_of(moment.author)), untrusted(moment.note, multiline=True)
+            told.append(f"[dim]{moment.line:>4}[/dim] {who} writes: “{note}”")
     return told
 
 
@@ -110,7 +111,8 @@ def play(
         for env in session.do_owed():
             out.print(f"signed the {env.raw['type']} entry you owed (#{env.raw['seq']})")
         chron = chronicle(store.lines, knowledge=own_knowledge(pair), data_provider=provider)
-        out.rule(f"{untrusted(chron.genesis.title) if chron.genesis else ''} · you are {untrusted(chron.name_of(seat))}")
+        title = untrusted(chron.genesis.title) if chron.genesis else ""
+        out.rule(f"{title} · you are {untrusted(chron.name_of(seat))}")
         news = _since_last_turn(chron, seat)
         if news:
             out.print("Since your last turn:")

@@ -23,8 +23,9 @@ given CRLF line endings or trailing spaces::
 The armour's header lines are for people (the game id in full is in the packet itself); only the payload and
 its checksum count. Every header line is at most 38 characters, and the reader takes the headers as one block
 up to the first blank line, joined without their line breaks, so a mail client that re-wraps the text at 40
-columns, quotes it with ``> `` or both still yields the same checksum; the payload's whitespace is ignored. Nothing in a packet is
-trusted: its entries are verified like any other line before they reach a log (:mod:`pbem.exchange.transfer`).
+columns, quotes it with ``> `` or both still yields the same checksum; the payload's whitespace is ignored.
+Nothing in a packet is trusted: its entries are verified like any other line before they reach a log
+(:mod:`pbem.exchange.transfer`).
 """
 
 from __future__ import annotations

@@ -21,9 +21,9 @@ from pbem.errors import SignatureError
 __all__ = [
     "PublicKey",
     "check_point_encoding",
-    "on_curve",
     "fingerprint",
     "key_id",
+    "on_curve",
     "sign",
 ]
 

@@ -18,7 +18,16 @@ from datetime import UTC, datetime, timedelta
 
 from pbem.errors import PbemError
 
-__all__ = ["FORMAT", "MAX_AHEAD_HOURS", "add_hours", "check_order", "for_signing", "hours_between", "max_ahead", "parse"]
+__all__ = [
+    "FORMAT",
+    "MAX_AHEAD_HOURS",
+    "add_hours",
+    "check_order",
+    "for_signing",
+    "hours_between",
+    "max_ahead",
+    "parse",
+]
 
 FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 MAX_AHEAD_HOURS = 744  # 31 days: a month of silence before a client must understate its signing time
