@@ -37,14 +37,21 @@ def test_a_timestamp_that_is_not_a_real_canonical_utc_instant_is_c008(tmp_path: 
     assert report.first_error is not None and report.first_error.line == 4
 
 
+def _trio_after_red(tmp_path: Path) -> tuple[Table, str]:
+    """Three seats; red has acted. Green's own latest entry (its join) is older than red's action."""
+    table = Table.start(tmp_path, "standard", deadline=48)
+    green_join = next(json.loads(x)["ts"] for x in table.lines() if json.loads(x)["author"] == "green")
+    table.act("red", {"action": "choose_reserve", "value": 1})
+    assert green_join < json.loads(table.lines()[-1])["ts"]
+    return table, green_join
+
+
 def test_an_entry_dated_before_an_entry_it_depends_on_is_c008(tmp_path: Path) -> None:
-    table = deadline_game(tmp_path)
-    red_action = json.loads(table.lines()[-1])["ts"]
-    # blue's entry depends on red's action (the draft lists every other seat's head) but is dated before it
-    earlier = "2025-12-31T23:59:59Z"
-    assert earlier < red_action
-    forged = table.forge("blue", "action", {"actions": [{"action": "choose_reserve", "value": 1}], "rolls": None,
-                                            "sealed": [], "echo": []}, ts=earlier)  # fmt: skip
+    """Green answers red's action (it depends on it) but dates its entry at its own join: C008, although it is
+    not earlier than green's own previous entry."""
+    table, green_join = _trio_after_red(tmp_path)
+    forged = table.forge("green", "action", {"actions": [{"action": "choose_reserve", "value": 2}], "rolls": None,
+                                             "sealed": [], "echo": []}, ts=green_join)  # fmt: skip
     assert codes(table.verify([*table.lines(), forged])) == ["C008"]
 
 
@@ -100,8 +107,8 @@ def _claim(table: Table, seat: str, against: str, **fields: str) -> bytes:
 
 
 def test_a_claim_dated_before_the_entry_it_names_is_c008_not_a_negative_wait(tmp_path: Path) -> None:
-    table = deadline_game(tmp_path)
-    claim = _claim(table, "red", "blue", ts="2025-06-01T00:00:00Z")
+    table, green_join = _trio_after_red(tmp_path)
+    claim = _claim(table, "green", "blue", ts=green_join)
     assert codes(table.verify([*table.lines(), claim])) == ["C008"]
 
 
