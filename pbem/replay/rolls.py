@@ -168,7 +168,7 @@ def check_echo(game: Game, entry: ActionEntry) -> None:
         return
     records = {r.entry: r for r in game.to_echo(entry.author)}
     for echo in entry.body.echo:
-        record = records.get(echo.for_)
+        record = records.pop(echo.for_, None)  # a roll is echoed once: a repeat, here or later, is D006
         if record is None or record.faces is None:
             raise PbemError("D006", f"echo of an unknown, unresolved or already echoed roll {echo.for_[:16]}…")
         expected = [f for group in record.faces.values() for f in group]

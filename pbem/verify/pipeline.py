@@ -54,12 +54,13 @@ class Verifier:
     lines: int = 0
     forked: set[str] = field(default_factory=set)
     times: MutableMapping[str, str] = field(default_factory=dict)  # entry id → ts, for the order of timestamps
+    sigs: MutableMapping[str, bytes] = field(default_factory=dict)  # entry id → signature: what "identical" means
 
     def clone(self) -> Verifier:
         """An independent copy, to try a line without committing to it."""
         return Verifier(
             self.knowledge, self.data_provider, self.rules, None if self.game is None else self.game.clone(),
-            list(self.findings), self.halted, self.lines, set(self.forked), ChainMap({}, self.times),
+            list(self.findings), self.halted, self.lines, set(self.forked), ChainMap({}, self.times), ChainMap({}, self.sigs),
         )  # fmt: skip
 
     def feed(self, line: bytes, number: int | None = None) -> list[Finding]:
@@ -87,14 +88,22 @@ class Verifier:
             try:
                 self.game = self._genesis(env)
                 self.times[env.id] = self.game.genesis.ts
+                self.sigs[env.id] = env.sig
             except PbemError as exc:
                 self.halted = True
                 return [self._finding(exc, env, number)]
             return []
         game = self.game
-        # (2) duplicate
+        # (2) duplicate: an entry with an id seen before is a copy, ignored with a warning, if its signature is
+        # the same bytes or another valid signature of the same key over the same entry; any other signature is
+        # K001/K002 (never silently skipped, never a fork: the id, hence the content, is the same).
         if env.id in game.entries:
             first = game.entries[env.id][0]
+            if self.sigs.get(env.id) != env.sig:
+                try:
+                    _signer(game, env).verify(env.sig, env.signing_input)
+                except PbemError as exc:
+                    return [self._finding(exc, env, number)]
             return [Finding.warning("C010", f"identical copy of line {first} ignored", line=number, entry=env.id)]
         try:
             # (3) key and signature, on the raw object
@@ -121,7 +130,7 @@ class Verifier:
             game.check_causal(entry)
         except PbemError as exc:
             return [self._finding(exc, env, number)]
-        self.times[env.id] = entry.ts
+        self.times[env.id], self.sigs[env.id] = entry.ts, env.sig
         # (9) protocol and rules
         if self.halted or not self.rules:
             game.record(env, entry, number)
@@ -211,6 +220,20 @@ class Verifier:
             findings=findings,
             claims=[f"line {c.line}: {c.describe()}" for c in game.claims],
         )
+
+
+def _signer(game: Game, env: Envelope) -> PublicKey:
+    """The key of the author's named by ``kid`` in any epoch (a copy of an old entry names an old key).
+
+    Raises:
+        PbemError: K004 if no key of the author has that id.
+    """
+    book = game.seats[env.author]
+    keys = [book.roster_key, *(epoch.key for epoch in book.epochs)]
+    key = next((k for k in keys if k.id == env.kid), None)
+    if key is None:
+        raise PbemError("K004", f"a copy of an entry of {book.seat} names a key that is not the seat's")
+    return key
 
 
 def _roster_key(raw: dict[str, Any]) -> str:
