@@ -3,22 +3,26 @@
 Every line goes through these steps, in this order; the first step that fails for a line produces that
 line's finding:
 
-1. **line**: strict parse under the data model (``L`` codes); the id is computed from the signing input.
-2. **duplicate**: an entry already seen (same id) is dropped with a warning (C010); identical duplicates
-   are harmless, so this comes before anything that would call them a chain error.
+1. **line**: strict parse under the data model (``L`` codes) and the envelope fields' JSON types (L014); the id
+   is computed from the signing input.
+2. **duplicate**: an entry already seen (same id, and a signature that is the same or verifies) is dropped with
+   a warning (C010); identical duplicates are harmless, so this comes before anything that would call them a
+   chain error. A copy with a bad signature is K001, not a duplicate.
 3. **key**: the author is a seat and the key id names its current key (K005, K004); the Ed25519 signature
    verifies strictly (K001, K002). This comes before the schema, so no unsigned byte is ever interpreted.
 4. **schema**: the strict pydantic schema of the entry type (L014-L017).
 5. **game binding**: the entry names this game (C002).
 6. **equivocation**: no other entry has the same author and sequence number (C006). A fork halts the
    replay: the game cannot go on until a tournament director rules.
-7. **author chain**: sequence, prev, join-first and timestamps (C003, C004, C007, C008).
+7. **author chain**: sequence, prev, join-first and timestamps (C003, C004, C007, C008; the bounds of
+   :mod:`pbem.log.timestamps`).
 8. **causal order**: every dependency appears earlier in the file (C005).
 9. **protocol and rules**: dice reveals, hidden commitments, checkpoints, and the rules engine's legality
    check of every action (D, H, P, R codes) — :meth:`pbem.replay.game.Game.apply`.
 
 After the first error in step 9 the replay halts (the game state is no longer meaningful), but steps 1-8
-still run on every later line, so one report lists every structural problem in the file.
+still run on every later line, so one report lists every structural problem in the file. PROTOCOL.md §9.1
+lists every check in order with its code.
 """
 
 from __future__ import annotations
@@ -60,7 +64,8 @@ class Verifier:
         """An independent copy, to try a line without committing to it."""
         return Verifier(
             self.knowledge, self.data_provider, self.rules, None if self.game is None else self.game.clone(),
-            list(self.findings), self.halted, self.lines, set(self.forked), ChainMap({}, self.times), ChainMap({}, self.sigs),
+            list(self.findings), self.halted, self.lines, set(self.forked),
+            ChainMap({}, self.times), ChainMap({}, self.sigs),
         )  # fmt: skip
 
     def feed(self, line: bytes, number: int | None = None) -> list[Finding]:
