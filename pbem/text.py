@@ -47,5 +47,7 @@ def json_safe(text: str) -> str:
 
 def header_value(text: str) -> str:
     """``text`` fit for a mail header: every control, separator and line break becomes one space (a CR or LF in
-    a header would end it and let the text forge others; the stdlib refuses to write such a header at all)."""
-    return " ".join(_UNSAFE_OR_BREAK.sub(" ", text).split())
+    a header would end it and let the text forge others; the stdlib refuses to write such a header at all), and
+    ``=?`` becomes ``= ?``: the stdlib decodes RFC 2047 encoded words in a header value it is given, so the
+    text ``=?utf-8?q?=0D=0A?=`` would otherwise come out as a raw line break that ends the headers."""
+    return " ".join(_UNSAFE_OR_BREAK.sub(" ", text).replace("=?", "= ?").split())

@@ -75,8 +75,8 @@ def test_an_email_with_an_unknown_charset_is_read_as_utf8(tmp_path: Path, charse
     assert back.lines == LINES
 
 
-HOSTILE = ["Evil\r\nBcc: victim@example.org", "Evil\nX-Injected: 1", "Evil\u2028Bcc: victim@example.org",
-           "Evil\u2029\x1b[2J\x85\x00"]  # fmt: skip
+HOSTILE = ["Evil\r\nBcc: victim@example.org", "Evil\nX-Injected: 1", "Evil=?utf-8?q?=0D=0ABcc:_v@example.org?=",
+           "Evil\u2028Bcc: victim@example.org", "Evil\u2029\x1b[2J\x85\x00"]  # fmt: skip
 
 
 @pytest.mark.parametrize("text", HOSTILE)
