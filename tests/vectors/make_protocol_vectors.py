@@ -370,6 +370,33 @@ def _replace_without_cosigs(lines: list[bytes], table: Table) -> list[bytes]:
     return [*lines, seal(unsigned, new.private.sign).line]
 
 
+def _opening(change: Callable[[dict[str, Any]], None], slot: str) -> Callable[[list[bytes], Table], list[bytes]]:
+    """The hidden entry opening ``slot`` with that opening changed and signed again."""
+
+    def edit(lines: list[bytes], table: Table) -> list[bytes]:
+        entries = [json.loads(line) for line in lines]
+        opens = [
+            i for i, e in enumerate(entries) if e["type"] == "hidden" for o in e["body"]["opened"] if o["slot"] == slot
+        ]
+        i = opens[0]
+        return _edit(lines, i, table, lambda d: [change(o) for o in d["body"]["opened"] if o["slot"] == slot])
+
+    return edit
+
+
+def _after_the_end(lines: list[bytes], table: Table) -> list[bytes]:
+    entries = [json.loads(line) for line in lines]
+    heads = {e["author"]: envelope(line).id for e, line in zip(entries, lines, strict=True) if "seq" in e}
+    last = max(i for i, e in enumerate(entries) if e["author"] == "red")
+    deps = sorted(h for s, h in heads.items() if s != "red")
+    unsigned = {
+        "v": 1, "type": "action", "game": envelope(lines[0]).id, "author": "red", "kid": entries[last]["kid"],
+        "seq": entries[last]["seq"] + 1, "prev": heads["red"], "deps": deps,
+        "ts": entries[-1]["ts"], "body": {"actions": [{"action": "pass"}], "rolls": None, "sealed": [], "echo": []},
+    }  # fmt: skip
+    return [*lines, seal(unsigned, table.keys["red"].private.sign).line]
+
+
 ATTACKS: dict[str, Callable[[list[bytes], Table], list[bytes]]] = {
     "C002-other-game": _foreign,
     "C003-seq-gap": _gap,
@@ -377,11 +404,14 @@ ATTACKS: dict[str, Callable[[list[bytes], Table], list[bytes]]] = {
     "C005-reveal-before-action": _swap_reveal,
     "C005-repeated-dependency": _repeated_dep,
     "C006-fork": _fork,
+    "C011-action-after-the-end": _after_the_end,
     "C008-timestamp-not-a-real-instant": _set_ts("2026-13-45T00:00:04Z"),
     "C008-timestamp-before-a-dependency": _before_dependency,
     "C008-timestamp-far-ahead": _set_ts("2100-01-01T00:00:04Z"),
     "D006-echo-repeated": _echo_twice,
+    "H001-opening-another-version": _opening(lambda o: o.update(ver=o["ver"] - 1), "reserve/green"),
     "H003-private-draw-secret": _draw_secret,
+    "H006-opening-not-asked": _opening(lambda o: o.update(slot="reserve/blue"), "card/green/1"),
     "K001-copy-with-another-signature": _bad_copy,
     "K003-roster-key-off-curve": _genesis_edit(lambda d: d["body"]["roster"][2].update(key=_off_curve_key())),
     "K004-genesis-key-id-before-signature": _genesis_edit(lambda d: d.update(kid=test_key("blue").public.id), "blue"),
