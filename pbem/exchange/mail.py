@@ -162,6 +162,9 @@ def _bullet(text: str) -> str:
 def compose(packet: Packet, summary: Summary, *, to: str, sender: str, log_name: str) -> EmailMessage:
     """The message for ``packet``: a plain-text summary and instructions, the armour, and the attachment."""
     title, who, happened, next_steps = summary.title, summary.sender, summary.happened, summary.next_steps
+    for option, address in (("--to", to), ("the sender address", sender)):
+        if header_value(address) != address:
+            raise UsageError("U003", f"{option} {address!r} holds a line break, a control character or '=?'")
     message = EmailMessage()
     message["From"] = sender
     message["To"] = to

@@ -92,3 +92,10 @@ def test_mail_with_line_breaks_in_the_title_and_names_is_one_header(tmp_path: Pa
     copy = tmp_path / "copy.jsonl"
     assert cli("import", copy, eml).code == 0  # the body and the attachment still carry the packet
     assert copy.read_bytes() == table.path.read_bytes()
+
+
+def test_an_address_with_a_line_break_is_a_usage_error(tmp_path: Path, cli: Cli) -> None:
+    table = Table.start(tmp_path, "duel")
+    run = cli("mail", table.path, "--to", "bob@example.org\r\nBcc: x@example.org", "-o", tmp_path / "m.eml")
+    run.assert_error("U003", exit_code=2)
+    assert not (tmp_path / "m.eml").exists()
