@@ -191,9 +191,6 @@ def _read(path: Path, *, private: bool = False) -> bytes:
 def passphrase_from(file: Path | None) -> bytes | None:
     """The passphrase from ``--passphrase-file`` or ``PBEM_PASSPHRASE``, or None (never prompts)."""
     if file is not None:
-        try:
-            return file.read_bytes().rstrip(b"\r\n") or None
-        except OSError as exc:
-            raise KeyStoreError("K009", f"cannot read passphrase file {file}: {exc.strerror}") from exc
+        return _read(file).rstrip(b"\r\n") or None  # a regular file, so /dev/zero or a FIFO cannot hang us
     env = os.environ.get("PBEM_PASSPHRASE")
     return env.encode() if env else None

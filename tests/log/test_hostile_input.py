@@ -225,3 +225,11 @@ def test_a_key_path_that_is_not_a_regular_file_is_refused_at_once(tmp_path: Path
 
 def test_main_is_the_console_entry_point() -> None:
     assert main(["--help"]) == 0
+
+
+def test_a_passphrase_file_that_is_not_a_regular_file_is_refused_at_once(tmp_path: Path, cli: Cli) -> None:
+    key, _ = save_keypair(test_key("red"), tmp_path, "red", b"secret")
+    os.symlink("/dev/zero", tmp_path / "pass")
+    started = time.monotonic()
+    cli("key", "show", key, "--passphrase-file", tmp_path / "pass").assert_error("K009", exit_code=3)
+    assert time.monotonic() - started < 5
