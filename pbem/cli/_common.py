@@ -17,6 +17,7 @@ from rich.text import Text
 from pbem.errors import PbemError, UsageError
 from pbem.log import keys
 from pbem.log.keys import KeyPair
+from pbem.log.store import read_regular_file
 from pbem.replay.game import DataProvider, builtin_data
 from pbem.rules.contract import Ruleset
 from pbem.text import json_safe, one_line, terminal_safe
@@ -127,10 +128,7 @@ def data_provider(files: list[Path] | None) -> DataProvider:
     """Built-in packs plus any ``--data`` files, looked up by SHA-256."""
     packs: dict[str, bytes] = {}
     for file in files or []:
-        try:
-            raw = file.read_bytes()
-        except OSError as exc:
-            raise PbemError("F001", f"cannot read data pack {file}: {exc.strerror}") from exc
+        raw = read_regular_file(file, "data pack")
         packs[hashlib.sha256(raw).hexdigest()] = raw
 
     def provide(ruleset: Ruleset[Any], sha: str) -> bytes | None:

@@ -42,8 +42,9 @@ from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from pathlib import Path
 
-from pbem.errors import ExchangeError, LogFormatError, StorageError
+from pbem.errors import ExchangeError, LogFormatError
 from pbem.log.canon import canonical, parse_line
+from pbem.log.store import read_regular_file
 
 __all__ = ["MEDIA_TYPE", "Packet", "armour", "find_packets", "read_packets"]
 
@@ -195,10 +196,7 @@ def read_packets(path: Path) -> list[Packet]:
         ExchangeError: X001 if there is none, X002/X006 for a damaged one.
         StorageError: F001 if the file cannot be read.
     """
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise StorageError("F001", f"cannot read {path}: {exc.strerror or exc}") from exc
+    data = read_regular_file(path)
     source = path.name
     first = data.lstrip().split(b"\n", 1)[0]
     if _PACKET_FILE.match(first):

@@ -233,3 +233,15 @@ def test_a_passphrase_file_that_is_not_a_regular_file_is_refused_at_once(tmp_pat
     started = time.monotonic()
     cli("key", "show", key, "--passphrase-file", tmp_path / "pass").assert_error("K009", exit_code=3)
     assert time.monotonic() - started < 5
+
+
+def test_a_log_packet_or_data_path_that_is_not_a_regular_file_is_refused_at_once(
+    duel_table: Table, cli: Cli, tmp_path: Path
+) -> None:
+    zero = tmp_path / "zero"
+    os.symlink("/dev/zero", zero)
+    started = time.monotonic()
+    for argv in (["verify", zero], ["status", zero], ["import", duel_table.path, zero],
+                 ["verify", duel_table.path, "--data", zero], ["import", duel_table.path, tmp_path]):  # fmt: skip
+        cli(*argv).assert_error("F001", exit_code=3)
+    assert time.monotonic() - started < 5
