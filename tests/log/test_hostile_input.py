@@ -245,3 +245,13 @@ def test_a_log_packet_or_data_path_that_is_not_a_regular_file_is_refused_at_once
                  ["verify", duel_table.path, "--data", zero], ["import", duel_table.path, tmp_path]):  # fmt: skip
         cli(*argv).assert_error("F001", exit_code=3)
     assert time.monotonic() - started < 5
+
+
+def test_pbem_new_refuses_an_off_curve_seat_key_with_k003(tmp_path: Path, cli: Cli) -> None:
+    key, pub = save_keypair(test_key("red"), tmp_path, "red", None)
+    blue = tmp_path / "blue.pub"
+    blue.write_text(_off_curve().hex() + "\n")  # a public key file may hold 64 hex digits
+    run = cli("new", "triad", "--scenario", "duel", "--seat", f"red={pub}", "--seat", f"blue={blue}",
+              "--key", key, "-o", tmp_path / "game.jsonl")  # fmt: skip
+    run.assert_error("K003")
+    assert not (tmp_path / "game.jsonl").exists()
