@@ -132,6 +132,7 @@ def _off_curve() -> bytes:
     raise AssertionError("no off-curve encoding found")
 
 
+@pytest.mark.case("S2")
 def test_a_roster_key_off_the_curve_is_refused_at_genesis_with_k003(duel_table: Table) -> None:
     data = _genesis(duel_table)
     body = data["body"]
@@ -141,6 +142,7 @@ def test_a_roster_key_off_the_curve_is_refused_at_genesis_with_k003(duel_table: 
     assert codes(duel_table.verify([line])) == ["K003"]
 
 
+@pytest.mark.case("S2")
 def test_an_off_curve_key_is_refused_as_a_join_key_or_rotation_target() -> None:
     with pytest.raises(Exception) as refused:
         PublicKey(_off_curve())
