@@ -70,7 +70,12 @@ _TABLE: tuple[Code, ...] = (
     Code("L010", "line-too-long", "The line is longer than the limit."),
     Code("L011", "not-an-object", "The line is not a JSON object."),
     Code("L012", "bad-string", "A string holds a lone surrogate or is longer than the limit."),
-    Code("L013", "torn-tail", "The last line is incomplete (a torn write); it was ignored or set aside."),
+    Code(
+        "L013",
+        "torn-tail",
+        "The last line is incomplete (a torn write; a warning) or a whole entry followed by stray bytes (a lost "
+        "entry; an error); it was not verified, or was set aside.",
+    ),
     Code(
         "L014",
         "schema",
@@ -97,7 +102,12 @@ _TABLE: tuple[Code, ...] = (
     Code("C005", "causal-order", "A dependency is unknown or does not come earlier in the file."),
     Code("C006", "fork", "Two different entries share an author and sequence number (equivocation)."),
     Code("C007", "join", "A seat's first entry is not its join, or a seat joins twice."),
-    Code("C008", "timestamp", "The timestamp is malformed or earlier than the author's previous one."),
+    Code(
+        "C008",
+        "timestamp",
+        "The timestamp is not a real UTC instant in the canonical form, is earlier than the author's previous one "
+        "or an entry it depends on, or is too far ahead of them.",
+    ),
     Code("C009", "not-started", "A play entry comes before every seat has joined."),
     Code("C010", "duplicate", "An identical entry appears twice; the copy is ignored."),
     Code("C011", "after-end", "A play entry comes after the game has ended."),
@@ -183,6 +193,7 @@ _TABLE: tuple[Code, ...] = (
     Code("U004", "passphrase", "The key is encrypted and no passphrase was supplied, or it is wrong."),
     Code("U005", "invalid-log", "The log does not verify, so pbem will not sign on top of it."),
     Code("U006", "no-game", "The log holds no game to report on (no genesis could be read)."),
+    Code("U007", "internal-error", "pbem failed with an internal error (a bug, not a bad log): please report it."),
     # X: exchange
     Code("X001", "no-packet", "The file holds no pbem packet (neither a packet file, an armoured block nor an email)."),
     Code("X002", "bad-armour", "An armoured packet is damaged: its text does not decode or fails its checksum."),

@@ -10,6 +10,7 @@ from pbem.codes import Code, code
 __all__ = [
     "ActionError",
     "DataPackError",
+    "InternalError",
     "KeyStoreError",
     "LogFormatError",
     "PbemError",
@@ -72,3 +73,11 @@ class UsageError(PbemError):
 
 class ExchangeError(PbemError):
     """A packet cannot be read, or does not fit the log it is imported into."""
+
+
+class InternalError(PbemError):
+    """A bug in pbem met on the way (U007): never reported as a bad log. ``entry`` names what was being read."""
+
+    def __init__(self, error: BaseException, *, entry: str | None = None):
+        what = f"{type(error).__name__}: {str(error)[:200]}" if str(error) else type(error).__name__
+        super().__init__("U007", f"internal error ({what}); please report it with the command and the log", entry=entry)

@@ -12,6 +12,7 @@ import random
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +49,7 @@ class Clock:
     def __call__(self) -> str:
         t = self.tick
         self.tick += 1
-        return f"2026-01-{1 + t // 86400:02d}T{t // 3600 % 24:02d}:{t // 60 % 60:02d}:{t % 60:02d}Z"
+        return (datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=t)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class Entropy:

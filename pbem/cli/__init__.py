@@ -2,7 +2,8 @@
 
 Every command has ``--help``; commands whose output is data take ``--json``. Exit codes: 0 success (a
 valid log), 1 invalid log or refused action, 2 bad usage, 3 a file that cannot be read or written,
-4 an internal error. An error prints one line, ``error [CODE] message``, on standard error.
+4 an internal error. An error prints one line, ``error [CODE] message``, on standard error; so does a bug
+(U007, exit 4, "please report"), never a traceback.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import typer
 
 from pbem.cli import datacmd, exchangecmd, inspectcmd, keycmd, playcmd, playsession, reportcmd, tournamentcmd
 from pbem.cli._common import ExitCode, err_console, exit_code_for
-from pbem.errors import PbemError
+from pbem.errors import InternalError, PbemError
 
 __all__ = ["app", "main"]
 
@@ -57,6 +58,12 @@ def main(argv: list[str] | None = None) -> int:
         code = int(exit_code_for(exc))
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    except KeyboardInterrupt:
+        code = 130
+    except Exception as exc:  # a bug: one line with its code and exit 4, never a traceback nor the code of a bad log
+        bug = InternalError(exc)
+        err_console.print(f"error {bug.render()}", markup=False)
+        code = int(exit_code_for(bug))
     else:
         code = int(ExitCode.OK)
     if argv is None:

@@ -11,12 +11,16 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
 
 from pbem.errors import PbemError, UsageError
 from pbem.log import keys
 from pbem.log.keys import KeyPair
+from pbem.log.store import read_regular_file
 from pbem.replay.game import DataProvider, builtin_data
 from pbem.rules.contract import Ruleset
+from pbem.text import json_safe, one_line, terminal_safe
 
 __all__ = [
     "DataOpt",
@@ -32,10 +36,27 @@ __all__ = [
     "emit_json",
     "exit_code_for",
     "load_key",
+    "untrusted",
 ]
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+class SafeConsole(Console):
+    """A rich console that makes every string it renders inert (:func:`pbem.text.terminal_safe`) before markup
+    is parsed: text from a log reaches the terminal only through here or :func:`emit_json`, so no note, title or
+    name can move the cursor, clear the screen or reorder what is shown."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        return super().render_str(terminal_safe(text), **kwargs)
+
+
+def untrusted(text: str, *, multiline: bool = False) -> str:
+    """Log text to interpolate into console markup: its brackets are not markup, and (unless ``multiline``) its
+    line breaks are shown as escapes, so a name or title cannot style itself or start a fake line."""
+    return escape(terminal_safe(text) if multiline else one_line(text))
+
+
+console = SafeConsole(highlight=False, soft_wrap=True)
+err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 class ExitCode(IntEnum):
@@ -49,6 +70,8 @@ class ExitCode(IntEnum):
 
 
 def exit_code_for(error: PbemError) -> ExitCode:
+    if error.code.id == "U007":
+        return ExitCode.BUG
     if error.code.id in ("F001", "F002", "F003", "F006", "K009"):
         return ExitCode.UNREADABLE
     if error.code.id == "U003":
@@ -81,7 +104,7 @@ def check_output(path: Path | None, force: bool) -> None:
 
 
 def emit_json(value: Any) -> None:
-    typer.echo(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
+    typer.echo(json_safe(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)))
 
 
 def load_key(path: Path, passphrase_file: Path | None) -> KeyPair:
@@ -105,10 +128,7 @@ def data_provider(files: list[Path] | None) -> DataProvider:
     """Built-in packs plus any ``--data`` files, looked up by SHA-256."""
     packs: dict[str, bytes] = {}
     for file in files or []:
-        try:
-            raw = file.read_bytes()
-        except OSError as exc:
-            raise PbemError("F001", f"cannot read data pack {file}: {exc.strerror}") from exc
+        raw = read_regular_file(file, "data pack")
         packs[hashlib.sha256(raw).hexdigest()] = raw
 
     def provide(ruleset: Ruleset[Any], sha: str) -> bytes | None:

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from pbem.cli._common import DataOpt, ExitCode, JsonOpt, LogArg, PassOpt, console, data_provider, emit_json, load_key
+from pbem.cli._common import (
+    DataOpt,
+    ExitCode,
+    JsonOpt,
+    LogArg,
+    PassOpt,
+    console,
+    data_provider,
+    emit_json,
+    load_key,
+    untrusted,
+)
 from pbem.client.session import own_knowledge
 from pbem.errors import UsageError
+from pbem.log import timestamps
 from pbem.log.store import conflicted_siblings, read_log, write_new_file
 from pbem.replay.game import no_knowledge
 from pbem.rules import registry
@@ -95,8 +106,7 @@ def status(
     deadline = None
     if game is not None and game.genesis.body.deadline is not None:
         hours, since = game.genesis.body.deadline, game.last[1]
-        due = datetime.strptime(since, "%Y-%m-%dT%H:%M:%SZ") + timedelta(hours=hours)
-        deadline = {"hours": hours, "last_entry": since, "claim_from": due.strftime("%Y-%m-%dT%H:%M:%SZ")}
+        deadline = {"hours": hours, "last_entry": since, "claim_from": timestamps.add_hours(since, hours)}
     info = {
         "game": report.game,
         "title": game.genesis.body.title if game else None,
@@ -116,7 +126,7 @@ def status(
     if as_json:
         emit_json(info)
     else:
-        console.print(f"{info['title'] or 'game'} {report.game or '?'}")
+        console.print(f"{untrusted(str(info['title'] or 'game'))} {report.game or '?'}")
         console.print(
             f"{report.ruleset}, scenario {report.scenario}, {report.entries} entries, period {info['period']}"
         )

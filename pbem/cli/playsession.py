@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pbem.cli._common import DataOpt, KeyOpt, PassOpt, console, data_provider, load_key
+from pbem.cli._common import DataOpt, KeyOpt, PassOpt, console, data_provider, load_key, untrusted
 from pbem.client.session import Session, own_knowledge
 from pbem.client.turn import Choice, Turn
 from pbem.log.entry import entry_count
@@ -41,10 +41,11 @@ def _since_last_turn(chron: Chronicle, seat: str) -> list[str]:
         for event in moment.events:
             visible = event.visible_to is None or seat in event.visible_to
             if visible and event.text and event.kind not in QUIET:
-                who = f"{chron.name_of(event.seat)}: " if event.seat else ""
+                who = f"{untrusted(chron.name_of(event.seat))}: " if event.seat else ""
                 told.append(f"[dim]{moment.line:>4}[/dim] {who}{event.text}")
         if moment.note and moment.author != seat:
-            told.append(f"[dim]{moment.line:>4}[/dim] {chron.name_of(moment.author)} writes: “{moment.note}”")
+            who, note = untrusted(chron.name_of(moment.author)), untrusted(moment.note, multiline=True)
+            told.append(f"[dim]{moment.line:>4}[/dim] {who} writes: “{note}”")
     return told
 
 
@@ -110,7 +111,8 @@ def play(
         for env in session.do_owed():
             out.print(f"signed the {env.raw['type']} entry you owed (#{env.raw['seq']})")
         chron = chronicle(store.lines, knowledge=own_knowledge(pair), data_provider=provider)
-        out.rule(f"{chron.genesis.title if chron.genesis else ''} · you are {chron.name_of(seat)}")
+        title = untrusted(chron.genesis.title) if chron.genesis else ""
+        out.rule(f"{title} · you are {untrusted(chron.name_of(seat))}")
         news = _since_last_turn(chron, seat)
         if news:
             out.print("Since your last turn:")
@@ -120,7 +122,7 @@ def play(
                 out.print(f"  {line}")
         request = session.game.undo_request
         if request is not None and seat in request.waiting:
-            who = chron.name_of(request.author)
+            who = untrusted(chron.name_of(request.author))
             answer = _ask(out, f"{who} asks to take back its last action. Agree? [y/N] ")
             if answer is not None and answer.lower() in ("y", "yes"):
                 session.accept_undo()

@@ -19,7 +19,7 @@ from typing import Any
 
 from pbem.client import heads
 from pbem.errors import ActionError, PbemError, StorageError, UsageError
-from pbem.log import derive, hidden
+from pbem.log import derive, hidden, timestamps
 from pbem.log.canon import JSONValue
 from pbem.log.dice import SeedChain
 from pbem.log.entry import Envelope, Sealed, seal, signing_input, validate
@@ -43,6 +43,11 @@ NONCE_BYTES = 32
 def system_clock() -> str:
     """Now, in the log's timestamp format (UTC, whole seconds)."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def _parent_times(game: Game) -> list[str]:
+    """The timestamps an entry drafted now must not precede: the genesis and every seat's head."""
+    return [game.genesis.ts, *(book.ts for book in game.seats.values() if book.ts)]
 
 
 def own_knowledge(pair: KeyPair) -> Knowledge:
@@ -272,7 +277,7 @@ class Session:
             "seq": book.seq + 1,
             "prev": book.head or game.id,
             "deps": sorted(deps),
-            "ts": max(self.clock(), book.ts),
+            "ts": timestamps.for_signing(self.clock(), _parent_times(game), game.genesis.body.deadline),
             "body": dict(body),
         }
 

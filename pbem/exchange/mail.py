@@ -38,6 +38,7 @@ from pbem.log.entry import entry_count, envelope
 from pbem.replay.game import DataProvider, builtin_data
 from pbem.report.chronicle import chronicle
 from pbem.report.context import QUIET
+from pbem.text import header_value
 
 __all__ = ["MailSettings", "Summary", "compose", "send", "summarize"]
 
@@ -161,10 +162,14 @@ def _bullet(text: str) -> str:
 def compose(packet: Packet, summary: Summary, *, to: str, sender: str, log_name: str) -> EmailMessage:
     """The message for ``packet``: a plain-text summary and instructions, the armour, and the attachment."""
     title, who, happened, next_steps = summary.title, summary.sender, summary.happened, summary.next_steps
+    for option, address in (("--to", to), ("the sender address", sender)):
+        if header_value(address) != address:
+            raise UsageError("U003", f"{option} {address!r} holds a line break, a control character or '=?'")
     message = EmailMessage()
     message["From"] = sender
     message["To"] = to
-    message["Subject"] = f"[pbem] {title}: {entry_count(len(packet.lines), 'new')} from {who}"
+    # title and names are the players' free text: one line each in a header, whatever they hold
+    message["Subject"] = header_value(f"[pbem] {title}: {entry_count(len(packet.lines), 'new')} from {who}")
     message["Date"] = formatdate(usegmt=True)
     message["Message-ID"] = make_msgid(domain="pbem.invalid")
     message["X-Pbem-Game"] = packet.game

@@ -11,16 +11,21 @@ two markers, with a checksum, so that it survives being pasted into an email, re
 given CRLF line endings or trailing spaces::
 
     -----BEGIN PBEM PACKET-----
-    Game: 81a7af5c8785161c84c898a876b289eeb6016dbef91598e7c75375eab8c46cad
+    Game: 81a7af5c8785161c
     From: allied
+    For: axis
     Entries: 2
-    Checksum: 5f0e…(SHA-256 of the packet file, 32 hex digits)
+    Checksum: 5f0e…(SHA-256 of the packet file, its first 24 hex digits)
 
     eJzNlcuO2zAMRX9F0DqL…
     -----END PBEM PACKET-----
 
-The armour's header lines are for people; only the payload and its checksum count. Nothing in a packet is
-trusted: its entries are verified like any other line before they reach a log (:mod:`pbem.exchange.transfer`).
+The armour's header lines are for people (the game id in full is in the packet itself); only the payload and
+its checksum count. Every header line is at most 38 characters, and the reader takes the headers as one block
+up to the first blank line, joined without their line breaks, so a mail client that re-wraps the text at 40
+columns, quotes it with ``> `` or both still yields the same checksum; the payload's whitespace is ignored.
+Nothing in a packet is trusted: its entries are verified like any other line before they reach a log
+(:mod:`pbem.exchange.transfer`).
 """
 
 from __future__ import annotations
@@ -37,8 +42,9 @@ from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from pathlib import Path
 
-from pbem.errors import ExchangeError, LogFormatError, StorageError
+from pbem.errors import ExchangeError, LogFormatError
 from pbem.log.canon import canonical, parse_line
+from pbem.log.store import read_regular_file
 
 __all__ = ["MEDIA_TYPE", "Packet", "armour", "find_packets", "read_packets"]
 
@@ -47,7 +53,10 @@ BEGIN, END = "-----BEGIN PBEM PACKET-----", "-----END PBEM PACKET-----"
 _BLOCK = re.compile(
     r"^(?P<quote>[ \t>]*)" + re.escape(BEGIN) + r"[ \t]*\r?$(?P<body>.*?)^[ \t>]*" + re.escape(END), re.M | re.S
 )
-_HEADER = re.compile(r"^([A-Za-z-]+):[ \t]*(.*?)\s*$")
+_HEADER = re.compile(r"^[A-Za-z-]+:")
+_CHECKSUM = re.compile(r"Checksum:\s*([0-9A-Fa-f]+)")
+_CHECKSUM_DIGITS = 24
+_PACKET_FILE = re.compile(rb'^\s*\{.*"pbem"\s*:\s*"packet"')  # a packet file's header, however it is spaced
 _MAX_PACKET = 64 * 1024 * 1024  # an inflated packet larger than this is refused (zip bombs)
 
 
@@ -113,33 +122,31 @@ def armour(packet: Packet) -> str:
     rows = [payload[i : i + 64] for i in range(0, len(payload), 64)]
     head = [
         BEGIN,
-        f"Game: {packet.game}",
+        f"Game: {packet.game[:16]}",
         f"From: {packet.sender or '-'}",
         f"For: {packet.recipient or 'everyone'}",
         f"Entries: {len(packet.lines)}",
-        f"Checksum: {hashlib.sha256(data).hexdigest()[:32]}",
+        f"Checksum: {hashlib.sha256(data).hexdigest()[:_CHECKSUM_DIGITS]}",
         "",
     ]
     return "\n".join([*head, *rows, END]) + "\n"
 
 
 def _dearmour(body: str, quote: str, source: str) -> Packet:
-    checksum = None
-    payload: list[str] = []
-    in_headers = True
-    for raw in body.splitlines():
-        line = raw[len(quote) :] if quote and raw.startswith(quote) else raw.lstrip(" \t>")
-        text = line.strip()
-        if in_headers:
-            match = _HEADER.match(text)
-            if match:
-                if match.group(1).lower() == "checksum":
-                    checksum = match.group(2).lower()
-                continue
-            if not text:
-                continue
-            in_headers = False
-        payload.append(re.sub(r"\s+", "", text))
+    rows = [
+        (raw[len(quote) :] if quote and raw.startswith(quote) else raw.lstrip(" \t>")).strip()
+        for raw in body.splitlines()
+    ]
+    while rows and not rows[0]:
+        rows.pop(0)
+    if "" in rows:  # the header block ends at the blank line, however it was re-wrapped
+        blank = rows.index("")
+        match = _CHECKSUM.search("".join(rows[:blank]))  # re-joined: a split "Checksum:" line reads as one
+    else:  # a client dropped the blank line: the headers are the leading "Name: value" lines
+        blank = next((i for i, row in enumerate(rows) if not _HEADER.match(row)), len(rows))
+        match = _CHECKSUM.search("\n".join(rows[:blank]))
+    checksum = match.group(1).lower() if match else None
+    payload = [re.sub(r"\s+", "", row) for row in rows[blank:]]
     inflate = zlib.decompressobj()
     try:
         data = inflate.decompress(base64.b64decode("".join(payload), validate=True), _MAX_PACKET)
@@ -170,9 +177,16 @@ def _message_packets(message: Message, source: str) -> list[Packet]:
         if part.get_content_type() == MEDIA_TYPE or name.endswith(".pbem"):
             found.append(Packet.from_file(payload, where))
         elif part.get_content_maintype() == "text":
-            charset = part.get_content_charset() or "utf-8"
-            found.extend(find_packets(payload.decode(charset, errors="replace"), where))
+            found.extend(find_packets(_decode(payload, part.get_content_charset()), where))
     return found
+
+
+def _decode(payload: bytes, charset: str | None) -> str:
+    """A text part as text: armour is ASCII, so an unknown or bogus charset falls back to UTF-8."""
+    try:
+        return payload.decode(charset or "utf-8", errors="replace")
+    except LookupError:  # "x-unknown", "utf-99": the name is the sender's client's business, not an error
+        return payload.decode("utf-8", errors="replace")
 
 
 def read_packets(path: Path) -> list[Packet]:
@@ -182,13 +196,10 @@ def read_packets(path: Path) -> list[Packet]:
         ExchangeError: X001 if there is none, X002/X006 for a damaged one.
         StorageError: F001 if the file cannot be read.
     """
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise StorageError("F001", f"cannot read {path}: {exc.strerror or exc}") from exc
+    data = read_regular_file(path)
     source = path.name
     first = data.lstrip().split(b"\n", 1)[0]
-    if first.startswith(b"{") and b'"pbem":"packet"' in first:
+    if _PACKET_FILE.match(first):
         return [Packet.from_file(data, source)]
     if data.startswith(b"From "):  # an mbox: one message after another
         box = mailbox.mbox(path, create=False)

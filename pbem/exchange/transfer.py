@@ -111,11 +111,12 @@ def _take(verifier: Verifier, packets: Sequence[Packet], result: Imported) -> li
     seen: set[str] = set()
     for packet in packets:
         result.sources.append(packet.source)
-        for line in packet.lines:
+        for number, line in enumerate(packet.lines, 1):
             try:
                 env = envelope(line)
             except LogFormatError as exc:
-                raise ExchangeError("X006", f"{packet.source}: an entry line does not parse ({exc.render()})") from exc
+                where = f"{packet.source}, entry {number}"
+                raise ExchangeError("X006", f"{where}: the entry does not parse ({exc.render()})") from exc
             if env.id in seen:
                 continue
             seen.add(env.id)

@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from pbem.errors import LogFormatError
+from pbem.log import timestamps
 from pbem.log.canon import JSONValue, canonical, check_value, parse_line
 
 __all__ = [
@@ -113,13 +114,46 @@ def entry_count(n: int, adjective: str = "") -> str:
     return f"1 {words}entry" if n == 1 else f"{n} {words}entries"
 
 
+# The JSON type of every envelope field (PROTOCOL.md §3.1), checked at the parse step: later steps (the key
+# lookup, the duplicate check, every command's summary of a log) may then read these fields without a guard.
+_ENVELOPE_TYPES: dict[str, tuple[type, ...]] = {
+    "v": (int,),
+    "type": (str,),
+    "game": (str,),
+    "author": (str,),
+    "kid": (str,),
+    "seq": (int,),
+    "prev": (str,),
+    "deps": (list,),
+    "ts": (str,),
+    "body": (dict,),
+    "sig": (str,),
+}
+_JSON_NAMES = {int: "an integer", str: "a string", list: "an array", dict: "an object", bool: "a boolean"}
+
+
+def _check_envelope_types(raw: Mapping[str, JSONValue]) -> None:
+    for name, kinds in _ENVELOPE_TYPES.items():
+        if name not in raw:
+            continue  # a missing field is the schema's finding (step 4), after the signature
+        value = raw[name]
+        if not isinstance(value, kinds) or isinstance(value, bool):
+            got = "null" if value is None else _JSON_NAMES.get(type(value), type(value).__name__)
+            raise LogFormatError("L014", f"envelope field {name!r} is {got}, not {_JSON_NAMES[kinds[0]]}")
+    deps = raw.get("deps")
+    if isinstance(deps, list) and not all(isinstance(d, str) for d in deps):
+        raise LogFormatError("L014", "envelope field 'deps' holds a value that is not a string")
+
+
 def envelope(line: bytes) -> Envelope:
     """Parse one line strictly and compute its signing input and id.
 
     Raises:
-        LogFormatError: an ``L`` code for a malformed line, or L017 for a malformed ``sig``.
+        LogFormatError: an ``L`` code for a malformed line, L014 for an envelope field of the wrong JSON type,
+        or L017 for a malformed ``sig``.
     """
     raw = parse_line(line)
+    _check_envelope_types(raw)
     sig = raw.get("sig")
     if not isinstance(sig, str) or len(sig) != 128 or not _HEX.match(sig):
         raise LogFormatError("L017", "sig is not 128 lowercase hex digits")
@@ -150,7 +184,7 @@ HexAny = Annotated[str, StringConstraints(pattern=r"^(?:[0-9a-f]{2}){1,2048}$")]
 Seat = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_-]{0,31}$")]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 Slot = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_./:-]{1,96}$")]
-Timestamp = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")]
+Timestamp = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")]  # and real: C008
 Count = Annotated[int, Field(ge=0)]
 
 
@@ -410,17 +444,25 @@ def validate(raw: Mapping[str, JSONValue]) -> Entry:
 
     Raises:
         LogFormatError: L015 unsupported version, L016 unknown type, L017 malformed hex, L014 otherwise.
+        PbemError: C008 for a ``ts`` that is not a real UTC instant in the canonical form.
     """
-    if raw.get("v") != VERSION:
-        raise LogFormatError("L015", f"protocol version {raw.get('v')!r} is not supported (expected {VERSION})")
-    model = _MODELS.get(raw.get("type"))  # type: ignore[arg-type]
+    version, kind = raw.get("v"), raw.get("type")
+    if version != VERSION or isinstance(version, bool):
+        shown = str(version)[:20] if isinstance(version, int) else type(version).__name__
+        raise LogFormatError("L015", f"protocol version {shown} is not supported (expected {VERSION})")
+    model = _MODELS.get(kind) if isinstance(kind, str) else None
     if model is None:
-        raise LogFormatError("L016", f"unknown entry type {raw.get('type')!r}")
+        shown = repr(kind[:40]) if isinstance(kind, str) else f"of JSON type {type(kind).__name__}"
+        raise LogFormatError("L016", f"unknown entry type {shown}")
     try:
-        return model.model_validate(raw)
+        entry = model.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
+        if first["loc"] == ("ts",) and isinstance(raw.get("ts"), str):
+            timestamps.parse(raw["ts"])  # C008: a malformed timestamp is the chain's finding, as CODES.md says
         where = ".".join(str(p) for p in first["loc"][1:]) or "entry"
         pattern = str((first.get("ctx") or {}).get("pattern", ""))
         code = "L017" if first["type"] == "string_pattern_mismatch" and "0-9a-f]{" in pattern else "L014"
-        raise LogFormatError(code, f"{raw.get('type')}.{where}: {first['msg']}") from exc
+        raise LogFormatError(code, f"{kind}.{where}: {first['msg']}") from exc
+    timestamps.parse(entry.ts)  # C008 for 2026-13-45T…: the pattern alone accepts impossible dates
+    return entry

@@ -8,6 +8,7 @@ players can compare fingerprints with the tools they know. Existing ``~/.ssh/id_
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,7 +81,7 @@ def save_keypair(pair: KeyPair, directory: Path, name: str, passphrase: bytes | 
 
 def is_encrypted(path: Path) -> bool:
     """Whether the private key file at ``path`` needs a passphrase."""
-    data = _read(path)
+    data = _read(path, private=True)
     if b"ENCRYPTED PRIVATE KEY" in data:
         return True
     if b"OPENSSH PRIVATE KEY" in data:
@@ -96,9 +97,10 @@ def load_private(path: Path, passphrase: bytes | None = None) -> KeyPair:
 
     Raises:
         UsageError: U004 if the key is encrypted and no or a wrong passphrase was given.
-        KeyStoreError: K009 if the file is not an Ed25519 private key.
+        KeyStoreError: K009 if the file is not an Ed25519 private key, is not a regular file, or other users
+        may read or write it (as OpenSSH, which refuses such a key too).
     """
-    data = _read(path)
+    data = _read(path, private=True)
     key: PrivateKeyTypes
     try:
         if b"OPENSSH PRIVATE KEY" in data:
@@ -155,19 +157,40 @@ def parse_public(data: bytes, where: str = "the key") -> PublicKey:
     return PublicKey(key.public_bytes_raw())
 
 
-def _read(path: Path) -> bytes:
+_MAX_KEY_FILE = 64 * 1024  # far more than any key file; a larger "key" is not one
+
+
+def _read(path: Path, *, private: bool = False) -> bytes:
+    """The bytes of a key file, refusing at once anything that is not a small regular file (a symlink to
+    /dev/zero or a FIFO would otherwise hang the command) and, for a private key, a file other users may
+    read or write (OpenSSH's rule: such a key may already be copied, so pbem will not sign with it).
+    """
     try:
-        return path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError as exc:
         raise KeyStoreError("K009", f"cannot read {path}: {exc.strerror}") from exc
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise KeyStoreError("K009", f"{path} is not a regular file (a device, FIFO or directory is never a key)")
+        if info.st_size > _MAX_KEY_FILE:
+            raise KeyStoreError("K009", f"{path} is {info.st_size} bytes, too large for a key file")
+        mode = stat.S_IMODE(info.st_mode)
+        if private and mode & 0o077:
+            raise KeyStoreError(
+                "K009", f"permissions {mode:04o} for {path} are too open: other users may read it; run chmod 600 {path}"
+            )
+        with os.fdopen(os.dup(fd), "rb") as file:
+            return file.read(_MAX_KEY_FILE + 1)
+    except OSError as exc:
+        raise KeyStoreError("K009", f"cannot read {path}: {exc.strerror}") from exc
+    finally:
+        os.close(fd)
 
 
 def passphrase_from(file: Path | None) -> bytes | None:
     """The passphrase from ``--passphrase-file`` or ``PBEM_PASSPHRASE``, or None (never prompts)."""
     if file is not None:
-        try:
-            return file.read_bytes().rstrip(b"\r\n") or None
-        except OSError as exc:
-            raise KeyStoreError("K009", f"cannot read passphrase file {file}: {exc.strerror}") from exc
+        return _read(file).rstrip(b"\r\n") or None  # a regular file, so /dev/zero or a FIFO cannot hang us
     env = os.environ.get("PBEM_PASSPHRASE")
     return env.encode() if env else None

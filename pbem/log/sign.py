@@ -23,10 +23,12 @@ __all__ = [
     "check_point_encoding",
     "fingerprint",
     "key_id",
+    "on_curve",
     "sign",
 ]
 
 _P = 2**255 - 19
+_D = -121665 * pow(121666, -1, _P) % _P  # the Edwards curve constant d of RFC 8032 §5.1
 # The canonical encodings of the 8 points of order dividing 8 (the torsion subgroup E[8]); a test
 # recomputes their orders. Non-canonical encodings of the same points are refused by the y < p and
 # sign-bit checks below.
@@ -62,6 +64,19 @@ def check_point_encoding(encoded: bytes) -> str | None:
     return None
 
 
+def on_curve(encoded: bytes) -> bool:
+    """Whether a 32-byte encoding with y < p decodes to a curve point (RFC 8032 §5.1.3, step 2).
+
+    OpenSSL accepts such a key without complaint and then fails every signature under it, so a seat given
+    one could never sign; the decoding test (x² = (y² − 1)/(d·y² + 1) has a square root mod p, Euler's
+    criterion) refuses it up front. Field arithmetic on Python integers, no point operations.
+    """
+    y = int.from_bytes(encoded, "little") & ((1 << 255) - 1)
+    u, v = (y * y - 1) % _P, (_D * y * y + 1) % _P
+    x2 = u * pow(v, -1, _P) % _P
+    return x2 == 0 or pow(x2, (_P - 1) // 2, _P) == 1
+
+
 class PublicKey:
     """A validated Ed25519 public key, ready for strict verification.
 
@@ -73,6 +88,8 @@ class PublicKey:
 
     def __init__(self, raw: bytes):
         problem = check_point_encoding(raw)
+        if problem is None and not on_curve(raw):
+            problem = "not a point on the curve"
         if problem is not None:
             raise SignatureError("K003", f"public key refused: {problem}")
         self.raw = raw

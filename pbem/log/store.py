@@ -16,6 +16,7 @@ import errno
 import fcntl
 import glob
 import os
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -24,7 +25,15 @@ from pathlib import Path
 
 from pbem.errors import StorageError
 
-__all__ = ["LogStore", "TornTail", "conflicted_siblings", "read_log", "write_file", "write_new_file"]
+__all__ = [
+    "LogStore",
+    "TornTail",
+    "conflicted_siblings",
+    "read_log",
+    "read_regular_file",
+    "write_file",
+    "write_new_file",
+]
 
 LOCK_TIMEOUT_SECONDS = 30.0
 
@@ -35,6 +44,19 @@ class TornTail:
 
     data: bytes
     saved_to: Path | None
+
+    @property
+    def damaged_entry(self) -> bool:
+        """Whether the tail is a whole JSON object followed by stray bytes (a damaged final newline, say)
+        rather than the prefix of a line that a crash cut short: then an entry that was written is lost."""
+        import json
+
+        try:
+            text = self.data.decode("utf-8").lstrip()
+            value, end = json.JSONDecoder().raw_decode(text)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return False
+        return isinstance(value, dict) and bool(text[end:].strip())
 
 
 def _fsync(fd: int) -> None:
@@ -130,6 +152,29 @@ def _split(data: bytes) -> tuple[list[bytes], bytes]:
     return data[:end].split(b"\n")[:-1], data[end:]
 
 
+def read_regular_file(path: Path, what: str = "") -> bytes:
+    """The bytes of ``path``, which must be a regular file: a device (a symlink to /dev/zero), a FIFO or a
+    directory is refused at once instead of hanging the command or failing obscurely.
+
+    Raises:
+        StorageError: F001 if the file cannot be read or is not a regular file.
+    """
+    name = f"{what} {path}" if what else str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError as exc:
+        raise StorageError("F001", f"cannot read {name}: {exc.strerror or exc}") from exc
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise StorageError("F001", f"cannot read {name}: not a regular file")
+        with os.fdopen(os.dup(fd), "rb") as file:
+            return file.read()
+    except OSError as exc:
+        raise StorageError("F001", f"cannot read {name}: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
+
+
 def read_log(path: Path) -> tuple[list[bytes], TornTail | None]:
     """Read a log without locking or changing it.
 
@@ -139,10 +184,7 @@ def read_log(path: Path) -> tuple[list[bytes], TornTail | None]:
     Raises:
         StorageError: F001 if the file cannot be read.
     """
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise StorageError("F001", f"cannot read {path}: {exc.strerror or exc}") from exc
+    data = read_regular_file(path)
     lines, rest = _split(data)
     if not rest.strip():
         return lines, None

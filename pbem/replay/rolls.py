@@ -244,7 +244,8 @@ def check_echo(game: Game, entry: ActionEntry) -> None:
         return
     open_ = game.to_echo(entry.author)
     for echo in entry.body.echo:
-        # the first request of that entry not echoed yet (several may share one entry, §6.7)
+        # the first request of that entry not echoed yet (several may share one entry, §6.7); a roll is
+        # echoed once: a repeat, here or later, finds none and is D006
         record = next((r for r in open_ if r.entry == echo.for_ and r.key not in game.echoed), None)
         if record is None or record.faces is None:
             raise PbemError("D006", f"echo of an unknown, unresolved or already echoed roll {echo.for_[:16]}…")

@@ -3,32 +3,38 @@
 Every line goes through these steps, in this order; the first step that fails for a line produces that
 line's finding:
 
-1. **line**: strict parse under the data model (``L`` codes); the id is computed from the signing input.
-2. **duplicate**: an entry already seen (same id) is dropped with a warning (C010); identical duplicates
-   are harmless, so this comes before anything that would call them a chain error.
+1. **line**: strict parse under the data model (``L`` codes) and the envelope fields' JSON types (L014); the id
+   is computed from the signing input.
+2. **duplicate**: an entry already seen (same id, and a signature that is the same or verifies) is dropped with
+   a warning (C010); identical duplicates are harmless, so this comes before anything that would call them a
+   chain error. A copy with a bad signature is K001, not a duplicate.
 3. **key**: the author is a seat and the key id names its current key (K005, K004); the Ed25519 signature
    verifies strictly (K001, K002). This comes before the schema, so no unsigned byte is ever interpreted.
 4. **schema**: the strict pydantic schema of the entry type (L014-L017).
 5. **game binding**: the entry names this game (C002).
 6. **equivocation**: no other entry has the same author and sequence number (C006). A fork halts the
    replay: the game cannot go on until a tournament director rules.
-7. **author chain**: sequence, prev, join-first and timestamps (C003, C004, C007, C008).
+7. **author chain**: sequence, prev, join-first and timestamps (C003, C004, C007, C008; the bounds of
+   :mod:`pbem.log.timestamps`).
 8. **causal order**: every dependency appears earlier in the file (C005).
 9. **protocol and rules**: dice reveals, hidden commitments, checkpoints, and the rules engine's legality
    check of every action (D, H, P, R codes) — :meth:`pbem.replay.game.Game.apply`.
 
 After the first error in step 9 the replay halts (the game state is no longer meaningful), but steps 1-8
-still run on every later line, so one report lists every structural problem in the file.
+still run on every later line, so one report lists every structural problem in the file. PROTOCOL.md §9.1
+lists every check in order with its code.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import ChainMap
+from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import LogFormatError, PbemError
+from pbem.errors import InternalError, LogFormatError, PbemError
+from pbem.log import timestamps
 from pbem.log.entry import DiscloseEntry, Envelope, GenesisEntry, envelope, validate
 from pbem.log.sign import PublicKey
 from pbem.log.store import TornTail, read_log
@@ -51,12 +57,15 @@ class Verifier:
     halted: bool = False
     lines: int = 0
     forked: set[str] = field(default_factory=set)
+    times: MutableMapping[str, str] = field(default_factory=dict)  # entry id → ts, for the order of timestamps
+    sigs: MutableMapping[str, bytes] = field(default_factory=dict)  # entry id → signature: what "identical" means
 
     def clone(self) -> Verifier:
         """An independent copy, to try a line without committing to it."""
         return Verifier(
             self.knowledge, self.data_provider, self.rules, None if self.game is None else self.game.clone(),
             list(self.findings), self.halted, self.lines, set(self.forked),
+            ChainMap({}, self.times), ChainMap({}, self.sigs),
         )  # fmt: skip
 
     def feed(self, line: bytes, number: int | None = None) -> list[Finding]:
@@ -65,7 +74,10 @@ class Verifier:
             return []
         self.lines += 1
         number = self.lines if number is None else number
-        found = self._feed(line, number)
+        try:
+            found = self._feed(line, number)
+        except Exception as exc:  # a bug met on this line: say which line, and never call the log bad for it
+            raise InternalError(exc, entry=f"line {number}") from exc
         self.findings.extend(found)
         return found
 
@@ -80,14 +92,23 @@ class Verifier:
                 return []  # the genesis was refused: later lines have no game to belong to
             try:
                 self.game = self._genesis(env)
+                self.times[env.id] = self.game.genesis.ts
+                self.sigs[env.id] = env.sig
             except PbemError as exc:
                 self.halted = True
                 return [self._finding(exc, env, number)]
             return []
         game = self.game
-        # (2) duplicate
+        # (2) duplicate: an entry with an id seen before is a copy, ignored with a warning, if its signature is
+        # the same bytes or another valid signature of the same key over the same entry; any other signature is
+        # K001/K002 (never silently skipped, never a fork: the id, hence the content, is the same).
         if env.id in game.entries:
             first = game.entries[env.id][0]
+            if self.sigs.get(env.id) != env.sig:
+                try:
+                    _signer(game, env).verify(env.sig, env.signing_input)
+                except PbemError as exc:
+                    return [self._finding(exc, env, number)]
             return [Finding.warning("C010", f"identical copy of line {first} ignored", line=number, entry=env.id)]
         try:
             # (3) key and signature, on the raw object
@@ -109,9 +130,12 @@ class Verifier:
                 raise
             # (7) author chain, (8) causal order
             game.check_chain(env, entry)
+            parents = (self.times[p] for p in (entry.prev, *entry.deps) if p in self.times)
+            timestamps.check_order(entry.ts, parents, game.genesis.body.deadline)
             game.check_causal(entry)
         except PbemError as exc:
             return [self._finding(exc, env, number)]
+        self.times[env.id], self.sigs[env.id] = entry.ts, env.sig
         # (9) protocol and rules
         if self.halted or not self.rules:
             game.record(env, entry, number)
@@ -135,7 +159,9 @@ class Verifier:
     def _genesis(self, env: Envelope) -> Game:
         if env.raw.get("type") != "genesis":
             raise PbemError("C001", "the first entry is not a genesis")
-        key = PublicKey.from_hex(_roster_key(env.raw))  # K003 for a weak key
+        key = PublicKey.from_hex(_roster_key(env.raw))  # K005 not in the roster, K003 a weak key
+        if env.kid != key.id:  # §9 step 3: the key id before the signature, as for every other entry
+            raise PbemError("K004", "the genesis is not signed with its author's roster key")
         key.verify(env.sig, env.signing_input)
         genesis = validate(env.raw)
         assert isinstance(genesis, GenesisEntry)
@@ -150,7 +176,15 @@ class Verifier:
             findings.append(Finding.from_error(PbemError("C001", "the log has no genesis entry"), line=None))
         if torn is not None:
             where = f" (set aside as {torn.saved_to})" if torn.saved_to else ""
-            findings.append(Finding.warning("L013", f"torn last line of {len(torn.data)} bytes ignored{where}"))
+            if torn.damaged_entry:  # an entry that was written whole is lost: the log is not what was signed
+                message = (
+                    f"the last entry is damaged: a complete entry followed by stray bytes (its newline?), "
+                    f"{len(torn.data)} bytes not verified{where}; this copy has lost that entry, re-import it"
+                )
+                findings.append(Finding.from_error(PbemError("L013", message), line=self.lines + 1))
+            else:
+                message = f"torn last line of {len(torn.data)} bytes (an append cut short?) not verified{where}"
+                findings.append(Finding.warning("L013", message, line=self.lines + 1))
         game = self.game
         valid = not any(f.severity is Severity.ERROR for f in findings) and game is not None
         if game is None:
@@ -191,6 +225,20 @@ class Verifier:
             findings=findings,
             claims=[f"line {c.line}: {c.describe()}" for c in game.claims],
         )
+
+
+def _signer(game: Game, env: Envelope) -> PublicKey:
+    """The key of the author's named by ``kid`` in any epoch (a copy of an old entry names an old key).
+
+    Raises:
+        PbemError: K004 if no key of the author has that id.
+    """
+    book = game.seats[env.author]
+    keys = [book.roster_key, *(epoch.key for epoch in book.epochs)]
+    key = next((k for k in keys if k.id == env.kid), None)
+    if key is None:
+        raise PbemError("K004", f"a copy of an entry of {book.seat} names a key that is not the seat's")
+    return key
 
 
 def _roster_key(raw: dict[str, Any]) -> str:

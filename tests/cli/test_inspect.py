@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.log import timestamps
 from tests.cli.conftest import Cli, Player, run_script, write_keys
 from tests.helpers import Table, test_key
 
@@ -138,8 +139,9 @@ def test_verify_no_rules_on_a_valid_log_exits_0(cli: Cli, duel: Table) -> None:
 def test_verify_names_the_rule_of_an_illegal_signed_action(cli: Cli, duel_log: Path) -> None:
     """A validly signed action that breaks the rules: [R001] with the rule; --no-rules skips that check."""
     table = Table(duel_log, {"red": test_key("red"), "blue": test_key("blue")})
+    after = json.loads(duel_log.read_bytes().splitlines()[-1])["ts"]  # the log was signed on the real clock
     forged = table.forge("red", "action", {"actions": [{"action": "pass"}], "rolls": None, "sealed": [], "echo": []},
-                         ts="2099-01-01T00:00:00Z")  # fmt: skip
+                         ts=timestamps.add_hours(after, 1))  # fmt: skip
     with duel_log.open("ab") as file:
         file.write(forged + b"\n")
     run = cli("verify", duel_log)

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import struct
 from pathlib import Path
 
 import pytest
+import rfc8785
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF, HKDFExpand
 
 from pbem.codes import markdown_table
 from pbem.log.dice import faces, roll_seed
@@ -61,3 +69,88 @@ def test_each_attack_vector_fails_with_its_code_at_its_line(name: str) -> None:
 
 def test_the_codes_document_is_generated_from_the_registry() -> None:
     assert (ROOT / "docs" / "CODES.md").read_text() == markdown_table(), "run: python -m pbem.codes > docs/CODES.md"
+
+
+# --- the vectors with the tool a user installs, and the derivations recomputed from the text of §5-§7 ------
+
+
+def _installed_verify(path: Path) -> tuple[int, dict[str, object]]:
+    from tests.cli.conftest import run_script
+
+    env_games = os.environ.pop("PBEM_GAMES", None)  # the installed tool, with only the games it ships
+    try:
+        run = run_script("verify", path, "--json")
+    finally:
+        if env_games is not None:
+            os.environ["PBEM_GAMES"] = env_games
+    assert "Traceback" not in run.err, run.err
+    return run.code, json.loads(run.out)
+
+
+def test_the_installed_cli_verifies_the_vector_game() -> None:
+    code, report = _installed_verify(HERE / "game.jsonl")
+    assert code == 0 and report["valid"] and report["audit"] == "complete"
+
+
+@pytest.mark.parametrize("name", sorted(json.loads((HERE / "attacks" / "expected.json").read_text())))
+def test_the_installed_cli_gives_each_attack_its_code_and_line(name: str) -> None:
+    expected = json.loads((HERE / "attacks" / "expected.json").read_text())[name]
+    code, report = _installed_verify(HERE / "attacks" / f"{name}.jsonl")
+    errors = [f for f in report["findings"] if f["severity"] == "error"]  # type: ignore[attr-defined]
+    assert code == 1 and (errors[0]["code"], errors[0]["line"]) == (expected["code"], expected["line"])
+
+
+def _expand(secret: bytes, label: str, params: list[object]) -> bytes:
+    """HKDF-Expand(K, info = label ‖ 0x00 ‖ JCS(params), L = 32), written from §5 with the normative JCS."""
+    info = label.encode() + b"\x00" + rfc8785.dumps(params)
+    return HKDFExpand(hashes.SHA256(), 32, info).derive(secret)
+
+
+def _pae(kind: str, body: bytes) -> bytes:
+    return b"DSSEv1 %d %s %d %s" % (len(kind), kind.encode(), len(body), body)
+
+
+def test_the_derivations_follow_the_text_of_sections_5_to_7() -> None:
+    """Every HKDF call, the anchors of the joins, the sealed value's AEAD (raw commitment bytes as associated
+    data, not its hex) and the private draw's commitment, recomputed without pbem.log."""
+    vectors = json.loads((HERE / "derivations.json").read_text())
+    keys = json.loads((HERE / "keys.json").read_text())
+    game = vectors["game"]
+    joins = {json.loads(x)["author"]: json.loads(x) for x in lines_of(HERE / "game.jsonl") if b'"type":"join"' in x}
+    chain = json.loads(lines_of(HERE / "game.jsonl")[0])["body"]["dice"]["chain"]
+    for seat, v in vectors["seats"].items():
+        assert v["private_seed"] == keys[seat]["private_seed"] and v["nonce"] == joins[seat]["body"]["nonce"]
+        info = b"pbem/game-secret/v1" + struct.pack(">I", 0)
+        salt = bytes.fromhex(game) + bytes.fromhex(v["nonce"])
+        secret = HKDF(hashes.SHA256(), 32, salt=salt, info=info).derive(bytes.fromhex(v["private_seed"]))
+        assert secret.hex() == v["game_secret"]
+        element = _expand(secret, "pbem/dice-chain-top/v1", [])
+        assert element.hex() == v["chain_top"]
+        assert HKDFExpand(hashes.SHA256(), 32, b"pbem/dice-chain-top/v1").derive(secret) != element  # no 0x00, no JCS
+        name = seat.encode()
+        for i in range(chain, 0, -1):
+            material = (
+                b"pbem/dice-chain/v1" + bytes.fromhex(game) + bytes([len(name)]) + name + struct.pack(">II", 0, i - 1)
+            )
+            element = hashlib.sha256(material + element).digest()
+        assert element.hex() == v["anchor"] == joins[seat]["body"]["anchor"]
+    sealed = vectors["sealed"]
+    owner_secret = bytes.fromhex(vectors["seats"][sealed["owner"]]["game_secret"])
+    salt = _expand(owner_secret, "pbem/salt/v1", [sealed["slot"], sealed["ver"]])
+    key = _expand(owner_secret, "pbem/seal-key/v1", [sealed["slot"], sealed["ver"]])
+    assert (salt.hex(), key.hex()) == (sealed["salt"], sealed["seal_key"])
+    material = {"game": game, "owner": sealed["owner"], "slot": sealed["slot"], "ver": sealed["ver"],
+                "salt": salt.hex(), "value": sealed["value"]}  # fmt: skip
+    assert hashlib.sha256(b"\x00" + _pae("pbem/hidden/v1", rfc8785.dumps(material))).hexdigest() == sealed["commit"]
+    aead = ChaCha20Poly1305(key)
+    plain = aead.decrypt(bytes(12), bytes.fromhex(sealed["enc"]), bytes.fromhex(sealed["commit"]))
+    assert plain == rfc8785.dumps({"value": sealed["value"]})
+    with pytest.raises(InvalidTag):  # the hex text of the commitment is not the associated data
+        aead.decrypt(bytes(12), bytes.fromhex(sealed["enc"]), sealed["commit"].encode())
+    draw = vectors["private_draw"]
+    draw_owner = bytes.fromhex(vectors["seats"][draw["owner"]]["game_secret"])
+    secret = _expand(draw_owner, "pbem/private-draw/v1", [draw["slot"], draw["ver"]])
+    assert secret.hex() == draw["secret"]
+    material = {"game": game, "owner": draw["owner"], "slot": draw["slot"], "ver": draw["ver"], "secret": secret.hex()}
+    commit = hashlib.sha256(b"\x00" + _pae("pbem/private-draw/v1", rfc8785.dumps(material))).hexdigest()
+    assert commit == draw["commit"]

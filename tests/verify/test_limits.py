@@ -117,7 +117,7 @@ def test_a_solitaire_roll_cannot_be_steered_by_rewording_the_action(
     i = last_action(lines)
     original = raw(lines[i])
     original.pop("sig")
-    reworded = {**original, "ts": "2026-06-01T00:00:00Z", "body": {**original["body"], "note": "luck"}}
+    reworded = {**original, "ts": "2026-01-05T00:00:00Z", "body": {**original["body"], "note": "luck"}}
     other = seal(reworded, table.keys["red"].private.sign).line
     outcomes = []
     for n, declaring in enumerate((lines[i], other)):
