@@ -26,6 +26,7 @@ from pbem.log.entry import Envelope, Sealed, seal, signing_input, validate
 from pbem.log.keys import KeyPair
 from pbem.log.sign import PublicKey
 from pbem.log.store import LogStore, write_new_file
+from pbem.replay import decks
 from pbem.replay.books import Epoch
 from pbem.replay.game import UNKNOWN, DataProvider, Game, Knowledge, builtin_data, rotation_statement
 from pbem.rules.contract import Action, Event, Ruleset
@@ -324,6 +325,9 @@ class Session:
         ]
         if sealer.made or opened:
             return "hidden", {"opened": opened, "sealed": [s.model_dump() for s in sealer.made]}, []
+        deck_work = decks.owed(game, self.seat)
+        if deck_work is not None:
+            return deck_work[0], deck_work[1], []
         for roll in game.pending.values():
             if self.seat in roll.awaiting:
                 index = book.epoch.index + 1

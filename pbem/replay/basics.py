@@ -67,6 +67,16 @@ def state_hash(state: GameState) -> str:
         }
         for name, slot in state.hidden.items()
     }
+    # Shared decks: hands by size only; both fields left out while unused, so games without decks keep
+    # the state hashes they always had.
+    if dumped.get("deck") is None:
+        dumped.pop("deck", None)
+    decks = dumped.pop("decks", None)
+    if decks:
+        dumped["decks"] = {
+            name: {**deck, "hands": {seat: len(cards) for seat, cards in deck["hands"].items()}}
+            for name, deck in decks.items()
+        }
     return hashlib.sha256(canonical(dumped)).hexdigest()
 
 

@@ -27,6 +27,12 @@ from ``hidden`` (a played card), but never before.
 **Dice.** A module that needs dice returns a state with ``rolls`` set (:meth:`GameState.with_rolls`); the
 entry that led there declares them, the opponents reveal their seeds, and the engine calls ``resume`` with
 the faces. A private draw (``RollRequest.owner``) lands in a hidden slot only its owner can read.
+
+**Shared decks.** A module that needs cards returns a state with ``deck`` set (:meth:`GameState.with_deck`):
+shuffle a new deck or return face-up cards and reshuffle, deal cards to a seat, or have a seat reveal cards
+of its hand. The engine runs the protocol (PROTOCOL.md §14), keeps ``GameState.decks`` (public sizes, the
+face-up cards and each hand as far as the replaying party can see it) and calls ``resume`` with the
+revealed cards. ``view`` must show a hand's cards only to its owner.
 """
 
 from __future__ import annotations
@@ -45,6 +51,8 @@ __all__ = [
     "OBSERVER",
     "OMNISCIENT",
     "Action",
+    "Deck",
+    "DeckRequest",
     "Event",
     "GameState",
     "HiddenSlot",
@@ -147,6 +155,39 @@ class HiddenSlot(_Frozen):
     must_open: bool = False
 
 
+class DeckRequest(_Frozen):
+    """What a game asks of the shared deck ``deck`` before it can go on (the engine then calls ``resume``).
+
+    * ``shuffle``: put the face-up cards ``returned`` back (or, for a new deck, create cards 0 … size−1)
+      and have every player shuffle;
+    * ``deal``: deal ``n`` cards from the top to ``seat``;
+    * ``reveal``: ``seat`` reveals the cards at positions ``hand`` of its hand (in the order dealt).
+    """
+
+    deck: str
+    op: Literal["shuffle", "deal", "reveal"]
+    size: int = 0
+    returned: tuple[int, ...] = ()
+    seat: str | None = None
+    n: int = 0
+    hand: tuple[int, ...] = ()
+
+
+class Deck(_Frozen):
+    """A shared deck as the engine keeps it in the state: the number of cards in it, each seat's hand in the
+    order dealt (a card is None where the replaying party cannot see it), and the face-up cards."""
+
+    size: int
+    hands: dict[str, tuple[int | None, ...]] = Field(default_factory=dict)
+    faceup: tuple[int, ...] = ()
+
+    def hand(self, seat: str, viewer: str) -> tuple[int | None, ...]:
+        """``seat``'s hand as ``viewer`` may see it: the cards for its owner (or an omniscient viewer),
+        otherwise only how many."""
+        cards = self.hands.get(seat, ())
+        return cards if viewer in (seat, OMNISCIENT) else (None,) * len(cards)
+
+
 S = TypeVar("S", bound="GameState")
 
 
@@ -158,6 +199,8 @@ class GameState(_Frozen):
 
     hidden: dict[str, HiddenSlot] = Field(default_factory=dict)
     rolls: RollRequest | None = None
+    deck: DeckRequest | None = None
+    decks: dict[str, Deck] = Field(default_factory=dict)
 
     def slot(self, name: str) -> HiddenSlot:
         return self.hidden[name]
@@ -179,6 +222,9 @@ class GameState(_Frozen):
 
     def with_rolls(self: S, request: RollRequest) -> S:
         return self.model_copy(update={"rolls": request})
+
+    def with_deck(self: S, request: DeckRequest) -> S:
+        return self.model_copy(update={"deck": request})
 
 
 class SeatSpec(_Frozen):
@@ -231,6 +277,7 @@ class Outcome(_Frozen):
     dice: Mapping[str, tuple[int, ...]] | None = None
     drawn: str | None = None
     opened: tuple[str, ...] = ()
+    revealed: tuple[int, ...] = ()  # the cards a deck reveal showed, in the order the module asked
 
 
 class Step(_Frozen, Generic[S]):
