@@ -13,7 +13,7 @@ from pbem.cli._common import DataOpt, ExitCode, JsonOpt, LogArg, PassOpt, consol
 from pbem.client.session import own_knowledge
 from pbem.errors import UsageError
 from pbem.log.store import conflicted_siblings, read_log, write_new_file
-from pbem.replay.game import no_knowledge
+from pbem.replay.game import Game, no_knowledge
 from pbem.rules import registry
 from pbem.rules.contract import OBSERVER, OMNISCIENT
 from pbem.verify.findings import VerificationReport
@@ -97,6 +97,7 @@ def status(
         hours, since = game.genesis.body.deadline, game.last[1]
         due = datetime.strptime(since, "%Y-%m-%dT%H:%M:%SZ") + timedelta(hours=hours)
         deadline = {"hours": hours, "last_entry": since, "claim_from": due.strftime("%Y-%m-%dT%H:%M:%SZ")}
+    decks = _public_decks(game)
     info = {
         "game": report.game,
         "title": game.genesis.body.title if game else None,
@@ -111,6 +112,7 @@ def status(
         "audit": report.audit,
         "deadline": deadline,
         "claims": report.claims,
+        "decks": decks,
         "error": None if report.first_error is None else report.first_error.model_dump(mode="json"),
     }
     if as_json:
@@ -130,8 +132,22 @@ def status(
             )
         for claim in report.claims:
             console.print(f"timeout claim, {claim}")
+        for name, deck in decks.items():
+            hands = ", ".join(f"{seat} {n}" for seat, n in deck["hands"].items())
+            faceup = ", ".join(map(str, deck["faceup"])) or "none"
+            console.print(f"deck {name}: {deck['size']} cards; hands: {hands}; face up: {faceup}")
         _print_report(report)
     raise typer.Exit(ExitCode.OK if report.valid else ExitCode.INVALID)
+
+
+def _public_decks(game: Game | None) -> dict[str, dict[str, Any]]:
+    """What everybody may know of each shared deck: its size, each hand's size and the face-up cards."""
+    if game is None or game.state is None:
+        return {}
+    return {
+        name: {"size": d.size, "hands": {s: len(h) for s, h in d.hands.items()}, "faceup": list(d.faceup)}
+        for name, d in sorted(game.state.decks.items())
+    }
 
 
 def show(

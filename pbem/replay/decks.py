@@ -211,10 +211,10 @@ def _finish(game: Game, deck: SharedDeck, revealed: tuple[int, ...], author: str
     if request.op == "deal" and request.n:
         assert request.seat is not None
         events = [Event(kind="cards_dealt", seat=request.seat, data={"deck": deck.name, "n": request.n},
-                        text=f"{request.n} cards of {deck.name} dealt to {request.seat}")]  # fmt: skip
+                        text=f"{request.n} cards dealt from {deck.name}")]  # fmt: skip
     elif request.op == "shuffle":
         events = [Event(kind="deck_shuffled", data={"deck": deck.name, "size": len(deck.stack)},
-                        text=f"{deck.name} shuffled ({len(deck.stack)} cards)")]  # fmt: skip
+                        text=f"{deck.name} shuffled by every player ({len(deck.stack)} cards)")]  # fmt: skip
     else:
         events = []
     deck.request, deck.duties = None, []
@@ -351,7 +351,7 @@ def apply_reveal(game: Game, env: Envelope, entry: DeckRevealEntry, book: SeatBo
         del hand[position]
     deck.faceup.extend(shown)
     events = [Event(kind="cards_revealed", seat=book.seat, data={"deck": deck.name, "cards": shown},
-                    text=f"{book.seat} revealed {', '.join(map(str, shown))} from {deck.name}")]  # fmt: skip
+                    text=f"revealed {', '.join(map(str, shown))} from {deck.name}")]  # fmt: skip
     return events + _done(game, env, book, deck, tuple(shown))
 
 

@@ -73,7 +73,7 @@ def dealt(tmp_path: Path) -> Table:
 def test_the_first_shuffle_is_owed_by_north_then_south(tmp_path: Path) -> None:
     table = start(tmp_path)
     game = table.replay().game
-    assert game is not None and [w.describe() for w in game.awaiting()] == ["waiting for north to shuffle deck cards"]
+    assert game is not None and [w.describe() for w in game.awaiting()] == ["waiting for north to shuffle deck main"]
     table.settle()
     types = [json.loads(line)["type"] for line in table.lines()]
     assert types.count("deck-shuffle") == 2 and types.count("deck-strip") == 2
@@ -85,8 +85,8 @@ def test_a_shuffle_that_duplicates_drops_or_substitutes_a_card_is_refused_at_onc
     table = start(tmp_path)
     kind, body = honest(table, "north")
     game = seen_by(table, "north")
-    deck = game.decks["cards"]
-    step = crypto.derive_step(game.secret("north", 0), "cards", 0, 8)
+    deck = game.decks["main"]
+    step = crypto.derive_step(game.secret("north", 0), "main", 0, 8)
     out = [bytes.fromhex(p) for p in body["stack"]]
     if cheat == "duplicate":
         out[1] = out[0]
@@ -105,8 +105,8 @@ def test_a_sum_preserving_substitution_passes_at_once_and_is_caught_at_the_audit
     table = start(tmp_path)
     kind, body = honest(table, "north")
     game = seen_by(table, "north")
-    deck = game.decks["cards"]
-    step = crypto.derive_step(game.secret("north", 0), "cards", 0, 8)
+    deck = game.decks["main"]
+    step = crypto.derive_step(game.secret("north", 0), "main", 0, 8)
     out = [bytes.fromhex(p) for p in body["stack"]]
     shift = crypto.card_point(game.id, "other", 0)
     out[0] = crypto.sodium.crypto_core_ed25519_add(out[0], shift)
@@ -120,7 +120,7 @@ def test_a_sum_preserving_substitution_passes_at_once_and_is_caught_at_the_audit
     lines = [*lines, disclose]
     finding = first_error(lines)
     assert (finding.code, finding.author, finding.line) == ("E007", "north", len(lines) - 1)
-    assert "north's shuffle of cards" in finding.message and "substitutes" in finding.message
+    assert "north's shuffle of main" in finding.message and "substitutes" in finding.message
     assert finding.entry is not None and finding.entry[:16] in finding.message
 
 
@@ -166,7 +166,7 @@ def test_a_strip_replayed_into_a_later_deal_is_refused(tmp_path: Path) -> None:
     table.settle()
     for _ in range(20):  # play the first deal out until the second deal waits for south's strip again
         game = seen_by(table, "south")
-        deck = game.decks["cards"]
+        deck = game.decks["main"]
         if deck.number == 1 and deck.duties and deck.duties[0] == decks.Duty("strip", "south"):
             break
         seat = next(iter(game.ruleset.to_act(game.state)), None)  # type: ignore[arg-type]
@@ -202,10 +202,10 @@ def unsend(table: Table) -> None:
 
 def test_a_revealed_card_with_a_valid_proof_is_accepted(tmp_path: Path) -> None:
     table = dealt(tmp_path)
-    mine = seen_by(table, "north").decks["cards"].hands["north"][0].card
+    mine = seen_by(table, "north").decks["main"].hands["north"][0].card
     table.act("north", {"action": "play", "card": 0})
     game = table.replay().game
-    assert game is not None and game.state is not None and game.state.decks["cards"].faceup == (mine,)
+    assert game is not None and game.state is not None and game.state.decks["main"].faceup == (mine,)
 
 
 def test_playing_a_card_never_dealt_to_you_is_refused(tmp_path: Path) -> None:
@@ -216,7 +216,7 @@ def test_playing_a_card_never_dealt_to_you_is_refused(tmp_path: Path) -> None:
 
 def test_playing_the_opponents_card_is_refused(tmp_path: Path) -> None:
     table = dealt(tmp_path)
-    theirs = seen_by(table, "south").decks["cards"].hands["south"][0].card
+    theirs = seen_by(table, "south").decks["main"].hands["south"][0].card
     lines = play_forged(table, "north", {"card": theirs})
     finding = first_error(lines)
     assert (finding.code, finding.author) == ("E006", "north")
@@ -224,7 +224,7 @@ def test_playing_the_opponents_card_is_refused(tmp_path: Path) -> None:
 
 def test_playing_a_card_still_in_the_deck_is_refused(tmp_path: Path) -> None:
     table = dealt(tmp_path)
-    held = {c.card for s in ("north", "south") for c in seen_by(table, s).decks["cards"].hands[s]}
+    held = {c.card for s in ("north", "south") for c in seen_by(table, s).decks["main"].hands[s]}
     in_deck = next(c for c in range(8) if c not in held)
     assert first_error(play_forged(table, "north", {"card": in_deck})).code == "E006"
 
@@ -258,7 +258,7 @@ def test_a_seat_that_does_not_strip_is_answered_by_a_timeout_claim(tmp_path: Pat
     report = table.verify()
     assert report.valid and "south" in str(report.model_dump())
     game = table.replay().game
-    assert game is not None and game.claims[-1].owed == "waiting for south to deal from deck cards"
+    assert game is not None and game.claims[-1].owed == "waiting for south to deal from deck main"
 
 
 def test_a_timeout_claim_against_a_seat_that_owes_no_deck_work_is_refused(tmp_path: Path) -> None:

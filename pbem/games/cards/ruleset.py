@@ -45,7 +45,7 @@ from pbem.rules.contract import (
 
 __all__ = ["RULESET", "HighCard"]
 
-DECK = "cards"
+DECK = "main"
 
 
 class CardsData(BaseModel):
@@ -211,6 +211,11 @@ class HighCard(Ruleset[HighCardState]):
             "hands": {s: len(self._hand(state, s)) for s in state.seats},
         }
         summary = f"deal {min(state.deal, state.deals)} of {state.deals}, {state.phase}"
+        if viewer in state.seats and deck is not None:  # a player sees its own cards, by position
+            cards = ", ".join(f"{i}: {'?' if c is None else c}" for i, c in enumerate(deck.hand(viewer, viewer)))
+            summary += f"; your hand (position: card): {cards or 'empty'}"
+        if state.trick:
+            summary += f"; on the table: {state.trick[0].seat} played {state.trick[0].card}"
         return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
 
     def describe(self, action: Action) -> str:
