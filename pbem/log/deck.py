@@ -205,32 +205,36 @@ def apply_step(step: Step, stack: Sequence[bytes]) -> list[bytes]:
 
 
 def prove_step(
-    step: Step, stack: Sequence[bytes], out: Sequence[bytes], layer: bytes, context: Mapping[str, JSONValue]
-) -> tuple[bytes, bytes]:
-    """The new layer point and the proof that it and the deck's sum moved by the same factor."""
+    step: Step, total: bytes, out: Sequence[bytes], layer: bytes, context: Mapping[str, JSONValue]
+) -> tuple[bytes, bytes, bytes]:
+    """The new layer point, the proof that it and the deck's sum (``total`` before, ΣQ after) moved by the
+    same factor, and ΣQ (the next step's ``total``: a deck keeps its sum, so each step adds up one list)."""
     new_layer = mul(step.scalar, layer)
-    proof = prove_dleq(step.scalar, layer, new_layer, point_sum(stack), point_sum(out), context)
-    return new_layer, proof
+    after = point_sum(out)
+    return new_layer, prove_dleq(step.scalar, layer, new_layer, total, after, context), after
 
 
 def verify_step(
-    stack: Sequence[bytes],
+    size: int,
+    total: bytes,
     out: Sequence[bytes],
     layer: bytes,
     new_layer: bytes,
     context: Mapping[str, JSONValue],
     proof: bytes,
-) -> str | None:
-    """Why a published step is refused at once (None: accepted; the audit redoes it exactly)."""
-    if len(out) != len(stack):
-        return f"the step has {len(out)} cards where the deck has {len(stack)}"
-    if not all(map(is_point, out)):
-        return "the step holds a value that is not a point of the group"
+) -> tuple[str | None, bytes]:
+    """Why a published step on a deck of ``size`` points summing to ``total`` is refused at once (None:
+    accepted; the audit redoes it exactly), and the sum of ``out``."""
+    if len(out) != size:
+        return f"the step has {len(out)} cards where the deck has {size}", b""
+    if not all(map(is_point, out)):  # also keeps torsion "tags" that would survive masking out of the deck
+        return "the step holds a value that is not a point of the group", b""
     if len(set(out)) != len(out):
-        return "the step holds one point twice"
-    if not verify_dleq(layer, new_layer, point_sum(stack), point_sum(out), context, proof):
-        return "the step's proof fails: its cards are not the deck's, masked by the factor of its layer"
-    return None
+        return "the step holds one point twice", b""
+    after = point_sum(out)
+    if not verify_dleq(layer, new_layer, total, after, context, proof):
+        return "the step's proof fails: its cards are not the deck's, masked by the factor of its layer", after
+    return None, after
 
 
 def audit_step(step: Step, stack: Sequence[bytes], out: Sequence[bytes]) -> str | None:

@@ -100,6 +100,7 @@ class SharedDeck:
     duties: list[Duty] = field(default_factory=list)
     returning: list[bytes] = field(default_factory=list)  # returned cards gaining their layers
     dealing: list[bytes] = field(default_factory=list)  # dealt positions losing theirs
+    cached_total: bytes = b""  # the sum of stack and returning, once computed (b"": not yet)
 
     def clone(self) -> SharedDeck:
         return replace(
@@ -121,6 +122,12 @@ class SharedDeck:
     def public(self) -> Deck:
         hands = {seat: tuple(c.card for c in cards) for seat, cards in self.hands.items()}
         return Deck(size=len(self.stack) + len(self.returning), hands=hands, faceup=tuple(self.faceup))
+
+    def total(self) -> bytes:
+        """The sum of the points a shuffle step takes (a step proves it moved by the step's factor)."""
+        if not self.cached_total:
+            self.cached_total = crypto.point_sum(self.stack + self.returning)
+        return self.cached_total
 
     def card_of(self, point: bytes) -> int | None:
         try:
@@ -179,7 +186,7 @@ def _start(game: Game, request: DeckRequest, deck: SharedDeck | None, entry_id: 
         deck.steps = {seat: [] for seat in players}
         deck.hands = {seat: [] for seat in players}
     deck = deck.clone()
-    deck.head, deck.request = entry_id, request
+    deck.head, deck.request, deck.cached_total = entry_id, request, b""
     if request.op == "shuffle":
         if (request.size and request.size != len(deck.cards)) or len(set(request.returned)) != len(request.returned):
             raise PbemError("R008", f"{module} shuffles deck {request.deck} with a wrong size or returned list")
@@ -268,7 +275,7 @@ def apply_rekey(game: Game, env: Envelope, entry: DeckRekeyEntry, book: SeatBook
             raise PbemError(
                 "E004", f"{book.seat}'s re-key of returned card {i} of {deck.name} does not match its layer"
             )
-    deck.returning = points
+    deck.returning, deck.cached_total = points, b""
     return _done(game, env, book, deck)
 
 
@@ -278,7 +285,8 @@ def apply_shuffle(game: Game, env: Envelope, entry: DeckShuffleEntry, book: Seat
     before = deck.stack + deck.returning
     out, layer = _points(body.stack), bytes.fromhex(body.layer)
     context = deck.context(book.seat, "shuffle", 0)
-    why = crypto.verify_step(before, out, deck.layers[book.seat], layer, context, bytes.fromhex(body.proof))
+    proof = bytes.fromhex(body.proof)
+    why, total = crypto.verify_step(len(before), deck.total(), out, deck.layers[book.seat], layer, context, proof)
     if why is not None:
         raise PbemError("E003", f"{book.seat}'s shuffle of {deck.name}: {why}")
     record = StepRecord(deck.number, len(book.epochs) - 1, len(before))
@@ -289,7 +297,7 @@ def apply_shuffle(game: Game, env: Envelope, entry: DeckShuffleEntry, book: Seat
             why = "its layer point is not the derived one"
         if why is not None:
             raise PbemError("E007", f"{book.seat}'s shuffle of {deck.name} (entry {env.id[:16]}…): {why}")
-    deck.stack, deck.returning = out, []
+    deck.stack, deck.returning, deck.cached_total = out, [], total
     deck.layers[book.seat] = layer
     deck.steps[book.seat].append(record)
     return _done(game, env, book, deck)
@@ -373,7 +381,8 @@ def owed(game: Game, seat: str) -> tuple[str, dict[str, Any]] | None:
             step = _step(game, deck, seat, record)
             assert step is not None, "a seat knows its own secret"
             out = crypto.apply_step(step, before)
-            layer, proof = crypto.prove_step(step, before, out, deck.layers[seat], deck.context(seat, "shuffle", 0))
+            context = deck.context(seat, "shuffle", 0)
+            layer, proof, _ = crypto.prove_step(step, deck.total(), out, deck.layers[seat], context)
             return "deck-shuffle", {**base, "stack": [p.hex() for p in out], "layer": layer.hex(), "proof": proof.hex()}
         key = layer_key(game, deck, seat)
         assert key is not None, "a seat knows its own secret"

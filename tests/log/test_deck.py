@@ -48,8 +48,9 @@ def test_a_shuffle_step_is_a_masked_permutation_derived_from_the_secret(secret: 
     out = deck.apply_step(step, cards)
     unmasked = [deck.mul(deck.invert(step.scalar), p) for p in out]
     assert unmasked == [cards[i] for i in step.order]
-    layer, proof = deck.prove_step(step, cards, out, deck.BASE, CONTEXT)
-    assert deck.verify_step(cards, out, deck.BASE, layer, CONTEXT, proof) is None
+    total = deck.point_sum(cards)
+    layer, proof, after = deck.prove_step(step, total, out, deck.BASE, CONTEXT)
+    assert deck.verify_step(size, total, out, deck.BASE, layer, CONTEXT, proof) == (None, after)
     assert deck.audit_step(step, cards, out) is None
 
 
@@ -107,12 +108,13 @@ def _stack(size: int = 10) -> tuple[deck.Step, list[bytes], list[bytes]]:
 
 def test_a_step_that_duplicates_a_card_fails_its_proof_at_once() -> None:
     step, cards, out = _stack()
-    layer, _ = deck.prove_step(step, cards, out, deck.BASE, CONTEXT)
+    total = deck.point_sum(cards)
+    layer, _, _ = deck.prove_step(step, total, out, deck.BASE, CONTEXT)
     cheat = [*out[:-1], deck.mul(step.scalar, deck.mul(step.scalar, cards[0]))]
     proof = deck.prove_dleq(step.scalar, deck.BASE, layer, deck.point_sum(cards), deck.point_sum(cheat), CONTEXT)
-    assert "proof fails" in str(deck.verify_step(cards, cheat, deck.BASE, layer, CONTEXT, proof))
-    assert "twice" in str(deck.verify_step(cards, [*out[:-1], out[0]], deck.BASE, layer, CONTEXT, proof))
-    assert "cards where" in str(deck.verify_step(cards, out[:-1], deck.BASE, layer, CONTEXT, proof))
+    assert "proof fails" in str(deck.verify_step(10, total, cheat, deck.BASE, layer, CONTEXT, proof)[0])
+    assert "twice" in str(deck.verify_step(10, total, [*out[:-1], out[0]], deck.BASE, layer, CONTEXT, proof)[0])
+    assert "cards where" in str(deck.verify_step(10, total, out[:-1], deck.BASE, layer, CONTEXT, proof)[0])
 
 
 def test_the_audit_names_a_sum_preserving_substitution_and_a_reordering() -> None:
@@ -121,8 +123,9 @@ def test_the_audit_names_a_sum_preserving_substitution_and_a_reordering() -> Non
     shift = deck.card_point(GAME, "elsewhere", 0)
     cheat = [deck.sodium.crypto_core_ed25519_add(out[0], shift), deck.sodium.crypto_core_ed25519_sub(out[1], shift)]
     cheat += out[2:]
-    layer, proof = deck.prove_step(step, cards, cheat, deck.BASE, CONTEXT)
-    assert deck.verify_step(cards, cheat, deck.BASE, layer, CONTEXT, proof) is None
+    total = deck.point_sum(cards)
+    layer, proof, _ = deck.prove_step(step, total, cheat, deck.BASE, CONTEXT)
+    assert deck.verify_step(10, total, cheat, deck.BASE, layer, CONTEXT, proof)[0] is None
     assert "substitutes" in str(deck.audit_step(step, cards, cheat))
     swapped = [out[1], out[0], *out[2:]]
     assert "orders" in str(deck.audit_step(step, cards, swapped))

@@ -94,7 +94,7 @@ def test_a_shuffle_that_duplicates_drops_or_substitutes_a_card_is_refused_at_onc
         out = out[:-1]
     else:  # a card of another deck, masked like the rest, with a proof over the changed deck
         out[2] = crypto.mul(step.scalar, crypto.card_point(game.id, "other", 0))
-    layer, proof = crypto.prove_step(step, deck.stack, out, crypto.BASE, deck.context("north", "shuffle", 0))
+    layer, proof, _ = crypto.prove_step(step, deck.total(), out, crypto.BASE, deck.context("north", "shuffle", 0))
     body = {**body, "stack": [p.hex() for p in out], "proof": proof.hex(), "layer": layer.hex()}
     lines = append(table, table.forge("north", kind, body))
     finding = first_error(lines)
@@ -111,7 +111,7 @@ def test_a_sum_preserving_substitution_passes_at_once_and_is_caught_at_the_audit
     shift = crypto.card_point(game.id, "other", 0)
     out[0] = crypto.sodium.crypto_core_ed25519_add(out[0], shift)
     out[1] = crypto.sodium.crypto_core_ed25519_sub(out[1], shift)
-    _, proof = crypto.prove_step(step, deck.stack, out, crypto.BASE, deck.context("north", "shuffle", 0))
+    _, proof, _ = crypto.prove_step(step, deck.total(), out, crypto.BASE, deck.context("north", "shuffle", 0))
     cheat = table.forge("north", kind, {**body, "stack": [p.hex() for p in out], "proof": proof.hex()})
     lines = append(table, cheat)
     assert verify_lines(lines)[0].valid  # the public verifier cannot see it yet
