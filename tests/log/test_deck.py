@@ -130,3 +130,14 @@ def test_the_audit_names_a_sum_preserving_substitution_and_a_reordering() -> Non
     swapped = [out[1], out[0], *out[2:]]
     assert "orders" in str(deck.audit_step(step, cards, swapped))
     assert "duplicates" in str(deck.audit_step(step, cards, [out[0], out[0], *out[2:]]))
+
+
+def test_the_step_seed_is_hkdf_expand_of_the_game_secret_with_its_label() -> None:
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDFExpand
+
+    from pbem.log import derive
+
+    secret = b"\x07" * 32
+    expected = HKDFExpand(hashes.SHA256(), 32, b'pbem/deck-shuffle/v1\x00["supply",2]').derive(secret)
+    assert derive.deck_seed(secret, "supply", 2) == expected
