@@ -268,3 +268,41 @@ def test_a_timeout_claim_against_a_seat_that_owes_no_deck_work_is_refused(tmp_pa
     assert game is not None
     lines = append(table, table.forge("north", "claim-timeout", {"against": "south", "since": game.last[0]}))
     assert codes(verify_lines(lines)[0]) == ["C012"]
+
+
+def test_a_rekey_with_a_wrong_proof_is_refused(tmp_path: Path) -> None:
+    table = start(tmp_path)
+    table.settle()
+    for _ in range(10):  # play the first deal out: the last card's owner re-keys at once, the other owes it
+        game = seen_by(table, "north")
+        deck = game.decks["main"]
+        if deck.duties and deck.duties[0].kind == "rekey" and deck.duties[0].seat == "north":
+            break
+        seat = next(iter(game.ruleset.to_act(game.state)), None)  # type: ignore[arg-type]
+        if seat is not None:
+            table.act(seat, {"action": "play", "card": 0})
+        else:
+            one(table, game.awaiting()[0].seat)
+    else:
+        raise AssertionError("no re-key came")
+    while seen_by(table, "north").seats["north"].owed_checkpoints:  # the end of deal 1 is co-signed first
+        one(table, "north")
+    kind, body = honest(table, "north")
+    assert kind == "deck-rekey" and len(body["points"]) == 4
+    tampered = {**body, "points": [body["points"][1], body["points"][0], *body["points"][2:]]}
+    assert first_error([*table.lines(), table.forge("north", kind, tampered)]).code == "E004"
+    assert (
+        first_error([*table.lines(), table.forge("north", kind, {**body, "points": body["points"][:3]})]).code == "E004"
+    )
+
+
+def test_a_reveal_of_other_positions_or_a_face_up_card_is_refused(tmp_path: Path) -> None:
+    table = dealt(tmp_path)
+    table.act("north", {"action": "play", "card": 0})
+    shown = seen_by(table, "north").decks["main"].faceup[0]
+    lines = play_forged(table, "south", {"hand": 1})  # the game asked for position 0
+    assert first_error(lines).code == "E001"
+    table.path.write_bytes(b"".join(line + b"\n" for line in lines[:-1]))
+    lines = append(table, table.forge("south", "deck-reveal", {**json.loads(lines[-1])["body"], "cards": [
+        {**json.loads(lines[-1])["body"]["cards"][0], "hand": 0, "card": shown}]}))  # fmt: skip
+    assert first_error(lines).code == "E008"
