@@ -126,7 +126,9 @@ def main() -> int:
 
     audit_us = timed(audit_round, 20)
 
-    lines = play_in_memory("highcard", "duel", {"cards": SIZE, "hand": 7, "deals": 3}, random.Random(1))
+    lines = play_in_memory(
+        "highcard", "duel", {"cards": SIZE, "hand": 7, "deals": 3, "keep": 2, "dealer": False}, random.Random(1)
+    )
     start = time.perf_counter()
     report = verify_lines(lines)[0]  # the audit: every secret is disclosed in the log
     audit_game = (time.perf_counter() - start) * 1e6

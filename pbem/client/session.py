@@ -336,7 +336,8 @@ class Session:
                     {"for": roll.key, "index": index, "seed": self.chain()[index].hex()},
                     [roll.key],
                 )
-        if game.result is not None and book.role == "player" and not book.disclosed:
+        dealer = any(d.dealer == self.seat for d in game.decks.values())  # its shuffles are audited too
+        if game.result is not None and (book.role == "player" or dealer) and not book.disclosed:
             secrets = [
                 {"epoch": n, "secret": self._secret(game, n).hex()}
                 for n, e in enumerate(book.epochs)

@@ -45,11 +45,11 @@ __all__ = [
 ]
 
 DeckEntry = DeckRekeyEntry | DeckShuffleEntry | DeckStripEntry | DeckRevealEntry
-DutyKind = Literal["rekey", "shuffle", "strip", "reveal"]
+DutyKind = Literal["rekey", "shuffle", "strip", "reveal", "mask", "unmask"]
 _ENTRY_TYPE: dict[str, str] = {"rekey": "deck-rekey", "shuffle": "deck-shuffle", "strip": "deck-strip"}
-_ENTRY_TYPE["reveal"] = "deck-reveal"
+_ENTRY_TYPE |= {"reveal": "deck-reveal", "mask": "deck-shuffle", "unmask": "deck-strip"}  # the last two: dealer mode
 _WHAT = {"rekey": "add a layer to the cards returned to", "shuffle": "shuffle", "strip": "deal from"}
-_WHAT["reveal"] = "reveal cards from"
+_WHAT |= {"reveal": "reveal cards from", "mask": "mask the cards dealt from", "unmask": "take its mask off"}
 
 
 @dataclass(frozen=True)
@@ -62,22 +62,24 @@ class Duty:
 
 
 @dataclass(frozen=True)
-class HandCard:
-    """A dealt card: ``point`` is the card under its owner's layer alone, ``layer`` the owner's layer point
-    when it was dealt, ``card`` the card if the replaying party knows the owner's secret."""
-
-    point: bytes
-    layer: bytes
-    card: int | None
-
-
-@dataclass(frozen=True)
 class StepRecord:
     """One shuffle step of a seat: the shuffle number, the key epoch whose secret made it, the deck size."""
 
     number: int
     epoch: int
     size: int
+
+
+@dataclass(frozen=True)
+class HandCard:
+    """A dealt card: ``point`` is the card under its owner's layer alone, ``layer`` the owner's layer point
+    when it was dealt and ``steps`` the steps that made that layer (the owner may shuffle again before it
+    reveals the card), ``card`` the card if the replaying party knows the owner's secret."""
+
+    point: bytes
+    layer: bytes
+    steps: tuple[StepRecord, ...]
+    card: int | None
 
 
 @dataclass
@@ -100,6 +102,8 @@ class SharedDeck:
     duties: list[Duty] = field(default_factory=list)
     returning: list[bytes] = field(default_factory=list)  # returned cards gaining their layers
     dealing: list[bytes] = field(default_factory=list)  # dealt positions losing theirs
+    dealer: str | None = None  # dealer mode: the referee seat that holds the deck's only lasting layer
+    seen: list[int | None] = field(default_factory=list)  # dealer mode: the dealt cards, if the dealer's known
     cached_total: bytes = b""  # the sum of stack and returning, once computed (b"": not yet)
 
     def clone(self) -> SharedDeck:
@@ -113,6 +117,7 @@ class SharedDeck:
             duties=list(self.duties),
             returning=list(self.returning),
             dealing=list(self.dealing),
+            seen=list(self.seen),
         )
 
     def context(self, seat: str, use: str, index: int) -> dict[str, Any]:
@@ -146,10 +151,11 @@ def _step(game: Game, deck: SharedDeck, seat: str, record: StepRecord) -> crypto
     return None if secret is None else crypto.derive_step(secret, deck.name, record.number, record.size)
 
 
-def layer_key(game: Game, deck: SharedDeck, seat: str) -> bytes | None:
-    """``seat``'s layer on ``deck`` if the replaying party knows every secret it was made with."""
+def layer_key(game: Game, deck: SharedDeck, seat: str, steps: tuple[StepRecord, ...] | None = None) -> bytes | None:
+    """``seat``'s layer on ``deck`` (now, or the one its ``steps`` made) if the replaying party knows every
+    secret it was made with."""
     scalars = []
-    for record in deck.steps[seat]:
+    for record in deck.steps[seat] if steps is None else steps:
         step = _step(game, deck, seat, record)
         if step is None:
             return None
@@ -180,10 +186,14 @@ def _start(game: Game, request: DeckRequest, deck: SharedDeck | None, entry_id: 
     if deck is None:
         if request.op != "shuffle" or not 1 <= request.size <= 256 or request.returned:
             raise PbemError("R008", f"{module} uses deck {request.deck} before shuffling it as a new deck")
-        deck = SharedDeck(request.deck, game.id, players, crypto.card_points(game.id, request.deck, request.size), "")
-        deck.stack = list(deck.cards)
-        deck.layers = dict.fromkeys(players, crypto.BASE)
-        deck.steps = {seat: [] for seat in players}
+        dealer = request.dealer
+        if dealer is not None and (dealer not in game.seats or game.seats[dealer].role != "referee"):
+            raise PbemError("R008", f"{module} names {dealer} as the dealer of {request.deck}, but it is no referee")
+        cards = crypto.card_points(game.id, request.deck, request.size)
+        deck = SharedDeck(request.deck, game.id, players, cards, "", list(cards), dealer=dealer)
+        layered = (*players, dealer) if dealer is not None else players
+        deck.layers = dict.fromkeys(layered, crypto.BASE)
+        deck.steps = {seat: [] for seat in layered}
         deck.hands = {seat: [] for seat in players}
     deck = deck.clone()
     deck.head, deck.request, deck.cached_total = entry_id, request, b""
@@ -195,13 +205,23 @@ def _start(game: Game, request: DeckRequest, deck: SharedDeck | None, entry_id: 
         deck.faceup = [c for c in deck.faceup if c not in request.returned]
         deck.returning = [deck.cards[c] for c in request.returned]
         deck.number += 1
-        rekeys = [Duty("rekey", s) for s in reversed(players)] if deck.returning else []
-        deck.duties = [*rekeys, *(Duty("shuffle", s) for s in players)]
+        if deck.dealer is None:
+            rekeys = [Duty("rekey", s) for s in reversed(players)] if deck.returning else []
+            deck.duties = [*rekeys, *(Duty("shuffle", s) for s in players)]
+        else:  # the players fix the order, the dealer masks last, then the players take their masks off
+            rekeys = [Duty("rekey", deck.dealer)] if deck.returning else []
+            shuffles = [*(Duty("shuffle", s) for s in players), Duty("shuffle", deck.dealer)]
+            deck.duties = [*rekeys, *shuffles, *(Duty("unmask", s) for s in players)]
     elif request.op == "deal":
         if request.seat not in players or not 0 <= request.n <= len(deck.stack) or deck.number < 0:
             raise PbemError("R008", f"{module} deals {request.n} cards of deck {request.deck} to {request.seat}")
         deck.dealing, deck.stack = deck.stack[: request.n], deck.stack[request.n :]
-        deck.duties = [Duty("strip", s) for s in players if s != request.seat] if request.n else []
+        if deck.dealer is None:
+            deck.duties = [Duty("strip", s) for s in players if s != request.seat] if request.n else []
+        elif request.n:  # the receiver masks its cards, then the dealer strips its layer
+            deck.number += 1  # a fresh step number for the receiver's mask
+            deck.duties = [Duty("mask", request.seat), Duty("strip", deck.dealer)]
+            deck.seen = _dealer_sees(game, deck)
     else:
         held = len(deck.hands.get(request.seat or "", ()))
         if request.seat not in players or any(not 0 <= i < held for i in request.hand):
@@ -235,17 +255,17 @@ def _finish(game: Game, deck: SharedDeck, revealed: tuple[int, ...], author: str
 
 
 # --- the entries ------------------------------------------------------------------------------------
-def _duty(game: Game, entry: DeckEntry, book: SeatBook, name: str, after: str, kind: DutyKind) -> SharedDeck:
+def _duty(game: Game, entry: DeckEntry, book: SeatBook, name: str, after: str) -> tuple[SharedDeck, DutyKind]:
     game.require_play(entry)
     deck = game.decks.get(name)
     if deck is None or not deck.duties:
-        raise PbemError("E001", f"deck {name} waits for no {_ENTRY_TYPE[kind]} now")
+        raise PbemError("E001", f"deck {name} waits for no {entry.type} now")
     duty = deck.duties[0]
-    if duty != Duty(kind, book.seat):
+    if duty.seat != book.seat or _ENTRY_TYPE[duty.kind] != entry.type:
         raise PbemError("E001", f"deck {name} waits for {duty.seat} to {duty.describe(name)}, not {book.seat}")
     if after != deck.head:
         raise PbemError("E002", f"{book.seat} builds on deck state {after[:16]}…, but {name} is at {deck.head[:16]}…")
-    return deck
+    return deck, duty.kind
 
 
 def _done(game: Game, env: Envelope, book: SeatBook, deck: SharedDeck, revealed: tuple[int, ...] = ()) -> list[Event]:
@@ -265,7 +285,7 @@ def _points(values: list[str]) -> list[bytes]:
 
 def apply_rekey(game: Game, env: Envelope, entry: DeckRekeyEntry, book: SeatBook) -> list[Event]:
     body = entry.body
-    deck = _duty(game, entry, book, body.deck, body.after, "rekey")
+    deck, _ = _duty(game, entry, book, body.deck, body.after)
     points = _points(body.points)
     if len(points) != len(deck.returning) or len(body.proofs) != len(points):
         raise PbemError("E004", f"{book.seat} re-keys {len(points)} cards where {len(deck.returning)} return")
@@ -279,14 +299,23 @@ def apply_rekey(game: Game, env: Envelope, entry: DeckRekeyEntry, book: SeatBook
     return _done(game, env, book, deck)
 
 
+def _fresh_layer(deck: SharedDeck, seat: str) -> None:
+    """Dealer mode: a player's mask lasts one step (its cards' or the deck's), so each step starts from 1."""
+    if deck.dealer is not None and seat != deck.dealer:
+        deck.layers[seat], deck.steps[seat] = crypto.BASE, []
+
+
 def apply_shuffle(game: Game, env: Envelope, entry: DeckShuffleEntry, book: SeatBook) -> list[Event]:
     body = entry.body
-    deck = _duty(game, entry, book, body.deck, body.after, "shuffle")
-    before = deck.stack + deck.returning
+    deck, kind = _duty(game, entry, book, body.deck, body.after)
+    _fresh_layer(deck, book.seat)
+    masking = kind == "mask"  # dealer mode: the receiver masks the cards dealt to it
+    before = list(deck.dealing) if masking else deck.stack + deck.returning
+    total = crypto.point_sum(before) if masking else deck.total()
     out, layer = _points(body.stack), bytes.fromhex(body.layer)
     context = deck.context(book.seat, "shuffle", 0)
     proof = bytes.fromhex(body.proof)
-    why, total = crypto.verify_step(len(before), deck.total(), out, deck.layers[book.seat], layer, context, proof)
+    why, after = crypto.verify_step(len(before), total, out, deck.layers[book.seat], layer, context, proof)
     if why is not None:
         raise PbemError("E003", f"{book.seat}'s shuffle of {deck.name}: {why}")
     record = StepRecord(deck.number, len(book.epochs) - 1, len(before))
@@ -297,7 +326,10 @@ def apply_shuffle(game: Game, env: Envelope, entry: DeckShuffleEntry, book: Seat
             why = "its layer point is not the derived one"
         if why is not None:
             raise PbemError("E007", f"{book.seat}'s shuffle of {deck.name} (entry {env.id[:16]}…): {why}")
-    deck.stack, deck.returning, deck.cached_total = out, [], total
+    if masking:
+        deck.dealing = out
+    else:
+        deck.stack, deck.returning, deck.cached_total = out, [], after
     deck.layers[book.seat] = layer
     deck.steps[book.seat].append(record)
     return _done(game, env, book, deck)
@@ -305,38 +337,55 @@ def apply_shuffle(game: Game, env: Envelope, entry: DeckShuffleEntry, book: Seat
 
 def apply_strip(game: Game, env: Envelope, entry: DeckStripEntry, book: SeatBook) -> list[Event]:
     body = entry.body
-    deck = _duty(game, entry, book, body.deck, body.after, "strip")
+    deck, kind = _duty(game, entry, book, body.deck, body.after)
+    unmask = kind == "unmask"  # dealer mode: a player takes its mask off the whole deck
+    before = deck.stack if unmask else deck.dealing
     points = _points(body.points)
-    if len(points) != len(deck.dealing) or len(body.proofs) != len(points):
-        raise PbemError("E004", f"{book.seat} strips {len(points)} cards where {len(deck.dealing)} are dealt")
-    for i, (old, new, proof) in enumerate(zip(deck.dealing, points, body.proofs, strict=True)):
+    if len(points) != len(before) or len(body.proofs) != len(points):
+        raise PbemError("E004", f"{book.seat} strips {len(points)} cards where {len(before)} are due")
+    for i, (old, new, proof) in enumerate(zip(before, points, body.proofs, strict=True)):
         context = deck.context(book.seat, "strip", i)
         if not crypto.verify_layer(deck.layers[book.seat], new, old, context, bytes.fromhex(proof)):
-            raise PbemError("E004", f"{book.seat}'s strip of dealt card {i} of {deck.name} does not match its layer")
+            raise PbemError("E004", f"{book.seat}'s strip of card {i} of {deck.name} does not match its layer")
+    if unmask:
+        deck.stack, deck.cached_total = points, b""
+        _fresh_layer(deck, book.seat)
+        return _done(game, env, book, deck)
     deck.dealing = points
     if len(deck.duties) == 1:  # the last strip: the cards reach the receiver's hand
         request = deck.request
         assert request is not None and request.seat is not None
-        _to_hand(game, deck, request.seat, env)
+        _to_hand(game, deck, request.seat)
     return _done(game, env, book, deck)
 
 
-def _to_hand(game: Game, deck: SharedDeck, seat: str, env: Envelope) -> None:
+def _to_hand(game: Game, deck: SharedDeck, seat: str) -> None:
     key = layer_key(game, deck, seat)
     layer = deck.layers[seat]
-    for point in deck.dealing:
-        card = None
+    seen = deck.seen or [None] * len(deck.dealing)
+    for point, dealer_saw in zip(deck.dealing, seen, strict=True):
+        card = dealer_saw
         if key is not None:
             card = deck.card_of(crypto.mul(crypto.invert(key), point))
             if card is None:
                 raise PbemError("E007", f"a card dealt to {seat} from {deck.name} is no card: a shuffle was false")
-        deck.hands[seat].append(HandCard(point, layer, card))
-    deck.dealing = []
+        deck.hands[seat].append(HandCard(point, layer, tuple(deck.steps[seat]), card))
+    deck.dealing, deck.seen = [], []
+
+
+def _dealer_sees(game: Game, deck: SharedDeck) -> list[int | None]:
+    """Dealer mode, with the dealer's secret known: the cards it deals (the weaker mode's price). The deck
+    carries the dealer's layer alone, so it sees them before the receiver masks them."""
+    key = None if deck.dealer is None else layer_key(game, deck, deck.dealer)
+    if key is None:
+        return [None] * len(deck.dealing)
+    inverse = crypto.invert(key)
+    return [deck.card_of(crypto.mul(inverse, p)) for p in deck.dealing]
 
 
 def apply_reveal(game: Game, env: Envelope, entry: DeckRevealEntry, book: SeatBook) -> list[Event]:
     body = entry.body
-    deck = _duty(game, entry, book, body.deck, body.after, "reveal")
+    deck, _ = _duty(game, entry, book, body.deck, body.after)
     request = deck.request
     assert request is not None
     hand = deck.hands[book.seat]
@@ -375,36 +424,41 @@ def owed(game: Game, seat: str) -> tuple[str, dict[str, Any]] | None:
             continue
         kind = deck.duties[0].kind
         base = {"deck": deck.name, "after": deck.head}
-        if kind == "shuffle":
-            before = deck.stack + deck.returning
+        if kind in ("shuffle", "mask"):
+            before = list(deck.dealing) if kind == "mask" else deck.stack + deck.returning
+            total = crypto.point_sum(before) if kind == "mask" else deck.total()
             record = StepRecord(deck.number, len(game.seats[seat].epochs) - 1, len(before))
             step = _step(game, deck, seat, record)
             assert step is not None, "a seat knows its own secret"
             out = crypto.apply_step(step, before)
             context = deck.context(seat, "shuffle", 0)
-            layer, proof, _ = crypto.prove_step(step, deck.total(), out, deck.layers[seat], context)
+            trial = deck.clone()
+            _fresh_layer(trial, seat)
+            layer, proof, _ = crypto.prove_step(step, total, out, trial.layers[seat], context)
             return "deck-shuffle", {**base, "stack": [p.hex() for p in out], "layer": layer.hex(), "proof": proof.hex()}
-        key = layer_key(game, deck, seat)
-        assert key is not None, "a seat knows its own secret"
         if kind == "reveal":
             request = deck.request
             assert request is not None
             cards = []
             for i, position in enumerate(request.hand):
                 held = deck.hands[seat][position]
-                assert held.card is not None
+                key = layer_key(game, deck, seat, held.steps)  # the layer the card was dealt under
+                assert held.card is not None and key is not None
                 proof = crypto.prove_layer(key, deck.cards[held.card], held.point, deck.context(seat, "reveal", i))
                 cards.append({"hand": position, "card": held.card, "proof": proof.hex()})
             return "deck-reveal", {**base, "cards": cards}
+        key = layer_key(game, deck, seat)
+        assert key is not None, "a seat knows its own secret"
         if kind == "rekey":
             points = [crypto.mul(key, p) for p in deck.returning]
             proofs = [crypto.prove_layer(key, old, new, deck.context(seat, "rekey", i))
                       for i, (old, new) in enumerate(zip(deck.returning, points, strict=True))]  # fmt: skip
         else:
             inverse = crypto.invert(key)
-            points = [crypto.mul(inverse, p) for p in deck.dealing]
+            before = deck.stack if kind == "unmask" else deck.dealing
+            points = [crypto.mul(inverse, p) for p in before]
             proofs = [crypto.prove_layer(key, new, old, deck.context(seat, "strip", i))
-                      for i, (old, new) in enumerate(zip(deck.dealing, points, strict=True))]  # fmt: skip
+                      for i, (old, new) in enumerate(zip(before, points, strict=True))]  # fmt: skip
         body = {**base, "points": [p.hex() for p in points], "proofs": [p.hex() for p in proofs]}
         return _ENTRY_TYPE[kind], body
     return None

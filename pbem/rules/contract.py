@@ -162,10 +162,14 @@ class DeckRequest(_Frozen):
       and have every player shuffle;
     * ``deal``: deal ``n`` cards from the top to ``seat``;
     * ``reveal``: ``seat`` reveals the cards at positions ``hand`` of its hand (in the order dealt).
+
+    ``dealer`` (on the shuffle that creates a deck) names a referee seat that deals: the weaker mode, in which
+    the referee sees every hand (PROTOCOL.md §14.10).
     """
 
     deck: str
     op: Literal["shuffle", "deal", "reveal"]
+    dealer: str | None = None
     size: int = 0
     returned: tuple[int, ...] = ()
     seat: str | None = None

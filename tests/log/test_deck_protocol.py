@@ -17,7 +17,7 @@ from pbem.replay.game import Game
 from pbem.verify.pipeline import verify_lines
 from tests.helpers import Table, codes
 
-OPTIONS = {"cards": 8, "hand": 2, "deals": 2}
+OPTIONS = {"cards": 8, "hand": 2, "deals": 2, "keep": 0, "dealer": False}
 
 
 def start(tmp_path: Path, deadline: int | None = None) -> Table:

@@ -178,7 +178,12 @@ def game() -> dict[str, bytes]:
     with tempfile.TemporaryDirectory() as directory:
         os.environ["PBEM_STATE_DIR"] = str(Path(directory) / "state")  # a fresh record of signed heads
         try:
-            table = Table.start(Path(directory), "duel", game="highcard", options={"cards": 8, "hand": 2, "deals": 2})
+            table = Table.start(
+                Path(directory),
+                "duel",
+                game="highcard",
+                options={"cards": 8, "hand": 2, "deals": 2, "keep": 0, "dealer": False},
+            )
             table.play_out(random.Random(7))
             lines = table.lines()
         finally:

@@ -8,8 +8,11 @@ Rules (cited by number in refusals and events):
   are public, the cards are seen by their owner alone (C2.2).
 * C3 Tricks. The leader plays a card from its hand face up (C3.1), then the other player (C3.2). The
   higher card wins the trick and a point, and its player leads the next trick (C3.3).
-* C4 Resupply. When both hands are empty, every face-up card goes back into the deck, which both players
-  shuffle again, and a new deal follows (C4.1), for ``deals`` deals in all (option, default 2).
+* C4 Resupply. When both hands are down to ``keep`` cards (option, default 0), every face-up card goes back
+  into the deck, which both players shuffle again, and each hand is dealt up to ``hand`` cards again (C4.1),
+  for ``deals`` deals in all (option, default 2). Kept cards stay in their hands through the reshuffle.
+* C6 Dealer. With the option ``dealer``, the game's referee deals (the weaker mode of PROTOCOL.md §14.10:
+  the order is still fixed by the players, but the referee sees every hand) (C6.1).
 * C5 End. After the last deal's tricks the player with more points wins; equal points are a draw (C5.1).
 """
 
@@ -67,6 +70,7 @@ class HighCardState(GameState):
     seats: tuple[str, ...]
     size: int
     hand_size: int
+    keep: int
     deals: int
     deal: int = 1
     phase: Literal["dealing", "play", "over"] = "dealing"
@@ -92,6 +96,8 @@ class HighCard(Ruleset[HighCardState]):
         OptionSpec(id="cards", description="cards in the deck", default=12),
         OptionSpec(id="hand", description="cards dealt to each player per deal", default=3),
         OptionSpec(id="deals", description="number of deals", default=2),
+        OptionSpec(id="keep", description="cards each player keeps in hand through a resupply", default=0),
+        OptionSpec(id="dealer", description="the referee deals (and sees every hand)", default=False),
     )
 
     # --- data -----------------------------------------------------------------------------------
@@ -106,13 +112,18 @@ class HighCard(Ruleset[HighCardState]):
 
     def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: CardsData) -> HighCardState:
         seats = roster.players
-        size, hand, deals = int(options["cards"]), int(options["hand"]), int(options["deals"])
-        if not (hand >= 1 and 2 * hand <= size <= 256 and deals >= 1):
-            raise PbemError("R007", "highcard needs 1 ≤ hand, 2·hand ≤ cards ≤ 256 and at least one deal")
+        size, hand, deals, keep = (int(options[k]) for k in ("cards", "hand", "deals", "keep"))
+        if not (0 <= keep < hand and 2 * hand <= size <= 256 and deals >= 1):
+            raise PbemError("R007", "highcard needs 0 ≤ keep < hand, 2·hand ≤ cards ≤ 256 and at least one deal")
+        referees = [s.seat for s in roster.seats if s.role == "referee"]
+        if options["dealer"] and not referees:
+            raise PbemError("R007", "highcard's dealer option needs a referee seat (C6.1)")
+        dealer = referees[0] if options["dealer"] else None
         state = HighCardState(
-            seats=seats, size=size, hand_size=hand, deals=deals, leader=seats[0], points=dict.fromkeys(seats, 0)
-        )
-        return state.with_deck(DeckRequest(deck=DECK, op="shuffle", size=size))  # C1.1
+            seats=seats, size=size, hand_size=hand, keep=keep, deals=deals, leader=seats[0],
+            points=dict.fromkeys(seats, 0),
+        )  # fmt: skip
+        return state.with_deck(DeckRequest(deck=DECK, op="shuffle", size=size, dealer=dealer))  # C1.1, C6.1
 
     # --- who acts ---------------------------------------------------------------------------------
     def to_act(self, state: HighCardState) -> tuple[str, ...]:
@@ -150,7 +161,8 @@ class HighCard(Ruleset[HighCardState]):
             return self._played(state, outcome.revealed[0])
         if len(state.dealt) < len(state.seats):  # after the shuffle, or after a deal: deal the next hand (C2.1)
             seat = state.seats[len(state.dealt)]
-            request = DeckRequest(deck=DECK, op="deal", seat=seat, n=state.hand_size)
+            n = state.hand_size - len(self._hand(state, seat))  # up to a full hand (C4.1)
+            request = DeckRequest(deck=DECK, op="deal", seat=seat, n=n)
             return Step(state=state.model_copy(update={"dealt": (*state.dealt, seat)}).with_deck(request))
         leader = state.leader
         return Step(state=state.model_copy(update={"phase": "play", "to_play": leader}))
@@ -167,7 +179,7 @@ class HighCard(Ruleset[HighCardState]):
         points = {**state.points, winner: state.points[winner] + 1}
         events.append(Event(kind="trick_won", seat=winner, rule="C3.3", text=f"{winner} wins the trick"))
         state = state.model_copy(update={"trick": (), "points": points, "leader": winner, "to_play": winner})
-        if any(self._hand(state, s) for s in state.seats):
+        if any(len(self._hand(state, s)) > state.keep for s in state.seats):
             return Step(state=state, events=tuple(events))
         if state.deal >= state.deals:  # C5.1
             return Step(state=state.model_copy(update={"phase": "over", "to_play": None}), events=tuple(events))

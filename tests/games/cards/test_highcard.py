@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from pbem.client.session import own_knowledge
+from pbem.errors import PbemError
 from pbem.log.store import read_log
 from pbem.replay.game import Game
 from pbem.rules.contract import OMNISCIENT
@@ -19,7 +20,7 @@ from pbem.verify.pipeline import Verifier, verify_file, verify_lines
 from tests.cli.conftest import Player, write_keys
 from tests.helpers import Cli, Table, play_in_memory, test_key
 
-OPTIONS = {"cards": 10, "hand": 3, "deals": 2}
+OPTIONS = {"cards": 10, "hand": 3, "deals": 2, "keep": 0, "dealer": False}
 SEATS = ("north", "south")
 
 
@@ -133,7 +134,7 @@ def test_no_seat_ever_sees_the_other_hand_before_it_is_played(seed: int) -> None
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3, 13))
 def test_no_seat_ever_sees_the_other_hand_over_many_games(seed: int) -> None:
-    lines = finished(seed, {"cards": 12, "hand": 2, "deals": 3})
+    lines = finished(seed, {**OPTIONS, "cards": 12, "hand": 2, "deals": 3})
     for seat in SEATS:
         _check_secrecy(lines, seat)
 
@@ -177,3 +178,47 @@ def send(cli: Cli, tmp_path: Path, source: Path, target: Path) -> None:
     assert cli("export", source, "-o", packet).code == 0
     imported = cli("import", target, packet)
     assert imported.code == 0 or "nothing new" in imported.err.lower() or "X004" in imported.err, imported.err
+
+
+@pytest.mark.rule("C4.1")
+def test_kept_cards_stay_in_hand_through_the_reshuffle_and_are_played_later() -> None:
+    lines = finished(5, {**OPTIONS, "keep": 1, "deals": 3})
+    report, verifier = verify_lines(lines)
+    assert report.valid and report.audit == "complete"
+    game = verifier.game
+    assert game is not None and game.state is not None
+    revealed = [e.event for e in game.events if e.event.kind == "cards_revealed"]
+    shuffles = [i for i, e in enumerate(game.events) if e.event.kind == "deck_shuffled"]
+    assert len(shuffles) == 3 and len(revealed) == 2 * (2 + 2 + 2)  # 2 tricks per deal, one card kept
+    assert {s: len(h) for s, h in game.state.decks["main"].hands.items()} == {"north": 1, "south": 1}
+    for seat in SEATS:
+        _check_secrecy(lines, seat)
+
+
+@pytest.mark.rule("C6.1")
+def test_with_a_dealer_the_referee_deals_sees_the_hands_and_the_players_still_do_not(tmp_path: Path) -> None:
+    table = Table.start(tmp_path, "duel", game="highcard", options={**OPTIONS, "dealer": True}, referee=True)
+    table.play_out(random.Random(2))
+    lines = table.lines()
+    report = verify_lines(lines)[0]
+    assert report.valid and report.audit == "complete" and report.result is not None
+    types = [json.loads(line)["type"] for line in lines]
+    authors = [(json.loads(line)["type"], json.loads(line)["author"]) for line in lines]
+    assert ("deck-strip", "ref") in authors and ("disclose", "ref") in authors  # the dealer strips and discloses
+    assert types.count("deck-shuffle") == 2 * 3 + 4  # players and dealer per round, and each receiver's mask
+    assert ("deck-rekey", "ref") in authors and ("deck-rekey", "north") not in authors
+    # mid-game: the dealer's own client knows both hands, each player only its own
+    middle = next(i for i, t in enumerate(types) if t == "action") + 1
+    dealer = verify_lines(lines[:middle], knowledge=own_knowledge(test_key("ref")))[1].game
+    north = verify_lines(lines[:middle], knowledge=own_knowledge(test_key("north")))[1].game
+    assert dealer is not None and north is not None
+    assert all(c.card is not None for s in SEATS for c in dealer.decks["main"].hands[s])
+    assert all(c.card is None for c in north.decks["main"].hands["south"])
+    assert all(c.card is not None for c in north.decks["main"].hands["north"])
+
+
+def test_the_dealer_option_needs_a_referee(tmp_path: Path) -> None:
+    table = Table.start(tmp_path, "duel", game="highcard", options={**OPTIONS, "dealer": True}, join=False)
+    with table.session("south") as session, pytest.raises(PbemError) as refused:
+        session.join()  # the last join sets the game up
+    assert refused.value.code.id == "R007"
