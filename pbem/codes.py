@@ -215,7 +215,7 @@ _TABLE: tuple[Code, ...] = (
         "At audit, a shuffle step differs from the one derived from the seat's disclosed secret (it duplicates, "
         "drops, substitutes or reorders cards).",
     ),
-    Code("E008", "card-twice", "A revealed or returned card is already face up, or is not out of the deck."),
+    Code("E008", "card-twice", "A revealed card is already face up, is named twice, or is no card of the deck."),
 )
 
 CODES: dict[str, Code] = {c.id: c for c in _TABLE}
