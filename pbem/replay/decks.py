@@ -126,7 +126,8 @@ class SharedDeck:
 
     def public(self) -> Deck:
         hands = {seat: tuple(c.card for c in cards) for seat, cards in self.hands.items()}
-        return Deck(size=len(self.stack) + len(self.returning), hands=hands, faceup=tuple(self.faceup))
+        size = len(self.stack) + len(self.returning) + len(self.dealing)  # cards being dealt are not in hand yet
+        return Deck(size=size, hands=hands, faceup=tuple(self.faceup))
 
     def total(self) -> bytes:
         """The sum of the points a shuffle step takes (a step proves it moved by the step's factor)."""
@@ -275,8 +276,7 @@ def _done(game: Game, env: Envelope, book: SeatBook, deck: SharedDeck, revealed:
         game.state = game.state.model_copy(update={"decks": {**game.state.decks, deck.name: deck.public()}})
     if deck.duties:
         return []
-    events = _finish(game, deck, revealed, book.seat)
-    return events + advance(game, env.id, book.seat)
+    return _finish(game, deck, revealed, book.seat)  # Game.apply then starts what the rules ask for next
 
 
 def _points(values: list[str]) -> list[bytes]:

@@ -222,3 +222,24 @@ def test_the_dealer_option_needs_a_referee(tmp_path: Path) -> None:
     with table.session("south") as session, pytest.raises(PbemError) as refused:
         session.join()  # the last join sets the game up
     assert refused.value.code.id == "R007"
+
+
+PROBES = [{"action": "play", "card": c} for c in (-1, 0, 1, 2, 3, "0", True)] + [{"action": "pass"}]
+
+
+@pytest.mark.rule("C2.2")
+@pytest.mark.rule("C3.1")
+def test_legal_actions_and_check_agree_on_every_state_of_a_game() -> None:
+    verifier = Verifier()
+    for line in finished(6):
+        assert not verifier.feed(line)
+        game = verifier.game
+        if game is None or game.state is None:
+            continue
+        game.ruleset.assert_invariants(game.state)
+        for seat in SEATS:
+            legal = game.ruleset.legal_actions(game.state, seat)
+            assert all(game.ruleset.check(game.state, seat, a).ok for a in legal)
+            for probe in PROBES:
+                listed = any(probe == a and type(probe["card"]) is int for a in legal) if "card" in probe else False
+                assert listed == game.ruleset.check(game.state, seat, probe).ok, (seat, probe)
