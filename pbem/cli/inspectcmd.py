@@ -132,10 +132,9 @@ def status(
             )
         for claim in report.claims:
             console.print(f"timeout claim, {claim}")
-        for name, deck in decks.items():
-            hands = ", ".join(f"{seat} {n}" for seat, n in deck["hands"].items())
-            faceup = ", ".join(map(str, deck["faceup"])) or "none"
-            console.print(f"deck {name}: {deck['size']} cards; hands: {hands}; face up: {faceup}")
+        if game is not None and game.state is not None:
+            for name, deck in sorted(game.state.decks.items()):
+                console.print(deck.describe(name))
         _print_report(report)
     raise typer.Exit(ExitCode.OK if report.valid else ExitCode.INVALID)
 

@@ -185,6 +185,12 @@ class Deck(_Frozen):
     hands: dict[str, tuple[int | None, ...]] = Field(default_factory=dict)
     faceup: tuple[int, ...] = ()
 
+    def describe(self, name: str) -> str:
+        """What everybody may know of the deck, in one line (status, the replay page)."""
+        hands = ", ".join(f"{seat} {len(cards)}" for seat, cards in self.hands.items())
+        faceup = ", ".join(map(str, self.faceup)) or "none"
+        return f"deck {name}: {self.size} cards; hands: {hands}; face up: {faceup}"
+
     def hand(self, seat: str, viewer: str) -> tuple[int | None, ...]:
         """``seat``'s hand as ``viewer`` may see it: the cards for its owner (or an omniscient viewer),
         otherwise only how many."""

@@ -243,3 +243,15 @@ def test_legal_actions_and_check_agree_on_every_state_of_a_game() -> None:
             for probe in PROBES:
                 listed = any(probe == a and type(probe["card"]) is int for a in legal) if "card" in probe else False
                 assert listed == game.ruleset.check(game.state, seat, probe).ok, (seat, probe)
+
+
+def test_status_and_the_replay_page_show_each_decks_public_sizes(cli: Cli, tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    log.write_bytes(b"".join(line + b"\n" for line in finished(1)))
+    status = cli("status", log)
+    assert status.code == 0 and "deck main: 4 cards; hands: north 0, south 0; face up: " in status.out
+    page = tmp_path / "replay.html"
+    assert cli("replay", log, "-o", page).code == 0
+    text = page.read_text()
+    assert "deck main: 10 cards; hands: north 0, south 0; face up: none" in text
+    assert "deck main: 7 cards; hands: north 3, south 0; face up: none" in text  # North's hand, by size only
