@@ -1,4 +1,4 @@
-"""High Card: a small two-player example game on one shared hidden deck, dealt with no dealer.
+"""High Card: a small example game for two or three players on one shared hidden deck, dealt with no dealer.
 
 Rules (cited by number in refusals and events):
 
@@ -6,14 +6,14 @@ Rules (cited by number in refusals and events):
   before play (C1.1); neither player learns the order.
 * C2 Deal. Each player is dealt ``hand`` cards (option, default 3), first player first (C2.1). Hand sizes
   are public, the cards are seen by their owner alone (C2.2).
-* C3 Tricks. The leader plays a card from its hand face up (C3.1), then the other player (C3.2). The
-  higher card wins the trick and a point, and its player leads the next trick (C3.3).
+* C3 Tricks. The leader plays a card from its hand face up (C3.1), then each other player in seat order
+  (C3.2). The highest card wins the trick and a point, and its player leads the next trick (C3.3).
 * C4 Resupply. When both hands are down to ``keep`` cards (option, default 0), every face-up card goes back
   into the deck, which both players shuffle again, and each hand is dealt up to ``hand`` cards again (C4.1),
   for ``deals`` deals in all (option, default 2). Kept cards stay in their hands through the reshuffle.
 * C6 Dealer. With the option ``dealer``, the game's referee deals (the weaker mode of PROTOCOL.md §14.10:
   the order is still fixed by the players, but the referee sees every hand) (C6.1).
-* C5 End. After the last deal's tricks the player with more points wins; equal points are a draw (C5.1).
+* C5 End. After the last deal's tricks the player with the most points wins; a shared lead is a draw (C5.1).
 """
 
 from __future__ import annotations
@@ -91,6 +91,15 @@ class HighCard(Ruleset[HighCardState]):
             name="Two players",
             seats=(SeatSpec(id="north", name="North", team="north"), SeatSpec(id="south", name="South", team="south")),
         ),
+        Scenario(
+            id="trio",
+            name="Three players",
+            seats=(
+                SeatSpec(id="north", name="North", team="north"),
+                SeatSpec(id="east", name="East", team="east"),
+                SeatSpec(id="south", name="South", team="south"),
+            ),
+        ),
     )
     options = (
         OptionSpec(id="cards", description="cards in the deck", default=12),
@@ -113,8 +122,8 @@ class HighCard(Ruleset[HighCardState]):
     def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: CardsData) -> HighCardState:
         seats = roster.players
         size, hand, deals, keep = (int(options[k]) for k in ("cards", "hand", "deals", "keep"))
-        if not (0 <= keep < hand and 2 * hand <= size <= 256 and deals >= 1):
-            raise PbemError("R007", "highcard needs 0 ≤ keep < hand, 2·hand ≤ cards ≤ 256 and at least one deal")
+        if not (0 <= keep < hand and len(seats) * hand <= size <= 256 and deals >= 1):
+            raise PbemError("R007", "highcard needs 0 ≤ keep < hand, a hand for everyone, ≤ 256 cards and a deal")
         referees = [s.seat for s in roster.seats if s.role == "referee"]
         if options["dealer"] and not referees:
             raise PbemError("R007", "highcard's dealer option needs a referee seat (C6.1)")
@@ -168,12 +177,13 @@ class HighCard(Ruleset[HighCardState]):
         return Step(state=state.model_copy(update={"phase": "play", "to_play": leader}))
 
     def _played(self, state: HighCardState, card: int) -> Step[HighCardState]:
-        mover = state.leader if not state.trick else next(s for s in state.seats if s != state.leader)
+        order = _trick_order(state)
+        mover = order[len(state.trick)]
         trick = (*state.trick, Play(seat=mover, card=card))
         events = [Event(kind="card_played", seat=mover, rule="C3.1" if len(trick) == 1 else "C3.2",
                         data={"card": card}, text=f"{mover} plays {card}")]  # fmt: skip
         if len(trick) < len(state.seats):
-            return Step(state=state.model_copy(update={"trick": trick, "to_play": trick_follower(state)}),
+            return Step(state=state.model_copy(update={"trick": trick, "to_play": order[len(trick)]}),
                         events=tuple(events))  # fmt: skip
         winner = max(trick, key=lambda p: p.card).seat
         points = {**state.points, winner: state.points[winner] + 1}
@@ -192,12 +202,12 @@ class HighCard(Ruleset[HighCardState]):
     def result(self, state: HighCardState) -> Result | None:
         if state.phase != "over":
             return None
-        a, b = state.seats
         score = dict(state.points)
-        if score[a] == score[b]:
+        best = max(score.values())
+        winners = tuple(seat for seat in state.seats if score[seat] == best)
+        if len(winners) > 1:
             return Result(winners=(), outcome="a draw", score=score)
-        winner = a if score[a] > score[b] else b
-        return Result(winners=(winner,), outcome=f"{winner} wins on points", score=score)
+        return Result(winners=winners, outcome=f"{winners[0]} wins on points", score=score)
 
     def view(self, state: HighCardState, viewer: str) -> View:
         deck = state.decks.get(DECK)
@@ -243,8 +253,10 @@ class HighCard(Ruleset[HighCardState]):
             ) + len(deck.faceup)
 
 
-def trick_follower(state: HighCardState) -> str:
-    return next(s for s in state.seats if s != state.leader)
+def _trick_order(state: HighCardState) -> tuple[str, ...]:
+    """The seats in the order they play to the current trick: the leader, then the others in seat order (C3.2)."""
+    start = state.seats.index(state.leader)
+    return state.seats[start:] + state.seats[:start]
 
 
 RULESET = HighCard()

@@ -24,8 +24,8 @@ OPTIONS = {"cards": 10, "hand": 3, "deals": 2, "keep": 0, "dealer": False}
 SEATS = ("north", "south")
 
 
-def finished(seed: int, options: dict[str, Any] = OPTIONS) -> list[bytes]:
-    return play_in_memory("highcard", "duel", options, random.Random(seed))
+def finished(seed: int, options: dict[str, Any] = OPTIONS, scenario: str = "duel") -> list[bytes]:
+    return play_in_memory("highcard", scenario, options, random.Random(seed))
 
 
 def events(lines: list[bytes]) -> list[Any]:
@@ -83,9 +83,9 @@ def test_face_up_cards_return_and_the_deck_is_reshuffled_for_the_next_deal() -> 
     assert [e.data["size"] for e in shuffled] == [10, 10]  # every face-up card went back
 
 
-def _check_secrecy(lines: list[bytes], seat: str) -> int:
+def _check_secrecy(lines: list[bytes], seat: str, seats: tuple[str, ...] = SEATS) -> int:
     """Replay ``lines`` as ``seat``'s client, entry by entry, and as the auditor; return the states checked."""
-    other = next(s for s in SEATS if s != seat)
+    others = [s for s in seats if s != seat]
     mine = Verifier(knowledge=own_knowledge(test_key(seat)))
     everyone = verify_lines(lines)[1]  # only for the keys: the audit knows every disclosed secret
     audit = Verifier(knowledge=everyone.knowledge)
@@ -98,10 +98,11 @@ def _check_secrecy(lines: list[bytes], seat: str) -> int:
         checked += 1
         deck = game.state.decks.get("main")
         if deck is not None:
-            # the seat's own client cannot know the other hand (never computed, never in its state)
-            assert all(card is None for card in deck.hands.get(other, ()))
+            # the seat's own client cannot know another hand (never computed, never in its state)
+            assert all(card is None for other in others for card in deck.hands.get(other, ()))
             assert all(card is not None for card in deck.hands.get(seat, ()))
-        _check_view(full, seat, other)
+        for other in others:
+            _check_view(full, seat, other)
     return checked
 
 
@@ -122,7 +123,8 @@ def _check_view(full: Game, seat: str, other: str) -> None:
     assert not shown & theirs
     text = view["summary"]
     assert "your hand" in text and all(f": {c}," not in text + "," for c in theirs - set(deck.hands[seat]))
-    assert full.ruleset.view(full.state, OMNISCIENT).units[SEATS.index(other)].extra["hand"] == list(deck.hands[other])
+    omniscient = {u.id: u for u in full.ruleset.view(full.state, OMNISCIENT).units}
+    assert omniscient[other].extra["hand"] == list(deck.hands[other])
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -131,10 +133,38 @@ def test_no_seat_ever_sees_the_other_hand_before_it_is_played(seed: int) -> None
     assert sum(_check_secrecy(lines, seat) for seat in SEATS) > 2 * 30
 
 
+@pytest.mark.rule("C3.2")
+def test_three_players_deal_with_two_strips_each_and_no_one_sees_another_hand() -> None:
+    trio = ("north", "east", "south")
+    lines = finished(8, {**OPTIONS, "cards": 12, "keep": 1}, "trio")
+    report = verify_lines(lines)[0]
+    assert report.valid and report.audit == "complete" and report.result is not None
+    strips = [json.loads(line)["author"] for line in lines if b'"type":"deck-strip"' in line]
+    assert strips[:6] == ["east", "south", "north", "south", "north", "east"]  # each deal: every other seat
+    played = [e for e in events(lines) if e.kind == "card_played"]
+    assert [e.seat for e in played[:3]] == ["north", "east", "south"]  # C3.2: then the others in seat order
+    for seat in trio:
+        _check_secrecy(lines, seat, trio)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3, 13))
-def test_no_seat_ever_sees_the_other_hand_over_many_games(seed: int) -> None:
-    lines = finished(seed, {**OPTIONS, "cards": 12, "hand": 2, "deals": 3})
+def test_no_seat_ever_sees_another_hand_over_many_games(seed: int) -> None:
+    scenario, seats = ("trio", ("north", "east", "south")) if seed % 2 else ("duel", SEATS)
+    lines = finished(seed, {**OPTIONS, "cards": 12, "hand": 3, "deals": 3, "keep": seed % 3}, scenario)
+    assert verify_lines(lines)[0].audit == "complete"
+    for seat in seats:
+        _check_secrecy(lines, seat, seats)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3))
+def test_no_player_sees_another_hand_with_a_dealer_either(seed: int, tmp_path: Path) -> None:
+    options = {**OPTIONS, "dealer": True, "keep": 1, "deals": 3}
+    table = Table.start(tmp_path, "duel", game="highcard", options=options, referee=True)
+    table.play_out(random.Random(seed))
+    lines = table.lines()
+    assert verify_lines(lines)[0].audit == "complete"
     for seat in SEATS:
         _check_secrecy(lines, seat)
 
