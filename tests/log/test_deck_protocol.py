@@ -306,3 +306,21 @@ def test_a_reveal_of_other_positions_or_a_face_up_card_is_refused(tmp_path: Path
     lines = append(table, table.forge("south", "deck-reveal", {**json.loads(lines[-1])["body"], "cards": [
         {**json.loads(lines[-1])["body"]["cards"][0], "hand": 0, "card": shown}]}))  # fmt: skip
     assert first_error(lines).code == "E008"
+
+
+def test_a_shuffle_in_an_order_of_the_seats_choosing_is_caught_at_the_audit(tmp_path: Path) -> None:
+    table = start(tmp_path)
+    kind, body = honest(table, "north")
+    game = seen_by(table, "north")
+    deck = game.decks["main"]
+    step = crypto.derive_step(game.secret("north", 0), "main", 0, 8)
+    chosen = crypto.Step(step.scalar, tuple(range(8)))  # honest masks, but the order North likes
+    out = crypto.apply_step(chosen, deck.stack)
+    layer, proof, _ = crypto.prove_step(chosen, deck.total(), out, crypto.BASE, deck.context("north", "shuffle", 0))
+    lines = append(table, table.forge("north", kind, {**body, "stack": [p.hex() for p in out], "proof": proof.hex()}))
+    assert verify_lines(lines)[0].valid and layer.hex() == body["layer"]  # nothing shows before the audit
+    secret = game.secret("north", 0)
+    lines = [*lines, table.forge("north", "disclose", {"secrets": [{"epoch": 0, "secret": secret.hex()}]})]
+    finding = first_error(lines)
+    assert (finding.code, finding.author, finding.line) == ("E007", "north", len(lines) - 1)
+    assert "orders the cards otherwise" in finding.message
