@@ -258,6 +258,8 @@ def _finish(game: Game, deck: SharedDeck, revealed: tuple[int, ...], author: str
 # --- the entries ------------------------------------------------------------------------------------
 def _duty(game: Game, entry: DeckEntry, book: SeatBook, name: str, after: str) -> tuple[SharedDeck, DutyKind]:
     game.require_play(entry)
+    if game.result is not None:  # a resignation ends every deck operation with the game
+        raise PbemError("C011", f"{entry.type} after the game has ended")
     deck = game.decks.get(name)
     if deck is None or not deck.duties:
         raise PbemError("E001", f"deck {name} waits for no {entry.type} now")
@@ -414,11 +416,15 @@ def apply_reveal(game: Game, env: Envelope, entry: DeckRevealEntry, book: SeatBo
 
 # --- what is owed -----------------------------------------------------------------------------------
 def awaiting(game: Game) -> list[Await]:
+    if game.result is not None:
+        return []
     return [Await(d.duties[0].seat, "deck", d.duties[0].describe(d.name)) for d in game.decks.values() if d.duties]
 
 
 def owed(game: Game, seat: str) -> tuple[str, dict[str, Any]] | None:
     """The deck entry ``seat`` owes next, built with its own secret (the client side of the duties)."""
+    if game.result is not None:
+        return None
     for deck in game.decks.values():
         if not deck.duties or deck.duties[0].seat != seat:
             continue

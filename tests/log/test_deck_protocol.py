@@ -324,3 +324,17 @@ def test_a_shuffle_in_an_order_of_the_seats_choosing_is_caught_at_the_audit(tmp_
     finding = first_error(lines)
     assert (finding.code, finding.author, finding.line) == ("E007", "north", len(lines) - 1)
     assert "orders the cards otherwise" in finding.message
+
+
+def test_a_resignation_ends_the_deck_operation_with_the_game(tmp_path: Path) -> None:
+    table = start(tmp_path)
+    step(table, "north")  # south owes its shuffle
+    kind, body = honest(table, "south")
+    with table.session("north") as session:
+        session.resign()
+    game = table.replay().game
+    assert game is not None and game.result is not None
+    assert not [w for w in game.awaiting() if w.what == "deck"]  # nothing owed to a finished game
+    while seen_by(table, "south").seats["south"].owed_checkpoints:  # the end is co-signed first
+        one(table, "south")
+    assert first_error([*table.lines(), table.forge("south", kind, body)]).code == "C011"
