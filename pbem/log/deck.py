@@ -208,9 +208,11 @@ def prove_step(
     step: Step, total: bytes, out: Sequence[bytes], layer: bytes, context: Mapping[str, JSONValue]
 ) -> tuple[bytes, bytes, bytes]:
     """The new layer point, the proof that it and the deck's sum (``total`` before, ΣQ after) moved by the
-    same factor, and ΣQ (the next step's ``total``: a deck keeps its sum, so each step adds up one list)."""
+    same factor, and ΣQ (the next step's ``total``: a deck keeps its sum, so each step adds up one list).
+
+    For an honest step ΣQ = r·ΣP: one multiplication instead of adding up the list (a verifier adds it up)."""
     new_layer = mul(step.scalar, layer)
-    after = point_sum(out)
+    after = mul(step.scalar, total)
     return new_layer, prove_dleq(step.scalar, layer, new_layer, total, after, context), after
 
 
