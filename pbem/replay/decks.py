@@ -14,6 +14,10 @@ Strips, re-keys and reveals carry Chaum–Pedersen proofs checked at once; a shu
 layer and the deck's sum moved by one factor, and is redone exactly from the seat's secret wherever the
 replaying party knows it (at the audit: every shuffle). When the last duty is done the engine updates
 ``GameState.decks`` and calls the module's ``resume``.
+
+In dealer mode (§14.10) a referee holds the deck's only lasting layer: the players' shuffle steps are masks
+they take off again (``unmask``), and a deal is the receiver's mask on its cards (``mask``) and the dealer's
+strip.
 """
 
 from __future__ import annotations
