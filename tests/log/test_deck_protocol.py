@@ -11,11 +11,12 @@ import pytest
 
 from pbem.client.session import own_knowledge
 from pbem.log import deck as crypto
+from pbem.log.entry import seal
 from pbem.log.store import LogStore
 from pbem.replay import decks
 from pbem.replay.game import Game
 from pbem.verify.pipeline import verify_lines
-from tests.helpers import Table, codes
+from tests.helpers import Table, codes, test_key
 
 OPTIONS = {"cards": 8, "hand": 2, "deals": 2, "keep": 0, "dealer": False}
 
@@ -338,3 +339,44 @@ def test_a_resignation_ends_the_deck_operation_with_the_game(tmp_path: Path) -> 
     while seen_by(table, "south").seats["south"].owed_checkpoints:  # the end is co-signed first
         one(table, "south")
     assert first_error([*table.lines(), table.forge("south", kind, body)]).code == "C011"
+
+
+def _tampered(line: bytes, path: tuple[str | int, ...]) -> bytes:
+    """``line`` with one hex digit changed at ``path`` inside its body, signed again by its author's key."""
+    entry = json.loads(line)
+    del entry["sig"]
+    holder: Any = entry["body"]
+    for key in path[:-1]:
+        holder = holder[key]
+    value = holder[path[-1]]
+    holder[path[-1]] = ("1" if value[10] == "0" else "0").join((value[:10], value[11:]))
+    return seal(entry, test_key(entry["author"]).private.sign).line
+
+
+def _hex_fields(body: dict[str, Any]) -> list[tuple[str | int, ...]]:
+    paths: list[tuple[str | int, ...]] = [("stack", 0), ("stack", -1), ("layer",), ("proof",), ("after",)]
+    paths += [("points", 0), ("proofs", 0), ("cards", 0, "proof")]
+    found = []
+    for path in paths:
+        holder: Any = body
+        try:
+            for key in path:
+                holder = holder[key]
+        except (KeyError, IndexError):
+            continue
+        found.append(path)
+    return found
+
+
+def test_every_signed_field_of_every_deck_entry_is_checked() -> None:
+    lines = (Path(__file__).resolve().parents[1] / "vectors" / "deck-v1" / "game.jsonl").read_bytes().splitlines()
+    checked = 0
+    for number, line in enumerate(lines):
+        entry = json.loads(line)
+        if not entry["type"].startswith("deck-"):
+            continue
+        for path in _hex_fields(entry["body"]):
+            finding = first_error([*lines[:number], _tampered(line, path)])
+            assert finding.line == number + 1 and finding.code[0] in "EL", (entry["type"], path, finding.code)
+            checked += 1
+    assert checked > 40
