@@ -380,3 +380,31 @@ def test_every_signed_field_of_every_deck_entry_is_checked() -> None:
             assert finding.line == number + 1 and finding.code[0] in "EL", (entry["type"], path, finding.code)
             checked += 1
     assert checked > 40
+
+
+def test_a_receiver_dealt_a_point_that_is_no_card_refuses_the_log_at_once(tmp_path: Path) -> None:
+    table = start(tmp_path)
+    kind, body = honest(table, "north")
+    game = seen_by(table, "north")
+    deck = game.decks["main"]
+    derived = crypto.derive_step(game.secret("north", 0), "main", 0, 8)
+    shift = crypto.card_point(game.id, "other", 0)
+    out = [bytes.fromhex(p) for p in body["stack"]]  # every point moved, the sum kept: no card is left
+    out = [(crypto.sodium.crypto_core_ed25519_add if i % 2 else crypto.sodium.crypto_core_ed25519_sub)(p, shift)
+           for i, p in enumerate(out)]  # fmt: skip
+    _, proof, _ = crypto.prove_step(derived, deck.total(), out, crypto.BASE, deck.context("north", "shuffle", 0))
+    append(table, table.forge("north", kind, {**body, "stack": [p.hex() for p in out], "proof": proof.hex()}))
+    step(table, "south")  # south shuffles honestly
+    step(table, "south")  # and strips its layer from north's two cards
+    public = table.replay().game  # north strips its layer from south's two cards (built by hand: north's own
+    assert public is not None  # client refuses its own false shuffle)
+    deck = public.decks["main"]
+    key = derived.scalar
+    points = [crypto.mul(crypto.invert(key), p) for p in deck.dealing]
+    proofs = [crypto.prove_layer(key, new, old, deck.context("north", "strip", i)).hex()
+              for i, (old, new) in enumerate(zip(deck.dealing, points, strict=True))]  # fmt: skip
+    strip = {"deck": "main", "after": deck.head, "points": [p.hex() for p in points], "proofs": proofs}
+    lines = append(table, table.forge("north", "deck-strip", strip))
+    assert verify_lines(lines)[0].valid  # nobody else can tell yet
+    finding = first_error(lines, knowledge=own_knowledge(table.keys["south"]))
+    assert (finding.code, finding.line) == ("E007", len(lines)) and "dealt to south" in finding.message
