@@ -54,6 +54,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/replay_battleaxe.py
 	$(BIN)/python benchmarks/reports.py
 	$(BIN)/python benchmarks/tournament.py
+	$(BIN)/python benchmarks/deck.py
 
 sample: $(STAMP)
 	$(BIN)/python sample_games/make_battleaxe.py

@@ -16,6 +16,7 @@ Families:
 * ``F`` files and storage.
 * ``U`` use: a command that cannot do what was asked (wrong key, nothing to do, bad argument).
 * ``X`` exchange: packets of entries sent between players (export, import, mail).
+* ``E`` shared hidden decks: shuffles, deals (strips) and revealed cards.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class Family(StrEnum):
     FILE = "F"
     USE = "U"
     EXCHANGE = "X"
+    DECK = "E"
 
 
 @dataclass(frozen=True)
@@ -204,6 +206,38 @@ _TABLE: tuple[Code, ...] = (
     Code(
         "X007", "mail-failed", "Sending mail failed: the SMTP server, STARTTLS, the login or the message was refused."
     ),
+    # E: shared hidden decks
+    Code(
+        "E001",
+        "deck-turn",
+        "A deck entry the game does not wait for from this seat: a shuffle, strip or reveal out of turn, for "
+        "another deck, or by the wrong seat.",
+    ),
+    Code(
+        "E002",
+        "deck-stale",
+        "A deck entry built on another state of the deck than the current one (stale or replayed).",
+    ),
+    Code(
+        "E003",
+        "shuffle-proof",
+        "A shuffle step that is not the deck's cards masked by its new layer's factor: wrong length, a repeated "
+        "or invalid point, or a failing proof.",
+    ),
+    Code("E004", "strip-proof", "A strip or re-key whose points or proofs do not match the seat's layer."),
+    Code(
+        "E005",
+        "not-in-hand",
+        "A reveal names a hand position the seat does not hold (a card never dealt to it, or another seat's).",
+    ),
+    Code("E006", "card-proof", "A revealed card lacks a valid proof that it is the card dealt to that position."),
+    Code(
+        "E007",
+        "shuffle-audit",
+        "At audit, a shuffle step differs from the one derived from the seat's disclosed secret (it duplicates, "
+        "drops, substitutes or reorders cards).",
+    ),
+    Code("E008", "card-twice", "A revealed card is already face up, is named twice, or is no card of the deck."),
 )
 
 CODES: dict[str, Code] = {c.id: c for c in _TABLE}

@@ -24,7 +24,7 @@ from pbem.client.session import own_knowledge
 from pbem.errors import UsageError
 from pbem.log import timestamps
 from pbem.log.store import conflicted_siblings, read_log, write_new_file
-from pbem.replay.game import no_knowledge
+from pbem.replay.game import Game, no_knowledge
 from pbem.rules import registry
 from pbem.rules.contract import OBSERVER, OMNISCIENT
 from pbem.verify.findings import VerificationReport
@@ -107,6 +107,7 @@ def status(
     if game is not None and game.genesis.body.deadline is not None:
         hours, since = game.genesis.body.deadline, game.last[1]
         deadline = {"hours": hours, "last_entry": since, "claim_from": timestamps.add_hours(since, hours)}
+    decks = _public_decks(game)
     info = {
         "game": report.game,
         "title": game.genesis.body.title if game else None,
@@ -121,6 +122,7 @@ def status(
         "audit": report.audit,
         "deadline": deadline,
         "claims": report.claims,
+        "decks": decks,
         "error": None if report.first_error is None else report.first_error.model_dump(mode="json"),
     }
     if as_json:
@@ -140,8 +142,21 @@ def status(
             )
         for claim in report.claims:
             console.print(f"timeout claim, {claim}")
+        if game is not None and game.state is not None:
+            for name, deck in sorted(game.state.decks.items()):
+                console.print(deck.describe(name))
         _print_report(report)
     raise typer.Exit(ExitCode.OK if report.valid else ExitCode.INVALID)
+
+
+def _public_decks(game: Game | None) -> dict[str, dict[str, Any]]:
+    """What everybody may know of each shared deck: its size, each hand's size and the face-up cards."""
+    if game is None or game.state is None:
+        return {}
+    return {
+        name: {"size": d.size, "hands": {s: len(h) for s, h in d.hands.items()}, "faceup": list(d.faceup)}
+        for name, d in sorted(game.state.decks.items())
+    }
 
 
 def show(

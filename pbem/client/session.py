@@ -26,6 +26,7 @@ from pbem.log.entry import Envelope, Sealed, seal, signing_input, validate
 from pbem.log.keys import KeyPair
 from pbem.log.sign import PublicKey
 from pbem.log.store import LogStore, write_new_file
+from pbem.replay import decks
 from pbem.replay.books import Epoch
 from pbem.replay.game import UNKNOWN, DataProvider, Game, Knowledge, builtin_data, rotation_statement
 from pbem.rules.contract import Action, Event, Ruleset
@@ -332,6 +333,9 @@ class Session:
         ]
         if sealer.made or opened:
             return "hidden", {"opened": opened, "sealed": [s.model_dump() for s in sealer.made]}, []
+        deck_work = decks.owed(game, self.seat)
+        if deck_work is not None:
+            return deck_work[0], deck_work[1], []
         answered: set[str] = set()  # entries whose first request awaiting this seat cannot be answered yet
         for roll in game.pending.values():
             if self.seat not in roll.awaiting or roll.entry in answered:
@@ -347,7 +351,8 @@ class Session:
                 draw = derive.draw_secret(self._secret(game, len(book.epochs) - 1), roll.request.slot, roll.ver)
                 reveal["commit"] = hidden.commit_draw(game.id, self.seat, roll.request.slot, roll.ver, draw)
             return "reveal", reveal, [roll.entry]
-        if game.result is not None and book.role == "player" and not book.disclosed:
+        dealer = any(d.dealer == self.seat for d in game.decks.values())  # its shuffles are audited too
+        if game.result is not None and (book.role == "player" or dealer) and not book.disclosed:
             secrets = [
                 {"epoch": n, "secret": self._secret(game, n).hex()}
                 for n, e in enumerate(book.epochs)

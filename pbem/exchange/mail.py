@@ -113,6 +113,7 @@ _NEXT_STEPS = {
     "seal": ("commit to {detail}", _REVEAL),
     "checkpoint": ("co-sign the end of {detail}", _REVEAL),
     "disclose": ("the game is over: disclose your game secret for the audit", _REVEAL),
+    "deck": ("{detail}", _REVEAL),
 }
 _WIDTH = 76  # body lines stay short enough for 7bit transfer and every mail reader
 

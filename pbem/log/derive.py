@@ -12,7 +12,9 @@ and from K, with HKDF-Expand and one distinct label each (PROTOCOL.md §5):
 * ``pbem/dice-chain-top/v1``: the top of the public dice seed chain;
 * ``pbem/salt/v1``: the salt of a hidden commitment (per slot and version);
 * ``pbem/seal-key/v1``: the key that seals a hidden value for its owner (per slot and version);
-* ``pbem/private-draw/v1``: the owner's secret of a private draw (per slot and version).
+* ``pbem/private-draw/v1``: the owner's secret of a private draw (per slot and version);
+* ``pbem/deck-shuffle/v1``: the seed of the seat's step in one shuffle of a shared deck (per deck and
+  shuffle number), from which :mod:`pbem.log.deck` draws the masking scalar and the permutation.
 
 Distinct labels make a private draw's secret independent of the public chain (research §4.3: revealing a
 chain element must never expose a private roll). ``K`` is disclosed at game end for the audit; it is
@@ -28,7 +30,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF, HKDFExpand
 
 from pbem.log.canon import canonical
 
-__all__ = ["LABELS", "chain_top", "draw_secret", "game_secret", "salt", "seal_key"]
+__all__ = ["LABELS", "chain_top", "deck_seed", "draw_secret", "game_secret", "salt", "seal_key"]
 
 LABELS = {
     "game": b"pbem/game-secret/v1",
@@ -36,6 +38,7 @@ LABELS = {
     "salt": b"pbem/salt/v1",
     "seal": b"pbem/seal-key/v1",
     "draw": b"pbem/private-draw/v1",
+    "deck": b"pbem/deck-shuffle/v1",
 }
 
 
@@ -70,3 +73,8 @@ def seal_key(secret: bytes, slot: str, ver: int) -> bytes:
 def draw_secret(secret: bytes, slot: str, ver: int) -> bytes:
     """The owner's private input to the private draw filling ``slot`` at ``ver``."""
     return _expand(secret, "draw", slot, ver)
+
+
+def deck_seed(secret: bytes, deck: str, number: int) -> bytes:
+    """The seed of the seat's step in shuffle ``number`` of shared deck ``deck`` (its scalar and permutation)."""
+    return _expand(secret, "deck", deck, number)

@@ -30,6 +30,10 @@ __all__ = [
     "PAYLOAD_TYPE",
     "ActionEntry",
     "CheckpointEntry",
+    "DeckRekeyEntry",
+    "DeckRevealEntry",
+    "DeckShuffleEntry",
+    "DeckStripEntry",
     "DiscloseEntry",
     "Entry",
     "EntryType",
@@ -83,6 +87,10 @@ class EntryType(StrEnum):
     CLAIM_TIMEOUT = "claim-timeout"  # evidence that a seat has not answered within the genesis deadline
     UNDO_REQUEST = "undo-request"  # the author asks to take back its last action
     UNDO_ACCEPT = "undo-accept"  # another seat agrees; once all have, the action is void
+    DECK_SHUFFLE = "deck-shuffle"  # a seat masks and permutes a shared deck (PROTOCOL.md §14)
+    DECK_REKEY = "deck-rekey"  # a seat adds its layer to cards returned to a shared deck
+    DECK_STRIP = "deck-strip"  # a seat strips its layer from cards dealt to another seat
+    DECK_REVEAL = "deck-reveal"  # a seat reveals cards of its hand, each with a proof
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,6 +424,59 @@ class ClaimTimeoutEntry(_FeedEntry):
     body: ClaimTimeoutBody
 
 
+# --- shared hidden decks (PROTOCOL.md §14) -------------------------------------------------------------
+DeckName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_-]{0,31}$")]
+Proof = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{128}$")]
+MAX_DECK = 256
+
+
+class DeckShuffleBody(Wire):
+    deck: DeckName
+    after: Hex64  # the deck's head: the last entry that changed it (a stale state is refused)
+    stack: Annotated[list[Hex64], Field(min_length=1, max_length=MAX_DECK)]  # the deck after this step
+    layer: Hex64  # the author's new layer point
+    proof: Proof  # the new layer and the deck's sum moved by one factor
+
+
+class DeckPointsBody(Wire):
+    deck: DeckName
+    after: Hex64
+    points: Annotated[list[Hex64], Field(min_length=1, max_length=MAX_DECK)]
+    proofs: Annotated[list[Proof], Field(min_length=1, max_length=MAX_DECK)]
+
+
+class RevealedCard(Wire):
+    hand: Count  # the position in the author's hand (in the order dealt)
+    card: Annotated[int, Field(ge=0, lt=MAX_DECK)]
+    proof: Proof
+
+
+class DeckRevealBody(Wire):
+    deck: DeckName
+    after: Hex64
+    cards: Annotated[list[RevealedCard], Field(min_length=1, max_length=MAX_DECK)]
+
+
+class DeckShuffleEntry(_FeedEntry):
+    type: Literal["deck-shuffle"]
+    body: DeckShuffleBody
+
+
+class DeckRekeyEntry(_FeedEntry):
+    type: Literal["deck-rekey"]
+    body: DeckPointsBody
+
+
+class DeckStripEntry(_FeedEntry):
+    type: Literal["deck-strip"]
+    body: DeckPointsBody
+
+
+class DeckRevealEntry(_FeedEntry):
+    type: Literal["deck-reveal"]
+    body: DeckRevealBody
+
+
 FeedEntry = (
     JoinEntry
     | ActionEntry
@@ -429,12 +490,17 @@ FeedEntry = (
     | ClaimTimeoutEntry
     | UndoRequestEntry
     | UndoAcceptEntry
+    | DeckShuffleEntry
+    | DeckRekeyEntry
+    | DeckStripEntry
+    | DeckRevealEntry
 )
 Entry = GenesisEntry | FeedEntry
 _MODELS: dict[str, type[Entry]] = {
     t.model_fields["type"].annotation.__args__[0]: t  # type: ignore[union-attr]
     for t in (GenesisEntry, JoinEntry, ActionEntry, RevealEntry, HiddenEntry, CheckpointEntry, DiscloseEntry,
-              KeyRotateEntry, KeyReplaceEntry, ResignEntry, ClaimTimeoutEntry, UndoRequestEntry, UndoAcceptEntry)
+              KeyRotateEntry, KeyReplaceEntry, ResignEntry, ClaimTimeoutEntry, UndoRequestEntry, UndoAcceptEntry,
+              DeckShuffleEntry, DeckRekeyEntry, DeckStripEntry, DeckRevealEntry)
 }  # fmt: skip
 assert set(_MODELS) == {t.value for t in EntryType}
 

@@ -67,6 +67,12 @@ def state_hash(state: GameState) -> str:
         }
         for name, slot in state.hidden.items()
     }
+    # Shared decks: hands by size only (``deck`` and ``decks`` are left out while unused, omit_when_empty).
+    if "decks" in dumped:
+        dumped["decks"] = {
+            name: {**deck, "hands": {seat: len(cards) for seat, cards in deck["hands"].items()}}
+            for name, deck in dumped["decks"].items()
+        }
     return hashlib.sha256(canonical(dumped)).hexdigest()
 
 

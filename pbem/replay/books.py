@@ -249,7 +249,7 @@ class Await:
     """Something the game waits for: ``what`` a seat must do, with details for people."""
 
     seat: str
-    what: Literal["join", "act", "dice", "open", "seal", "checkpoint", "disclose"]
+    what: Literal["join", "act", "dice", "open", "seal", "checkpoint", "disclose", "deck"]
     detail: str = ""
 
     def describe(self) -> str:
@@ -261,5 +261,6 @@ class Await:
             "seal": f"waiting for {self.seat} to commit to {self.detail}",
             "checkpoint": f"waiting for {self.seat} to co-sign checkpoint {self.detail}",
             "disclose": f"waiting for {self.seat} to disclose its game secret",
+            "deck": f"waiting for {self.seat} to {self.detail}",
         }
         return texts[self.what]

@@ -26,7 +26,7 @@ from pbem.errors import ActionError, LogFormatError, PbemError, SignatureError
 from pbem.log.canon import check_value
 from pbem.log.entry import ActionEntry, EntryType, Envelope, FeedEntry, GenesisEntry
 from pbem.log.sign import PublicKey, key_id
-from pbem.replay import hidden_info, rolls, seats
+from pbem.replay import decks, hidden_info, rolls, seats
 from pbem.replay.basics import (
     UNKNOWN,
     DataProvider,
@@ -139,6 +139,7 @@ class Game:
         self.undo_request: UndoRequest | None = None
         self.resolved: set[tuple[str, str]] = set()  # (roll key, seat) for every seed contributed
         self.echoed: set[str] = set()  # roll keys whose faces their mover has echoed
+        self.decks: dict[str, decks.SharedDeck] = {}  # shared hidden decks (PROTOCOL.md §14)
 
     # --- set-up ---------------------------------------------------------------------------------
     def _check_roster(self) -> None:
@@ -227,13 +228,14 @@ class Game:
             waits.extend(Await(seat, "seal", f"{o.slot} v{o.ver}") for o in book.owed_seals)
         for roll in self.pending.values():
             waits.extend(Await(seat, "dice", roll.key) for seat in roll.awaiting)
+        waits.extend(decks.awaiting(self))
         if self.state is None:
             return waits
         opens = [(slot.owner, name) for name, slot in sorted(self.state.hidden.items()) if slot.must_open]
         waits.extend(Await(owner, "open", name) for owner, name in opens)
         if self.result is not None:
             waits.extend(Await(s, "disclose") for s in self.roster.players if not self.seats[s].disclosed)
-        elif not self.pending and not opens and self.state.rolls is None:
+        elif not self.pending and not opens and self.state.rolls is None and self.state.deck is None:
             waits.extend(Await(seat, "act") for seat in self.ruleset.to_act(self.state))
         return waits
 
@@ -244,7 +246,12 @@ class Game:
         and the owner's next entry must carry it.
         """
         assert self.state is not None
-        return bool(self.pending) or self.state.rolls is not None or any(map(_MUST_OPEN, self.state.hidden.values()))
+        return (
+            bool(self.pending)
+            or self.state.rolls is not None
+            or self.state.deck is not None
+            or any(map(_MUST_OPEN, self.state.hidden.values()))
+        )
 
     def to_echo(self, seat: str) -> list[RollRecord]:
         """The resolved public rolls of ``seat`` whose faces it has not echoed yet."""
@@ -322,6 +329,7 @@ class Game:
             # Anything else happening ends a take-back window (a checkpoint only co-signs an earlier boundary).
             self.undoable, self.undo_request = None, None
         events = _HANDLERS[entry.type](self, env, entry, book)
+        events += decks.advance(self, env.id, entry.author)  # a deck operation the rules just asked for
         self.record(env, entry, line, clock)
         seats.owe_checkpoints(self, entry)
         self.events.extend(LoggedEvent(line, env.id, e) for e in events)
@@ -383,7 +391,7 @@ class Game:
             rolls.declare(self, env, entry, book, state.pending_rolls, declared)
         # An undo never crosses a roll, a hidden value or a period boundary: only such a plain action may be
         # taken back, and only until anything else happens.
-        plain = declared is None and not entry.body.sealed and state.hidden == before.hidden
+        plain = declared is None and not entry.body.sealed and state.hidden == before.hidden and state.deck is None
         if plain and self.ruleset.period(state) == period and self.result is None:
             self.undoable = Undoable(env.id, book.seat, before)
         return events
@@ -516,6 +524,7 @@ class Game:
         other.resolved = set(self.resolved)
         other.resigned = set(self.resigned)
         other.echoed = set(self.echoed)
+        other.decks = {k: d.clone() for k, d in self.decks.items()}
         return other
 
 
@@ -552,5 +561,9 @@ _HANDLERS: dict[str, _Handler] = {
     "claim-timeout": seats.apply_claim_timeout,
     "undo-request": seats.apply_undo_request,
     "undo-accept": seats.apply_undo_accept,
+    "deck-shuffle": decks.apply_shuffle,
+    "deck-rekey": decks.apply_rekey,
+    "deck-strip": decks.apply_strip,
+    "deck-reveal": decks.apply_reveal,
 }
 assert set(_HANDLERS) == {t.value for t in EntryType} - {EntryType.GENESIS}

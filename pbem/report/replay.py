@@ -83,6 +83,9 @@ def replay_page(chron: Chronicle, *, progress: Progress | None = None) -> bytes:
             view = chron.view(moment, OMNISCIENT)
             period = presentation.period_title(moment.period) if moment.period else ""
             stage = " · ".join(x for x in (period, presentation.stage(view) if view else "") if x)
+        if moment.state is not None and moment.state.decks:  # shared decks: sizes and face-up cards, for all
+            decks = [d.describe(name) for name, d in sorted(moment.state.decks.items())]
+            stage = " · ".join(x for x in (stage, *decks) if x)
         lines = []
         for event in moment.events:
             if event.kind in QUIET or not event.text:

@@ -32,6 +32,12 @@ at a time, in the order given, and ``resume`` sees the ones still pending in ``r
 
 **Resignation.** :meth:`Ruleset.on_resign` decides what a resignation does: by default the game ends for
 everyone; a multi-player game may let the seat drop out and play on.
+
+**Shared decks.** A module that needs cards returns a state with ``deck`` set (:meth:`GameState.with_deck`):
+shuffle a new deck or return face-up cards and reshuffle, deal cards to a seat, or have a seat reveal cards
+of its hand. The engine runs the protocol (PROTOCOL.md §14), keeps ``GameState.decks`` (public sizes, the
+face-up cards and each hand as far as the replaying party can see it) and calls ``resume`` with the
+revealed cards. ``view`` must show a hand's cards only to its owner.
 """
 
 from __future__ import annotations
@@ -50,6 +56,8 @@ __all__ = [
     "OBSERVER",
     "OMNISCIENT",
     "Action",
+    "Deck",
+    "DeckRequest",
     "Event",
     "GameState",
     "HiddenSlot",
@@ -153,17 +161,61 @@ class HiddenSlot(_Frozen):
     must_open: bool = False
 
 
+class DeckRequest(_Frozen):
+    """What a game asks of the shared deck ``deck`` before it can go on (the engine then calls ``resume``).
+
+    * ``shuffle``: put the face-up cards ``returned`` back (or, for a new deck, create cards 0 … size−1)
+      and have every player shuffle;
+    * ``deal``: deal ``n`` cards from the top to ``seat``;
+    * ``reveal``: ``seat`` reveals the cards at positions ``hand`` of its hand (in the order dealt).
+
+    ``dealer`` (on the shuffle that creates a deck) names a referee seat that deals: the weaker mode, in which
+    the referee sees every hand (PROTOCOL.md §14.10).
+    """
+
+    deck: str
+    op: Literal["shuffle", "deal", "reveal"]
+    dealer: str | None = None
+    size: int = 0
+    returned: tuple[int, ...] = ()
+    seat: str | None = None
+    n: int = 0
+    hand: tuple[int, ...] = ()
+
+
+class Deck(_Frozen):
+    """A shared deck as the engine keeps it in the state: the number of cards in it, each seat's hand in the
+    order dealt (a card is None where the replaying party cannot see it), and the face-up cards."""
+
+    size: int
+    hands: dict[str, tuple[int | None, ...]] = Field(default_factory=dict)
+    faceup: tuple[int, ...] = ()
+
+    def describe(self, name: str) -> str:
+        """What everybody may know of the deck, in one line (status, the replay page)."""
+        hands = ", ".join(f"{seat} {len(cards)}" for seat, cards in self.hands.items())
+        faceup = ", ".join(map(str, self.faceup)) or "none"
+        return f"deck {name}: {self.size} cards; hands: {hands}; face up: {faceup}"
+
+    def hand(self, seat: str, viewer: str) -> tuple[int | None, ...]:
+        """``seat``'s hand as ``viewer`` may see it: the cards for its owner (or an omniscient viewer),
+        otherwise only how many."""
+        cards = self.hands.get(seat, ())
+        return cards if viewer in (seat, OMNISCIENT) else (None,) * len(cards)
+
+
 S = TypeVar("S", bound="GameState")
 
 
 class GameState(_Frozen):
     """The base of every game's state. Subclasses add their own (frozen, JSON-serializable) fields.
 
-    The engine reads ``hidden``, ``rolls`` and ``extra_rolls``; everything else belongs to the module.
-    ``rolls`` is the first pending request, ``extra_rolls`` the ones after it, in resolution order.
+    The engine reads ``hidden``, ``rolls``, ``extra_rolls``, ``deck`` and ``decks``; everything else belongs
+    to the module. ``rolls`` is the first pending request, ``extra_rolls`` the ones after it, in resolution
+    order; ``deck`` is a pending shared-deck request and ``decks`` the decks' public state.
     """
 
-    omit_when_empty: ClassVar[frozenset[str]] = frozenset({"extra_rolls"})
+    omit_when_empty: ClassVar[frozenset[str]] = frozenset({"extra_rolls", "deck", "decks"})
     """Fields left out of the serialization (and so of the state hash) while empty (None, (), {}, "").
 
     A field added to a state after logs were signed goes here, so every state that does not use it hashes
@@ -173,6 +225,8 @@ class GameState(_Frozen):
     hidden: dict[str, HiddenSlot] = Field(default_factory=dict)
     rolls: RollRequest | None = None
     extra_rolls: tuple[RollRequest, ...] = ()
+    deck: DeckRequest | None = None
+    decks: dict[str, Deck] = Field(default_factory=dict)
 
     @model_serializer(mode="wrap")
     def _omit_empty_new_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -214,6 +268,9 @@ class GameState(_Frozen):
         """The state once its first pending request has resolved (the engine's, before ``resume``)."""
         rest = self.pending_rolls[1:]
         return self.model_copy(update={"rolls": rest[0] if rest else None, "extra_rolls": rest[1:]})
+
+    def with_deck(self: S, request: DeckRequest) -> S:
+        return self.model_copy(update={"deck": request})
 
 
 class SeatSpec(_Frozen):
@@ -266,6 +323,7 @@ class Outcome(_Frozen):
     dice: Mapping[str, tuple[int, ...]] | None = None
     drawn: str | None = None
     opened: tuple[str, ...] = ()
+    revealed: tuple[int, ...] = ()  # the cards a deck reveal showed, in the order the module asked
 
 
 class Step(_Frozen, Generic[S]):

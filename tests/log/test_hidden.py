@@ -181,7 +181,7 @@ def test_derivation_matches_rfc5869() -> None:
 @pytest.mark.case("H3")
 def test_labels_are_distinct() -> None:
     labels = list(derive.LABELS.values())
-    assert len(set(labels)) == len(labels) == 5
+    assert len(set(labels)) == len(labels) == 6
     for a, b in itertools.permutations(labels, 2):
         assert not a.startswith(b)  # no label is a prefix of another (the 0x00 separator keeps it so anyway)
     assert all(b"\x00" not in label for label in labels)
