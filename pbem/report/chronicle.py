@@ -62,6 +62,12 @@ class Moment:
     period: str | None = None
     findings: tuple[Finding, ...] = ()
 
+    def credit(self, event: Event) -> str | None:
+        """The seat a line of this moment's story is credited to: the seat that signed the entry, except that
+        an action's events name the seat the rules say acted. A reveal, a hidden-value entry or any other
+        protocol entry is credited to its signer, never to the seat whose request it answers."""
+        return event.seat if self.type == "action" else self.author
+
 
 @dataclass
 class Chronicle:

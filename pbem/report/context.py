@@ -307,7 +307,8 @@ def narrate(
                 continue
             if event.kind != "dice_rolled":
                 combat = None
-            actor = chron.name_of(event.seat) if event.seat else ""
+            credited = moment.credit(event)
+            actor = chron.name_of(credited) if credited else ""
             if event.kind == "combat_resolved" and "sides" in event.data:
                 combat = _combat(moment.line, event, names)
                 yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=event.text, combat=combat)

@@ -87,7 +87,8 @@ def replay_page(chron: Chronicle, *, progress: Progress | None = None) -> bytes:
         for event in moment.events:
             if event.kind in QUIET or not event.text:
                 continue
-            who = chron.name_of(event.seat) if event.seat else ""
+            credited = moment.credit(event)
+            who = chron.name_of(credited) if credited else ""
             seen_by = list(event.visible_to) if event.visible_to is not None else None
             lines.append([event.kind, who, event.text, event.rule, seen_by])
         if moment.note:
