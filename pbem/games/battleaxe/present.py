@@ -3,13 +3,14 @@ their armies, and the facts a turn ends on (victory points, supply, the Advantag
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal
 
 from pbem.games.battleaxe.board import ALLIED, AXIS
 from pbem.games.battleaxe.data import BattleaxePack
-from pbem.rules.contract import UnitView, View
+from pbem.rules.contract import Event, UnitView, View
 from pbem.rules.maps import Edge, Label, Link, MapSpec, Point, Polyline, Region, Shape
-from pbem.rules.presentation import CounterFace, MapStyle, Marker, Presentation, SideStyle, Stroke
+from pbem.rules.presentation import CombatOutcome, CounterFace, MapStyle, Marker, Presentation, SideStyle, Stroke
 
 __all__ = ["BattleaxePresentation"]
 
@@ -34,8 +35,27 @@ STYLE = MapStyle(
         "connection": Stroke(color="#6b5b3e", width=1.6, dash="5,4"),
         "wire": Stroke(color="#4a4a4a", width=1.4, dash="2,3"),
     },
-    counter=30,
+    counter=36,
+    label_size=13,
+    arrows={ALLIED: Stroke(color="#b3261e", width=4), AXIS: Stroke(color="#1c1c1c", width=4)},
+    names={
+        "stutzpunkt": "Stützpunkt",
+        "clear": "Clear Area",
+        "zone": "Zone (off-map)",
+        "connection": "Zone connection",
+        "wire": "Frontier wire",
+        "escarpment": "Escarpment",
+    },
 )
+
+# 11.4.4: who came out on top of each result (Maximum Attack and Fanatical Defense both turn it into a Stalemate)
+WINNER: dict[str, Literal["attack", "defense"] | None] = {
+    "repulse": "defense",
+    "stalemate": None,
+    "success": "attack",
+    "overrun": "attack",
+}
+TURNED = frozenset({"maximum_attack", "fanatical_defense"})
 
 
 class BattleaxePresentation(Presentation):
@@ -62,7 +82,7 @@ class BattleaxePresentation(Presentation):
             Region(
                 id=loc.id,
                 name=f"{'Area' if loc.kind == 'area' else 'Zone'} {loc.id} ({loc.name})",
-                label=loc.id,
+                label=loc.name,
                 terrain=loc.terrain if loc.kind == "area" else "zone",
                 center=loc.position,
                 polygon=loc.polygon,
@@ -93,6 +113,12 @@ class BattleaxePresentation(Presentation):
             marks=("OOS",) if unit.extra.get("out_of_supply") else (),
             fill=NATIONALITY_FILL.get(str(unit.extra.get("nationality"))),
         )
+
+    def combat_outcome(self, data: Mapping[str, Any], followups: Sequence[Event]) -> CombatOutcome:
+        result = str(data.get("result", ""))
+        if any(e.kind in TURNED for e in followups):
+            result = "stalemate"
+        return CombatOutcome(result=result, winner=WINNER.get(result))
 
     def markers(self, view: View) -> tuple[Marker, ...]:
         """A Contested marker where units of both sides stand (7.3)."""
