@@ -173,8 +173,8 @@ def draw_face(parent: ET.Element, face: CounterFace, style: MapStyle) -> None:
             font_family=FONT,
             fill=ink,
         )
-        if len(face.value) * 0.62 * size > c * 0.94:  # narrow the letters, never the type size
-            value.set("textLength", num(c * 0.94))
+        if len(face.value) * 0.62 * size > c * 0.86:  # narrow the letters, never the type size
+            value.set("textLength", num(c * 0.86))
             value.set("lengthAdjust", "spacingAndGlyphs")
     for i, mark in enumerate(face.marks):
         y = c * (0.02 + 0.24 * i)
@@ -299,14 +299,15 @@ class MapRenderer:
             width, height = region.radius * 2, region.radius * 2
         scales = [s for s in (1.0, 0.85, 0.7, 0.6, 0.5) if s >= self.min_scale] or [self.min_scale]
         for scale in scales:
-            for spacing in (1.08, 0.86):
+            for spacing in (1.08, 0.94):  # 0.94: neighbours overlap a counter's margin, never its values
                 step = self.style.counter * scale * spacing
-                per_row = max(1, min(count, int((width + step * 0.08) // step)))
+                room = width / 0.92 * 0.98 if spacing < 1 else width
+                per_row = max(1, min(count, int((room - self.style.counter * scale + step) // step)))
                 if -(-count // per_row) * step <= height + step * 0.08:
                     return scale, per_row, spacing
-        step = self.style.counter * scales[-1] * 0.86
-        per_row = max(1, min(count, int((width + step * 0.5) // step)))
-        return scales[-1], per_row, 0.86
+        step = self.style.counter * scales[-1] * 0.94
+        per_row = max(1, min(count, int((width / 0.92 - self.style.counter * scales[-1] + step) // step)))
+        return scales[-1], per_row, 0.94
 
     # --- drawing ---------------------------------------------------------------------------------------------
     def render(
@@ -348,9 +349,7 @@ class MapRenderer:
             for move in moves:
                 self.arrow(layer, move)
         if combats:
-            layer = el(root, "g", class_="combats")
-            for site in combats:
-                self._combat(layer, site)
+            self._combats(el(root, "g", class_="combats"), combats)
         height = self.spec.height
         if legend:
             height = self._legend(root, moves=bool(moves), combats=bool(combats))
@@ -405,34 +404,33 @@ class MapRenderer:
         el(g, "circle", cx=num(tail[0]), cy=num(tail[1]), r=num(stroke.width * 1.2), fill=stroke.color)
         el(g, "polygon", class_="head", points=pointlist(head), fill=stroke.color, stroke="#ffffff", stroke_width="1")
 
-    def combat_at(self, location: str) -> Point:
-        """Where a combat marker goes: on the region's label line, left of the label."""
-        region = self.regions[location]
-        cx, cy = region.center
-        c = self.style.counter
-        lines = _wrap(region.label, self._label_width(region), self._label_size())
-        widest = max((len(line) for line in lines), default=0) * 0.56 * self._label_size()
-        return (cx - widest / 2 - c * 0.75, cy - c * 0.5 - self._label_size() * 0.35)
-
-    def _combat(self, layer: ET.Element, site: CombatSite) -> None:
-        if site.location not in self.regions:
-            return
-        x, y = self.combat_at(site.location)
-        c = self.style.counter
-        fill = self.style.sides[site.winner].control if site.winner in self.style.sides else "#8a8a8a"
-        g = el(layer, "g", class_="combat-marker", data_location=site.location, data_number=str(site.number))
-        _burst(g, x, y, c * 0.42, fill)
-        el(
-            g,
-            "text",
-            str(site.number),
-            x=num(x),
-            y=num(y + c * 0.15),
-            text_anchor="middle",
-            font_size=num(LEGEND_TYPE),
-            font_weight="bold",
-            fill="#ffffff",
-        )
+    def _combats(self, layer: ET.Element, sites: list[CombatSite]) -> None:
+        """One marker per location: the numbers of its combats (``1–3, 5``), in the colour of the side that
+        won the last of them (grey: nobody), left of the location's label (above it at the map's edge)."""
+        by_location: dict[str, list[CombatSite]] = {}
+        for site in sites:
+            if site.location in self.regions:
+                by_location.setdefault(site.location, []).append(site)
+        c, size = self.style.counter, LEGEND_TYPE
+        for location, fought in by_location.items():
+            text = _runs([site.number for site in fought])
+            last = fought[-1].winner
+            fill = self.style.sides[last].control if last in self.style.sides else "#8a8a8a"
+            region = self.regions[location]
+            cx, cy = region.center
+            label = self._label_size()
+            lines = _wrap(region.label, self._label_width(region), label)
+            widest = max((len(part) for part in lines), default=0) * 0.56 * label
+            width, height = len(text) * size * 0.62 + c * 0.45, size * 1.5
+            x, y = cx - widest / 2 - c * 0.35 - width, cy - c * 0.5 - label * 0.35 - height / 2
+            if x < 2:
+                x, y = max(2.0, cx - width / 2), y - label * 1.1 * len(lines) - height * 0.2
+            g = el(layer, "g", class_="combat-marker", data_location=location, data_numbers=text)
+            el(g, "rect", x=num(x), y=num(y), width=num(width), height=num(height), rx=num(height / 2), fill=fill,
+               stroke="#ffffff", stroke_width="1.5")  # fmt: skip
+            _burst(g, x + c * 0.25, y + height / 2, height * 0.34, "#ffffff")
+            el(g, "text", text, x=num(x + c * 0.45 + (width - c * 0.45) / 2), y=num(y + height / 2 + size * 0.36),
+               text_anchor="middle", font_size=num(size), font_weight="bold", fill="#ffffff")  # fmt: skip
 
     def _legend(self, root: ET.Element, *, moves: bool, combats: bool) -> float:
         """A key under the map; returns the drawing's new height."""
@@ -447,7 +445,7 @@ class MapRenderer:
             for side, look in style.sides.items():
                 items.append(("arrow", side, f"{look.name} move"))
         if combats:
-            items.append(("combat", "", "Combat (number as in the story; winner's colour, grey: neither)"))
+            items.append(("combat", "", "Combats, numbered as in the story (colour of the last winner; grey: none)"))
         terrains = dict.fromkeys(r.terrain for r in spec.regions)
         for terrain in terrains:
             items.append(("terrain", terrain, style.name(terrain)))
@@ -498,7 +496,9 @@ class MapRenderer:
             el(parent, "polygon", points=pointlist([(x + s * 1.1, mid), (x + s * 0.5, mid - s * 0.3),
                (x + s * 0.5, mid + s * 0.3)]), fill=stroke.color)  # fmt: skip
         elif kind == "combat":
-            _burst(parent, x + s / 2, y + s / 2, s * 0.55, "#8a8a8a")
+            el(parent, "rect", x=num(x - s * 0.1), y=num(y + s * 0.1), width=num(s * 1.3), height=num(s * 0.8),
+               rx=num(s * 0.4), fill="#8a8a8a")  # fmt: skip
+            _burst(parent, x + s * 0.25, y + s / 2, s * 0.28, "#ffffff")
         elif kind == "terrain":
             el(parent, "rect", x=num(x), y=num(y), width=num(s), height=num(s), fill=self._fill(what),
                stroke=style.region_stroke)  # fmt: skip
@@ -696,6 +696,17 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
     words = text.split(" ")
     best = min(range(1, len(words)), key=lambda i: max(len(" ".join(words[:i])), len(" ".join(words[i:]))))
     return [" ".join(words[:best]), " ".join(words[best:])]
+
+
+def _runs(numbers: list[int]) -> str:
+    """``[1, 2, 3, 5]`` → ``1–3, 5``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
 
 
 def _burst(parent: ET.Element, x: float, y: float, r: float, fill: str) -> None:

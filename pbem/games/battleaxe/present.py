@@ -84,7 +84,7 @@ class BattleaxePresentation(Presentation):
                 name=f"{'Area' if loc.kind == 'area' else 'Zone'} {loc.id} ({loc.name})",
                 label=loc.name,
                 terrain=loc.terrain if loc.kind == "area" else "zone",
-                center=loc.position,
+                center=loc.position if loc.kind == "area" else _near_top(loc.position, loc.polygon),
                 polygon=loc.polygon,
             )
             for loc in pack.locations
@@ -164,6 +164,12 @@ class BattleaxePresentation(Presentation):
             ("Allied control", ", ".join(held[ALLIED]) or "none"),
             ("Axis control", ", ".join(held[AXIS]) or "none"),
         ]
+
+
+def _near_top(position: Point, polygon: tuple[Point, ...]) -> Point:
+    """A Zone's label and stack go near its top edge: Zones are off-map boxes holding many units."""
+    top = min(y for _, y in polygon)
+    return (position[0], min(position[1], top + STYLE.counter * 0.9))
 
 
 def _location_order(location: str) -> tuple[int, str]:
