@@ -13,7 +13,7 @@ from pbem.report.draw import FONT, SVG_NS, el, num
 __all__ = ["bar_chart", "line_chart"]
 
 PALETTE = ("#1f5f8b", "#b3261e", "#5b7f2a", "#8a5a9e", "#c77c02")
-WIDTH, HEIGHT = 420.0, 220.0
+WIDTH, HEIGHT = 420.0, 205.0
 """Drawn half a page wide (88 mm), so 11-unit type prints at about 6.5 pt."""
 LEFT, RIGHT, TOP, BOTTOM = 40.0, 12.0, 34.0, 64.0
 

@@ -525,7 +525,7 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
     series = _scores_by_group(chron, viewer, presentation, groups) if presentation is not None else {}
     fights = 1
     for group, title in zip(groups, titles, strict=True):
-        anchor = _anchor(group[-1] if len(group) == 1 else title)
+        anchor = _anchor(_main_period(group))
         moments = [m for m in chron.moments if m.period in group]
         start_state = chron.state_before(group[0])
         start_view = chron.view(None, viewer, state=start_state) if start_state is not None else None
@@ -533,12 +533,12 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
         paragraphs: list[Paragraph] = []
         turn_fights: list[Fight] = []
         start_map = end_map = None
+        story, sites = tell(chron, group, viewer, renderer, fights)
+        paragraphs, turn_fights = story.paragraphs, story.fights
+        fights += len(turn_fights)
         if renderer is not None:
-            story, sites = tell(chron, group, viewer, renderer, fights)
-            paragraphs, turn_fights = story.paragraphs, story.fights
-            fights += len(turn_fights)
             if start_view is not None:
-                start_map = Markup(renderer.render(start_view, title=f"{title}: the start", legend=False,
+                start_map = Markup(renderer.render(start_view, title=f"{title}: the start", legend=True,
                                                    width_mm=PRINT_WIDTH_MM))  # fmt: skip
             if end_view is not None:
                 moves = renderer.moves(start_view, end_view) if start_view is not None else []
@@ -568,8 +568,13 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
                       combats=fights - 1)  # fmt: skip
 
 
+def _main_period(group: list[str]) -> str:
+    """The period a group of periods is named after: the eventful one, not the set-up or the audit."""
+    return next((p for p in group if p not in ("setup", "end")), group[0]) if len(group) > 1 else group[0]
+
+
 def _group_title(presentation: Presentation | None, group: list[str]) -> str:
-    turn = next((p for p in group if p not in ("setup", "end")), group[0]) if len(group) > 1 else group[0]
+    turn = _main_period(group)
     return presentation.period_title(turn) if presentation is not None else turn
 
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from pbem.report.chronicle import Chronicle, Moment
 from pbem.report.svg import CombatSite, MapRenderer
 from pbem.rules.contract import OMNISCIENT, Event, View
-from pbem.rules.presentation import Presentation
+from pbem.rules.presentation import Presentation, outcome_by_totals
 
 __all__ = ["Fight", "Paragraph", "TurnStory", "tell"]
 
@@ -100,8 +100,8 @@ class _Open:
 class _Teller:
     chron: Chronicle
     viewer: str
-    renderer: MapRenderer
-    presentation: Presentation
+    renderer: MapRenderer | None
+    presentation: Presentation | None
     first_fight: int
     paragraphs: list[Paragraph] = field(default_factory=list)
     fights: list[Fight] = field(default_factory=list)
@@ -156,7 +156,7 @@ class _Teller:
         for side, unit, src, dst in self._moved:
             by_side.setdefault(side, {}).setdefault((src, dst), []).append(self._units.get(unit, unit))
         self._moved = []
-        place = self.renderer.name
+        place = self.place
         for side, legs in by_side.items():
             parts = [f"{_names(units)} from {place(src)} to {place(dst)}" for (src, dst), units in legs.items()]
             self._sentences.append(sentence(f"{side_name(self.presentation, side)} moves: {'; '.join(parts)}"))
@@ -168,8 +168,19 @@ class _Teller:
         self._open = _Open(self.first_fight + len(self.fights), moment.line, event)
         self._sentences.append(f"\0{self._open.number}")  # filled in when its consequences are known
 
+    def place(self, location: str) -> str:
+        return self.renderer.name(location) if self.renderer is not None else location
+
+    @property
+    def followups(self) -> frozenset[str]:
+        return (self.presentation or Presentation).combat_followups
+
+    @property
+    def highlights(self) -> frozenset[str]:
+        return (self.presentation or Presentation).highlights
+
     def followup(self, event: Event) -> bool:
-        if self._open is None or event.kind not in self.presentation.combat_followups:
+        if self._open is None or event.kind not in self.followups:
             return False
         self._open.followups.append(event)
         return True
@@ -179,12 +190,16 @@ class _Teller:
         if fight is None:
             return
         data: dict[str, Any] = fight.event.data
-        outcome = self.presentation.combat_outcome(data, fight.followups)
+        outcome = (
+            self.presentation.combat_outcome(data, fight.followups)
+            if self.presentation is not None
+            else outcome_by_totals(data)
+        )
         sides = {str(s.get("role")): s for s in data.get("sides", [])}
         winner = sides.get(outcome.winner or "", {}).get("side")
         winner_name = side_name(self.presentation, str(winner)) if winner else ""
         region = str(data.get("location", ""))
-        where = self.renderer.name(region)
+        where = self.place(region)
 
         def party(role: str) -> str:
             side = sides.get(role, {})
@@ -223,18 +238,19 @@ def tell(
     chron: Chronicle,
     periods: Sequence[str],
     viewer: str,
-    renderer: MapRenderer,
+    renderer: MapRenderer | None,
     first_fight: int = 1,
 ) -> tuple[TurnStory, list[CombatSite]]:
-    """The story of ``periods`` (one turn, with any quiet periods folded in) as ``viewer`` may read it."""
-    presentation = renderer.presentation
+    """The story of ``periods`` (one turn, with any quiet periods folded in) as ``viewer`` may read it
+    (``renderer``: the game's map, which names locations; None for a game without one)."""
+    presentation = chron.presentation
     teller = _Teller(chron, viewer, renderer, presentation, first_fight)
     moments = [m for m in chron.moments if m.period in periods]
     state = chron.state_before(periods[0]) if periods else None
     stage = None
     for moment in moments:
         before = chron.view(None, viewer, state=state) if state is not None else None
-        now = presentation.stage(before) if before is not None else ""
+        now = presentation.stage(before) if presentation is not None and before is not None else ""
         if now != stage:
             teller.stage(now)
             stage = now
@@ -251,7 +267,7 @@ def tell(
                 continue
             else:
                 teller.close_fight()
-                if event.kind in presentation.highlights:
+                if presentation is None or event.kind in teller.highlights:  # a game without a look: tell it all
                     teller.say(event.text)
         after = chron.view(moment, viewer)
         if before is not None and after is not None and not combat_line and moment.state is not state:

@@ -23,8 +23,8 @@ __all__ = ["CombatSite", "MapRenderer", "MarkerBox", "Move", "Placement", "draw_
 VALUE = 0.4
 """A counter's values, as a share of its edge: a 36-unit counter on a 1,000-unit map printed 176 mm wide
 gives 7.2 pt type."""
-LEGEND_TYPE = 14.0
-"""The legend's type size in map units (7 pt on a 1,000-unit map printed 176 mm wide)."""
+LEGEND_PT = 7.1
+"""The printed type size of the legend and the combat markers."""
 
 
 @dataclass(frozen=True)
@@ -245,6 +245,7 @@ class MapRenderer:
         """``min_scale``: the smallest counters a crowd may shrink to (1 for print, where type must stay
         legible: a crowd that does not fit then overlaps a little and spills over its region's edge)."""
         self.min_scale = min_scale
+        self._type = presentation.style.counter * 0.4
         self.presentation = presentation
         self.style = presentation.style
         self.spec: MapSpec = presentation.map_spec()
@@ -329,6 +330,9 @@ class MapRenderer:
         width (the screen scales the drawing to its column either way).
         """
         moves, combats = list(moves), list(combats)
+        # the legend's and markers' type: LEGEND_PT on paper, or a little over a third of a counter on screen
+        mm_per_unit = (width_mm or 0) / self.spec.width
+        self._type = LEGEND_PT * 25.4 / 72 / mm_per_unit if mm_per_unit else self.style.counter * 0.4
         root = self.board(highlight=highlight, title=title, css_class=css_class, view=view)
         if view is not None:
             units = el(root, "g", class_="units")
@@ -411,7 +415,7 @@ class MapRenderer:
         for site in sites:
             if site.location in self.regions:
                 by_location.setdefault(site.location, []).append(site)
-        c, size = self.style.counter, LEGEND_TYPE
+        c, size = self.style.counter, self._type
         for location, fought in by_location.items():
             text = _runs([site.number for site in fought])
             last = fought[-1].winner
@@ -435,7 +439,7 @@ class MapRenderer:
     def _legend(self, root: ET.Element, *, moves: bool, combats: bool) -> float:
         """A key under the map; returns the drawing's new height."""
         spec, style = self.spec, self.style
-        c, size = style.counter, LEGEND_TYPE
+        c, size = style.counter, self._type
         items: list[tuple[str, str, str]] = []  # (kind of swatch, what it shows, words)
         for side, look in style.sides.items():
             items.append(("counter", side, f"{look.name} unit"))
@@ -453,7 +457,7 @@ class MapRenderer:
         for kind in dict.fromkeys([*kinds, *(line.kind for line in spec.lines)]):
             items.append(("stroke", kind, style.name(kind)))
         layer = el(root, "g", class_="legend")
-        pad, row_height = c * 0.3, size * 2.0
+        pad, row_height = c * 0.25, size * 1.75
         x, y = pad, spec.height + pad
         positions = []
         for kind, what, words in items:

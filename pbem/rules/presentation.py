@@ -24,7 +24,16 @@ from pydantic import BaseModel, ConfigDict
 from pbem.rules.contract import Event, UnitView, View
 from pbem.rules.maps import MapSpec
 
-__all__ = ["CombatOutcome", "CounterFace", "MapStyle", "Marker", "Presentation", "SideStyle", "Stroke"]
+__all__ = [
+    "CombatOutcome",
+    "CounterFace",
+    "MapStyle",
+    "Marker",
+    "Presentation",
+    "SideStyle",
+    "Stroke",
+    "outcome_by_totals",
+]
 
 
 class _Model(BaseModel):
@@ -174,9 +183,14 @@ class Presentation(ABC):
         """How a ``combat_resolved`` event (its ``data``) ended once the events that ``followups`` lists
         (those of :attr:`combat_followups` after it) had their say. By default the higher total wins and
         equal totals leave nobody the winner; a game whose results read otherwise overrides this."""
-        totals = {str(s.get("role")): int(s.get("total", 0)) for s in data.get("sides", [])}
-        attack, defense = totals.get("attack", 0), totals.get("defense", 0)
-        winner: Literal["attack", "defense"] | None = (
-            "attack" if attack > defense else "defense" if defense > attack else None
-        )
-        return CombatOutcome(result=str(data.get("result", "")).replace("_", " "), winner=winner)
+        return outcome_by_totals(data)
+
+
+def outcome_by_totals(data: Mapping[str, Any]) -> CombatOutcome:
+    """A combat's outcome read from its totals: the higher wins; equal totals leave nobody the winner."""
+    totals = {str(s.get("role")): int(s.get("total", 0)) for s in data.get("sides", [])}
+    attack, defense = totals.get("attack", 0), totals.get("defense", 0)
+    winner: Literal["attack", "defense"] | None = (
+        "attack" if attack > defense else "defense" if defense > attack else None
+    )
+    return CombatOutcome(result=str(data.get("result", "")).replace("_", " "), winner=winner)
