@@ -64,10 +64,12 @@ class Moment:
     findings: tuple[Finding, ...] = ()
 
     def credit(self, event: Event) -> str | None:
-        """The seat a line of this moment's story is credited to: the seat that signed the entry, except that
-        an action's events name the seat the rules say acted. A reveal, a hidden-value entry or any other
-        protocol entry is credited to its signer, never to the seat whose request it answers."""
-        return event.seat if self.type == "action" else self.author
+        """The seat a line of this moment's story is credited to: always the seat that signed the entry, not
+        the seat whose request it answers (a reveal of dice another seat asked for) nor the seat an event
+        is about. An action's events that name no seat are the rules' narration and are credited to nobody."""
+        if self.type == "action" and event.seat is None:
+            return None
+        return self.author
 
 
 @dataclass

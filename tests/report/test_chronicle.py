@@ -21,6 +21,16 @@ def test_reveal_entries_are_credited_to_the_seat_that_signed_them(sample: Chroni
     assert protocol and all(m.credit(e) == m.author for m in protocol for e in m.events)
 
 
+def test_an_actions_lines_are_credited_to_its_signer(sample: Chronicle) -> None:
+    """Line 273 is the Axis player's action that ends the game; the rules score Allied VP in it."""
+    action = next(m for m in sample.moments if m.line == 273)
+    scored = next(e for e in action.events if e.kind == "victory_points")
+    assert action.author == "axis" and scored.seat == "allied"
+    assert action.credit(scored) == "axis"
+    narration = next(e for e in sample.moments[4].events if e.seat is None)  # "the Maneuvers Phase begins"
+    assert sample.moments[4].credit(narration) is None
+
+
 def test_reports_and_the_replay_page_credit_reveals_to_their_signer(sample: Chronicle) -> None:
     html = turn_report(sample, "1", None, "html").decode()
     credited = re.findall(

@@ -154,7 +154,11 @@ class BattleaxePresentation(Presentation):
         vp = f"{facts.get('vp')} Allied VP" + (f" ({needed} needed for an Operational Victory)" if needed else "")
         out_of_supply = [u.name for u in view.units if u.location and u.extra.get("out_of_supply")]
         control = facts.get("control", {})
-        held = {s: sorted((k for k, v in control.items() if v == s), key=_location_order) for s in (ALLIED, AXIS)}
+        names = {loc.id: loc.name for loc in self.pack.locations}  # places by name, in the rulebook's order
+        held = {
+            s: [names.get(k, k) for k in sorted((k for k, v in control.items() if v == s), key=_location_order)]
+            for s in (ALLIED, AXIS)
+        }
         advantage = str(facts.get("advantage", "")).title() + (" (Rommel in play)" if facts.get("rommel") else "")
         return [
             ("Victory points", vp),
