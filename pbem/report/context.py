@@ -163,6 +163,12 @@ class CasualtyRow(_Model):
 
 # --- shared pieces ---------------------------------------------------------------------------------------
 
+PRINT_WIDTH_MM = 176.0
+"""The printed width of a full-width figure: A4 less the page margins of ``report.css`` (17 mm each side)."""
+TURN_MAP_MM = 80.0
+"""The height a turn's map may take when its counters stay legible smaller: two fit a page with a heading."""
+SUMMARY_MAP_MM = 120.0
+
 
 def default_viewer(chron: Chronicle) -> str:
     """Everything once the game is over and fully disclosed; before that, only public information."""
@@ -370,13 +376,23 @@ def _names(view: View | None, renderer: MapRenderer | None) -> _Names:
 
 
 def _renderer(presentation: Presentation | None) -> MapRenderer | None:
-    return None if presentation is None else MapRenderer(presentation)
+    """The renderer for printed documents: counters never shrink below legible type."""
+    return None if presentation is None else MapRenderer(presentation, min_scale=1.0)
 
 
-def _map(renderer: MapRenderer | None, view: View | None, title: str, highlight: Iterable[str] = ()) -> Markup | None:
+def _map(
+    renderer: MapRenderer | None,
+    view: View | None,
+    title: str,
+    highlight: Iterable[str] = (),
+    before: View | None = None,
+) -> Markup | None:
+    """A full-width printed map with its legend; with ``before``, arrows for the units that moved since."""
     if renderer is None or view is None:
         return None
-    return Markup(renderer.render(view, title=title, highlight=tuple(highlight)))
+    moves = renderer.moves(before, view) if before is not None else []
+    return Markup(renderer.render(view, title=title, highlight=tuple(highlight), moves=moves, legend=True,
+                                  width_mm=renderer.print_width(PRINT_WIDTH_MM, TURN_MAP_MM)))  # fmt: skip
 
 
 def _anchor(text: str) -> str:
@@ -415,7 +431,13 @@ def turn_context(chron: Chronicle, period: str, viewer: str) -> TurnContext:
         title=title,
         period=period,
         start_map=_map(renderer, start_view, f"{title}: the start"),
-        end_map=_map(renderer, end_view, f"{title}: the end", highlight=_locations(end_view, combats, renderer)),
+        end_map=_map(
+            renderer,
+            end_view,
+            f"{title}: the end",
+            highlight=_locations(end_view, combats, renderer),
+            before=start_view,
+        ),
         sections=sections,
         status=status,
         scores=scores,
@@ -432,9 +454,6 @@ def _locations(view: View | None, names: list[str], renderer: MapRenderer | None
 
 
 # --- after-action report -----------------------------------------------------------------------------------
-
-PRINT_WIDTH_MM = 176.0
-"""The printed width of a full-width figure: A4 less the page margins of ``report.css`` (17 mm each side)."""
 
 
 class LossRow(_Model):
@@ -460,9 +479,14 @@ class Summary(_Model):
     changed_options: list[OptionRow]
 
 
+SHORT_STORY = 600
+"""A turn told in fewer characters goes above its maps, so that it does not trail onto a page of its own."""
+
+
 class TurnSection(_Model):
     title: str
     anchor: str
+    short: bool
     overview: list[str]
     start_map: Markup | None
     end_map: Markup | None
@@ -524,6 +548,7 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
     losses = _losses(chron, viewer)
     series = _scores_by_group(chron, viewer, presentation, groups) if presentation is not None else {}
     fights = 1
+    width = renderer.print_width(PRINT_WIDTH_MM, TURN_MAP_MM) if renderer is not None else PRINT_WIDTH_MM
     for group, title in zip(groups, titles, strict=True):
         anchor = _anchor(_main_period(group))
         moments = [m for m in chron.moments if m.period in group]
@@ -539,19 +564,28 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
         if renderer is not None:
             if start_view is not None:
                 start_map = Markup(renderer.render(start_view, title=f"{title}: the start", legend=True,
-                                                   width_mm=PRINT_WIDTH_MM))  # fmt: skip
+                                                   width_mm=width))  # fmt: skip
             if end_view is not None:
                 moves = renderer.moves(start_view, end_view) if start_view is not None else []
                 end_map = Markup(renderer.render(end_view, title=f"{title}: the end", moves=moves, combats=sites,
-                                                 legend=True, width_mm=PRINT_WIDTH_MM))  # fmt: skip
+                                                 legend=True, width_mm=width))  # fmt: skip
         overview = _overview(chron, presentation, group, turn_fights, losses, series, groups.index(group))
-        turns.append(TurnSection(title=title, anchor=anchor, overview=overview, start_map=start_map,
+        told = sum(len(p.text) + sum(len(x) for x in p.sentences) for p in paragraphs)
+        turns.append(TurnSection(title=title, anchor=anchor, short=told < SHORT_STORY, overview=overview,
+                                 start_map=start_map,
                                  end_map=end_map, paragraphs=paragraphs, fights=turn_fights))  # fmt: skip
     head = header(chron, viewer)
     summary = Summary(
         final_map=None
         if renderer is None or final_view is None
-        else Markup(renderer.render(final_view, title="The final position", legend=True, width_mm=PRINT_WIDTH_MM)),
+        else Markup(
+            renderer.render(
+                final_view,
+                title="The final position",
+                legend=True,
+                width_mm=renderer.print_width(PRINT_WIDTH_MM, SUMMARY_MAP_MM),
+            )
+        ),
         score_chart=Markup(charts.line_chart(titles, series, title="Score at the end of each turn"))
         if series
         else None,

@@ -25,6 +25,9 @@ VALUE = 0.4
 gives 7.2 pt type."""
 LEGEND_PT = 7.1
 """The printed type size of the legend and the combat markers."""
+VALUE_PT = 7.1
+"""The smallest printed type size of a counter's values."""
+PT_PER_MM = 72 / 25.4
 
 
 @dataclass(frozen=True)
@@ -332,7 +335,7 @@ class MapRenderer:
         moves, combats = list(moves), list(combats)
         # the legend's and markers' type: LEGEND_PT on paper, or a little over a third of a counter on screen
         mm_per_unit = (width_mm or 0) / self.spec.width
-        self._type = LEGEND_PT * 25.4 / 72 / mm_per_unit if mm_per_unit else self.style.counter * 0.4
+        self._type = LEGEND_PT / PT_PER_MM / mm_per_unit if mm_per_unit else self.style.counter * 0.4
         root = self.board(highlight=highlight, title=title, css_class=css_class, view=view)
         if view is not None:
             units = el(root, "g", class_="units")
@@ -362,6 +365,14 @@ class MapRenderer:
             root.set("width", f"{num(width_mm)}mm")
             root.set("height", f"{num(width_mm * height / self.spec.width)}mm")
         return ET.tostring(root, encoding="unicode")
+
+    def print_width(self, column_mm: float, tallest_mm: float) -> float:
+        """How wide to print the map: as large as fits a ``column_mm`` by ``tallest_mm`` box, but never so
+        small that a counter's values print under VALUE_PT, nor wider than the column."""
+        spec = self.spec
+        fits = min(column_mm / spec.width, tallest_mm / spec.height)
+        legible = VALUE_PT / PT_PER_MM / (self.style.counter * VALUE * self.min_scale)
+        return min(column_mm, max(fits, legible) * spec.width)
 
     # --- what happened: movement arrows, combat markers, the legend --------------------------------------------
     def moves(self, before: View, after: View) -> list[Move]:

@@ -91,7 +91,7 @@ def test_every_map_has_legible_counters_and_a_legend(html: str) -> None:
     maps = [ET.fromstring(m) for m in MAP.findall(html)]
     assert len(maps) == 7
     for svg in maps:
-        assert svg.get("width") == f"{PRINT_WIDTH_MM:g}mm"
+        assert 0 < float(svg.get("width", "0").removesuffix("mm")) <= PRINT_WIDTH_MM
         values = [
             printed_pt(svg, float(text.get("font-size", 0)), unit_scale(unit))
             for unit in svg.iter(f"{SVG}g")
