@@ -187,3 +187,27 @@ def test_the_after_action_reports_first_three_screens(browser: Any, sample: Chro
         "return document.getElementById('turn-1').getBoundingClientRect().top + window.scrollY"
     )
     assert top > height  # the summary comes first
+
+
+def test_the_replay_highlights_the_current_action_and_shows_the_score(
+    browser: Any, sample: Chronicle, tmp_path: Path
+) -> None:
+    load(browser, replay_page(sample), tmp_path / "replay.html")
+    moved = next(i for i, m in enumerate(sample.moments) if any(e.kind == "moved" for e in m.events))
+    event = next(e for e in sample.moments[moved].events if e.kind == "moved")
+    press(browser, "next", moved)
+    state = browser.execute_script(
+        "return [Array.from(document.querySelectorAll('.region.hot')).map(function (r) {"
+        "  return r.getAttribute('data-id'); }).sort(),"
+        " Array.from(document.querySelectorAll('#units .unit.moved')).map(function (g) {"
+        "  return g.getAttribute('data-unit'); }),"
+        " document.querySelectorAll('#arrows .arrow').length]"
+    )
+    assert state == [sorted([event.data["src"], event.data["dst"]]), [event.data["unit"]], 1]
+    panel = browser.find_element("id", "score-panel")
+    assert panel.is_displayed() and "Allied VP" in panel.text and "Victory points" in panel.text
+    shot(browser, "replay-current-action")
+    press(browser, "next")
+    assert browser.execute_script("return document.querySelectorAll('#arrows .arrow').length") == 0
+    press(browser, "last")
+    assert "13" in browser.find_element("id", "score-panel").text
