@@ -191,7 +191,9 @@ def header(chron: Chronicle, viewer: str) -> Header:
     if ruleset is not None:
         scenario = next((s.name for s in ruleset.scenarios if s.id == scenario), scenario)
     specs = {o.id: o for o in ruleset.options} if ruleset is not None else {}
-    options = [option_row(k, v, specs.get(k)) for k, v in genesis.options.items()]
+    order = {k: i for i, k in enumerate(specs)}  # the rulebook's order, as the game lists its options
+    chosen = sorted(genesis.options.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0]))
+    options = [option_row(k, v, specs.get(k)) for k, v in chosen]
     bundled = ruleset is not None and hashlib.sha256(ruleset.default_data()).hexdigest() == genesis.data
     stamps = [m.ts for m in chron.moments if m.ts is not None]
     return Header(
@@ -214,6 +216,10 @@ def header(chron: Chronicle, viewer: str) -> Header:
 RULE_REFERENCE = re.compile(r"^(?:(ruling|rule|rules|§)\s*)?([A-Z]?\d[\w.]*)\s*:\s*(.+)$", re.I | re.S)
 
 
+QUOTED_CHOICE = re.compile(r"'([a-z][a-z0-9_]*)'")
+"""A choice's value quoted in an option's description (``'single_step'``), shown in words like the setting."""
+
+
 def option_row(option: str, value: Any, spec: OptionSpec | None) -> OptionRow:
     """An option in plain words from its description (``"9.3.2: escarpments block movement"`` →
     ``Escarpments block movement: yes (rule 9.3.2)``); an option the game does not describe keeps its id."""
@@ -223,6 +229,7 @@ def option_row(option: str, value: Any, spec: OptionSpec | None) -> OptionRow:
     if found:
         kind, number, described = found.groups()
         rule = f"{'ruling' if (kind or '').lower() == 'ruling' else 'rule'} {number}"
+    described = QUOTED_CHOICE.sub(lambda m: "“" + m.group(1).replace("_", " ") + "”", described)
     label = described[0].upper() + described[1:] if described else option
     return OptionRow(
         label=label,

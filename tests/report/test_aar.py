@@ -215,3 +215,15 @@ def test_skirmish_hex_map_report_has_arrows_legend_and_legible_blocks(skirmish: 
                   if t.get("class") == "value"]  # fmt: skip
         assert all(v >= 7.0 for v in values)
     assert re.search(r"Combat \d+ at [^:]+: Red", html) and '<p class="story-paragraph">' in html
+
+
+def test_an_option_reads_as_words_from_its_description() -> None:
+    from pbem.report.context import option_row
+    from pbem.rules.contract import OptionSpec
+
+    spec = OptionSpec(id="escarpments_block", description="9.3.2: escarpments block movement", default=False)
+    row = option_row("escarpments_block", True, spec)
+    assert (row.label, row.value, row.rule, row.standard) == ("Escarpments block movement", "yes", "rule 9.3.2", False)
+    choice = OptionSpec(id="retreat", description="ruling A33: one step ('single_step') or more", default="single_step")
+    assert option_row("retreat", "single_step", choice).label == "One step (“single step”) or more"
+    assert option_row("mystery", 3, None).label == "Mystery" and option_row("mystery", 3, None).value == "3"
