@@ -248,6 +248,7 @@ class MapRenderer:
         """``min_scale``: the smallest counters a crowd may shrink to (1 for print, where type must stay
         legible: a crowd that does not fit then overlaps a little and spills over its region's edge)."""
         self.min_scale = min_scale
+        self._placed: dict[int, tuple[View, list[Placement]]] = {}
         self._type = presentation.style.counter * 0.4
         self.presentation = presentation
         self.style = presentation.style
@@ -261,7 +262,16 @@ class MapRenderer:
     # --- placing counters ----------------------------------------------------------------------------------
     def placements(self, view: View) -> list[Placement]:
         """Every unit of ``view`` that is on the map, laid out in rows under its location's label (smaller
-        counters where a crowd would not fit in its region)."""
+        counters where a crowd would not fit in its region). Remembered per view: a replay asks for each
+        view's layout for its picture and again for the moves into and out of it."""
+        known = self._placed.get(id(view))
+        if known is not None and known[0] is view:
+            return known[1]
+        placed = self._place(view)
+        self._placed[id(view)] = (view, placed)  # holding the view keeps its id from being reused
+        return placed
+
+    def _place(self, view: View) -> list[Placement]:
         by_location: dict[str, list[tuple[str, str, CounterFace]]] = {}
         for unit in view.units:
             if unit.location is None or unit.location not in self.regions:
