@@ -39,7 +39,9 @@ def test_reports_and_the_replay_page_credit_reveals_to_their_signer(sample: Chro
     signers = {m.line: sample.name_of(m.author) for m in sample.moments}
     assert credited and all(who == signers[int(line)] for line, who in credited)
     page = replay_page(sample).decode()
-    data = json.loads(re.search(r'<script type="application/json" id="pbem-data">(.*?)</script>', page, re.S).group(1))
+    found = re.search(r'<script type="application/json" id="pbem-data">(.*?)</script>', page, re.S)
+    assert found is not None
+    data = json.loads(found.group(1))
     for step in data["steps"]:
         if step["type"] == "reveal":
             assert {line[1] for line in step["lines"]} <= {step["who"]}, step["line"]
