@@ -429,27 +429,49 @@ class MapRenderer:
         el(g, "circle", cx=num(tail[0]), cy=num(tail[1]), r=num(stroke.width * 1.2), fill=stroke.color)
         el(g, "polygon", class_="head", points=pointlist(head), fill=stroke.color, stroke="#ffffff", stroke_width="1")
 
+    def _label_box(self, region: Region) -> tuple[float, float, float, float]:
+        """The box a region's label (and its control marker) takes: left, top, right, bottom."""
+        cx, cy = region.center
+        size = self._label_size()
+        lines = _wrap(region.label, self._label_width(region), size)
+        widest = max((len(part) for part in lines), default=0) * 0.56 * size
+        baseline = cy - self.style.counter * 0.5
+        left = cx - widest / 2 - self.style.counter * 0.4  # the control marker
+        return (left, baseline - size * (1.05 * len(lines)), cx + widest / 2, baseline + size * 0.25)
+
     def _combats(self, layer: ET.Element, sites: list[CombatSite]) -> None:
         """One marker per location: the numbers of its combats (``1–3, 5``), in the colour of the side that
-        won the last of them (grey: nobody), left of the location's label (above it at the map's edge)."""
+        won the last of them (grey: nobody). It goes beside the location's label, on the first side (left,
+        right, above) where it covers no other label and stays on the map."""
         by_location: dict[str, list[CombatSite]] = {}
         for site in sites:
             if site.location in self.regions:
                 by_location.setdefault(site.location, []).append(site)
         c, size = self.style.counter, self._type
+        labels = {r.id: self._label_box(r) for r in self.spec.regions if r.label}
+        taken: list[tuple[float, float, float, float]] = []
         for location, fought in by_location.items():
             text = _runs([site.number for site in fought])
             last = fought[-1].winner
             fill = self.style.sides[last].control if last in self.style.sides else "#8a8a8a"
-            region = self.regions[location]
-            cx, cy = region.center
-            label = self._label_size()
-            lines = _wrap(region.label, self._label_width(region), label)
-            widest = max((len(part) for part in lines), default=0) * 0.56 * label
+            left, top, right, bottom = labels.get(location) or self._label_box(self.regions[location])
             width, height = len(text) * size * 0.62 + c * 0.45, size * 1.5
-            x, y = cx - widest / 2 - c * 0.35 - width, cy - c * 0.5 - label * 0.35 - height / 2
-            if x < 2:
-                x, y = max(2.0, cx - width / 2), y - label * 1.1 * len(lines) - height * 0.2
+            middle = (top + bottom) / 2 - height / 2
+            candidates = [
+                (left - width - c * 0.05, middle),
+                (right + c * 0.1, middle),
+                ((left + right) / 2 - width / 2, top - height - c * 0.05),
+            ]
+            others = [b for k, b in labels.items() if k != location] + taken
+            x, y = candidates[2]
+            for cx, cy in candidates:
+                box = (cx, cy, cx + width, cy + height)
+                on_map = cx >= 0 and cy >= 0 and box[2] <= self.spec.width and box[3] <= self.spec.height
+                if on_map and not any(_overlap(box, other) for other in others):
+                    x, y = cx, cy
+                    break
+            x, y = min(max(x, 1.0), self.spec.width - width - 1), max(y, 1.0)
+            taken.append((x, y, x + width, y + height))
             g = el(layer, "g", class_="combat-marker", data_location=location, data_numbers=text)
             el(g, "rect", x=num(x), y=num(y), width=num(width), height=num(height), rx=num(height / 2), fill=fill,
                stroke="#ffffff", stroke_width="1.5")  # fmt: skip
@@ -721,6 +743,10 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
     words = text.split(" ")
     best = min(range(1, len(words)), key=lambda i: max(len(" ".join(words[:i])), len(" ".join(words[i:]))))
     return [" ".join(words[:best]), " ".join(words[best:])]
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _runs(numbers: list[int]) -> str:
