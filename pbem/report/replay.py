@@ -234,4 +234,5 @@ def _board(renderer: MapRenderer | None, frames: _Frames) -> Markup | None:
     el(root, "g", class_="units", id="units")
     el(root, "g", class_="markers", id="markers")
     el(root, "g", class_="arrows", id="arrows")
+    renderer.legend(root, moves=True, combats=False)
     return Markup(ET.tostring(root, encoding="unicode"))

@@ -367,10 +367,7 @@ class MapRenderer:
                 self.arrow(layer, move)
         if combats:
             self._combats(el(root, "g", class_="combats"), combats)
-        height = self.spec.height
-        if legend:
-            height = self._legend(root, moves=bool(moves), combats=bool(combats))
-        root.set("viewBox", f"0 0 {num(self.spec.width)} {num(height)}")
+        height = self.legend(root, moves=bool(moves), combats=bool(combats)) if legend else self.spec.height
         if width_mm is not None:
             root.set("width", f"{num(width_mm)}mm")
             root.set("height", f"{num(width_mm * height / self.spec.width)}mm")
@@ -479,8 +476,9 @@ class MapRenderer:
             el(g, "text", text, x=num(x + c * 0.45 + (width - c * 0.45) / 2), y=num(y + height / 2 + size * 0.36),
                text_anchor="middle", font_size=num(size), font_weight="bold", fill="#ffffff")  # fmt: skip
 
-    def _legend(self, root: ET.Element, *, moves: bool, combats: bool) -> float:
-        """A key under the map; returns the drawing's new height."""
+    def legend(self, root: ET.Element, *, moves: bool, combats: bool) -> float:
+        """Add a key under the map drawn in ``root`` (arrows and combat markers listed when the map has them);
+        returns the drawing's new height, which its viewBox now has."""
         spec, style = self.spec, self.style
         c, size = style.counter, self._type
         items: list[tuple[str, str, str]] = []  # (kind of swatch, what it shows, words)
@@ -525,6 +523,7 @@ class MapRenderer:
             self._swatch(item, kind, what, x, y + (row_height - c * 0.6) / 2, c * 0.6)
             el(item, "text", words, x=num(x + c * 0.9), y=num(y + row_height / 2 + size * 0.36), font_size=num(size),
                fill="#222222")  # fmt: skip
+        root.set("viewBox", f"0 0 {num(spec.width)} {num(height)}")
         return height
 
     def _swatch(self, parent: ET.Element, kind: str, what: str, x: float, y: float, s: float) -> None:
