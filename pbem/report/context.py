@@ -25,6 +25,7 @@ from pbem.rules.contract import OBSERVER, OMNISCIENT, Event, OptionSpec, View
 from pbem.rules.presentation import Presentation
 
 __all__ = [
+    "PRINT_WIDTH_MM",
     "QUIET",
     "AarContext",
     "CombatTable",
@@ -34,7 +35,9 @@ __all__ = [
     "TurnContext",
     "aar_context",
     "default_viewer",
+    "option_row",
     "turn_context",
+    "turns_of",
     "viewer_label",
 ]
 
