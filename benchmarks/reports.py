@@ -1,7 +1,8 @@
 """Seconds to render the Operation Battleaxe sample game's documents, measured in one run.
 
 * ``chronicle``: replaying the log into the moments every document is made from (the verifier's replay);
-* ``aar_html`` / ``aar_pdf``: the after-action report, from the chronicle, as HTML and as PDF (WeasyPrint);
+* ``aar_html`` / ``aar_pdf``: the after-action report, from the chronicle, as HTML and as PDF (WeasyPrint): a
+  summary page, the story of each turn with its start and end maps (seven maps for the sample), an appendix;
 * ``turn_pdf``: the turn report of turn 1 as PDF;
 * ``replay_html``: the step-through replay page (every line, every viewer).
 

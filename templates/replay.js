@@ -117,11 +117,50 @@
     });
   }
 
-  function highlight(ids) {
+  function svgEl(name, attrs) {
+    var node = document.createElementNS(SVG, name);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
+    return node;
+  }
+
+  // The current line's action: its regions outlined, its units ringed, an arrow for every move.
+  function highlight(step) {
     document.querySelectorAll(".region.hot").forEach(function (r) { r.classList.remove("hot"); });
     document.querySelectorAll(".region").forEach(function (r) {
-      if (ids.indexOf(r.getAttribute("data-id")) >= 0) { r.classList.add("hot"); }
+      if (step.highlight.indexOf(r.getAttribute("data-id")) >= 0) { r.classList.add("hot"); }
     });
+    document.querySelectorAll("#units .unit").forEach(function (g) {
+      if (step.moved.indexOf(g.getAttribute("data-unit")) >= 0) { g.classList.add("moved"); }
+    });
+    var layer = $("arrows");
+    if (!layer) { return; }
+    while (layer.firstChild) { layer.removeChild(layer.firstChild); }
+    step.arrows.forEach(function (a) {
+      var g = svgEl("g", { "class": "arrow" });
+      g.appendChild(svgEl("line", { x1: a[0], y1: a[1], x2: a[2], y2: a[3], stroke: "#ffffff",
+        "stroke-width": a[11] + 3, "stroke-linecap": "round" }));
+      g.appendChild(svgEl("line", { x1: a[0], y1: a[1], x2: a[2], y2: a[3], stroke: a[10],
+        "stroke-width": a[11], "stroke-linecap": "round" }));
+      g.appendChild(svgEl("polygon", { points: a[4] + "," + a[5] + " " + a[6] + "," + a[7] + " " + a[8] + "," + a[9],
+        fill: a[10], stroke: "#ffffff" }));
+      layer.appendChild(g);
+    });
+  }
+
+  function scores(frame) {
+    var table = $("scores");
+    table.textContent = "";
+    frame.scores.forEach(function (row) {
+      var tr = document.createElement("tr");
+      var th = document.createElement("th");
+      th.textContent = row[0];
+      var td = document.createElement("td");
+      td.textContent = row[1];
+      tr.appendChild(th);
+      tr.appendChild(td);
+      table.appendChild(tr);
+    });
+    $("score-panel").hidden = frame.scores.length === 0;
   }
 
   function show(i) {
@@ -129,7 +168,8 @@
     var step = steps[index];
     var frame = frames[step.frame[viewer]];
     drawMap(frame);
-    highlight(step.highlight);
+    highlight(step);
+    scores(frame);
     slider.value = String(index);
     $("counter").textContent = "Step " + (index + 1) + " of " + steps.length;
     $("line").textContent = String(step.line);

@@ -41,7 +41,8 @@ def _since_last_turn(chron: Chronicle, seat: str) -> list[str]:
         for event in moment.events:
             visible = event.visible_to is None or seat in event.visible_to
             if visible and event.text and event.kind not in QUIET:
-                who = f"{untrusted(chron.name_of(event.seat))}: " if event.seat else ""
+                credited = moment.credit(event)
+                who = f"{untrusted(chron.name_of(credited))}: " if credited else ""
                 told.append(f"[dim]{moment.line:>4}[/dim] {who}{event.text}")
         if moment.note and moment.author != seat:
             who, note = untrusted(chron.name_of(moment.author)), untrusted(moment.note, multiline=True)

@@ -140,7 +140,7 @@ def summarize(
         seat = f"; your seat: {recipient}" if recipient is not None else ""
         invitation.append(f"{sender} started a game of {name} (scenario {genesis.scenario}){seat}")
     happened = tuple(invitation) + tuple(
-        f"{chron.name_of(e.seat)}: {e.text}" if e.seat else e.text
+        f"{chron.name_of(m.credit(e))}: {e.text}" if m.credit(e) else e.text
         for m in chron.moments
         if m.entry in ids
         for e in m.events

@@ -13,8 +13,9 @@ from pbem.report.draw import FONT, SVG_NS, el, num
 __all__ = ["bar_chart", "line_chart"]
 
 PALETTE = ("#1f5f8b", "#b3261e", "#5b7f2a", "#8a5a9e", "#c77c02")
-WIDTH, HEIGHT = 640.0, 260.0
-LEFT, RIGHT, TOP, BOTTOM = 48.0, 16.0, 34.0, 56.0
+WIDTH, HEIGHT = 420.0, 205.0
+"""Drawn half a page wide (88 mm), so 11-unit type prints at about 6.5 pt."""
+LEFT, RIGHT, TOP, BOTTOM = 40.0, 12.0, 34.0, 64.0
 
 
 def _frame(title: str, labels: Sequence[str], top_value: int) -> tuple[ET.Element, float, float]:
@@ -43,16 +44,11 @@ def _frame(title: str, labels: Sequence[str], top_value: int) -> tuple[ET.Elemen
     x_step = plot_w / max(1, len(labels))
     for i, label in enumerate(labels):
         x = LEFT + x_step * (i + 0.5)
-        el(
-            root,
-            "text",
-            label,
-            x=num(x),
-            y=num(HEIGHT - BOTTOM + 16),
-            text_anchor="middle",
-            font_size="11",
-            fill="#333",
-        )
+        head, _, tail = label.partition(": ")  # "Turn 1: June 15" in two lines
+        text = el(root, "text", None, x=num(x), y=num(HEIGHT - BOTTOM + 16), text_anchor="middle", font_size="11",
+                  fill="#333")  # fmt: skip
+        for n, part in enumerate(p for p in (head, tail) if p):
+            el(text, "tspan", part, x=num(x), dy="0" if n == 0 else "13")
     el(root, "line", x1=num(LEFT), y1=num(TOP + plot_h), x2=num(WIDTH - RIGHT), y2=num(TOP + plot_h), stroke="#555")
     return root, x_step, scale
 
@@ -67,8 +63,8 @@ def _nice_step(top: int) -> int:
 def _legend(root: ET.Element, names: Sequence[str], colours: Sequence[str]) -> None:
     x = LEFT
     for name, colour in zip(names, colours, strict=True):
-        el(root, "rect", x=num(x), y=num(HEIGHT - 22), width="12", height="12", fill=colour)
-        el(root, "text", name, x=num(x + 16), y=num(HEIGHT - 12), font_size="11", fill="#333")
+        el(root, "rect", x=num(x), y=num(HEIGHT - 18), width="12", height="12", fill=colour)
+        el(root, "text", name, x=num(x + 16), y=num(HEIGHT - 8), font_size="11", fill="#333")
         x += 28 + 7 * len(name)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from pbem.errors import PbemError
 from pbem.log.entry import ActionEntry, GenesisBody, JoinEntry, ResignEntry, envelope, validate
 from pbem.log.sign import PublicKey
+from pbem.replay.books import Epoch
 from pbem.replay.game import DataProvider, Game, Knowledge, builtin_data, no_knowledge
 from pbem.rules.contract import OMNISCIENT, Action, Event, GameState, Ruleset, View
 from pbem.rules.presentation import Presentation
@@ -62,6 +63,14 @@ class Moment:
     period: str | None = None
     findings: tuple[Finding, ...] = ()
 
+    def credit(self, event: Event) -> str | None:
+        """The seat a line of this moment's story is credited to: always the seat that signed the entry, not
+        the seat whose request it answers (a reveal of dice another seat asked for) nor the seat an event
+        is about. An action's events that name no seat are the rules' narration and are credited to nobody."""
+        if self.type == "action" and event.seat is None:
+            return None
+        return self.author
+
 
 @dataclass
 class Chronicle:
@@ -71,6 +80,8 @@ class Chronicle:
     report: VerificationReport
     game: Game | None
     players: list[Player] = field(default_factory=list)
+    knows: frozenset[str] = frozenset()
+    """The seats whose game secrets the replaying copy's own key unlocked (not those disclosed in the log)."""
     _views: dict[tuple[int, str], View] = field(default_factory=dict, repr=False)
 
     # --- what the game is --------------------------------------------------------------------------------
@@ -141,7 +152,15 @@ def chronicle(
     progress: Progress | None = None,
 ) -> Chronicle:
     """Replay ``lines`` through the verifier, keeping every moment."""
-    verifier = Verifier(knowledge=with_disclosed(knowledge, lines), data_provider=data_provider)
+    knows: set[str] = set()
+
+    def local(game: str, seat: str, number: int, epoch: Epoch) -> bytes | None:
+        secret = knowledge(game, seat, number, epoch)
+        if secret is not None:
+            knows.add(seat)
+        return secret
+
+    verifier = Verifier(knowledge=with_disclosed(local, lines), data_provider=data_provider)
     moments: list[Moment] = []
     names: dict[str, str] = {}
     for number, line in enumerate(lines, 1):
@@ -179,7 +198,7 @@ def chronicle(
                     fingerprint=PublicKey.from_hex(seat.key).fingerprint,
                 )
             )
-    return Chronicle(moments=moments, report=verifier.report(), game=game, players=players)
+    return Chronicle(moments=moments, report=verifier.report(), game=game, players=players, knows=frozenset(knows))
 
 
 def _moment(number: int, line: bytes, found: tuple[Finding, ...], period: str | None) -> Moment:

@@ -9,6 +9,7 @@ they are passed as :class:`markupsafe.Markup`.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,11 +19,14 @@ from pydantic import BaseModel, ConfigDict
 
 from pbem.report import charts
 from pbem.report.chronicle import Chronicle, Moment
+from pbem.report.story import QUIET, Fight, Paragraph, tell, visible
 from pbem.report.svg import MapRenderer
-from pbem.rules.contract import OBSERVER, OMNISCIENT, Event, View
+from pbem.rules.contract import OBSERVER, OMNISCIENT, Event, OptionSpec, View
 from pbem.rules.presentation import Presentation
 
 __all__ = [
+    "PRINT_WIDTH_MM",
+    "QUIET",
     "AarContext",
     "CombatTable",
     "Header",
@@ -31,7 +35,9 @@ __all__ = [
     "TurnContext",
     "aar_context",
     "default_viewer",
+    "option_row",
     "turn_context",
+    "turns_of",
     "viewer_label",
 ]
 
@@ -48,6 +54,16 @@ class PlayerRow(_Model):
     fingerprint: str
 
 
+class OptionRow(_Model):
+    """A game option in words: ``Escarpments block movement``, ``yes``, ``rule 9.3.2``; ``standard``: the
+    game's default."""
+
+    label: str
+    value: str
+    rule: str
+    standard: bool
+
+
 class Header(_Model):
     """The game as its genesis describes it, and how it ended."""
 
@@ -56,7 +72,7 @@ class Header(_Model):
     ruleset: str
     version: str
     scenario: str
-    options: list[tuple[str, str]]
+    options: list[OptionRow]
     data: str
     data_bundled: bool
     players: list[PlayerRow]
@@ -141,12 +157,6 @@ class TurnContext(_Model):
     seal: Seal
 
 
-class TimelinePeriod(_Model):
-    title: str
-    anchor: str
-    lines: list[Line]
-
-
 class CasualtyRow(_Model):
     side: str
     kind: str
@@ -154,18 +164,13 @@ class CasualtyRow(_Model):
     eliminated: int
 
 
-class AarContext(_Model):
-    header: Header
-    seal: Seal
-    timeline: list[TimelinePeriod]
-    score_chart: Markup | None
-    loss_chart: Markup | None
-    casualties: list[CasualtyRow]
-    final_map: Markup | None
-    combats: int
-
-
 # --- shared pieces ---------------------------------------------------------------------------------------
+
+PRINT_WIDTH_MM = 176.0
+"""The printed width of a full-width figure: A4 less the page margins of ``report.css`` (17 mm each side)."""
+TURN_MAP_MM = 80.0
+"""The height a turn's map may take when its counters stay legible smaller: two fit a page with a heading."""
+SUMMARY_MAP_MM = 120.0
 
 
 def default_viewer(chron: Chronicle) -> str:
@@ -188,11 +193,10 @@ def header(chron: Chronicle, viewer: str) -> Header:
     scenario = genesis.scenario
     if ruleset is not None:
         scenario = next((s.name for s in ruleset.scenarios if s.id == scenario), scenario)
-    defaults = {o.id: o.default for o in ruleset.options} if ruleset is not None else {}
-    options = [
-        (k, f"{v}" + ("" if k in defaults and defaults[k] == v else " (not the default)"))
-        for k, v in sorted(genesis.options.items())
-    ]
+    specs = {o.id: o for o in ruleset.options} if ruleset is not None else {}
+    order = {k: i for i, k in enumerate(specs)}  # the rulebook's order, as the game lists its options
+    chosen = sorted(genesis.options.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0]))
+    options = [option_row(k, v, specs.get(k)) for k, v in chosen]
     bundled = ruleset is not None and hashlib.sha256(ruleset.default_data()).hexdigest() == genesis.data
     stamps = [m.ts for m in chron.moments if m.ts is not None]
     return Header(
@@ -210,6 +214,44 @@ def header(chron: Chronicle, viewer: str) -> Header:
         result=result_text(chron),
         viewer=viewer_label(chron, viewer),
     )
+
+
+RULE_REFERENCE = re.compile(r"^(?:(ruling|rule|rules|§)\s*)?([A-Z]?\d[\w.]*)\s*:\s*(.+)$", re.I | re.S)
+
+
+QUOTED_CHOICE = re.compile(r"'([a-z][a-z0-9_]*)'")
+"""A choice's value quoted in an option's description (``'single_step'``), shown in words like the setting."""
+
+
+def option_row(option: str, value: Any, spec: OptionSpec | None) -> OptionRow:
+    """An option in plain words from its description (``"9.3.2: escarpments block movement"`` →
+    ``Escarpments block movement: yes (rule 9.3.2)``); an option the game does not describe keeps its id."""
+    described = spec.description if spec is not None else option.replace("_", " ")
+    found = RULE_REFERENCE.match(described)
+    rule = ""
+    if found:
+        kind, number, described = found.groups()
+        rule = f"{'ruling' if (kind or '').lower() == 'ruling' else 'rule'} {number}"
+    described = QUOTED_CHOICE.sub(lambda m: "“" + m.group(1).replace("_", " ") + "”", described)
+    label = described[0].upper() + described[1:] if described else option
+    return OptionRow(
+        label=label,
+        value=_in_words(value),
+        rule=rule,
+        standard=spec is not None and spec.default == value,
+    )
+
+
+def _in_words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return value.replace("_", " ")
+    if value is None:
+        return "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(_in_words(v) for v in value) or "none"
+    return str(value)
 
 
 def result_text(chron: Chronicle) -> str:
@@ -261,16 +303,6 @@ def seal(chron: Chronicle) -> Seal:
     )
 
 
-QUIET = frozenset({"checkpoint_final"})
-"""Engine events that the verification seal covers and a story need not repeat."""
-
-
-def _visible(event: Event, viewer: str) -> bool:
-    if event.kind in QUIET:
-        return False
-    return viewer == OMNISCIENT or event.visible_to is None or viewer in event.visible_to
-
-
 @dataclass
 class _Names:
     """Unit and location names as a viewer knows them."""
@@ -298,7 +330,7 @@ def narrate(
         who = chron.name_of(moment.author)
         told = False
         for event in moment.events:
-            if not _visible(event, viewer):
+            if not visible(event, viewer):
                 continue
             told = True
             if combat is not None and event.kind in followups:
@@ -307,7 +339,8 @@ def narrate(
                 continue
             if event.kind != "dice_rolled":
                 combat = None
-            actor = chron.name_of(event.seat) if event.seat else ""
+            credited = moment.credit(event)
+            actor = chron.name_of(credited) if credited else ""
             if event.kind == "combat_resolved" and "sides" in event.data:
                 combat = _combat(moment.line, event, names)
                 yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=event.text, combat=combat)
@@ -353,13 +386,23 @@ def _names(view: View | None, renderer: MapRenderer | None) -> _Names:
 
 
 def _renderer(presentation: Presentation | None) -> MapRenderer | None:
-    return None if presentation is None else MapRenderer(presentation)
+    """The renderer for printed documents: counters never shrink below legible type."""
+    return None if presentation is None else MapRenderer(presentation, min_scale=1.0)
 
 
-def _map(renderer: MapRenderer | None, view: View | None, title: str, highlight: Iterable[str] = ()) -> Markup | None:
+def _map(
+    renderer: MapRenderer | None,
+    view: View | None,
+    title: str,
+    highlight: Iterable[str] = (),
+    before: View | None = None,
+) -> Markup | None:
+    """A full-width printed map with its legend; with ``before``, arrows for the units that moved since."""
     if renderer is None or view is None:
         return None
-    return Markup(renderer.render(view, title=title, highlight=tuple(highlight)))
+    moves = renderer.moves(before, view) if before is not None else []
+    return Markup(renderer.render(view, title=title, highlight=tuple(highlight), moves=moves, legend=True,
+                                  width_mm=renderer.print_width(PRINT_WIDTH_MM, TURN_MAP_MM)))  # fmt: skip
 
 
 def _anchor(text: str) -> str:
@@ -398,7 +441,13 @@ def turn_context(chron: Chronicle, period: str, viewer: str) -> TurnContext:
         title=title,
         period=period,
         start_map=_map(renderer, start_view, f"{title}: the start"),
-        end_map=_map(renderer, end_view, f"{title}: the end", highlight=_locations(end_view, combats, renderer)),
+        end_map=_map(
+            renderer,
+            end_view,
+            f"{title}: the end",
+            highlight=_locations(end_view, combats, renderer),
+            before=start_view,
+        ),
         sections=sections,
         status=status,
         scores=scores,
@@ -417,61 +466,256 @@ def _locations(view: View | None, names: list[str], renderer: MapRenderer | None
 # --- after-action report -----------------------------------------------------------------------------------
 
 
+class LossRow(_Model):
+    side: str
+    steps: int
+    eliminated: int
+
+
+class TurningPoint(_Model):
+    title: str
+    anchor: str
+    text: str
+
+
+class Summary(_Model):
+    """The first page: how it ended, the final map, the charts, the losses and the turn that decided it."""
+
+    final_map: Markup | None
+    score_chart: Markup | None
+    loss_chart: Markup | None
+    losses: list[LossRow]
+    turning_point: TurningPoint | None
+    changed_options: list[OptionRow]
+
+
+SHORT_STORY = 600
+"""A turn told in fewer characters goes above its maps, so that it does not trail onto a page of its own."""
+
+
+class TurnSection(_Model):
+    title: str
+    anchor: str
+    short: bool
+    overview: list[str]
+    start_map: Markup | None
+    end_map: Markup | None
+    paragraphs: list[Paragraph]
+    fights: list[Fight]
+
+
+class AarContext(_Model):
+    header: Header
+    seal: Seal
+    summary: Summary
+    turns: list[TurnSection]
+    casualties: list[CasualtyRow]
+    combats: int
+
+
+def turns_of(chron: Chronicle, viewer: str) -> list[list[str]]:
+    """The periods grouped into the turns a story tells: a quiet period (no combat, nothing moved) before
+    the first eventful one joins it, and one after the last joins that (set-up and the audit after the game)."""
+    periods = chron.periods
+    if not periods:
+        return []
+    eventful = [p for p in periods if _eventful(chron, p, viewer)]
+    if not eventful:
+        return [periods]
+    groups: list[list[str]] = []
+    pending: list[str] = []
+    for period in periods:
+        pending.append(period)
+        if period in eventful:
+            groups.append(pending)
+            pending = []
+    if pending:
+        groups[-1].extend(pending)
+    return groups
+
+
+def _eventful(chron: Chronicle, period: str, viewer: str) -> bool:
+    moments = chron.moments_of(period)
+    if any(e.kind == "combat_resolved" for m in moments for e in m.events):
+        return True
+    start = chron.view(None, viewer, state=chron.state_before(period))
+    end = chron.view(moments[-1], viewer) if moments else None
+    if start is None or end is None:
+        return False
+    then = {u.id: u.location for u in start.units}
+    return any(then.get(u.id) not in (None, u.location) and u.location is not None for u in end.units)
+
+
 def aar_context(chron: Chronicle, viewer: str) -> AarContext:
-    """The whole game: header, seal, timeline, charts, casualties and the final map."""
+    """The whole game as a player would post it: a one-page summary, then each turn told with its maps."""
     presentation = chron.presentation
-    renderer = _renderer(presentation)
+    renderer = None if presentation is None else MapRenderer(presentation, min_scale=1.0)
     final = chron.final
     final_view = chron.view(final, viewer) if final is not None else None
-    names = _names(final_view, renderer)
-    followups = presentation.combat_followups if presentation is not None else frozenset()
-    highlights = presentation.highlights if presentation is not None else frozenset({"game_over"})
-    timeline = []
-    combats = 0
-    for period in chron.periods:
-        title = presentation.period_title(period) if presentation is not None else period
-        lines = []
-        for _, line in narrate(chron, chron.moments_of(period), viewer, names, followups):
-            combats += line.combat is not None
-            if line.kind in highlights or line.kind in ("note", "resigned"):
-                lines.append(line)
-        if lines:  # a period with nothing worth a line (the set-up, the audit after the game) is left out
-            timeline.append(TimelinePeriod(title=title, anchor=_anchor(period), lines=lines))
+    groups = turns_of(chron, viewer)
+    titles = [_group_title(presentation, group) for group in groups]
+    turns: list[TurnSection] = []
     losses = _losses(chron, viewer)
-    titles = [presentation.period_title(p) if presentation is not None else p for p in chron.periods]
-    score_chart = loss_chart = None
-    if presentation is not None:
-        series = _scores(chron, viewer, presentation)
-        if series:
-            score_chart = Markup(charts.line_chart(titles, series, title="Score at the end of each turn"))
-        sides = sorted({side for side, _ in losses.by_period})
-        if sides:
-            colours = {s: presentation.style.sides[s].control for s in sides if s in presentation.style.sides}
-            bars = {
-                _side_name(presentation, s): [losses.by_period.get((s, p), 0) for p in chron.periods] for s in sides
-            }
-            loss_chart = Markup(
-                charts.bar_chart(
-                    titles,
-                    bars,
-                    colours={_side_name(presentation, s): c for s, c in colours.items()},
-                    title="Steps lost in each turn",
-                )
+    series = _scores_by_group(chron, viewer, presentation, groups) if presentation is not None else {}
+    fights = 1
+    width = renderer.print_width(PRINT_WIDTH_MM, TURN_MAP_MM) if renderer is not None else PRINT_WIDTH_MM
+    for group, title in zip(groups, titles, strict=True):
+        anchor = _anchor(_main_period(group))
+        moments = [m for m in chron.moments if m.period in group]
+        start_state = chron.state_before(group[0])
+        start_view = chron.view(None, viewer, state=start_state) if start_state is not None else None
+        end_view = chron.view(moments[-1], viewer) if moments else None
+        paragraphs: list[Paragraph] = []
+        turn_fights: list[Fight] = []
+        start_map = end_map = None
+        story, sites = tell(chron, group, viewer, renderer, fights)
+        paragraphs, turn_fights = story.paragraphs, story.fights
+        fights += len(turn_fights)
+        if renderer is not None:
+            if start_view is not None:
+                start_map = Markup(renderer.render(start_view, title=f"{title}: the start", legend=True,
+                                                   width_mm=width))  # fmt: skip
+            if end_view is not None:
+                moves = renderer.moves(start_view, end_view) if start_view is not None else []
+                end_map = Markup(renderer.render(end_view, title=f"{title}: the end", moves=moves, combats=sites,
+                                                 legend=True, width_mm=width))  # fmt: skip
+        overview = _overview(chron, presentation, group, turn_fights, losses, series, groups.index(group))
+        told = sum(len(p.text) + sum(len(x) for x in p.sentences) for p in paragraphs)
+        turns.append(TurnSection(title=title, anchor=anchor, short=told < SHORT_STORY, overview=overview,
+                                 start_map=start_map,
+                                 end_map=end_map, paragraphs=paragraphs, fights=turn_fights))  # fmt: skip
+    head = header(chron, viewer)
+    summary = Summary(
+        final_map=None
+        if renderer is None or final_view is None
+        else Markup(
+            renderer.render(
+                final_view,
+                title="The final position",
+                legend=True,
+                width_mm=renderer.print_width(PRINT_WIDTH_MM, SUMMARY_MAP_MM),
             )
+        ),
+        score_chart=Markup(charts.line_chart(titles, series, title="Score at the end of each turn"))
+        if series
+        else None,
+        loss_chart=_loss_chart(presentation, groups, titles, losses),
+        losses=_loss_rows(presentation, losses),
+        turning_point=_turning_point(series, turns),
+        changed_options=[o for o in head.options if not o.standard],
+    )
     casualties = [
         CasualtyRow(side=_side_name(presentation, side), kind=kind or "unit", steps=steps, eliminated=gone)
         for (side, kind), (steps, gone) in sorted(losses.by_kind.items())
     ]
-    return AarContext(
-        header=header(chron, viewer),
-        seal=seal(chron),
-        timeline=timeline,
-        score_chart=score_chart,
-        loss_chart=loss_chart,
-        casualties=casualties,
-        final_map=_map(renderer, final_view, "The final position"),
-        combats=combats,
-    )
+    return AarContext(header=head, seal=seal(chron), summary=summary, turns=turns, casualties=casualties,
+                      combats=fights - 1)  # fmt: skip
+
+
+def _main_period(group: list[str]) -> str:
+    """The period a group of periods is named after: the eventful one, not the set-up or the audit."""
+    return next((p for p in group if p not in ("setup", "end")), group[0]) if len(group) > 1 else group[0]
+
+
+def _group_title(presentation: Presentation | None, group: list[str]) -> str:
+    turn = _main_period(group)
+    return presentation.period_title(turn) if presentation is not None else turn
+
+
+def _scores_by_group(
+    chron: Chronicle, viewer: str, presentation: Presentation, groups: list[list[str]]
+) -> dict[str, list[int]]:
+    """Each charted number at the end of every turn."""
+    series: dict[str, list[int]] = {}
+    for index, group in enumerate(groups):
+        moments = [m for m in chron.moments if m.period in group]
+        view = chron.view(moments[-1], viewer) if moments else None
+        for name, value in (presentation.scores(view) if view is not None else {}).items():
+            series.setdefault(name, [0] * index).append(value)
+    return {name: values + [values[-1]] * (len(groups) - len(values)) for name, values in series.items()}
+
+
+def _overview(
+    chron: Chronicle,
+    presentation: Presentation | None,
+    group: list[str],
+    fights: list[Fight],
+    losses: _Losses,
+    series: dict[str, list[int]],
+    index: int,
+) -> list[str]:
+    """The turn in a few sentences: its combats and who won them, the losses, the scores."""
+    said = []
+    if fights:
+        won: dict[str, int] = {}
+        for fight in fights:
+            won[fight.winner_name] = won.get(fight.winner_name, 0) + 1
+        parts = [f"{name} won {count}" for name, count in sorted(won.items()) if name]
+        if won.get(""):
+            parts.append(f"{won['']} ended with no winner")
+        said.append(f"{_count(len(fights), 'combat')}: {', '.join(parts)}.")
+    lost: dict[str, int] = {}
+    for (side, period), steps in losses.by_period.items():
+        if period in group:
+            lost[side] = lost.get(side, 0) + steps
+    if lost:
+        parts = [f"{_side_name(presentation, side)} {_count(steps, 'step')}" for side, steps in sorted(lost.items())]
+        said.append(f"Losses: {', '.join(parts)}.")
+    for name, values in sorted(series.items()):
+        before = values[index - 1] if index > 0 else 0
+        after = values[index]
+        change = after - before
+        said.append(f"{name}: {before} to {after} ({change:+d})." if change else f"{name}: {after}, unchanged.")
+    return said
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _turning_point(series: dict[str, list[int]], turns: list[TurnSection]) -> TurningPoint | None:
+    """The turn with the largest swing of the first charted score (the earliest, if several tie)."""
+    if not series or not turns:
+        return None
+    name = sorted(series)[0]
+    values = series[name]
+    swings = [values[i] - (values[i - 1] if i else 0) for i in range(len(values))]
+    best = max(range(len(swings)), key=lambda i: (abs(swings[i]), -i))
+    if swings[best] == 0:
+        return None
+    turn = turns[best]
+    before = values[best - 1] if best else 0
+    text = f"{name} went from {before} to {values[best]} ({swings[best]:+d}), the largest swing of the game."
+    return TurningPoint(title=turn.title, anchor=turn.anchor, text=text)
+
+
+def _loss_rows(presentation: Presentation | None, losses: _Losses) -> list[LossRow]:
+    by_side: dict[str, tuple[int, int]] = {}
+    for (side, _kind), (steps, gone) in losses.by_kind.items():
+        had = by_side.get(side, (0, 0))
+        by_side[side] = (had[0] + steps, had[1] + gone)
+    sides = list(presentation.style.sides) if presentation is not None else sorted(by_side)
+    return [
+        LossRow(side=_side_name(presentation, s), steps=by_side.get(s, (0, 0))[0], eliminated=by_side.get(s, (0, 0))[1])
+        for s in sides
+    ]
+
+
+def _loss_chart(
+    presentation: Presentation | None, groups: list[list[str]], titles: list[str], losses: _Losses
+) -> Markup | None:
+    if presentation is None:
+        return None
+    sides = sorted({side for side, _ in losses.by_period})
+    if not sides:
+        return None
+    colours = {_side_name(presentation, s): presentation.style.sides[s].control for s in sides
+               if s in presentation.style.sides}  # fmt: skip
+    bars = {
+        _side_name(presentation, s): [sum(losses.by_period.get((s, p), 0) for p in group) for group in groups]
+        for s in sides
+    }
+    return Markup(charts.bar_chart(titles, bars, colours=colours, title="Steps lost in each turn"))
 
 
 def _side_name(presentation: Presentation | None, side: str) -> str:
@@ -510,15 +754,3 @@ def _losses(chron: Chronicle, viewer: str) -> _Losses:
             steps, gone = by_kind.get((unit.side, unit.kind), (0, 0))
             by_kind[(unit.side, unit.kind)] = (steps + lost, gone + (unit.location is None and old[1] is not None))
     return _Losses(by_period, by_kind)
-
-
-def _scores(chron: Chronicle, viewer: str, presentation: Presentation) -> dict[str, list[int]]:
-    """Each charted number at the end of every period."""
-    series: dict[str, list[int]] = {}
-    for index, period in enumerate(chron.periods):
-        moments = chron.moments_of(period)
-        view = chron.view(moments[-1], viewer) if moments else None
-        for name, value in (presentation.scores(view) if view is not None else {}).items():
-            series.setdefault(name, [0] * index).append(value)
-    length = len(chron.periods)
-    return {name: values + [values[-1]] * (length - len(values)) for name, values in series.items()}

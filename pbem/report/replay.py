@@ -12,6 +12,7 @@ import base64
 import hashlib
 import json
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -19,13 +20,14 @@ from markupsafe import Markup
 from pbem.errors import UsageError
 from pbem.report import render
 from pbem.report.chronicle import Chronicle, Progress
-from pbem.report.context import QUIET, default_viewer, header, seal, viewer_label
+from pbem.report.context import default_viewer, header, seal, viewer_label
 from pbem.report.draw import el
+from pbem.report.story import QUIET
 from pbem.report.svg import MapRenderer, draw_face
-from pbem.rules.contract import OBSERVER, OMNISCIENT, GameState
+from pbem.rules.contract import OBSERVER, OMNISCIENT, Event, GameState
 from pbem.rules.presentation import CounterFace
 
-__all__ = ["replay_page"]
+__all__ = ["page_viewers", "replay_page"]
 
 
 class _Frames:
@@ -57,7 +59,17 @@ class _Frames:
         if view is not None and self.renderer is not None:
             markers = [[m.text, m.colour, round(m.x, 1), round(m.y, 1), round(m.width, 1)] for m in
                        self.renderer.marker_boxes(view)]  # fmt: skip
-        frame = {"units": units, "control": control, "markers": markers, "summary": view.summary if view else ""}
+        scores: list[list[Any]] = []
+        if view is not None and self.renderer is not None:
+            look = self.renderer.presentation
+            scores = [[k, str(v)] for k, v in look.scores(view).items()] + [list(row) for row in look.status(view)]
+        frame = {
+            "units": units,
+            "control": control,
+            "markers": markers,
+            "summary": view.summary if view else "",
+            "scores": scores,
+        }
         text = json.dumps(frame, sort_keys=True)
         index = self._index.setdefault(text, len(self.frames))
         if index == len(self.frames):
@@ -66,21 +78,55 @@ class _Frames:
         return index
 
 
-def replay_page(chron: Chronicle, *, progress: Progress | None = None) -> bytes:
-    """The replay page of ``chron`` as HTML bytes."""
+def page_viewers(chron: Chronicle, seat: str | None = None) -> list[str]:
+    """The viewers a replay page holds pictures and story for: only those its writer may see.
+
+    Once every secret is disclosed the whole game is public: everyone. A copy replayed with a player's key
+    knows that seat's hidden values, so its page holds that seat's view and the public one, never
+    everything (which would carry the writer's secrets for any reader) nor another seat's view. ``seat``
+    narrows a copy that knows several seats' secrets to one. A copy with no key knows only public values.
+    """
+    seats = [p.seat for p in chron.players]
+    if chron.report.audit == "complete":
+        every = [OMNISCIENT, *seats, OBSERVER]
+        return every if seat is None else [seat, OBSERVER]
+    if seat is not None:
+        return [seat, OBSERVER]
+    if chron.knows:
+        return [*(s for s in seats if s in chron.knows), OBSERVER]
+    return [OMNISCIENT, *seats, OBSERVER]
+
+
+def _seen(event: Event, viewers: list[str]) -> list[str] | None:
+    """Who of the page's viewers may read ``event`` (None: everyone), or [] if none of them may."""
+    if event.visible_to is None:
+        return None
+    return [v for v in viewers if v == OMNISCIENT or v in event.visible_to]
+
+
+def replay_page(chron: Chronicle, *, seat: str | None = None, progress: Progress | None = None) -> bytes:
+    """The replay page of ``chron`` as HTML bytes, holding only what ``page_viewers`` may see.
+
+    Raises:
+        UsageError: U006 when there is no game; U003 for an unknown ``seat``.
+    """
     if chron.game is None:
         first = chron.report.first_error
         raise UsageError("U006", f"no game to replay: {first.render() if first else 'the log is empty'}")
+    if seat is not None and seat not in (p.seat for p in chron.players):
+        raise UsageError("U003", f"no such seat: {seat} (seats: {', '.join(p.seat for p in chron.players)})")
     presentation = chron.presentation
     renderer = None if presentation is None else MapRenderer(presentation)
-    viewers = [OMNISCIENT, *(p.seat for p in chron.players), OBSERVER]
+    viewers = page_viewers(chron, seat)
+    public = OBSERVER  # where counters stand and what moved is public in every game the renderer draws
     frames = _Frames(renderer)
     steps = []
     total = len(chron.moments)
+    before: GameState | None = None
     for number, moment in enumerate(chron.moments, 1):
         stage = ""
         if moment.state is not None and presentation is not None:
-            view = chron.view(moment, OMNISCIENT)
+            view = chron.view(moment, public)
             period = presentation.period_title(moment.period) if moment.period else ""
             stage = " · ".join(x for x in (period, presentation.stage(view) if view else "") if x)
         if moment.state is not None and moment.state.decks:  # shared decks: sizes and face-up cards, for all
@@ -90,12 +136,16 @@ def replay_page(chron: Chronicle, *, progress: Progress | None = None) -> bytes:
         for event in moment.events:
             if event.kind in QUIET or not event.text:
                 continue
-            who = chron.name_of(event.seat) if event.seat else ""
-            seen_by = list(event.visible_to) if event.visible_to is not None else None
+            seen_by = _seen(event, viewers)
+            if seen_by == []:
+                continue  # no viewer of this page may read it: it is not written into the file at all
+            credited = moment.credit(event)
+            who = chron.name_of(credited) if credited else ""
             lines.append([event.kind, who, event.text, event.rule, seen_by])
         if moment.note:
             lines.append(["note", chron.name_of(moment.author), moment.note, None, None])
-        highlight = [
+        action = _action(chron, renderer, before, moment.state, public)
+        fought = [
             str(e.data["location"]) for e in moment.events if e.kind == "combat_resolved" and "location" in e.data
         ]
         steps.append(
@@ -108,24 +158,29 @@ def replay_page(chron: Chronicle, *, progress: Progress | None = None) -> bytes:
                 "lines": lines,
                 "error": moment.findings[0].render() if moment.findings else None,
                 "frame": {v: frames.frame(chron, moment.state, v) for v in viewers},
-                "highlight": highlight,
+                "highlight": sorted({*fought, *action.regions}),
+                "moved": action.units,
+                "arrows": action.arrows,
             }
         )
+        before = moment.state if moment.state is not None else before
         if progress is not None:
             progress(number, total)
     board = _board(renderer, frames)
     script = render.environment().get_template("replay.js").render()
     digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    shown = default_viewer(chron)
+    shown = shown if shown in viewers else viewers[0]
     data = {
         "viewers": [{"id": v, "label": viewer_label(chron, v)} for v in viewers],
-        "viewer": default_viewer(chron),
+        "viewer": shown,
         "steps": steps,
         "frames": frames.frames,
         "counter": renderer.style.counter if renderer is not None else 0,
     }
     document = render.html(
         "replay.html",
-        header=header(chron, default_viewer(chron)),
+        header=header(chron, shown),
         seal=seal(chron),
         board=board,
         data=data,
@@ -133,6 +188,36 @@ def replay_page(chron: Chronicle, *, progress: Progress | None = None) -> bytes:
         script_hash=digest,
     )
     return document.encode()
+
+
+@dataclass(frozen=True)
+class _Action:
+    """What a line did on the map: the units that moved, the regions they left and entered, and arrows."""
+
+    units: list[str]
+    regions: list[str]
+    arrows: list[list[Any]]
+
+
+def _action(
+    chron: Chronicle, renderer: MapRenderer | None, before: GameState | None, after: GameState | None, viewer: str
+) -> _Action:
+    if renderer is None or before is None or after is None or before is after:
+        return _Action([], [], [])
+    old, new = chron.view(None, viewer, state=before), chron.view(None, viewer, state=after)
+    if old is None or new is None:
+        return _Action([], [], [])
+    units: list[str] = []
+    regions: set[str] = set()
+    arrows: list[list[Any]] = []
+    for move in renderer.moves(old, new):
+        units.append(move.unit)
+        regions.update((move.start.location, move.end.location))
+        tail, base, head = renderer.arrow_shape(move)
+        stroke = renderer.style.arrow(move.side)
+        points = [round(v, 1) for point in (tail, base, *head) for v in point]
+        arrows.append([*points, stroke.color, stroke.width])
+    return _Action(units, sorted(regions), arrows)
 
 
 def _board(renderer: MapRenderer | None, frames: _Frames) -> Markup | None:
@@ -151,4 +236,6 @@ def _board(renderer: MapRenderer | None, frames: _Frames) -> Markup | None:
         draw_face(symbol, face, renderer.style)
     el(root, "g", class_="units", id="units")
     el(root, "g", class_="markers", id="markers")
+    el(root, "g", class_="arrows", id="arrows")
+    renderer.legend(root, moves=True, combats=False)
     return Markup(ET.tostring(root, encoding="unicode"))

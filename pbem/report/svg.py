@@ -18,7 +18,16 @@ from pbem.rules.contract import View
 from pbem.rules.maps import MapSpec, Point, Region
 from pbem.rules.presentation import CounterFace, MapStyle, Presentation
 
-__all__ = ["MapRenderer", "MarkerBox", "Placement", "draw_face"]
+__all__ = ["CombatSite", "MapRenderer", "MarkerBox", "Move", "Placement", "draw_face"]
+
+VALUE = 0.4
+"""A counter's values, as a share of its edge: a 36-unit counter on a 1,000-unit map printed 176 mm wide
+gives 7.2 pt type."""
+LEGEND_PT = 7.1
+"""The printed type size of the legend and the combat markers."""
+VALUE_PT = 7.1
+"""The smallest printed type size of a counter's values."""
+PT_PER_MM = 72 / 25.4
 
 
 @dataclass(frozen=True)
@@ -32,6 +41,31 @@ class Placement:
     x: float
     y: float
     scale: float = 1.0
+    size: float = 30.0
+
+    @property
+    def centre(self) -> Point:
+        half = self.size * self.scale / 2
+        return (self.x + half, self.y + half)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A unit that stands somewhere else than it did: where it was drawn before and where it is drawn now."""
+
+    unit: str
+    side: str
+    start: Placement
+    end: Placement
+
+
+@dataclass(frozen=True)
+class CombatSite:
+    """A combat to mark on the map: where, its number in the story, and the side that won (None: nobody)."""
+
+    location: str
+    number: int
+    winner: str | None
 
 
 @dataclass(frozen=True)
@@ -128,18 +162,23 @@ def draw_face(parent: ET.Element, face: CounterFace, style: MapStyle) -> None:
         _symbol(parent, face.symbol, c, ink)
     if face.value:
         big = face.shape == "block" and not face.symbol
-        el(
+        size = c * (0.42 if big else VALUE)
+        value = el(
             parent,
             "text",
             face.value,
+            class_="value",
             x=num(c / 2),
-            y=num(c * (0.7 if big else 0.93)),
+            y=num(c * (0.7 if big else 0.94)),
             text_anchor="middle",
-            font_size=num(c * (0.42 if big else 0.26)),
+            font_size=num(size),
             font_weight="bold",
             font_family=FONT,
             fill=ink,
         )
+        if len(face.value) * 0.62 * size > c * 0.86:  # narrow the letters, never the type size
+            value.set("textLength", num(c * 0.86))
+            value.set("lengthAdjust", "spacingAndGlyphs")
     for i, mark in enumerate(face.marks):
         y = c * (0.02 + 0.24 * i)
         el(parent, "rect", x=num(c * 0.56), y=num(y), width=num(c * 0.46), height=num(c * 0.22), rx="1", fill="#b22222")
@@ -148,9 +187,9 @@ def draw_face(parent: ET.Element, face: CounterFace, style: MapStyle) -> None:
             "text",
             mark,
             x=num(c * 0.79),
-            y=num(y + c * 0.17),
+            y=num(y + c * 0.175),
             text_anchor="middle",
-            font_size=num(c * 0.16),
+            font_size=num(c * 0.19),
             font_weight="bold",
             font_family=FONT,
             fill="#ffffff",
@@ -159,7 +198,7 @@ def draw_face(parent: ET.Element, face: CounterFace, style: MapStyle) -> None:
 
 def _symbol(parent: ET.Element, symbol: str, c: float, ink: str) -> None:
     """A NATO unit-type symbol in a box across the middle of the counter."""
-    x0, y0, w, h = c * 0.2, c * 0.34, c * 0.6, c * 0.36
+    x0, y0, w, h = c * 0.24, c * 0.3, c * 0.52, c * 0.26
     x1, y1 = x0 + w, y0 + h
     g = el(parent, "g", fill="none", stroke=ink, stroke_width=num(max(0.6, c * 0.03)))
     el(g, "rect", x=num(x0), y=num(y0), width=num(w), height=num(h))
@@ -205,7 +244,12 @@ def _symbol(parent: ET.Element, symbol: str, c: float, ink: str) -> None:
 class MapRenderer:
     """Draws one game's map. Build it once per report; :meth:`render` is then a pure function of a view."""
 
-    def __init__(self, presentation: Presentation):
+    def __init__(self, presentation: Presentation, *, min_scale: float = 0.5):
+        """``min_scale``: the smallest counters a crowd may shrink to (1 for print, where type must stay
+        legible: a crowd that does not fit then overlaps a little and spills over its region's edge)."""
+        self.min_scale = min_scale
+        self._placed: dict[int, tuple[View, list[Placement]]] = {}
+        self._type = presentation.style.counter * 0.4
         self.presentation = presentation
         self.style = presentation.style
         self.spec: MapSpec = presentation.map_spec()
@@ -218,7 +262,16 @@ class MapRenderer:
     # --- placing counters ----------------------------------------------------------------------------------
     def placements(self, view: View) -> list[Placement]:
         """Every unit of ``view`` that is on the map, laid out in rows under its location's label (smaller
-        counters where a crowd would not fit in its region)."""
+        counters where a crowd would not fit in its region). Remembered per view: a replay asks for each
+        view's layout for its picture and again for the moves into and out of it."""
+        known = self._placed.get(id(view))
+        if known is not None and known[0] is view:
+            return known[1]
+        placed = self._place(view)
+        self._placed[id(view)] = (view, placed)  # holding the view keeps its id from being reused
+        return placed
+
+    def _place(self, view: View) -> list[Placement]:
         by_location: dict[str, list[tuple[str, str, CounterFace]]] = {}
         for unit in view.units:
             if unit.location is None or unit.location not in self.regions:
@@ -229,30 +282,46 @@ class MapRenderer:
             region = self.regions[location]
             units = by_location[location]  # in the view's order, which the game keeps stable
             cx, cy = region.center
-            top = cy - self.style.counter * 0.35
-            scale, per_row = self._fit(region, len(units), top)
-            size = self.style.counter * scale
-            step = size * 1.08
+            c = self.style.counter
+            top = cy - c * 0.35
+            scale, per_row, spacing = self._fit(region, len(units), top)
+            size = c * scale
+            step = size * spacing
+            rows = -(-len(units) // per_row)
+            bottom = self._bottom(region)
+            if top + rows * step > bottom and rows > 1:  # a crowd that spills: lift it, never over the label
+                top = max(cy - c * 0.35 - (top + rows * step - bottom), cy - c * 0.35 - c * 0.3)
             for i, (unit_id, name, face) in enumerate(units):
                 row, col = divmod(i, per_row)
                 in_row = min(per_row, len(units) - row * per_row)
                 left = cx - (in_row * step - (step - size)) / 2
-                placed.append(Placement(unit_id, name, location, face, left + col * step, top + row * step, scale))
+                placed.append(Placement(unit_id, name, location, face, left + col * step, top + row * step, scale, c))
         return placed
 
-    def _fit(self, region: Region, count: int, top: float) -> tuple[float, int]:
-        """The largest counter scale (and counters per row) at which ``count`` counters fit in ``region``."""
+    def _bottom(self, region: Region) -> float:
         if region.polygon:
-            xs, ys = [x for x, _ in region.polygon], [y for _, y in region.polygon]
-            width, height = (max(xs) - min(xs)) * 0.92, (max(ys) - top) * 0.95
+            return max(y for _, y in region.polygon)
+        return region.center[1] + region.radius
+
+    def _fit(self, region: Region, count: int, top: float) -> tuple[float, int, float]:
+        """The largest counter scale, counters per row and spacing (1.08 apart, or overlapping a little) at
+        which ``count`` counters fit in ``region``; at the smallest allowed scale, the best it can do."""
+        if region.polygon:
+            xs = [x for x, _ in region.polygon]
+            width, height = (max(xs) - min(xs)) * 0.92, (self._bottom(region) - top) * 0.95
         else:
             width, height = region.radius * 2, region.radius * 2
-        for scale in (1.0, 0.85, 0.7, 0.6, 0.5):
-            step = self.style.counter * scale * 1.08
-            per_row = max(1, min(count, int((width + step * 0.08) // step)))
-            if -(-count // per_row) * step <= height + step * 0.08:
-                return scale, per_row
-        return scale, per_row
+        scales = [s for s in (1.0, 0.85, 0.7, 0.6, 0.5) if s >= self.min_scale] or [self.min_scale]
+        for scale in scales:
+            for spacing in (1.08, 0.94):  # 0.94: neighbours overlap a counter's margin, never its values
+                step = self.style.counter * scale * spacing
+                room = width / 0.92 * 0.98 if spacing < 1 else width
+                per_row = max(1, min(count, int((room - self.style.counter * scale + step) // step)))
+                if -(-count // per_row) * step <= height + step * 0.08:
+                    return scale, per_row, spacing
+        step = self.style.counter * scales[-1] * 0.94
+        per_row = max(1, min(count, int((width / 0.92 - self.style.counter * scales[-1] + step) // step)))
+        return scales[-1], per_row, 0.94
 
     # --- drawing ---------------------------------------------------------------------------------------------
     def render(
@@ -262,8 +331,21 @@ class MapRenderer:
         highlight: Iterable[str] = (),
         title: str = "",
         css_class: str = "map",
+        moves: Iterable[Move] = (),
+        combats: Iterable[CombatSite] = (),
+        legend: bool = False,
+        width_mm: float | None = None,
     ) -> str:
-        """The map with ``view``'s units, control and markers (None: the empty board)."""
+        """The map with ``view``'s units, control and markers (None: the empty board).
+
+        ``moves`` are drawn as arrows from where each unit stood to where it stands, ``combats`` as numbered
+        markers in the winner's colour; ``legend`` adds a key under the map; ``width_mm`` gives the printed
+        width (the screen scales the drawing to its column either way).
+        """
+        moves, combats = list(moves), list(combats)
+        # the legend's and markers' type: LEGEND_PT on paper, or a little over a third of a counter on screen
+        mm_per_unit = (width_mm or 0) / self.spec.width
+        self._type = LEGEND_PT / PT_PER_MM / mm_per_unit if mm_per_unit else self.style.counter * 0.4
         root = self.board(highlight=highlight, title=title, css_class=css_class, view=view)
         if view is not None:
             units = el(root, "g", class_="units")
@@ -279,7 +361,204 @@ class MapRenderer:
                 el(g, "title", f"{p.name} ({self.name(p.location)})")
                 draw_face(g, p.face, self.style)
             self._markers(root, view)
+        if moves:
+            layer = el(root, "g", class_="arrows")
+            for move in moves:
+                self.arrow(layer, move)
+        if combats:
+            self._combats(el(root, "g", class_="combats"), combats)
+        height = self.legend(root, moves=bool(moves), combats=bool(combats)) if legend else self.spec.height
+        if width_mm is not None:
+            root.set("width", f"{num(width_mm)}mm")
+            root.set("height", f"{num(width_mm * height / self.spec.width)}mm")
         return ET.tostring(root, encoding="unicode")
+
+    def print_width(self, column_mm: float, tallest_mm: float) -> float:
+        """How wide to print the map: as large as fits a ``column_mm`` by ``tallest_mm`` box, but never so
+        small that a counter's values print under VALUE_PT, nor wider than the column."""
+        spec = self.spec
+        fits = min(column_mm / spec.width, tallest_mm / spec.height)
+        legible = VALUE_PT / PT_PER_MM / (self.style.counter * VALUE * self.min_scale)
+        return min(column_mm, max(fits, legible) * spec.width)
+
+    # --- what happened: movement arrows, combat markers, the legend --------------------------------------------
+    def moves(self, before: View, after: View) -> list[Move]:
+        """The units of ``after`` that stand in another location than in ``before``, as drawn in each."""
+        then = {p.unit: p for p in self.placements(before)}
+        moved = []
+        for now in self.placements(after):
+            was = then.get(now.unit)
+            if was is not None and was.location != now.location:
+                moved.append(Move(now.unit, now.face.side, was, now))
+        return moved
+
+    def arrow_shape(self, move: Move) -> tuple[Point, Point, tuple[Point, Point, Point]]:
+        """An arrow's tail (the unit's old counter centre), the end of its shaft and its head, whose tip
+        stops at the edge of the unit's new counter."""
+        (x1, y1), (x2, y2) = move.start.centre, move.end.centre
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        c = self.style.counter
+        stop = min(c * 0.55, length * 0.4)
+        tip = (x2 - ux * stop, y2 - uy * stop)
+        head = c * 0.42
+        base = (tip[0] - ux * head, tip[1] - uy * head)
+        wing = (-uy * head * 0.5, ux * head * 0.5)
+        return (x1, y1), base, (tip, (base[0] + wing[0], base[1] + wing[1]), (base[0] - wing[0], base[1] - wing[1]))
+
+    def arrow(self, layer: ET.Element, move: Move) -> None:
+        stroke = self.style.arrow(move.side)
+        tail, base, head = self.arrow_shape(move)
+        g = el(
+            layer,
+            "g",
+            class_="arrow",
+            data_unit=move.unit,
+            data_from=move.start.location,
+            data_to=move.end.location,
+        )
+        line = {"x1": num(tail[0]), "y1": num(tail[1]), "x2": num(base[0]), "y2": num(base[1])}
+        el(g, "line", **line, stroke="#ffffff", stroke_width=num(stroke.width + 3), stroke_linecap="round")
+        attrs = {"stroke": stroke.color, "stroke_width": num(stroke.width), "stroke_linecap": "round"}
+        if stroke.dash:
+            attrs["stroke_dasharray"] = stroke.dash
+        el(g, "line", class_="shaft", **line, **attrs)
+        el(g, "circle", cx=num(tail[0]), cy=num(tail[1]), r=num(stroke.width * 1.2), fill=stroke.color)
+        el(g, "polygon", class_="head", points=pointlist(head), fill=stroke.color, stroke="#ffffff", stroke_width="1")
+
+    def _label_box(self, region: Region) -> tuple[float, float, float, float]:
+        """The box a region's label (and its control marker) takes: left, top, right, bottom."""
+        cx, cy = region.center
+        size = self._label_size()
+        lines = _wrap(region.label, self._label_width(region), size)
+        widest = max((len(part) for part in lines), default=0) * 0.56 * size
+        baseline = cy - self.style.counter * 0.5
+        left = cx - widest / 2 - self.style.counter * 0.4  # the control marker
+        return (left, baseline - size * (1.05 * len(lines)), cx + widest / 2, baseline + size * 0.25)
+
+    def _combats(self, layer: ET.Element, sites: list[CombatSite]) -> None:
+        """One marker per location: the numbers of its combats (``1–3, 5``), in the colour of the side that
+        won the last of them (grey: nobody). It goes beside the location's label, on the first side (left,
+        right, above) where it covers no other label and stays on the map."""
+        by_location: dict[str, list[CombatSite]] = {}
+        for site in sites:
+            if site.location in self.regions:
+                by_location.setdefault(site.location, []).append(site)
+        c, size = self.style.counter, self._type
+        labels = {r.id: self._label_box(r) for r in self.spec.regions if r.label}
+        taken: list[tuple[float, float, float, float]] = []
+        for location, fought in by_location.items():
+            text = _runs([site.number for site in fought])
+            last = fought[-1].winner
+            fill = self.style.sides[last].control if last in self.style.sides else "#8a8a8a"
+            left, top, right, bottom = labels.get(location) or self._label_box(self.regions[location])
+            width, height = len(text) * size * 0.62 + c * 0.45, size * 1.5
+            middle = (top + bottom) / 2 - height / 2
+            candidates = [
+                (left - width - c * 0.05, middle),
+                (right + c * 0.1, middle),
+                ((left + right) / 2 - width / 2, top - height - c * 0.05),
+            ]
+            others = [b for k, b in labels.items() if k != location] + taken
+            x, y = candidates[2]
+            for cx, cy in candidates:
+                box = (cx, cy, cx + width, cy + height)
+                on_map = cx >= 0 and cy >= 0 and box[2] <= self.spec.width and box[3] <= self.spec.height
+                if on_map and not any(_overlap(box, other) for other in others):
+                    x, y = cx, cy
+                    break
+            x, y = min(max(x, 1.0), self.spec.width - width - 1), max(y, 1.0)
+            taken.append((x, y, x + width, y + height))
+            g = el(layer, "g", class_="combat-marker", data_location=location, data_numbers=text)
+            el(g, "rect", x=num(x), y=num(y), width=num(width), height=num(height), rx=num(height / 2), fill=fill,
+               stroke="#ffffff", stroke_width="1.5")  # fmt: skip
+            _burst(g, x + c * 0.25, y + height / 2, height * 0.34, "#ffffff")
+            el(g, "text", text, x=num(x + c * 0.45 + (width - c * 0.45) / 2), y=num(y + height / 2 + size * 0.36),
+               text_anchor="middle", font_size=num(size), font_weight="bold", fill="#ffffff")  # fmt: skip
+
+    def legend(self, root: ET.Element, *, moves: bool, combats: bool) -> float:
+        """Add a key under the map drawn in ``root`` (arrows and combat markers listed when the map has them);
+        returns the drawing's new height, which its viewBox now has."""
+        spec, style = self.spec, self.style
+        c, size = style.counter, self._type
+        items: list[tuple[str, str, str]] = []  # (kind of swatch, what it shows, words)
+        for side, look in style.sides.items():
+            items.append(("counter", side, f"{look.name} unit"))
+        for side, look in style.sides.items():
+            items.append(("control", side, f"{look.name} control"))
+        if moves:
+            for side, look in style.sides.items():
+                items.append(("arrow", side, f"{look.name} move"))
+        if combats:
+            items.append(("combat", "", "Combats, numbered as in the story (colour of the last winner; grey: none)"))
+        terrains = dict.fromkeys(r.terrain for r in spec.regions)
+        for terrain in terrains:
+            items.append(("terrain", terrain, style.name(terrain)))
+        kinds = [*(e.kind for e in spec.edges), *(k.kind for k in spec.links), *(p.kind for p in spec.paths)]
+        for kind in dict.fromkeys([*kinds, *(line.kind for line in spec.lines)]):
+            items.append(("stroke", kind, style.name(kind)))
+        layer = el(root, "g", class_="legend")
+        pad, row_height = c * 0.25, size * 1.75
+        x, y = pad, spec.height + pad
+        positions = []
+        for kind, what, words in items:
+            width = c * 0.9 + len(words) * size * 0.56 + c * 0.6
+            if x + width > spec.width - pad and x > pad:
+                x, y = pad, y + row_height
+            positions.append((kind, what, words, x, y))
+            x += width
+        height = y + row_height + pad
+        el(
+            layer,
+            "rect",
+            x="0",
+            y=num(spec.height),
+            width=num(spec.width),
+            height=num(height - spec.height),
+            fill="#ffffff",
+        )
+        el(layer, "line", x1="0", y1=num(spec.height), x2=num(spec.width), y2=num(spec.height), stroke="#6b5b3e")
+        for kind, what, words, x, y in positions:
+            item = el(layer, "g", class_="legend-item", data_kind=kind)
+            self._swatch(item, kind, what, x, y + (row_height - c * 0.6) / 2, c * 0.6)
+            el(item, "text", words, x=num(x + c * 0.9), y=num(y + row_height / 2 + size * 0.36), font_size=num(size),
+               fill="#222222")  # fmt: skip
+        root.set("viewBox", f"0 0 {num(spec.width)} {num(height)}")
+        return height
+
+    def _swatch(self, parent: ET.Element, kind: str, what: str, x: float, y: float, s: float) -> None:
+        style = self.style
+        if kind == "counter":
+            look = style.sides[what]
+            el(parent, "rect", x=num(x), y=num(y), width=num(s), height=num(s), rx="2", fill=look.fill, stroke=look.ink)
+        elif kind == "control":
+            el(parent, "circle", cx=num(x + s / 2), cy=num(y + s / 2), r=num(s * 0.3), fill=style.sides[what].control,
+               stroke="#ffffff")  # fmt: skip
+        elif kind == "arrow":
+            stroke = style.arrow(what)
+            mid = y + s / 2
+            el(parent, "line", x1=num(x), y1=num(mid), x2=num(x + s * 0.6), y2=num(mid), stroke=stroke.color,
+               stroke_width=num(stroke.width))  # fmt: skip
+            el(parent, "polygon", points=pointlist([(x + s * 1.1, mid), (x + s * 0.5, mid - s * 0.3),
+               (x + s * 0.5, mid + s * 0.3)]), fill=stroke.color)  # fmt: skip
+        elif kind == "combat":
+            el(parent, "rect", x=num(x - s * 0.1), y=num(y + s * 0.1), width=num(s * 1.3), height=num(s * 0.8),
+               rx=num(s * 0.4), fill="#8a8a8a")  # fmt: skip
+            _burst(parent, x + s * 0.25, y + s / 2, s * 0.28, "#ffffff")
+        elif kind == "terrain":
+            el(parent, "rect", x=num(x), y=num(y), width=num(s), height=num(s), fill=self._fill(what),
+               stroke=style.region_stroke)  # fmt: skip
+        else:
+            el(parent, "line", x1=num(x), y1=num(y + s / 2), x2=num(x + s), y2=num(y + s / 2), **self._stroke(what))
+
+    def _label_size(self) -> float:
+        return self.style.label_size or self.style.counter * 0.38
+
+    def _label_width(self, region: Region) -> float:
+        if region.polygon:
+            xs = [x for x, _ in region.polygon]
+            return (max(xs) - min(xs)) * 0.8
+        return region.radius * 4
 
     def board(
         self,
@@ -367,21 +646,28 @@ class MapRenderer:
         for region in spec.regions:
             cx, cy = region.center
             ly = cy - c * 0.5
-            if region.label:
-                el(
+            size = self._label_size()
+            lines = _wrap(region.label, self._label_width(region), size)
+            if lines:
+                text = el(
                     labels,
                     "text",
-                    region.label,
+                    None if len(lines) > 1 else lines[0],
+                    class_="label",
                     x=num(cx),
-                    y=num(ly),
+                    y=num(ly - size * 1.05 * (len(lines) - 1)),
                     text_anchor="middle",
-                    font_size=num(style.label_size or c * 0.38),
+                    font_size=num(size),
                     font_weight="bold",
                     fill=style.label_color,
                 )
+                if len(lines) > 1:
+                    for i, part in enumerate(lines):
+                        el(text, "tspan", part, x=num(cx), dy="0" if i == 0 else num(size * 1.05))
             owner = control.get(region.id, "")
             if owner in style.sides or every_control:
-                dx = c * 0.25 + len(region.label) * c * 0.12
+                widest = max((len(part) for part in lines), default=0) * size * 0.56
+                dx = c * 0.25 + widest / 2
                 el(
                     labels,
                     "circle",
@@ -447,6 +733,40 @@ class MapRenderer:
         if stroke.dash:
             attrs["stroke_dasharray"] = stroke.dash
         return attrs
+
+
+def _wrap(text: str, width: float, size: float) -> list[str]:
+    """``text`` in at most two lines that fit ``width`` at type ``size`` where a break can make them fit."""
+    if not text or len(text) * size * 0.56 <= width or " " not in text:
+        return [text] if text else []
+    words = text.split(" ")
+    best = min(range(1, len(words)), key=lambda i: max(len(" ".join(words[:i])), len(" ".join(words[i:]))))
+    return [" ".join(words[:best]), " ".join(words[best:])]
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _runs(numbers: list[int]) -> str:
+    """``[1, 2, 3, 5]`` → ``1–3, 5``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+
+def _burst(parent: ET.Element, x: float, y: float, r: float, fill: str) -> None:
+    """A combat marker: an eight-pointed burst."""
+    points = []
+    for i in range(16):
+        radius = r * (1.0 if i % 2 == 0 else 0.72)
+        angle = math.radians(i * 22.5 - 90)
+        points.append((x + radius * math.cos(angle), y + radius * math.sin(angle)))
+    el(parent, "polygon", points=pointlist(points), fill=fill, stroke="#ffffff", stroke_width="1.5")
 
 
 def _shared_border(a: Region, b: Region) -> list[Point]:

@@ -16,15 +16,24 @@ never a state, so a report can only show what its viewer may see.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from pbem.rules.contract import UnitView, View
+from pbem.rules.contract import Event, UnitView, View
 from pbem.rules.maps import MapSpec
 
-__all__ = ["CounterFace", "MapStyle", "Marker", "Presentation", "SideStyle", "Stroke"]
+__all__ = [
+    "CombatOutcome",
+    "CounterFace",
+    "MapStyle",
+    "Marker",
+    "Presentation",
+    "SideStyle",
+    "Stroke",
+    "outcome_by_totals",
+]
 
 
 class _Model(BaseModel):
@@ -57,6 +66,18 @@ class MapStyle(_Model):
     label_color: str = "#3b3020"
     label_size: float | None = None
     """The size of region labels (None: a little over a third of a counter)."""
+    arrows: dict[str, Stroke] = {}
+    """Movement arrows by side (default: the side's control colour)."""
+    names: dict[str, str] = {}
+    """How the legend names terrain and feature kinds (default: the kind, capitalised)."""
+
+    def arrow(self, side: str) -> Stroke:
+        if side in self.arrows:
+            return self.arrows[side]
+        return Stroke(color=self.sides[side].control if side in self.sides else "#333333", width=3)
+
+    def name(self, kind: str) -> str:
+        return self.names.get(kind, kind.replace("_", " ").capitalize())
 
 
 class CounterFace(_Model):
@@ -84,6 +105,13 @@ class CounterFace(_Model):
     marks: tuple[str, ...] = ()
     fill: str | None = None
     concealed: bool = False
+
+
+class CombatOutcome(_Model):
+    """How a combat ended, for a narrative: the result in words and the role that won (None: nobody did)."""
+
+    result: str
+    winner: Literal["attack", "defense"] | None
 
 
 class Marker(_Model):
@@ -150,3 +178,19 @@ class Presentation(ABC):
     def status(self, view: View) -> list[tuple[str, str]]:
         """Facts listed at the end of a turn report (``("Supply", "2 Axis units out of supply")``)."""
         return []
+
+    def combat_outcome(self, data: Mapping[str, Any], followups: Sequence[Event]) -> CombatOutcome:
+        """How a ``combat_resolved`` event (its ``data``) ended once the events that ``followups`` lists
+        (those of :attr:`combat_followups` after it) had their say. By default the higher total wins and
+        equal totals leave nobody the winner; a game whose results read otherwise overrides this."""
+        return outcome_by_totals(data)
+
+
+def outcome_by_totals(data: Mapping[str, Any]) -> CombatOutcome:
+    """A combat's outcome read from its totals: the higher wins; equal totals leave nobody the winner."""
+    totals = {str(s.get("role")): int(s.get("total", 0)) for s in data.get("sides", [])}
+    attack, defense = totals.get("attack", 0), totals.get("defense", 0)
+    winner: Literal["attack", "defense"] | None = (
+        "attack" if attack > defense else "defense" if defense > attack else None
+    )
+    return CombatOutcome(result=str(data.get("result", "")).replace("_", " "), winner=winner)

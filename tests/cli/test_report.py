@@ -80,3 +80,25 @@ def test_names_and_notes_signed_through_the_cli_reach_the_report(
     assert cli("report", log, "-o", out, "--as", "@observer").code == 0
     html = out.read_text()
     assert "Alice Liddell" in html and "Bob" in html and "Your move!" in html
+
+
+def test_replay_written_with_a_key_holds_only_that_seat_and_the_public_view(
+    cli: Cli, tmp_path: Path, alice: Player, bob: Player
+) -> None:
+    """Before disclosure, a page written with Alice's key has her view and the observer's, never everything."""
+    log = tmp_path / "triad.jsonl"
+    made = cli("new", "triad", "--scenario", "duel", "--seat", f"red={alice.pub}", "--seat", f"blue={bob.pub}",
+               "--key", alice.key, "-o", log)  # fmt: skip
+    assert made.code == 0, made.err
+    assert cli("join", log, "--key", bob.key).code == 0
+    assert cli("act", log, '{"action": "choose_reserve", "value": 2}', "--key", alice.key).code == 0
+    pages = {}
+    for name, key in (("keyless", ()), ("alice", ("--key", alice.key))):
+        out = tmp_path / f"{name}.html"
+        assert cli("replay", log, "-o", out, *key).code == 0
+        found = re.search(r'<script type="application/json" id="pbem-data">(.*?)</script>', out.read_text(), re.S)
+        assert found is not None
+        pages[name] = json.loads(found.group(1))
+    assert [v["id"] for v in pages["alice"]["viewers"]] == ["red", "@observer"]
+    assert {v for step in pages["alice"]["steps"] for v in step["frame"]} == {"red", "@observer"}
+    assert "@all" in [v["id"] for v in pages["keyless"]["viewers"]]  # a copy with no key knows only public values

@@ -166,3 +166,48 @@ def test_hostile_text_never_runs_and_the_layout_holds(
     if document != "replay":
         assert HOSTILE_NAMES["blue"][:20] in shown
     shot(browser, f"hostile-{document}")
+
+
+def test_the_after_action_reports_first_three_screens(browser: Any, sample: Chronicle, tmp_path: Path) -> None:
+    """The summary and the first turn as a reader scrolls them: maps drawn, no script, nothing too wide."""
+    load(browser, after_action_report(sample, None, "html"), tmp_path / "aar.html")
+    assert browser.get_log("browser") == []
+    wide = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide[0] <= wide[1]
+    maps = browser.execute_script(
+        "return Array.from(document.querySelectorAll('svg.map')).map(function (s) {"
+        "  var r = s.getBoundingClientRect(); return [r.width, r.height]; });"
+    )
+    assert len(maps) == 7 and all(w > 600 and h > 400 for w, h in maps)  # the maps fill the column
+    height = browser.execute_script("return window.innerHeight")
+    for page in range(3):
+        browser.execute_script("window.scrollTo(0, arguments[0])", page * height)
+        shot(browser, f"aar-screen-{page + 1}")
+    top = browser.execute_script(
+        "return document.getElementById('turn-1').getBoundingClientRect().top + window.scrollY"
+    )
+    assert top > height  # the summary comes first
+
+
+def test_the_replay_highlights_the_current_action_and_shows_the_score(
+    browser: Any, sample: Chronicle, tmp_path: Path
+) -> None:
+    load(browser, replay_page(sample), tmp_path / "replay.html")
+    moved = next(i for i, m in enumerate(sample.moments) if any(e.kind == "moved" for e in m.events))
+    event = next(e for e in sample.moments[moved].events if e.kind == "moved")
+    press(browser, "next", moved)
+    state = browser.execute_script(
+        "return [Array.from(document.querySelectorAll('.region.hot')).map(function (r) {"
+        "  return r.getAttribute('data-id'); }).sort(),"
+        " Array.from(document.querySelectorAll('#units .unit.moved')).map(function (g) {"
+        "  return g.getAttribute('data-unit'); }),"
+        " document.querySelectorAll('#arrows .arrow').length]"
+    )
+    assert state == [sorted([event.data["src"], event.data["dst"]]), [event.data["unit"]], 1]
+    panel = browser.find_element("id", "score-panel")
+    assert panel.is_displayed() and "Allied VP" in panel.text and "Victory points" in panel.text
+    shot(browser, "replay-current-action")
+    press(browser, "next")
+    assert browser.execute_script("return document.querySelectorAll('#arrows .arrow').length") == 0
+    press(browser, "last")
+    assert "13" in browser.find_element("id", "score-panel").text

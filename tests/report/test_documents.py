@@ -80,19 +80,20 @@ def test_turn_report_pdf_has_pages_headings_and_a_combat_line(turn_pdf: PdfReade
 def test_after_action_report_pdf(aar_pdf: PdfReader, sample: Chronicle) -> None:
     text = text_of(aar_pdf)
     assert 5 <= len(aar_pdf.pages) <= 20
-    for heading in ("After-action report", "The game", "Verification seal", "The course of the game", "Casualties",
-                    "The final position", "Turn 1: June 15"):  # fmt: skip
+    for heading in ("After-action report", "The game and its verification", "Verification seal", "Turning point",
+                    "Losses by unit type", "The final position", "Turn 1: June 15", "Turn 3: June 17"):  # fmt: skip
         assert heading.lower() in text.lower(), heading
     assert "Archie" in text and "Erwin" in text and "SHA256:" in text  # players with key fingerprints
     assert "The log verifies" in text and sample.report.state_hash in text.replace("\n", "")
-    assert re.search(r"Combat in [^:]+:\s*(Repulse|Stalemate|Success|Overrun)", text)
+    assert re.search(r"Combat \d+ at [^:]+:.*?Result:\s*(Repulse|Stalemate|Success|Overrun)", text, re.S)
     assert aar_pdf.outline  # headings become PDF bookmarks
 
 
 def test_after_action_report_html_parts(sample: Chronicle) -> None:
     html = after_action_report(sample, None, "html").decode()
-    (final,) = maps(html)
+    final, *turn_maps = maps(html)
     assert unit_ids(final) == on_map(sample, sample.final.state if sample.final else None)
+    assert len(turn_maps) == 2 * 3  # the start and the end of each of the three turns
     charts = [ET.fromstring(m) for m in SVG.findall(html) if 'class="chart"' in m[:300]]
     assert len(charts) == 2
     score, losses = charts

@@ -3,13 +3,14 @@ their armies, and the facts a turn ends on (victory points, supply, the Advantag
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal
 
 from pbem.games.battleaxe.board import ALLIED, AXIS
 from pbem.games.battleaxe.data import BattleaxePack
-from pbem.rules.contract import UnitView, View
+from pbem.rules.contract import Event, UnitView, View
 from pbem.rules.maps import Edge, Label, Link, MapSpec, Point, Polyline, Region, Shape
-from pbem.rules.presentation import CounterFace, MapStyle, Marker, Presentation, SideStyle, Stroke
+from pbem.rules.presentation import CombatOutcome, CounterFace, MapStyle, Marker, Presentation, SideStyle, Stroke
 
 __all__ = ["BattleaxePresentation"]
 
@@ -34,8 +35,27 @@ STYLE = MapStyle(
         "connection": Stroke(color="#6b5b3e", width=1.6, dash="5,4"),
         "wire": Stroke(color="#4a4a4a", width=1.4, dash="2,3"),
     },
-    counter=30,
+    counter=36,
+    label_size=13,
+    arrows={ALLIED: Stroke(color="#b3261e", width=4), AXIS: Stroke(color="#1c1c1c", width=4)},
+    names={
+        "stutzpunkt": "Stützpunkt",
+        "clear": "Clear Area",
+        "zone": "Zone (off-map)",
+        "connection": "Zone connection",
+        "wire": "Frontier wire",
+        "escarpment": "Escarpment",
+    },
 )
+
+# 11.4.4: who came out on top of each result (Maximum Attack and Fanatical Defense both turn it into a Stalemate)
+WINNER: dict[str, Literal["attack", "defense"] | None] = {
+    "repulse": "defense",
+    "stalemate": None,
+    "success": "attack",
+    "overrun": "attack",
+}
+TURNED = frozenset({"maximum_attack", "fanatical_defense"})
 
 
 class BattleaxePresentation(Presentation):
@@ -62,9 +82,9 @@ class BattleaxePresentation(Presentation):
             Region(
                 id=loc.id,
                 name=f"{'Area' if loc.kind == 'area' else 'Zone'} {loc.id} ({loc.name})",
-                label=loc.id,
+                label=loc.name,
                 terrain=loc.terrain if loc.kind == "area" else "zone",
-                center=loc.position,
+                center=loc.position if loc.kind == "area" else _near_top(loc.position, loc.polygon),
                 polygon=loc.polygon,
             )
             for loc in pack.locations
@@ -93,6 +113,12 @@ class BattleaxePresentation(Presentation):
             marks=("OOS",) if unit.extra.get("out_of_supply") else (),
             fill=NATIONALITY_FILL.get(str(unit.extra.get("nationality"))),
         )
+
+    def combat_outcome(self, data: Mapping[str, Any], followups: Sequence[Event]) -> CombatOutcome:
+        result = str(data.get("result", ""))
+        if any(e.kind in TURNED for e in followups):
+            result = "stalemate"
+        return CombatOutcome(result=result, winner=WINNER.get(result))
 
     def markers(self, view: View) -> tuple[Marker, ...]:
         """A Contested marker where units of both sides stand (7.3)."""
@@ -128,7 +154,11 @@ class BattleaxePresentation(Presentation):
         vp = f"{facts.get('vp')} Allied VP" + (f" ({needed} needed for an Operational Victory)" if needed else "")
         out_of_supply = [u.name for u in view.units if u.location and u.extra.get("out_of_supply")]
         control = facts.get("control", {})
-        held = {s: sorted((k for k, v in control.items() if v == s), key=_location_order) for s in (ALLIED, AXIS)}
+        names = {loc.id: loc.name for loc in self.pack.locations}  # places by name, in the rulebook's order
+        held = {
+            s: [names.get(k, k) for k in sorted((k for k, v in control.items() if v == s), key=_location_order)]
+            for s in (ALLIED, AXIS)
+        }
         advantage = str(facts.get("advantage", "")).title() + (" (Rommel in play)" if facts.get("rommel") else "")
         return [
             ("Victory points", vp),
@@ -138,6 +168,12 @@ class BattleaxePresentation(Presentation):
             ("Allied control", ", ".join(held[ALLIED]) or "none"),
             ("Axis control", ", ".join(held[AXIS]) or "none"),
         ]
+
+
+def _near_top(position: Point, polygon: tuple[Point, ...]) -> Point:
+    """A Zone's label and stack go near its top edge: Zones are off-map boxes holding many units."""
+    top = min(y for _, y in polygon)
+    return (position[0], min(position[1], top + STYLE.counter * 0.9))
 
 
 def _location_order(location: str) -> tuple[int, str]:

@@ -1,0 +1,285 @@
+"""The after-action report's story: each turn told in sentences, written from its events and views.
+
+What moved is read from the views (a unit standing somewhere else), so any game gets movement told; combats
+follow the ``combat_resolved`` convention and :meth:`Presentation.combat_outcome` says who won; other lines
+are the texts of the events the game lists in :attr:`Presentation.highlights`. Players' notes are quoted
+where they fall. Everything is told as one viewer may see it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from pbem.report.chronicle import Chronicle, Moment
+from pbem.report.svg import CombatSite, MapRenderer
+from pbem.rules.contract import OMNISCIENT, Event, View
+from pbem.rules.presentation import Presentation, outcome_by_totals
+
+__all__ = ["Fight", "Paragraph", "TurnStory", "tell"]
+
+QUIET = frozenset({"checkpoint_final"})
+"""Engine events that the verification seal covers and a story need not repeat."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Paragraph(_Model):
+    """A paragraph of a turn's story (``lead``: the stage it begins, as a run-in heading), or a player's note."""
+
+    kind: Literal["text", "note"]
+    lead: str = ""
+    sentences: list[str] = []
+    who: str = ""
+    text: str = ""
+    line: int = 0
+
+
+class Fight(_Model):
+    """One combat as the story and the map tell it: its number, where, and who won."""
+
+    number: int
+    line: int
+    region: str
+    location: str
+    result: str
+    winner: str | None
+    winner_name: str
+    sentence: str
+
+
+class TurnStory(_Model):
+    """A turn (with any quiet periods folded into it) told as paragraphs."""
+
+    periods: list[str]
+    paragraphs: list[Paragraph]
+    fights: list[Fight]
+    moves: int
+
+
+def visible(event: Event, viewer: str) -> bool:
+    if event.kind in QUIET:
+        return False
+    return viewer == OMNISCIENT or event.visible_to is None or viewer in event.visible_to
+
+
+def sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def side_name(presentation: Presentation | None, side: str) -> str:
+    if presentation is not None and side in presentation.style.sides:
+        return presentation.style.sides[side].name
+    return side
+
+
+def _names(units: Sequence[str]) -> str:
+    return units[0] if len(units) == 1 else ", ".join(units[:-1]) + " and " + units[-1]
+
+
+@dataclass
+class _Open:
+    """A combat whose consequences are still being told."""
+
+    number: int
+    line: int
+    event: Event
+    followups: list[Event] = field(default_factory=list)
+
+
+@dataclass
+class _Teller:
+    chron: Chronicle
+    viewer: str
+    renderer: MapRenderer | None
+    presentation: Presentation | None
+    first_fight: int
+    paragraphs: list[Paragraph] = field(default_factory=list)
+    fights: list[Fight] = field(default_factory=list)
+    moves: int = 0
+    _lead: str = ""
+    _sentences: list[str] = field(default_factory=list)
+    _moved: list[tuple[str, str, str, str]] = field(default_factory=list)  # (side, unit, from, to)
+    _open: _Open | None = None
+    _units: dict[str, str] = field(default_factory=dict)
+
+    # --- paragraphs -------------------------------------------------------------------------------------
+    def stage(self, lead: str) -> None:
+        self.close_fight()
+        self.end_paragraph()
+        self._lead = lead
+
+    def end_paragraph(self) -> None:
+        self.flush_moves()
+        if self._sentences:
+            self.paragraphs.append(Paragraph(kind="text", lead=self._lead, sentences=self._sentences))
+            self._lead = ""
+        self._sentences = []
+
+    def say(self, text: str) -> None:
+        self.flush_moves()
+        if text.strip():
+            self._sentences.append(sentence(text))
+
+    def note(self, moment: Moment) -> None:
+        self.end_paragraph()  # a combat still open keeps gathering its consequences after the quote
+        who = self.chron.name_of(moment.author)
+        self.paragraphs.append(Paragraph(kind="note", who=who, text=moment.note or "", line=moment.line))
+
+    # --- movement -----------------------------------------------------------------------------------------
+    def know(self, view: View) -> None:
+        """Learn the units' names as the viewer knows them."""
+        self._units.update({u.id: u.name for u in view.units})
+
+    def moved(self, before: View, after: View) -> None:
+        self.know(after)
+        then = {u.id: u.location for u in before.units}
+        for unit in after.units:
+            was = then.get(unit.id)
+            if was is not None and unit.location is not None and was != unit.location:
+                self._moved.append((unit.side, unit.id, was, unit.location))
+                self.moves += 1
+
+    def flush_moves(self) -> None:
+        if not self._moved:
+            return
+        by_side: dict[str, dict[tuple[str, str], list[str]]] = {}
+        for side, unit, src, dst in self._moved:
+            by_side.setdefault(side, {}).setdefault((src, dst), []).append(self._units.get(unit, unit))
+        self._moved = []
+        place = self.place
+        for side, legs in by_side.items():
+            parts = [f"{_names(units)} from {place(src)} to {place(dst)}" for (src, dst), units in legs.items()]
+            self._sentences.append(sentence(f"{side_name(self.presentation, side)} moves: {'; '.join(parts)}"))
+
+    # --- combat -------------------------------------------------------------------------------------------------
+    def fight(self, moment: Moment, event: Event) -> None:
+        self.close_fight()
+        self.flush_moves()
+        self._open = _Open(self.first_fight + len(self.fights), moment.line, event)
+        self._sentences.append(f"\0{self._open.number}")  # filled in when its consequences are known
+
+    def place(self, location: str) -> str:
+        return self.renderer.name(location) if self.renderer is not None else location
+
+    @property
+    def followups(self) -> frozenset[str]:
+        return (self.presentation or Presentation).combat_followups
+
+    @property
+    def highlights(self) -> frozenset[str]:
+        return (self.presentation or Presentation).highlights
+
+    def followup(self, event: Event) -> bool:
+        if self._open is None or event.kind not in self.followups:
+            return False
+        self._open.followups.append(event)
+        return True
+
+    def close_fight(self) -> None:
+        fight, self._open = self._open, None
+        if fight is None:
+            return
+        data: dict[str, Any] = fight.event.data
+        outcome = (
+            self.presentation.combat_outcome(data, fight.followups)
+            if self.presentation is not None
+            else outcome_by_totals(data)
+        )
+        sides = {str(s.get("role")): s for s in data.get("sides", [])}
+        winner = sides.get(outcome.winner or "", {}).get("side")
+        winner_name = side_name(self.presentation, str(winner)) if winner else ""
+        region = str(data.get("location", ""))
+        where = self.place(region)
+
+        def party(role: str) -> str:
+            side = sides.get(role, {})
+            units = [self._units.get(u, u) for u in side.get("units", [])]
+            who = side_name(self.presentation, str(side.get("side", "")))
+            return f"{who} {_names(units)} ({side.get('total', '?')})" if units else f"{who} ({side.get('total', '?')})"
+
+        told = f"Combat {fight.number} at {where}: {party('attack')} attacked {party('defense')}"
+        consequences = "; ".join(e.text.rstrip(".") for e in fight.followups if visible(e, self.viewer) and e.text)
+        result = outcome.result.capitalize()
+        verdict = f"{result}, won by the {winner_name} side" if winner_name else f"{result}, neither side won"
+        text = f"{told}. {sentence(consequences) + ' ' if consequences else ''}Result: {verdict}."
+        self.fights.append(
+            Fight(
+                number=fight.number,
+                line=fight.line,
+                region=region,
+                location=where,
+                result=result,
+                winner=str(winner) if winner else None,
+                winner_name=winner_name,
+                sentence=text,
+            )
+        )
+        self._sentences = [text if s == f"\0{fight.number}" else s for s in self._sentences]
+        for paragraph_index, paragraph in enumerate(self.paragraphs):
+            if f"\0{fight.number}" in paragraph.sentences:
+                filled = [text if s == f"\0{fight.number}" else s for s in paragraph.sentences]
+                self.paragraphs[paragraph_index] = paragraph.model_copy(update={"sentences": filled})
+
+    def sites(self) -> list[CombatSite]:
+        return [CombatSite(f.region, f.number, f.winner) for f in self.fights]
+
+
+def tell(
+    chron: Chronicle,
+    periods: Sequence[str],
+    viewer: str,
+    renderer: MapRenderer | None,
+    first_fight: int = 1,
+) -> tuple[TurnStory, list[CombatSite]]:
+    """The story of ``periods`` (one turn, with any quiet periods folded in) as ``viewer`` may read it
+    (``renderer``: the game's map, which names locations; None for a game without one)."""
+    presentation = chron.presentation
+    teller = _Teller(chron, viewer, renderer, presentation, first_fight)
+    moments = [m for m in chron.moments if m.period in periods]
+    state = chron.state_before(periods[0]) if periods else None
+    stage = None
+    for moment in moments:
+        before = chron.view(None, viewer, state=state) if state is not None else None
+        now = presentation.stage(before) if presentation is not None and before is not None else ""
+        if now != stage:
+            teller.stage(now)
+            stage = now
+        combat_line = False
+        for event in moment.events:
+            if not visible(event, viewer):
+                continue
+            if event.kind == "combat_resolved" and "sides" in event.data:
+                teller.fight(moment, event)
+                combat_line = True
+            elif teller.followup(event):
+                combat_line = True
+            elif event.kind == "dice_rolled":
+                continue
+            else:
+                teller.close_fight()
+                if presentation is None or event.kind in teller.highlights:  # a game without a look: tell it all
+                    teller.say(event.text)
+        after = chron.view(moment, viewer)
+        if before is not None and after is not None and not combat_line and moment.state is not state:
+            teller.moved(before, after)  # moves made in a combat (retreats, advances) are its consequences
+        elif after is not None:
+            teller.know(after)
+        if moment.note:
+            teller.note(moment)
+        if moment.type == "resign":
+            teller.say(f"{chron.name_of(moment.author)} resigns")
+        state = moment.state if moment.state is not None else state
+    teller.close_fight()
+    teller.end_paragraph()
+    story = TurnStory(periods=list(periods), paragraphs=teller.paragraphs, fights=teller.fights, moves=teller.moves)
+    return story, teller.sites()
