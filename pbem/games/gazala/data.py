@@ -989,7 +989,7 @@ def _check_tables(pack: GazalaPack) -> None:
     for row in t.terrain_effects:
         costs = (row.leg, row.motorised, row.hq)
         fixed = row.all_mp or row.prohibited
-        if fixed != all(c is None for c in costs) or any(c is not None and c < 1 for c in costs):
+        if any((c is None) != fixed for c in costs) or any(c is not None and c < 1 for c in costs):
             _fail(f"tables.terrain_effects row {row.id!r}: give positive costs, or all_mp / prohibited and no costs")
     black_max = pack.number("ap_black_max")
     for ap_row in t.action_points.rows:
