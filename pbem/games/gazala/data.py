@@ -300,6 +300,27 @@ class Minefield(PackModel):
     hex: HexText
     owner: Side
     box: Slug | None = Field(description="the Box this hex belongs to (every Box hex is a Minefield hex); null")
+    group: Slug = Field(description="the belt it belongs to, for reports: gazala-line, mine-marsh, tobruk-perimeter…")
+    source: SourceText
+
+
+class Route(PackModel):
+    """A named Road or Trail (§3.1.1, §7.3.3), hex by hex; its hexsides carry the ``road`` / ``trail`` feature."""
+
+    id: Slug
+    name: Text
+    kind: Literal["road", "trail"]
+    hexes: tuple[HexText, ...] = Field(min_length=2)
+    source: SourceText
+
+
+class Escarpment(PackModel):
+    """A named Ridge or Wadi (§3.1.2): the hexsides (``"2709/2710"``) that carry its feature."""
+
+    id: Slug
+    name: Text
+    kind: Literal["ridge", "wadi"]
+    hexsides: tuple[Annotated[str, StringConstraints(pattern=r"^[0-9]{4}/[0-9]{4}$")], ...] = Field(min_length=1)
     source: SourceText
 
 
@@ -636,6 +657,8 @@ class GazalaPack(PackModel):
     map: HexMapData
     minefields: tuple[Minefield, ...]
     boxes: tuple[Box, ...]
+    routes: tuple[Route, ...]
+    escarpments: tuple[Escarpment, ...]
     supply_sources: tuple[SupplySource, ...]
     tobruk: Tobruk
     formations: tuple[Formation, ...]
@@ -765,13 +788,15 @@ def _cross_check(pack: GazalaPack) -> None:
     _check_map(pack, grid)
     # (3) Minefields, Boxes, supply sources and the Tobruk perimeter lie on the map and agree with its features.
     _check_overlays(pack, grid)
-    # (4) Formations, HQs, units and air units: ids, references, values within the rulebook's ranges.
+    # (4) Named roads, trails, ridges and wadis follow the map's hexside features, and every such hexside is named.
+    _check_named_features(pack, grid)
+    # (5) Formations, HQs, units and air units: ids, references, values within the rulebook's ranges.
     _check_counters(pack)
-    # (5) The chits: 29 numbered ones and the optional replacements, multipliers 1..3.
+    # (6) The chits: 29 numbered ones and the optional replacements, multipliers 1..3.
     _check_chits(pack)
-    # (6) The tables: required numbers, CRT rows per terrain, the turn track.
+    # (7) The tables: required numbers, CRT rows per terrain, the turn track.
     _check_tables(pack)
-    # (7) Scenarios: units and hexes exist, nobody is placed twice, setup stacking holds.
+    # (8) Scenarios: units and hexes exist, nobody is placed twice, setup stacking holds.
     _check_scenarios(pack, grid)
 
 
@@ -869,6 +894,28 @@ def _check_overlays(pack: GazalaPack, grid: HexMap) -> None:
         for there in grid.neighbours(HexId(hex_id)):
             if there not in inside and there not in line:
                 _fail(f"tobruk: inside hex {hex_id} touches {there}, outside the perimeter: the line has a gap")
+
+
+def _check_named_features(pack: GazalaPack, grid: HexMap) -> None:
+    _unique((r.id for r in pack.routes), "route")
+    _unique((e.id for e in pack.escarpments), "escarpment")
+    named: set[str] = set()
+    for route in pack.routes:
+        accepted = {"road"} if route.kind == "road" else {"road", "trail"}  # a trail may run along a road
+        for a, b in itertools.pairwise(route.hexes):
+            side = grid.hexside(HexId(a), HexId(b)) if a in grid and b in grid else None
+            if side is None or side.features.isdisjoint(accepted):
+                _fail(f"route {route.id!r}: {a} to {b} is not a {route.kind} hexside of the map")
+            named.add(side.id)
+    for escarpment in pack.escarpments:
+        for key in escarpment.hexsides:
+            side = grid.hexsides.get(key)  # type: ignore[call-overload]
+            if side is None or not side.has(escarpment.kind):
+                _fail(f"escarpment {escarpment.id!r}: {key} is not a {escarpment.kind} hexside of the map")
+            named.add(key)
+    for key, side in grid.hexsides.items():
+        if side.has("road", "trail", "ridge", "wadi") and key not in named:
+            _fail(f"map hexside {key}: its {sorted(side.features)} belong to no named route or escarpment")
 
 
 def _check_counters(pack: GazalaPack) -> None:

@@ -189,6 +189,17 @@ BROKEN: list[tuple[str, Callable[[Raw], object], str]] = [
         lambda r: find(r["scenarios"][1]["reinforcements"], "unit", "6rtr").update(turn=5),
         "reinforcement '6rtr'",
     ),
+    (
+        "route off its road",
+        lambda r: find(r["routes"], "id", "via-balbia")["hexes"].insert(1, "0500"),
+        "route 'via-balbia'",
+    ),
+    ("unnamed trail", lambda r: find(r["routes"], "id", "hacheim-abd")["hexes"].pop(), "no named route"),
+    (
+        "escarpment not a ridge",
+        lambda r: find(r["escarpments"], "id", "rigel-ridge")["hexsides"].append("0101/0102"),
+        "escarpment 'rigel-ridge'",
+    ),
     ("objective off map", lambda r: r["scenarios"][2]["objectives"][0].update(hex="3000"), "objective 'tobruk'"),
 ]
 
@@ -331,6 +342,27 @@ def test_roads_and_trails_join_the_battlefield(pack: GazalaPack, grid: HexMap) -
     assert _route(grid, pack.place("Knightsbridge"), pack.place("El Adem"), "trail")
     assert _route(grid, pack.place("Bir Hacheim"), pack.place("Acroma"), "trail")
     assert _route(grid, "0117", pack.place("Bir el Gubi"), "trail")
+
+
+def test_named_roads_trails_ridges_and_belts(pack: GazalaPack) -> None:
+    routes = {r.name: r for r in pack.routes}
+    assert routes["Via Balbia"].kind == "road" and routes["Via Balbia"].hexes[0] == "0100"
+    assert pack.place("Ain el Gazala") in routes["Via Balbia"].hexes and "4303" in routes["Via Balbia"].hexes
+    assert {"Knightsbridge", "El Adem"} <= {n for h in routes["Trigh Capuzzo"].hexes for n in _names(pack, h)}
+    assert "Bir el Gubi" in {n for h in routes["Trigh el Abd"].hexes for n in _names(pack, h)}
+    assert {e.name for e in pack.escarpments} >= {"Rigel ridge", "Sidra ridge", "Aslagh ridge", "Wadi es Sehel"}
+    groups = {m.group for m in pack.minefields}
+    assert {"gazala-line", "mine-marsh", "tobruk-perimeter", "bir-hacheim", "axis-front"} <= groups
+
+
+def _names(pack: GazalaPack, hex_id: str) -> tuple[str, ...]:
+    return next((r.names for r in pack.map.hexes if r.id == hex_id), ())
+
+
+@pytest.mark.rule("1")
+def test_r1_and_r10_stated_sizes_and_times(pack: GazalaPack) -> None:
+    assert (pack.number("hex_miles_tenths"), pack.number("line_km"), pack.number("line_miles")) == (22, 70, 43)
+    assert [pack.number(f"sc{n}_hours") for n in (1, 2, 3)] == [1, 5, 10]
 
 
 @pytest.mark.rule("3.1.2")
