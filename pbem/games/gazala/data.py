@@ -1080,6 +1080,12 @@ def _check_scenarios(pack: GazalaPack, grid: HexMap) -> None:
             placed.add(place.unit)
             if place.hex not in grid:
                 _fail(f"{where}: hex {place.hex!r} is not on the map")
+            mine = pack.minefield(place.hex)
+            side = (
+                counters[place.unit].side if place.unit in counters else pack.formation(hqs[place.unit].formation).side
+            )
+            if mine is not None and mine.owner != side:
+                _fail(f"{where}: sets up in an unbreached enemy Minefield {place.hex} (§7.3.6)")
             _check_assignment(pack, where, place.unit, place.assigned_to)
             stacks.setdefault(place.hex, []).append(place.unit)
         for hex_id, stack in stacks.items():

@@ -200,6 +200,11 @@ BROKEN: list[tuple[str, Callable[[Raw], object], str]] = [
         lambda r: find(r["escarpments"], "id", "rigel-ridge")["hexsides"].append("0101/0102"),
         "escarpment 'rigel-ridge'",
     ),
+    (
+        "setup in enemy mines",
+        lambda r: find(r["scenarios"][1]["placements"], "unit", "85").update(hex="2101"),
+        "enemy Minefield 2101",
+    ),
     ("objective off map", lambda r: r["scenarios"][2]["objectives"][0].update(hex="3000"), "objective 'tobruk'"),
 ]
 
@@ -718,6 +723,24 @@ def test_r7_5_1_5_support_and_hq_numbers(pack: GazalaPack) -> None:
     )
     assert [pack.number(n) for n in names] == [1, 2, 1, -1, -2, -1, 2]
     assert (pack.number("flak_attack_tp"), pack.number("flak_defence_bonus")) == (2, 3)
+
+
+@pytest.mark.rule("5.6.1")
+def test_r5_6_1_combat_example_effectiveness_checks(pack: GazalaPack) -> None:
+    """An EC passes at or below the Effectiveness Rating: the example's rolls against the pack's ratings."""
+    ex = pack.example("combat-ecs")
+    rolls = {
+        "104": ex["def_104"],
+        "3": ex["def_3"],
+        "18-flak": ex["def_18flak"],
+        "3rtr-4": ex["att_3rtr"],
+        "7mot": ex["att_7mot"],
+    }
+    passed = {ident: roll <= pack.unit(ident).eff.front for ident, roll in rolls.items()}
+    assert passed == {"104": False, "3": True, "18-flak": True, "3rtr-4": False, "7mot": True}
+    assert ex["refit_104"] <= pack.unit("104").eff.disrupted  # the Refit EC uses the Disrupted side (notes B16)
+    after = pack.example("combat-after")
+    assert (pack.unit("18-flak").cs - 1, pack.unit("3rtr-4").cs - 1) == (after["flak_left"], after["rtr_left"])
 
 
 @pytest.mark.rule("7.5.1.1")
