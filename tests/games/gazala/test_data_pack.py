@@ -892,7 +892,21 @@ def test_r1_scale(pack: GazalaPack) -> None:
 
 @pytest.mark.rule("5.2")
 def test_r5_2_snafu_starts_with_the_axis(pack: GazalaPack) -> None:
-    assert pack.setting("snafu_start") == "axis"
+    assert pack.setting("snafu_start") == "axis" and pack.number("snafu_rerolls") == 1
+
+
+@pytest.mark.rule("5.4")
+def test_r5_4_zoc_covers_the_six_neighbours(pack: GazalaPack, grid: HexMap) -> None:
+    assert pack.number("zoc_hexes") == 6 == len(grid.neighbours(HexId("2712")))
+    assert len(grid.zoc([HexId("2712")])) == pack.number("zoc_hexes") + 1  # the unit's own hex too
+
+
+@pytest.mark.rule("5.8")
+def test_r5_8_counts_of_states_sources_options(pack: GazalaPack) -> None:
+    assert pack.number("command_states") == 3
+    assert pack.number("supply_source_kinds") == 3  # Major and Tobruk records, and the Boxes
+    assert {s.kind for s in pack.supply_sources} == {"major", "tobruk"} and pack.boxes
+    assert pack.number("initiative_options") == 3 and pack.number("minimum_move_hexes") == 1
 
 
 # --- scenarios ------------------------------------------------------------------------------------------------------
