@@ -356,6 +356,8 @@ def test_named_roads_trails_ridges_and_belts(pack: GazalaPack) -> None:
     assert {"Knightsbridge", "El Adem"} <= {n for h in routes["Trigh Capuzzo"].hexes for n in _names(pack, h)}
     assert "Bir el Gubi" in {n for h in routes["Trigh el Abd"].hexes for n in _names(pack, h)}
     assert {e.name for e in pack.escarpments} >= {"Rigel ridge", "Sidra ridge", "Aslagh ridge", "Wadi es Sehel"}
+    marsh = pack.minefield(pack.place("Mine marsh"))
+    assert marsh is not None and marsh.group == "mine-marsh"
     groups = {m.group for m in pack.minefields}
     assert {"gazala-line", "mine-marsh", "tobruk-perimeter", "bir-hacheim", "axis-front"} <= groups
 
