@@ -14,9 +14,11 @@ import json
 from collections import deque
 from collections.abc import Callable
 from importlib import resources
-from typing import Any
+from pathlib import Path
+from typing import Any, get_args
 
 import pytest
+from pydantic import BaseModel
 
 from pbem.errors import DataPackError
 from pbem.games.gazala import default_pack_bytes, load_pack, pack_schema
@@ -1017,3 +1019,34 @@ def test_r9_4_3_arriving_formations_start_at_their_maximum(pack: GazalaPack) -> 
     entries = {e for r in s.reinforcements for e in r.entry}
     assert all(next(x for x in pack.supply_sources if x.id == e).entry for e in entries)
     assert min(r.turn for r in s.reinforcements) == pack.number("reinforcements_from") == 2
+
+
+# --- the documentation ----------------------------------------------------------------------------------------------
+
+
+def _models(annotation: object) -> list[type[BaseModel]]:
+    found: list[type[BaseModel]] = []
+    model = isinstance(annotation, type) and issubclass(annotation, BaseModel)
+    if model and getattr(annotation, "__module__", "") == "pbem.games.gazala.data":
+        found.append(annotation)  # type: ignore[arg-type]
+    for arg in get_args(annotation):
+        found.extend(_models(arg))
+    return found
+
+
+def test_every_field_of_the_schema_is_documented() -> None:
+    """docs/gazala-data.md names every field of every Gazala model (as `field` or `field[]`)."""
+    doc = (Path(__file__).parents[3] / "docs" / "gazala-data.md").read_text(encoding="utf-8")
+    todo: list[type[BaseModel]] = [GazalaPack]
+    seen: set[type[BaseModel]] = set()
+    missing: list[str] = []
+    while todo:
+        model = todo.pop()
+        if model in seen:
+            continue
+        seen.add(model)
+        for name, field in model.model_fields.items():
+            if f"`{name}`" not in doc and f"`{name}[]`" not in doc and not name.endswith("sources"):
+                missing.append(f"{model.__name__}.{name}")
+            todo.extend(_models(field.annotation))
+    assert not missing
