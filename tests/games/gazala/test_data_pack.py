@@ -207,6 +207,87 @@ BROKEN: list[tuple[str, Callable[[Raw], object], str]] = [
         lambda r: find(r["scenarios"][1]["placements"], "unit", "85").update(hex="2101"),
         "enemy Minefield 2101",
     ),
+    ("default terrain", lambda r: r["map"].update(terrain="swamp"), "default terrain"),
+    (
+        "box without hexes",
+        lambda r: r["boxes"].append({"id": "ghost", "name": "Ghost box", "source": "reconstructed: x"}),
+        "box 'ghost'",
+    ),
+    (
+        "box feature without box",
+        lambda r: find(r["map"]["hexes"], "id", "2712").update(features=["box", "trail"]),
+        "map hex '2712'",
+    ),
+    (
+        "no axis entry",
+        lambda r: [s.update(entry=False) for s in r["supply_sources"] if s["side"] == "axis"],
+        "the axis side has no map-edge Major source",
+    ),
+    (
+        "tobruk source moved",
+        lambda r: find(r["supply_sources"], "id", "tobruk").update(hex="4304"),
+        "supply source 'tobruk'",
+    ),
+    ("inside leaks", lambda r: r["tobruk"]["inside"].append("3701"), "tobruk: inside hex 3701"),
+    ("tobruk inside lacks tobruk", lambda r: r["tobruk"]["inside"].remove("4303"), "tobruk: 'inside'"),
+    ("support out of range", lambda r: find(r["hqs"], "id", "7armd-hq").update(support=16), "hq '7armd-hq'"),
+    (
+        "hq of unknown formation",
+        lambda r: r["hqs"].append(dict(r["hqs"][0], id="8armd-hq", formation="8armd")),
+        "hq '8armd-hq'",
+    ),
+    (
+        "axis leg division",
+        lambda r: find(r["formations"], "id", "brescia").update(leg_infantry_division=True),
+        "formation 'brescia'",
+    ),
+    ("more armour disrupted", lambda r: _unit(r, "i-8")["armour_points"].update(disrupted=7), "unit 'i-8'"),
+    ("no movement", lambda r: _unit(r, "i-8").update(ma=0), "unit 'i-8'"),
+    ("axis cannibalised", lambda r: _unit(r, "i-8").update(cannibalise="tank"), "unit 'i-8'"),
+    ("british half-brigade", lambda r: _unit(r, "69-bde").update(half_brigade=True), "unit '69-bde'"),
+    ("combined arms on infantry", lambda r: _unit(r, "69-bde").update(no_combined_arms=True), "unit '69-bde'"),
+    ("independent with stripe", lambda r: _unit(r, "stopcol").update(formation="50div"), "unit 'stopcol'"),
+    ("assignable without targets", lambda r: _unit(r, "kg-hecker").update(assign_to=[]), "unit 'kg-hecker'"),
+    ("formation unit assignable", lambda r: _unit(r, "104").update(assign_to=["15pz"]), "unit '104'"),
+    ("orphan alternate", lambda r: find(r["chits"], "id", "a10").update(number=30), "chit 'a10'"),
+    ("faces swapped", lambda r: find(r["chits"], "id", "5")["low"].update(effectiveness=[5, 6, 7]), "chit '5'"),
+    (
+        "terrain without tec",
+        lambda r: r["tables"]["terrain_effects"].remove(find(r["tables"]["terrain_effects"], "id", "hill")),
+        "'hill'",
+    ),
+    ("nine turns", lambda r: r["tables"]["turns"].append(dict(r["tables"]["turns"][-1], number=9)), "tables.turns"),
+    ("scenario too long", lambda r: r["scenarios"][1].update(last_turn=9), "scenario 'opening-phase'"),
+    ("unknown air", lambda r: r["scenarios"][0].update(air_units=["jg27"]), "scenario 'bir-hacheim'"),
+    (
+        "air rule outside scenario",
+        lambda r: find(r["scenarios"][0]["special_rules"], "id", "one-air-mission").update(air=["i-stg3"]),
+        "special rule 'one-air-mission'",
+    ),
+    (
+        "rule for unknown formation",
+        lambda r: find(r["scenarios"][0]["special_rules"], "id", "only-ariete").update(formation="folgore"),
+        "special rule 'only-ariete'",
+    ),
+    (
+        "two hqs in a hex",
+        lambda r: find(r["scenarios"][1]["placements"], "unit", "1sa-hq").update(hex="2509"),
+        "hex 2509",
+    ),
+    (
+        "both sides in a hex",
+        lambda r: find(r["scenarios"][1]["placements"], "unit", "recam").update(hex="2824"),
+        "hex 2824",
+    ),
+    (
+        "unknown level formation",
+        lambda r: r["scenarios"][1]["formations"].append(
+            {"formation": "folgore", "level": 2, "source": "reconstructed: x"}
+        ),
+        "folgore",
+    ),
+    ("negative level", lambda r: r["scenarios"][1]["formations"][0].update(level=-1), "below level 0"),
+    ("auto victory off map", lambda r: r["scenarios"][2].update(automatic_victory_hex="3000"), "automatic_victory_hex"),
     ("objective off map", lambda r: r["scenarios"][2]["objectives"][0].update(hex="3000"), "objective 'tobruk'"),
 ]
 
