@@ -679,6 +679,21 @@ def test_r7_5_1_2_twenty_nine_chits_and_seven_linear_replacements(pack: GazalaPa
         assert all(1 <= m <= 3 for face in (chit.low, chit.high) for row in face.multipliers for m in row)
 
 
+@pytest.mark.rule("7.5.1.2")
+@pytest.mark.parametrize("linear", [False, True])
+def test_r7_5_1_2_better_effectiveness_and_prepared_attacks_draw_higher(pack: GazalaPack, linear: bool) -> None:
+    """ "Statistically, a unit has a better chance to get a high modifier when it has a better Efficiency Rating and
+    if it is conducting a Prepared Attack or has Improved Defence" — with the original and the linear chits."""
+    pool = {c.number: c for c in pack.chits if not c.alternate}
+    if linear:
+        pool.update({c.number: c for c in pack.chits if c.alternate})
+    total = {(eff, col): sum(c.multiplier(eff, col) for c in pool.values()) for eff in range(2, 8) for col in range(3)}
+    for col in range(3):
+        assert [total[eff, col] for eff in range(2, 8)] == sorted(total[eff, col] for eff in range(2, 8))
+    for eff in range(2, 8):
+        assert total[eff, 0] < total[eff, 1] < total[eff, 2]
+
+
 PRINTED_LOW = {
     "10": [[1, 1, 3], [2, 1, 2], [2, 2, 3]],
     "29": [[1, 1, 2], [1, 3, 3], [1, 1, 3]],
