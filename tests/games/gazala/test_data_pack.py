@@ -766,6 +766,29 @@ def test_r7_5_1_below_the_leftmost_column_is_five_nil(pack: GazalaPack) -> None:
     assert (pack.number("below_table_attacker_hits"), pack.number("below_table_defender_hits")) == (5, 0)
 
 
+def _hits(cell: str) -> tuple[int, int]:
+    attacker, defender = cell.replace("!", "").split("/")
+    return int(attacker), int(defender)
+
+
+@pytest.mark.rule("3.1.1")
+def test_r3_1_1_the_crt_favours_the_defender_more_on_better_terrain(pack: GazalaPack) -> None:
+    """Higher rolls and odds hurt the defender more; the same odds and roll hurt him less on better terrain."""
+    crts = [pack.tables.crt[t] for t in CRT_TERRAINS]
+    for crt in crts:
+        for col in range(len(crt.columns)):
+            column = [_hits(row.results[col]) for row in crt.rows]
+            assert [d for _, d in column] == sorted(d for _, d in column)
+            assert [a for a, _ in column] == sorted((a for a, _ in column), reverse=True)
+        for row in crt.rows:
+            assert [_hits(c)[1] for c in row.results] == sorted(_hits(c)[1] for c in row.results)
+    for worse, better in itertools.pairwise(crts):  # CRT_TERRAINS: least to most favourable to the defender
+        for label in set(better.columns) & set(worse.columns):
+            for roll in range(1, 21):
+                hurt = _hits(better.lookup(better.columns.index(label), roll).result)[1]
+                assert hurt <= _hits(worse.lookup(worse.columns.index(label), roll).result)[1]
+
+
 @pytest.mark.rule("7.5.2")
 def test_r7_5_2_the_printed_results_are_cells_of_the_crt(pack: GazalaPack) -> None:
     cells = {c for crt in pack.tables.crt.values() for row in crt.rows for c in row.results}
