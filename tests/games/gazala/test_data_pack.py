@@ -1169,3 +1169,11 @@ def test_every_field_of_the_schema_is_documented() -> None:
                 missing.append(f"{model.__name__}.{name}")
             todo.extend(_models(field.annotation))
     assert not missing
+
+
+@pytest.mark.rule("10.3")
+def test_r10_3_the_campaign_uses_every_counter_once(pack: GazalaPack) -> None:
+    s = pack.scenario("gazala-battles")
+    used = [p.unit for p in s.placements] + [r.unit for r in s.reinforcements]
+    assert sorted(used) == sorted([u.id for u in pack.units] + [h.id for h in pack.hqs])
+    assert set(s.air_units) == {a.id for a in pack.air_units}
