@@ -1177,3 +1177,14 @@ def test_r10_3_the_campaign_uses_every_counter_once(pack: GazalaPack) -> None:
     used = [p.unit for p in s.placements] + [r.unit for r in s.reinforcements]
     assert sorted(used) == sorted([u.id for u in pack.units] + [h.id for h in pack.hqs])
     assert set(s.air_units) == {a.id for a in pack.air_units}
+
+
+def test_the_documented_api_example_runs_and_its_comments_hold() -> None:
+    doc = (Path(__file__).parents[3] / "docs" / "gazala-data.md").read_text(encoding="utf-8")
+    namespace: dict[str, Any] = {}
+    exec(doc.split("```python\n", 1)[1].split("```", 1)[0], namespace)
+    pack = namespace["pack"]
+    assert (pack.place("Bir Hacheim"), pack.unit("104").cs, pack.hq_of("21pz").engineer) == ("2521", 9, -2)
+    assert (pack.chit("21").multiplier(7, 1), pack.number("drm_max")) == (3, 12)
+    assert pack.tables.crt["broken"].resolve(32, 37, roll=6, shift=1).result == "2!/1"
+    assert namespace["schema"]["title"] == "GazalaPack"
