@@ -271,8 +271,8 @@ BROKEN: list[tuple[str, Callable[[Raw], object], str]] = [
     ),
     (
         "two hqs in a hex",
-        lambda r: find(r["scenarios"][1]["placements"], "unit", "1sa-hq").update(hex="2509"),
-        "hex 2509",
+        lambda r: find(r["scenarios"][1]["placements"], "unit", "1sa-hq").update(hex="2511"),
+        "hex 2511",
     ),
     (
         "both sides in a hex",
@@ -1188,3 +1188,19 @@ def test_the_documented_api_example_runs_and_its_comments_hold() -> None:
     assert (pack.chit("21").multiplier(7, 1), pack.number("drm_max")) == (3, 12)
     assert pack.tables.crt["broken"].resolve(32, 37, roll=6, shift=1).result == "2!/1"
     assert namespace["schema"]["title"] == "GazalaPack"
+
+
+@pytest.mark.rule("5.8")
+@pytest.mark.parametrize("ident", ["bir-hacheim", "opening-phase", "gazala-battles"])
+def test_r5_8_every_unit_starts_within_its_hqs_command_range(pack: GazalaPack, grid: HexMap, ident: str) -> None:
+    """A setup display puts formations together: each unit is within Command Range (in hexes) of its HQ."""
+    s = pack.scenario(ident)
+    at = {p.unit: HexId(p.hex) for p in s.placements}
+    units = {u.id: u for u in pack.units}
+    for place in s.placements:
+        unit = units.get(place.unit)
+        formation = (unit.formation or place.assigned_to) if unit is not None else None
+        if formation is None:
+            continue
+        hq = pack.hq_of(formation)
+        assert grid.distance(at[place.unit], at[hq.id]) <= hq.command_range, place.unit
