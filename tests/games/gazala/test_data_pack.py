@@ -1204,3 +1204,34 @@ def test_r5_8_every_unit_starts_within_its_hqs_command_range(pack: GazalaPack, g
             continue
         hq = pack.hq_of(formation)
         assert grid.distance(at[place.unit], at[hq.id]) <= hq.command_range, place.unit
+
+
+@pytest.mark.rule("5.7.2")
+@pytest.mark.parametrize("ident", ["opening-phase", "gazala-battles"])
+def test_r5_7_2_every_hq_starts_in_supply(pack: GazalaPack, grid: HexMap, ident: str) -> None:
+    """Each HQ's road/trail chain reaches a friendly Major source (or Tobruk, or a Box) without entering an
+    unbreached enemy minefield: leg HQs on or next to it, motorised HQs within Command Range (§5.7.2, §5.7.3)."""
+    s = pack.scenario(ident)
+    for side in ("axis", "cw"):
+        enemy_mines = {m.hex for m in pack.minefields if m.owner != side}
+        sources = [x.hex for x in pack.supply_sources if x.side == side]
+        chain = set(sources)
+        todo = deque(sources)
+        while todo:
+            here = todo.popleft()
+            for there, hexside in grid.sides(HexId(here)):
+                if there not in chain and there not in enemy_mines and hexside.has("road", "trail"):
+                    chain.add(there)
+                    todo.append(there)
+        boxes = {m.hex for m in pack.minefields if m.box} if side == "cw" else set()
+        for place in s.placements:
+            if place.unit not in {h.id for h in pack.hqs}:
+                continue
+            hq = pack.hq(place.unit)
+            if pack.formation(hq.formation).side != side:
+                continue
+            here = HexId(place.hex)
+            reach = 1 if hq.type == "leg" else hq.command_range
+            supplied = any(grid.distance(here, HexId(h)) <= reach for h in chain)
+            boxed = hq.type == "leg" and any(grid.distance(here, HexId(b)) <= 1 for b in boxes)
+            assert supplied or boxed or place.hex in pack.tobruk.inside, place.unit
