@@ -689,6 +689,13 @@ class GazalaPack(PackModel):
                 return hq
         raise KeyError(formation)
 
+    def side_of(self, ident: str) -> Side:
+        """The side of a combat unit or HQ; KeyError if neither has that id."""
+        for unit in self.units:
+            if unit.id == ident:
+                return unit.side
+        return self.formation(self.hq(ident).formation).side
+
     def chit(self, ident: str) -> Chit:
         """The chit ``ident`` (``"21"``, ``"a10"``); KeyError if there is none."""
         return _by_id(self.chits, ident)
@@ -1081,10 +1088,7 @@ def _check_scenarios(pack: GazalaPack, grid: HexMap) -> None:
             if place.hex not in grid:
                 _fail(f"{where}: hex {place.hex!r} is not on the map")
             mine = pack.minefield(place.hex)
-            side = (
-                counters[place.unit].side if place.unit in counters else pack.formation(hqs[place.unit].formation).side
-            )
-            if mine is not None and mine.owner != side:
+            if mine is not None and mine.owner != pack.side_of(place.unit):
                 _fail(f"{where}: sets up in an unbreached enemy Minefield {place.hex} (§7.3.6)")
             _check_assignment(pack, where, place.unit, place.assigned_to)
             stacks.setdefault(place.hex, []).append(place.unit)
@@ -1099,7 +1103,7 @@ def _check_scenarios(pack: GazalaPack, grid: HexMap) -> None:
             placed.add(rein.unit)
             if not scenario.first_turn < rein.turn <= scenario.last_turn:
                 _fail(f"{where}: turn {rein.turn} is not a later turn of the scenario (§9.4)")
-            side = counters[rein.unit].side if rein.unit in counters else pack.formation(hqs[rein.unit].formation).side
+            side = pack.side_of(rein.unit)
             for ident in rein.entry:
                 source = sources.get(ident)
                 if source is None or not source.entry or source.side != side:
@@ -1133,11 +1137,12 @@ def _check_assignment(pack: GazalaPack, where: str, ident: str, assigned: str | 
 
 def _check_stack(pack: GazalaPack, where: str, stack: list[str]) -> None:
     """§5.3.1 stacking at setup (HQs: one per hex, §3.3)."""
-    hq_count = sum(1 for ident in stack if ident not in {u.id for u in pack.units})
-    units = [pack.unit(ident) for ident in stack if ident in {u.id for u in pack.units}]
+    unit_ids = {u.id for u in pack.units}
+    hq_count = sum(1 for ident in stack if ident not in unit_ids)
+    units = [pack.unit(ident) for ident in stack if ident in unit_ids]
     if hq_count > pack.number("hq_per_hex"):
         _fail(f"{where}: more than one HQ (§3.3)")
-    if len({u.side for u in units}) > 1:
+    if len({pack.side_of(ident) for ident in stack}) > 1:
         _fail(f"{where}: units of both sides")
     counted = [u for u in units if not u.free_stacking]
     if units and units[0].side == "axis":

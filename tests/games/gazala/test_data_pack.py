@@ -280,6 +280,11 @@ BROKEN: list[tuple[str, Callable[[Raw], object], str]] = [
         "hex 2824",
     ),
     (
+        "hq among the enemy",
+        lambda r: find(r["scenarios"][1]["placements"], "unit", "ariete-hq").update(hex="2824"),
+        "hex 2824: units of both sides",
+    ),
+    (
         "unknown level formation",
         lambda r: r["scenarios"][1]["formations"].append(
             {"formation": "folgore", "level": 2, "source": "reconstructed: x"}
