@@ -115,6 +115,8 @@ class HexGrid(_Model):
         stagger: which columns (flat) or rows (pointy) are pushed half a hex down (right): ``odd`` or ``even``,
             counted from ``first``.
         first: the number of the first column and row (wargames count from 1).
+        first_row: the number of the first row when it is not ``first`` (Gazala prints rows from 00 and columns
+            from 01); None: ``first``.
         id_format: the hex id, from ``col`` and ``row`` (``"{col:02d}{row:02d}"`` gives ``0304``).
         origin: the top-left corner of the grid's bounding box.
     """
@@ -125,6 +127,7 @@ class HexGrid(_Model):
     orientation: Literal["flat", "pointy"] = "flat"
     stagger: Literal["odd", "even"] = "odd"
     first: int = 1
+    first_row: int | None = None
     id_format: str = "{col:02d}{row:02d}"
     origin: Point = (10.0, 10.0)
 
@@ -136,8 +139,14 @@ class HexGrid(_Model):
         """The grid's topology in :mod:`pbem.kit.hexes` terms (its stagger counts from ``first``; the kit's from 0)."""
         from pbem.kit.hexes import Layout  # lazily: the CLI imports this module, and most commands draw no hexes
 
-        odd = (self.first + (1 if self.stagger == "odd" else 0)) % 2 == 1
+        base = self.first if self.orientation == "flat" else self.row0  # the staggered lines count from here
+        odd = (base + (1 if self.stagger == "odd" else 0)) % 2 == 1
         return Layout(self.orientation, "odd" if odd else "even")
+
+    @property
+    def row0(self) -> int:
+        """The number of the first row."""
+        return self.first if self.first_row is None else self.first_row
 
     def _shifted(self, index: int) -> bool:
         return self.layout.shifted(index)
@@ -145,7 +154,7 @@ class HexGrid(_Model):
     def center(self, col: int, row: int) -> Point:
         """The centre of the hex at (``col``, ``row``)."""
         s, (ox, oy) = self.size, self.origin
-        c, r = col - self.first, row - self.first
+        c, r = col - self.first, row - self.row0
         if self.orientation == "flat":
             x = s + 1.5 * s * c
             y = math.sqrt(3) * s * (r + 0.5 + (0.5 if self._shifted(col) else 0.0))
@@ -160,7 +169,7 @@ class HexGrid(_Model):
         return tuple((cx + self.size * math.cos(a), cy + self.size * math.sin(a)) for a in angles)
 
     def contains(self, col: int, row: int) -> bool:
-        return self.first <= col < self.first + self.columns and self.first <= row < self.first + self.rows
+        return self.first <= col < self.first + self.columns and self.row0 <= row < self.row0 + self.rows
 
     def neighbors(self, col: int, row: int) -> list[tuple[int, int]]:
         """The hexes that share a side with (``col``, ``row``), inside the grid.
@@ -186,7 +195,7 @@ def hex_regions(
     names = names or {}
     regions = []
     for col in range(grid.first, grid.first + grid.columns):
-        for row in range(grid.first, grid.first + grid.rows):
+        for row in range(grid.row0, grid.row0 + grid.rows):
             hex_id = grid.hex_id(col, row)
             regions.append(
                 Region(
