@@ -15,6 +15,8 @@ import struct
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from nacl.bindings import crypto_core_ed25519_add
+from nacl.exceptions import CryptoError
 
 from pbem.errors import SignatureError
 
@@ -28,7 +30,7 @@ __all__ = [
 ]
 
 _P = 2**255 - 19
-_D = -121665 * pow(121666, -1, _P) % _P  # the Edwards curve constant d of RFC 8032 §5.1
+_NEUTRAL = bytes([1]) + bytes(31)  # the encoding of the neutral element (x = 0, y = 1)
 # The canonical encodings of the 8 points of order dividing 8 (the torsion subgroup E[8]); a test
 # recomputes their orders. Non-canonical encodings of the same points are refused by the y < p and
 # sign-bit checks below.
@@ -65,16 +67,17 @@ def check_point_encoding(encoded: bytes) -> str | None:
 
 
 def on_curve(encoded: bytes) -> bool:
-    """Whether a 32-byte encoding with y < p decodes to a curve point (RFC 8032 §5.1.3, step 2).
+    """Whether a 32-byte encoding decodes to a point on the curve (RFC 8032 §5.1.3, step 2).
 
     OpenSSL accepts such a key without complaint and then fails every signature under it, so a seat given
-    one could never sign; the decoding test (x² = (y² − 1)/(d·y² + 1) has a square root mod p, Euler's
-    criterion) refuses it up front. Field arithmetic on Python integers, no point operations.
+    one could never sign. libsodium decodes and checks the point when adding it to the neutral element, and
+    refuses an encoding that is not on the curve; no curve arithmetic of our own.
     """
-    y = int.from_bytes(encoded, "little") & ((1 << 255) - 1)
-    u, v = (y * y - 1) % _P, (_D * y * y + 1) % _P
-    x2 = u * pow(v, -1, _P) % _P
-    return x2 == 0 or pow(x2, (_P - 1) // 2, _P) == 1
+    try:
+        crypto_core_ed25519_add(encoded, _NEUTRAL)
+    except CryptoError:
+        return False
+    return True
 
 
 class PublicKey:
