@@ -1448,3 +1448,26 @@ def test_duplicate_key_is_rejected(raw: Raw) -> None:
 )
 def test_unparseable_pack_is_rejected(data: bytes) -> None:
     rejected(data)
+
+
+def test_geometry_feeds_the_shared_map_model(pack: AxisAlliesPack) -> None:
+    """The renderer's MapSpec takes the pack's outlines as they are: one Region per space, decorations as shapes."""
+    from pbem.rules.maps import MapSpec, Region, Shape
+
+    spaces: list[Territory | SeaZone] = [*pack.sea_zones, *pack.territories]
+    regions = [
+        Region(
+            id=s.id,
+            name=s.name,
+            label=s.label,
+            terrain="sea" if isinstance(s, SeaZone) else ("sahara" if s.sahara else "land"),
+            center=(float(s.geometry.position[0]), float(s.geometry.position[1])),
+            polygon=tuple((float(x), float(y)) for x, y in s.geometry.polygon),
+        )
+        for s in spaces
+    ]
+    shapes = [
+        Shape(terrain="neutral", polygon=tuple((float(x), float(y)) for x, y in d.polygon)) for d in pack.decorations
+    ]
+    spec = MapSpec(width=pack.canvas.width, height=pack.canvas.height, regions=tuple(regions), shapes=tuple(shapes))
+    assert len(spec.regions) == len(pack.territories) + len(pack.sea_zones) == 79
