@@ -340,6 +340,10 @@ class Allegiance(PackModel):
     can_attack: bool
     can_retreat: bool
     requisition_from_pool: bool
+    surrenders_on_zero_hits: bool = Field(
+        description="attacked by an Allied power with no other Axis defender, survivors of a round without a hit "
+        "surrender at the end of step 4 and take the other allegiance"
+    )
     rule: RuleRef
     text: Text
 

@@ -680,6 +680,7 @@ def test_p29_vichy_and_free_french(pack: AxisAlliesPack) -> None:
     vichy, free = sorted(pack.allegiances, key=lambda a: a.id != "vichy")
     assert (vichy.id, vichy.side, vichy.operated_by) == ("vichy", "axis", "germany")
     assert not (vichy.can_move or vichy.can_attack or vichy.can_retreat or vichy.requisition_from_pool)
+    assert vichy.surrenders_on_zero_hits and not free.surrenders_on_zero_hits
     assert (free.id, free.side, free.operated_by) == ("free", "allies", "united_states")
     assert free.can_move and free.can_attack and free.requisition_from_pool
     assert pack.limit("free_french_per_type") == 1
