@@ -216,6 +216,8 @@ class SeaZoneSources(PackModel):
     axis_mines_forbidden: SourceText
     entry_only_from: SourceText
     entry_powers: SourceText
+    direct_deploy: SourceText
+    land_deploy_types: SourceText
     geometry: SourceText
 
 
@@ -232,6 +234,10 @@ class SeaZone(PackModel):
     axis_mines_forbidden: bool = Field(description="p.14: Axis powers may not deploy sea mines here")
     entry_only_from: tuple[Slug, ...] = Field(description="p.10: units may enter only from these zones")
     entry_powers: tuple[PowerId, ...] = Field(description="p.10: only these powers' units may enter; empty: all")
+    direct_deploy: bool = Field(description="p.25: reinforcements may be deployed straight into it in phase 6")
+    land_deploy_types: tuple[Slug, ...] | None = Field(
+        description="p.25: the only land unit types that may be deployed to it (Malta: AAA); null: any"
+    )
     geometry: Geometry
     sources: SeaZoneSources
 
@@ -344,6 +350,20 @@ class Allegiance(PackModel):
         description="attacked by an Allied power with no other Axis defender, survivors of a round without a hit "
         "surrender at the end of step 4 and take the other allegiance"
     )
+    rule: RuleRef
+    text: Text
+
+
+class ImmediateDeployment(PackModel):
+    """p.13: units placed on the board the moment they are requisitioned, able to move and attack that turn."""
+
+    id: Slug
+    power: PowerId
+    units: tuple[Slug, ...] = Field(min_length=1)
+    space: Slug
+    allegiance: Literal["vichy", "free"] | None = Field(description="for French units: the allegiance they take")
+    requires_side_control: Side | None = Field(description="the space must be controlled by this side")
+    per_type_per_turn: int | None = Field(description="at most this many of each type per turn; null: no limit")
     rule: RuleRef
     text: Text
 
@@ -596,6 +616,7 @@ class AxisAlliesPack(PackModel):
     seating: tuple[Seating, ...]
     units: tuple[UnitType, ...]
     tokens: tuple[Token, ...]
+    immediate_deployments: tuple[ImmediateDeployment, ...]
     scenarios: tuple[Scenario, ...]
     limits: tuple[LimitRow, ...]
     optional_rules: tuple[OptionalRule, ...]
@@ -934,6 +955,19 @@ def _check_units(pack: AxisAlliesPack) -> None:
     for p in pack.powers:
         if not any(u.power == p.id for u in pack.units):
             _fail(f"power {p.id!r} has no unit types")
+    spaces = {t.id for t in pack.territories} | {z.id for z in pack.sea_zones}
+    _unique((row.id for row in pack.immediate_deployments), "immediate_deployments row")
+    for row in pack.immediate_deployments:
+        where = f"immediate_deployments row {row.id!r}"
+        if row.space not in spaces:
+            _fail(f"{where}: names the unknown space {row.space!r}")
+        for type_ in row.units:
+            if not any(u.power == row.power and u.type == type_ for u in pack.units):
+                _fail(f"{where}: {row.power!r} has no unit type {type_!r}")
+    for z in pack.sea_zones:
+        for type_ in z.land_deploy_types or ():
+            if not any(u.type == type_ and u.category == "land" for u in pack.units):
+                _fail(f"sea zone {z.id!r}: land_deploy_types names {type_!r}, which is no land unit type")
 
 
 def _check_placement(pack: AxisAlliesPack, where: str, row: Placement, kinds: dict[str, str]) -> None:

@@ -801,6 +801,24 @@ def test_p6_victory_conditions(pack: AxisAlliesPack) -> None:
         assert s.victory.draw_if_both_minor
 
 
+SETUP_LINES = {  # p.8: the surviving Rommel's Last Push setup chart lines, each one pack row
+    ("tripoli", "germany"): ({"mech_infantry": 1, "fighter": 1, "bomber": 1}, 0),
+    ("sicily", "germany"): ({"bomber": 1}, 0),
+    ("cairo", "united_kingdom"): ({"infantry": 1, "anti_tank_gun": 1, "aaa": 1, "fighter": 1}, 5),
+    ("tripoli", "italy"): ({"infantry": 2, "truck": 1}, 2),
+}
+
+
+@pytest.mark.rule("8")
+def test_p8_setup_lines_are_rows_of_their_own(pack: AxisAlliesPack) -> None:
+    rows = {
+        (r.space, r.power): (r.units, r.supply)
+        for r in pack.scenario("rommels_last_push").setup.placements
+        if r.source.startswith("rulebook §8")
+    }
+    assert rows == SETUP_LINES
+
+
 @pytest.mark.rule("8")
 def test_p8_surviving_setup_lines(pack: AxisAlliesPack) -> None:
     rlp = "rommels_last_push"
@@ -910,6 +928,24 @@ def test_p29_french_units_start_as_vichy(pack: AxisAlliesPack) -> None:
         # p.29: Free French requisitions come from the pool, so some French pieces stay off the board
         on_board = sum(count for p in french for count in p.units.values())
         assert on_board < sum(u.pieces for u in pack.units if u.power == "france")
+
+
+@pytest.mark.rule("13")
+@pytest.mark.rule("29")
+def test_p13_immediate_deployments(pack: AxisAlliesPack) -> None:
+    rows = {row.id: row for row in pack.immediate_deployments}
+    subs = rows["german_submarines"]
+    assert (subs.power, subs.units, subs.space, subs.per_type_per_turn) == ("germany", ("submarine",), "sz1", None)
+    french = rows["free_french"]
+    assert (french.power, set(french.units), french.space) == ("france", {"infantry", "tank"}, "oran")
+    assert (french.allegiance, french.requires_side_control, french.per_type_per_turn) == ("free", "allies", 1)
+
+
+@pytest.mark.rule("25")
+def test_p25_uk_convoy_deployment_limits(pack: AxisAlliesPack) -> None:
+    assert pack.sea_zone("sz12").land_deploy_types == ("aaa",)  # Malta: AAA only
+    assert {z.id for z in pack.sea_zones if not z.direct_deploy} == {"indian_ocean", "suez_canal"}
+    assert all(z.land_deploy_types is None for z in pack.sea_zones if z.id != "sz12")
 
 
 @pytest.mark.rule("9")
@@ -1322,6 +1358,18 @@ def _port_unknown(raw: Raw) -> None:
     _zone("sz15")(raw)["convoy"]["port"] = "atlantis"
 
 
+def _immediate_unknown_space(raw: Raw) -> None:
+    raw["immediate_deployments"][0]["space"] = "sz99"
+
+
+def _immediate_unknown_unit(raw: Raw) -> None:
+    raw["immediate_deployments"][0]["units"] = ["battleship"]
+
+
+def _malta_deploys_ships(raw: Raw) -> None:
+    _zone("sz12")(raw)["land_deploy_types"] = ["destroyer"]
+
+
 def _sea_units_to_unknown(raw: Raw) -> None:
     _zone("suez_canal")(raw)["convoy"]["sea_units_to"] = "sz99"
 
@@ -1415,6 +1463,12 @@ MUTATIONS: dict[str, tuple[Mutation, tuple[str, ...]]] = {
     "entry from an unknown zone": (_entry_from_unknown, ("'suez_canal'", "'sz99'")),
     "convoy to an unknown port": (_port_unknown, ("'sz15'", "'atlantis'")),
     "ships advance to an unknown zone": (_sea_units_to_unknown, ("'suez_canal'", "'sz99'")),
+    "immediate deployment to an unknown space": (_immediate_unknown_space, ("'german_submarines'", "'sz99'")),
+    "immediate deployment of a unit the power lacks": (
+        _immediate_unknown_unit,
+        ("'german_submarines'", "'battleship'"),
+    ),
+    "malta convoy deploying ships as land units": (_malta_deploys_ships, ("'sz12'", "'destroyer'")),
 }
 
 
