@@ -676,10 +676,6 @@ class AxisAlliesPack(PackModel):
         nodes = [_territory_node(row) for row in self.territories] + [_sea_node(row) for row in self.sea_zones]
         return LocationGraph.from_pack(nodes, self.edges, game=GAME_ID)
 
-    def neighbours(self, ident: str) -> tuple[str, ...]:
-        """Spaces one edge away from ``ident`` (any edge type, following directed edges forwards)."""
-        return self.graph().neighbours(ident)
-
 
 def _territory_node(row: Territory) -> NodeRecord:
     flags = ("impassable", "sahara", "coast_road", "mat", "island", "north_africa", "axis_direct_deploy")

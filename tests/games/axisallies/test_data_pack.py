@@ -1526,3 +1526,53 @@ def test_geometry_feeds_the_shared_map_model(pack: AxisAlliesPack) -> None:
     ]
     spec = MapSpec(width=pack.canvas.width, height=pack.canvas.height, regions=tuple(regions), shapes=tuple(shapes))
     assert len(spec.regions) == len(pack.territories) + len(pack.sea_zones) == 79
+
+
+NAMED_SPACES = {  # every space the text names, with the page that names it
+    "qattara_depression": "Qattara Depression",  # p.10
+    "spanish_morocco": "Spanish Morocco",  # p.11
+    "italy": "Italy",  # p.10
+    "malta": "Malta",  # p.10
+    "gibraltar": "Gibraltar",  # p.10
+    "sicily": "Sicily",  # p.25
+    "sardinia": "Sardinia",  # p.25
+    "crete": "Crete",  # p.25
+    "greece": "Greece",  # p.6
+    "tunis": "Tunis",  # p.6
+    "cairo": "Cairo",  # p.6
+    "tobruk": "Tobruk",  # p.6
+    "mareth": "Mareth",  # p.6
+    "tripoli": "Tripoli",  # p.6
+    "benghazi": "Benghazi",  # p.6
+    "algiers": "Algiers",  # p.6
+    "casablanca": "Casablanca",  # p.23
+    "oran": "Oran",  # p.23
+    "kasserine_pass": "Kasserine Pass",  # p.28
+    "el_agheila": "El Agheila",  # p.6
+    "mersa_matruh": "Mersa Matruh",  # p.10
+    "constantine": "Constantine",  # p.10
+    "bir_hachem": "Bir Hachem",  # p.22
+    "siwa": "Siwa",  # p.22
+}
+
+
+@pytest.mark.rule("6")
+@pytest.mark.rule("10")
+@pytest.mark.rule("11")
+@pytest.mark.rule("22")
+@pytest.mark.rule("25")
+@pytest.mark.rule("28")
+def test_every_space_the_text_names_is_on_the_map(pack: AxisAlliesPack) -> None:
+    for ident, name in NAMED_SPACES.items():
+        territory = pack.territory(ident)
+        assert territory.name == name
+        assert territory.sources.name.startswith("rulebook §"), ident
+    for number in (1, 5, 11, 12, 16, 31):  # pp.11-13
+        zone = pack.sea_zone(f"sz{number}")
+        assert zone.number == number and zone.sources.number.startswith("rulebook §"), number
+    for ident, name in (
+        ("atlantic_ocean", "Atlantic Ocean"),
+        ("indian_ocean", "Indian Ocean"),
+        ("suez_canal", "Suez Canal"),
+    ):
+        assert pack.sea_zone(ident).name == name
