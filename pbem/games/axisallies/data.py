@@ -311,6 +311,8 @@ class Token(PackModel):
 
 
 class PowerSources(PackModel):
+    """Where each field of a :class:`Power` came from."""
+
     name: SourceText
     side: SourceText
     turn_order: SourceText
@@ -369,6 +371,8 @@ class ImmediateDeployment(PackModel):
 
 
 class Seat(PackModel):
+    """One player's seat: the powers it controls, all on one side (p.7)."""
+
     id: Slug
     powers: tuple[PowerId, ...] = Field(min_length=1)
 
@@ -396,6 +400,8 @@ class Placement(PackModel):
 
 
 class ControlRow(PackModel):
+    """A national control marker on an RP territory (p.10)."""
+
     territory: Slug
     power: PowerId
     source: SourceText
@@ -419,6 +425,8 @@ class LandMine(PackModel):
 
 
 class SeaMine(PackModel):
+    """A sea mine token of ``power`` in ``zone`` (p.14)."""
+
     zone: Slug
     power: PowerId
     source: SourceText
@@ -443,6 +451,8 @@ class PoolChange(PackModel):
 
 
 class Setup(PackModel):
+    """A scenario's Setup Charts: what is on the board, and set aside, before the first turn (pp.8-9)."""
+
     control: tuple[ControlRow, ...]
     convoy_markers: tuple[ConvoyMarkers, ...]
     placements: tuple[Placement, ...]
@@ -468,6 +478,8 @@ class RoundEvent(PackModel):
 
 
 class SkippedTurns(PackModel):
+    """Rounds in which ``power`` has no turn (p.6, p.28)."""
+
     power: PowerId
     rounds: tuple[int, ...] = Field(min_length=1)
     rule: RuleRef
@@ -544,6 +556,8 @@ class InstantVictory(PackModel):
 
 
 class Victory(PackModel):
+    """p.6: the victory chart of a scenario."""
+
     instant: tuple[InstantVictory, ...]
     levels: tuple[VictoryLevel, ...]
     draw_if_both_minor: bool
@@ -551,6 +565,8 @@ class Victory(PackModel):
 
 
 class Scenario(PackModel):
+    """One of the two scenarios (p.6, pp.28-29): rounds, setup, events and special rules."""
+
     id: Slug
     name: Text
     date: Text
@@ -590,6 +606,8 @@ class OptionalRule(PackModel):
 
 
 class Meta(PackModel):
+    """What the pack is: the game, the edition and this version of the data."""
+
     game: Text
     edition: Text
     version: Text
@@ -598,6 +616,8 @@ class Meta(PackModel):
 
 
 class Canvas(PackModel):
+    """The drawing space of every ``geometry`` and ``decorations`` point."""
+
     width: int
     height: int
 
@@ -818,6 +838,7 @@ def _check_territories(pack: AxisAlliesPack) -> None:
             _fail(f"{name}: an impassable territory has no RP, owner, staging role or Sahara flag")
         if t.sahara and t.rp is not None:
             _fail(f"{name}: a Sahara territory has no RP value")
+        # RULING: "territories in North Africa" (p.6) are the African mainland: islands never count.
         if t.island and t.north_africa:
             _fail(f"{name}: an island is not a territory in North Africa (ruling: African mainland only)")
         for power in t.staging_for:
@@ -1073,7 +1094,8 @@ def _check_setup(pack: AxisAlliesPack, s: Scenario, kinds: dict[str, str]) -> No
             continue
         for unit, count in row.units.items():
             if pack.unit(row.power, unit).combat:
-                key = (row.space, side_of[row.power] or "axis")  # French units at setup are Vichy (p.29)
+                # RULING: French units at setup are Vichy (p.29), so they stack with the Axis.
+                key = (row.space, side_of[row.power] or "axis")
                 counts[key] = counts.get(key, 0) + count
     for (space, side_name), count in counts.items():
         cap = pack.territory(space).stacking_limit
