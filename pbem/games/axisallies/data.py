@@ -155,6 +155,7 @@ class TerritorySources(PackModel):
 
     name: SourceText
     rp: SourceText
+    rp_upkeep_supply: SourceText
     stacking_limit: SourceText
     supply_limit: SourceText
     impassable: SourceText
@@ -178,6 +179,10 @@ class Territory(PackModel):
     name: Text
     label: Text = Field(description="the short text drawn on the map")
     rp: int | None = Field(description="p.10: Reinforcement Points per turn for its controller; null: none")
+    rp_upkeep_supply: int | None = Field(
+        description="p.13: supply tokens (value 1) its controller must spend from it at the start of phase 2 to "
+        "collect its RP (Malta: 1); null: none"
+    )
     stacking_limit: int = Field(description="p.10: combat land and air units of the occupying side")
     supply_limit: int | None = Field(description="p.12: supply tokens that may land here (Malta's 'SL: 3')")
     impassable: bool = Field(description="p.10: no unit may enter (hash marks)")
@@ -213,6 +218,7 @@ class SeaZoneSources(PackModel):
     convoy: SourceText
     deployment_for: SourceText
     naval_base: SourceText
+    repair_supply_from: SourceText
     axis_mines_forbidden: SourceText
     entry_only_from: SourceText
     entry_powers: SourceText
@@ -231,6 +237,9 @@ class SeaZone(PackModel):
     convoy: Convoy | None
     deployment_for: tuple[PowerId, ...] = Field(description="p.10, p.25: sea unit deployment zone of these powers")
     naval_base: bool = Field(description="p.13: the UK naval base (battleship repair)")
+    repair_supply_from: Slug | None = Field(
+        description="p.13: the territory whose supply pays for repairs at this naval base (Cairo); null: no base"
+    )
     axis_mines_forbidden: bool = Field(description="p.14: Axis powers may not deploy sea mines here")
     entry_only_from: tuple[Slug, ...] = Field(description="p.10: units may enter only from these zones")
     entry_powers: tuple[PowerId, ...] = Field(description="p.10: only these powers' units may enter; empty: all")
@@ -846,6 +855,8 @@ def _check_territories(pack: AxisAlliesPack) -> None:
                 _fail(f"{name}: field 'staging_for' lists {power!r}, whose staging territory is elsewhere")
         if t.staging_for and t.permanent_owner is None:
             _fail(f"{name}: a staging territory carries a power's emblem (p.10)")
+        if t.rp_upkeep_supply is not None and (t.rp is None or t.rp_upkeep_supply < 1):
+            _fail(f"{name}: field 'rp_upkeep_supply' needs an RP value and at least 1 token (p.13)")
         if t.defensive_bonus is not None:
             for ident in t.defensive_bonus.attacks_from:
                 if ident not in {x.id for x in pack.territories}:
@@ -869,6 +880,10 @@ def _check_sea_zones(pack: AxisAlliesPack) -> None:
         for ident in z.entry_only_from:
             if ident not in zones:
                 _fail(f"{name}: field 'entry_only_from' names the unknown sea zone {ident!r}")
+        if z.naval_base != (z.repair_supply_from is not None):
+            _fail(f"{name}: a naval base names the territory that pays for repairs, and only a naval base does")
+        if z.repair_supply_from is not None and z.repair_supply_from not in territories:
+            _fail(f"{name}: field 'repair_supply_from' names the unknown territory {z.repair_supply_from!r}")
         if z.convoy is not None:
             c = z.convoy
             if c.port is not None and c.port not in territories:

@@ -694,6 +694,8 @@ def test_p13_supply_caps_and_basic_income(pack: AxisAlliesPack) -> None:
         if p.nbrp is not None:
             assert p.nbrp > 0 and p.sources.nbrp.startswith("reconstructed: "), p.id  # printed on the board only
     assert pack.limit("malta_supply_per_turn") == pack.limit("battleship_repair_supply") == 1
+    assert [(t.id, t.rp_upkeep_supply) for t in pack.territories if t.rp_upkeep_supply] == [("malta", 1)]
+    assert [(z.id, z.repair_supply_from) for z in pack.sea_zones if z.naval_base] == [("sz31", "cairo")]
 
 
 @pytest.mark.rule("4")
@@ -743,6 +745,7 @@ def test_combat_and_convoy_numbers(pack: AxisAlliesPack) -> None:
 def test_p38_optional_rules(pack: AxisAlliesPack) -> None:
     rules = {row.id: row for row in pack.optional_rules}
     assert set(rules) == {
+        "draw_tie_break",  # p.6
         "rp_bidding",
         "reinforcing_land_attacks",
         "tiger_tanks",
@@ -1358,6 +1361,18 @@ def _port_unknown(raw: Raw) -> None:
     _zone("sz15")(raw)["convoy"]["port"] = "atlantis"
 
 
+def _upkeep_without_rp(raw: Raw) -> None:
+    _terr("sirte")(raw)["rp_upkeep_supply"] = 1
+
+
+def _base_without_payer(raw: Raw) -> None:
+    _zone("sz31")(raw)["repair_supply_from"] = None
+
+
+def _repairs_paid_from_atlantis(raw: Raw) -> None:
+    _zone("sz31")(raw)["repair_supply_from"] = "atlantis"
+
+
 def _immediate_unknown_space(raw: Raw) -> None:
     raw["immediate_deployments"][0]["space"] = "sz99"
 
@@ -1463,6 +1478,9 @@ MUTATIONS: dict[str, tuple[Mutation, tuple[str, ...]]] = {
     "entry from an unknown zone": (_entry_from_unknown, ("'suez_canal'", "'sz99'")),
     "convoy to an unknown port": (_port_unknown, ("'sz15'", "'atlantis'")),
     "ships advance to an unknown zone": (_sea_units_to_unknown, ("'suez_canal'", "'sz99'")),
+    "upkeep without rp": (_upkeep_without_rp, ("'sirte'", "rp_upkeep_supply")),
+    "naval base without a payer": (_base_without_payer, ("'sz31'", "naval base")),
+    "repairs paid from an unknown territory": (_repairs_paid_from_atlantis, ("'sz31'", "'atlantis'")),
     "immediate deployment to an unknown space": (_immediate_unknown_space, ("'german_submarines'", "'sz99'")),
     "immediate deployment of a unit the power lacks": (
         _immediate_unknown_unit,
