@@ -1594,3 +1594,23 @@ def test_every_space_the_text_names_is_on_the_map(pack: AxisAlliesPack) -> None:
         ("suez_canal", "Suez Canal"),
     ):
         assert pack.sea_zone(ident).name == name
+
+
+@pytest.mark.rule("11")
+def test_p11_coast_road_territories_are_coastal(pack: AxisAlliesPack) -> None:
+    """The red line runs along the coast, so every coast road territory borders a sea zone."""
+    graph = pack.graph()
+    for t in pack.territories:
+        if t.coast_road:
+            assert any(graph.kind(n) == "sea" for n in graph.neighbours(t.id)), t.id
+
+
+def test_every_convoy_route_and_scenario_zone_is_a_sea_zone(pack: AxisAlliesPack) -> None:
+    zones = {z.id for z in pack.sea_zones}
+    for s in pack.scenarios:
+        named = [m.zone for m in s.setup.convoy_markers] + [x.convoy_zone for x in s.torch.landings]
+        named += [v.zone for v in s.setup.variable_reinforcements] + [z for r in s.round_rules for z in r.zones]
+        named += [m.zone for e in s.events for m in e.convoy_markers]
+        assert set(named) <= zones, s.id
+        for zone in named:
+            assert pack.sea_zone(zone).convoy is not None, zone
