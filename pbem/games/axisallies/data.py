@@ -1123,13 +1123,19 @@ def _check_setup(pack: AxisAlliesPack, s: Scenario, kinds: dict[str, str]) -> No
 
 
 def _check_pieces(pack: AxisAlliesPack, s: Scenario) -> None:
-    """p.9: air, sea and truck units (and every French unit, which may not use chips) never exceed their pieces;
-    the scenario's set-asides and event additions count (RLP: one truck per Axis power until round 7)."""
+    """p.9: air, sea and truck units (and every French unit, of which the spare bag has none to stand in) never
+    exceed their pieces, counting the scenario's set-asides; combat land units may go beyond their pieces with
+    chips, but each stack needs a piece on top, and the chips in the box are shared by everyone."""
     placed: dict[tuple[str, str], int] = {}
+    stacks: dict[tuple[str, str], set[str]] = {}
     rows = [*s.setup.placements, *(row for event in s.events for row in event.placements)]
     for row in rows:
         for unit, count in row.units.items():
             placed[(row.power, unit)] = placed.get((row.power, unit), 0) + count
+            stacks.setdefault((row.power, unit), set()).add(row.space)
+    chips = pack.limit("gray_chips") * pack.limit("gray_chip_units") + pack.limit("green_chips") * pack.limit(
+        "green_chip_units"
+    )
     for (power, unit), count in placed.items():
         chart = pack.unit(power, unit)
         strict = chart.category != "land" or not chart.combat or power == "france"
@@ -1138,3 +1144,9 @@ def _check_pieces(pack: AxisAlliesPack, s: Scenario) -> None:
         )
         if strict and count > available:
             _fail(f"scenario {s.id!r}: {count} {power}/{unit} placed, but only {available} pieces (p.9)")
+        if len(stacks[(power, unit)]) > available:
+            spaces = len(stacks[(power, unit)])
+            _fail(f"scenario {s.id!r}: {power}/{unit} in {spaces} spaces, but only {available} pieces (p.9)")
+        chips -= max(0, count - available)
+    if chips < 0:
+        _fail(f"scenario {s.id!r}: more combat land units than pieces and chips can show (p.9)")

@@ -489,6 +489,17 @@ def _malta_deploys_ships(raw: Raw) -> None:
     _zone("sz12")(raw)["land_deploy_types"] = ["destroyer"]
 
 
+def _more_infantry_than_chips(raw: Raw) -> None:
+    row = {"space": "sz15", "power": "italy", "units": {"infantry": 120}, "source": "reconstructed: x"}
+    _scenario(raw)["setup"]["placements"].append(row)  # a convoy has no stacking limit
+
+
+def _scout_cars_everywhere(raw: Raw) -> None:
+    for space in ("tripoli", "sirte", "garian", "jalo"):  # and El Agheila: 5 stacks, 4 pieces
+        row = {"space": space, "power": "germany", "units": {"scout_car": 1}, "source": "reconstructed: x"}
+        _scenario(raw)["setup"]["placements"].append(row)
+
+
 def _sea_units_to_unknown(raw: Raw) -> None:
     _zone("suez_canal")(raw)["convoy"]["sea_units_to"] = "sz99"
 
@@ -582,6 +593,8 @@ MUTATIONS: dict[str, tuple[Mutation, tuple[str, ...]]] = {
     "entry from an unknown zone": (_entry_from_unknown, ("'suez_canal'", "'sz99'")),
     "convoy to an unknown port": (_port_unknown, ("'sz15'", "'atlantis'")),
     "ships advance to an unknown zone": (_sea_units_to_unknown, ("'suez_canal'", "'sz99'")),
+    "more infantry than pieces and chips": (_more_infantry_than_chips, ("'rommels_last_push'", "chips")),
+    "more stacks than pieces": (_scout_cars_everywhere, ("germany/scout_car", "5 spaces")),
     "upkeep without rp": (_upkeep_without_rp, ("'sirte'", "rp_upkeep_supply")),
     "naval base without a payer": (_base_without_payer, ("'sz31'", "naval base")),
     "repairs paid from an unknown territory": (_repairs_paid_from_atlantis, ("'sz31'", "'atlantis'")),
