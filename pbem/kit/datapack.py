@@ -33,6 +33,7 @@ from pbem.errors import DataPackError, LogFormatError
 from pbem.log.canon import MAX_LINE_BYTES, JSONValue, canonical, check_value, parse_line
 
 __all__ = [
+    "PackMeta",
     "PackModel",
     "RuleRef",
     "Slug",
@@ -67,6 +68,16 @@ class PackModel(BaseModel):
     """The base of every record of a data pack: frozen, no unknown fields, no type coercion."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class PackMeta(PackModel):
+    """What a pack is: the game id it is for, the published edition, this version of the data, notes."""
+
+    game: Text
+    edition: Text
+    version: Text
+    description: Text
+    notes: tuple[Text, ...]
 
 
 def fail(game: str, message: str) -> NoReturn:

@@ -32,7 +32,7 @@ from typing import Annotated, Any, Literal, NoReturn
 from pydantic import Field, StringConstraints
 
 from pbem.kit import datapack
-from pbem.kit.datapack import PackModel, RuleRef, Slug, SourceText, Text
+from pbem.kit.datapack import PackMeta, PackModel, RuleRef, Slug, SourceText, Text
 from pbem.kit.graph import EdgeRecord, LocationGraph, NodeRecord, components
 
 __all__ = [
@@ -614,16 +614,6 @@ class OptionalRule(PackModel):
     text: Text
 
 
-class Meta(PackModel):
-    """What the pack is: the game, the edition and this version of the data."""
-
-    game: Text
-    edition: Text
-    version: Text
-    description: Text
-    notes: tuple[Text, ...]
-
-
 class Canvas(PackModel):
     """The drawing space of every ``geometry`` and ``decorations`` point."""
 
@@ -634,7 +624,7 @@ class Canvas(PackModel):
 class AxisAlliesPack(PackModel):
     """The whole data pack. Build it with :func:`load_pack`, which also runs the cross-checks."""
 
-    meta: Meta
+    meta: PackMeta
     canvas: Canvas
     decorations: tuple[Decoration, ...]
     territories: tuple[Territory, ...]

@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal, NoReturn, Protocol, TypeVar
 from pydantic import Field, StringConstraints
 
 from pbem.kit import datapack
-from pbem.kit.datapack import PackModel, RuleRef, Slug, SourceText, Text
+from pbem.kit.datapack import PackMeta, PackModel, RuleRef, Slug, SourceText, Text
 from pbem.kit.hexes import HexId, HexMap, HexMapData
 from pbem.kit.tables import CombatTable
 
@@ -642,18 +642,10 @@ class Scenario(PackModel):
 # --- the pack -------------------------------------------------------------------------------------------------
 
 
-class Meta(PackModel):
-    game: Text
-    edition: Text
-    version: Text
-    description: Text
-    notes: tuple[Text, ...]
-
-
 class GazalaPack(PackModel):
     """The whole data pack. Build it with :func:`load_pack`, which also runs the cross-checks."""
 
-    meta: Meta
+    meta: PackMeta
     map: HexMapData
     minefields: tuple[Minefield, ...]
     boxes: tuple[Box, ...]

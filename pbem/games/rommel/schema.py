@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from pbem.games.rommel.grid import Grid
-from pbem.kit.datapack import PackModel, RuleRef, Slug, SourceText, Text
+from pbem.kit.datapack import PackMeta, PackModel, RuleRef, Slug, SourceText, Text
 
 __all__ = [
     "ARMS_CLASSES",
@@ -40,7 +40,6 @@ __all__ = [
     "MapHex",
     "MapHexSources",
     "MapSources",
-    "Meta",
     "OffBoard",
     "Place",
     "PlaceSources",
@@ -431,20 +430,10 @@ class Tables(PackModel):
     limits: tuple[LimitRow, ...]
 
 
-class Meta(PackModel):
-    """What the pack is: game id, edition, version, description, notes."""
-
-    game: Text
-    edition: Text
-    version: Text
-    description: Text
-    notes: tuple[Text, ...]
-
-
 class RommelPack(PackModel):
     """The whole data pack. Build it with :func:`load_pack`, which also runs the cross-checks."""
 
-    meta: Meta
+    meta: PackMeta
     map: HexMap
     unit_types: tuple[UnitType, ...]
     blocks: tuple[Block, ...]
