@@ -65,7 +65,11 @@ class Verifier:
             return []
         self.lines += 1
         number = self.lines if number is None else number
-        found = self._feed(line, number)
+        try:
+            found = self._feed(line, number)
+        except Exception as exc:  # a bug in pbem itself: say where it happened (module bugs are R009 findings)
+            exc.add_note(f"while verifying line {number}")
+            raise
         self.findings.extend(found)
         return found
 
