@@ -227,13 +227,13 @@ class Triad(Ruleset[TriadState]):
     def contains(
         self, state: TriadState, seat: str, action: TriadAction, *, unseen: frozenset[str] = frozenset()
     ) -> Verdict:
-        action = self.typed(action)
+        act: TriadAction = self.typed(action)
         if seat not in self.to_act(state):
             return deny("T2.1", "not-your-turn", f"{seat} is not to act")
-        if _PHASE_OF.get(type(action), "main") != state.phase:
-            return deny("T2.1", "wrong-phase", f"{action.action} is not possible in the {state.phase} phase")
+        if _PHASE_OF.get(type(act), "main") != state.phase:
+            return deny("T2.1", "wrong-phase", f"{act.action} is not possible in the {state.phase} phase")
         d = state.data
-        match action:
+        match act:
             case ChooseReserve(value=value):
                 if value is None and "value" in unseen:
                     return ALLOW  # the redacted form: the exact value is checked at the audit
