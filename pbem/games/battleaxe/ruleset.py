@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.games.battleaxe.actions import BattleaxeAction, Bid, RollForSides
 from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side
 from pbem.games.battleaxe.data import BattleaxePack, default_pack_bytes, load_pack, pack_schema
 from pbem.games.battleaxe.present import BattleaxePresentation
@@ -42,6 +43,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
     id = "battleaxe"
     name = "Operation Battleaxe: Wavell vs. Rommel, 1941"
     version = "1.0"
+    actions = BattleaxeAction
     scenarios = (
         Scenario(
             id="campaign",
@@ -227,32 +229,44 @@ class Battleaxe(Ruleset[BattleaxeState]):
 
     def legal_actions(self, state: BattleaxeState, seat: str) -> list[Action]:
         if state.step in ("bid", "tiebreak"):
-            candidates = [{"action": "bid", "vp": v} for v in range(MAX_BID + 1)] + [{"action": "roll_for_sides"}]
-            return [a for a in candidates if self.check(state, seat, a).ok]
+            candidates: list[BattleaxeAction] = [Bid(vp=v) for v in range(MAX_BID + 1)]
+            candidates.append(RollForSides())
+            return [a.wire() for a in candidates if self.contains(state, seat, a).ok]
         side = self._side(state, seat)
-        return [] if side is None else _rules_for(state).legal(state, side)
+        return [] if side is None else [a.wire() for a in _rules_for(state).legal(state, side)]
 
-    def check(self, state: BattleaxeState, seat: str, action: Action) -> Verdict:
+    def contains(
+        self,
+        state: BattleaxeState,
+        seat: str,
+        action: BattleaxeAction | Action,
+        *,
+        unseen: frozenset[str] = frozenset(),
+    ) -> Verdict:
+        act: BattleaxeAction = self.typed(action)
         if state.step in ("bid", "tiebreak"):
-            return self._check_bidding(state, seat, action)
+            return self._check_bidding(state, seat, act, unseen)
         side = self._side(state, seat)
         if side is None:
             return deny("18.1", "no-side", f"{seat} has no side yet")
-        return _rules_for(state).check(state, side, action)
+        return _rules_for(state).contains(state, side, act)
 
-    def _check_bidding(self, state: BattleaxeState, seat: str, action: Action) -> Verdict:
+    def _check_bidding(
+        self, state: BattleaxeState, seat: str, action: BattleaxeAction, unseen: frozenset[str]
+    ) -> Verdict:
         if seat not in self.to_act(state):
             return deny("18.1", "not-your-turn", f"{seat} does not act now")
-        name = action.get("action")
         if state.step == "tiebreak":
-            return ALLOW if action == {"action": "roll_for_sides"} else deny("18.1", "tiebreak", "roll for sides")
-        if name != "bid" or set(action) - {"action", "vp"}:
+            return ALLOW if isinstance(action, RollForSides) else deny("18.1", "tiebreak", "roll for sides")
+        if not isinstance(action, Bid):
             return deny("18.1", "bid", "each player first submits a secret VP bid")
-        if "vp" in action and (type(action["vp"]) is not int or not 0 <= action["vp"] <= MAX_BID):
+        if action.vp is None and "vp" in unseen:
+            return ALLOW  # the redacted form: the bid itself is checked at the audit
+        if action.vp is None or not 0 <= action.vp <= MAX_BID:
             return deny("18.1", "bid-range", f"a bid is a whole number of VP from 0 to {MAX_BID}")
         return ALLOW
 
-    def apply(self, state: BattleaxeState, seat: str, action: Action) -> Step[BattleaxeState]:
+    def apply(self, state: BattleaxeState, seat: str, action: BattleaxeAction | Action) -> Step[BattleaxeState]:
         if state.step == "bid":
             bidders = (*state.bidders, seat)
             state = state.model_copy(update={"bidders": bidders})
@@ -265,7 +279,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
             return Step(state=state.with_rolls(request))
         side = self._side(state, seat)
         assert side is not None
-        new, events = _rules_for(state).apply(state, side, action)
+        new, events = _rules_for(state).apply(state, side, self.typed(action))
         return Step(state=new, events=tuple(events))
 
     def resume(self, state: BattleaxeState, outcome: Outcome) -> Step[BattleaxeState]:
