@@ -56,10 +56,9 @@ class GuardedRuleset(Ruleset[Any]):
     """``inner`` behind the guard (see the module docstring); ``where`` says which entry is being replayed."""
 
     def __init__(self, inner: Ruleset[Any], where: Where):
-        # The ruleset's identity is copied onto this instance, so ``guarded.id`` reads like ``inner.id``.
-        vars(self).update(
-            id=inner.id, name=inner.name, version=inner.version, scenarios=inner.scenarios, options=inner.options
-        )
+        # The ruleset's class attributes (id, name, scenarios, actions…) are copied onto this instance, so
+        # ``guarded.id`` reads like ``inner.id``.
+        vars(self).update({name: getattr(inner, name) for name in Ruleset.__annotations__})
         self.inner = inner
         self.where = where
 

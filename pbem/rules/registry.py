@@ -71,14 +71,13 @@ def installed() -> dict[str, Ruleset[Any]]:
 
 
 def _find(game_id: str) -> Ruleset[Any] | None:
-    """Only the module that may be ``game_id`` is imported: a broken other game must not break this one."""
-    found = None
-    for name, target in _targets():
-        if name == game_id:
-            found = _load(target)
-        elif name is None and (ruleset := _load(target)).id == game_id:
-            found = ruleset
-    return found
+    """Only the modules that may be ``game_id`` are imported (an installed game by its entry-point name first,
+    then ``PBEM_GAMES``), so a broken other game does not break this one."""
+    targets = _targets()
+    named = next((target for name, target in targets if name == game_id), None)
+    if named is not None:
+        return _load(named)
+    return next((r for name, t in targets if name is None and (r := _load(t)).id == game_id), None)
 
 
 def get(game_id: str, version: str | None = None) -> Ruleset[Any]:

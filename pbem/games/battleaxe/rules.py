@@ -1541,7 +1541,7 @@ class Rules:
     def _can_recover(self, state: BattleaxeState, side: Side, action: actions.Recover) -> Verdict:
         refit = state.refit
         assert refit is not None
-        if side != AXIS or self.board.kind(action.unit) != "armor":
+        if action.unit not in state.units or side != AXIS or self.board.kind(action.unit) != "armor":
             return deny("13.3.5", "recovery", "Battlefield Recovery flips one Axis Armored unit")
         if refit.recovered:
             return deny("13.3.5", "recovered", "one Battlefield Recovery per Axis Refit Phase")
@@ -1562,7 +1562,7 @@ class Rules:
         assert refit is not None
         if not state.options["tiger_cubs"]:
             return deny("19.1", "optional", "Additional Tiger Cubs is an optional rule not in play")
-        if side != ALLIED or self.board.kind(action.unit) != "armor":
+        if action.unit not in state.units or side != ALLIED or self.board.kind(action.unit) != "armor":
             return deny("19.1", "tiger-cubs", "Tiger Cubs flip one Allied Armored unit")
         if not self._holds(state, side):
             return deny("19.1", "no-advantage", "Tiger Cubs are paid for with the Advantage")
