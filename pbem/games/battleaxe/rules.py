@@ -59,7 +59,7 @@ class Rules:
     def at(self, state: BattleaxeState) -> Situation:
         """The derived facts of ``state``; states are immutable, so the last one is reused while it lasts."""
         if self._last is None or self._last.state is not state:
-            self._last = Situation(self.board, state)
+            self._last = Situation(self.board, state, after=self._last)
         return self._last
 
     # --- who acts -------------------------------------------------------------------------------------------

@@ -390,13 +390,10 @@ class Battleaxe(Ruleset[BattleaxeState]):
 
 RULESET = Battleaxe()
 
-_RULES: dict[int, tuple[BattleaxePack, Rules]] = {}
-
-
 def _rules_for(state: BattleaxeState) -> Rules:
-    """The rules over the state's data pack, built once per pack (the entry keeps the pack alive)."""
-    cached = _RULES.get(id(state.pack))
-    if cached is None or cached[0] is not state.pack:
-        cached = (state.pack, Rules(Board(state.pack)))
-        _RULES[id(state.pack)] = cached
-    return cached[1]
+    """The rules over the state's data pack, built once per pack and kept with it (freed with it)."""
+    derived = state.pack._derived
+    if derived.rules is None:
+        derived.rules = Rules(Board(state.pack))
+    rules: Rules = derived.rules
+    return rules

@@ -16,9 +16,13 @@ ALL_MF = -1
 
 
 class Situation:
-    def __init__(self, board: Board, state: BattleaxeState):
+    def __init__(self, board: Board, state: BattleaxeState, *, after: Situation | None = None):
+        """The facts of ``state``; ``after``: the previous situation, whose unit placement is reused when the
+        state kept the same (immutable) ``units`` mapping, as most steps do."""
         self.board = board
         self.state = state
+        if after is not None and after.state.units is state.units and "where" in after.__dict__:
+            self.__dict__["where"] = after.__dict__["where"]
 
     @cached_property
     def where(self) -> dict[str, dict[Side, tuple[str, ...]]]:
