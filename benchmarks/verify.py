@@ -119,6 +119,8 @@ def main() -> None:
         "verify_rules_per_s": round(n / full),
         "ratio_no_rules": round(raw / plain, 3),
         "ratio_rules": round(raw / full, 3),
+        "replay_over_signatures": round((full - plain) / raw, 3),
+        "goals": {"ratio_no_rules": 0.75, "ratio_rules": 0.55, "replay_over_signatures": 0.5},
         "us_per_entry": {"raw": round(raw / n * 1e6, 1), "no_rules": round(plain / n * 1e6, 1),
                          "rules": round(full / n * 1e6, 1)},
     }))  # fmt: skip

@@ -6,6 +6,7 @@ A game's test suite runs, for each of its scenarios:
   entry signed, verified and written as a player's client would (dice, hidden values, checkpoints, disclosure);
 * :func:`check_legal_matches_contains` on every reachable state (:func:`reachable`): every listed action is
   contained, and mutations of them that are not listed are refused citing a rule (or are malformed, R004);
+* :func:`check_choices`: the choice tree holds exactly the legal actions, with human labels;
 * :func:`check_deterministic`: replaying the log twice gives the same states and events, byte for byte;
 * :func:`check_viewer_hashes`: the public replay and each seat's own replay agree on the state hash after every
   entry (hidden values are left out of the hash, so knowledge must not change it);
@@ -43,6 +44,7 @@ __all__ = [
     "Chooser",
     "Picker",
     "PlayOut",
+    "check_choices",
     "check_deterministic",
     "check_legal_matches_contains",
     "check_viewer_hashes",
@@ -231,6 +233,30 @@ def check_legal_matches_contains(
             assert verdict.rule, f"{ruleset.id}: the refusal of {candidate} cites no rule: {verdict}"
             checked += 1
     return checked
+
+
+_REPR = re.compile(r"^[\[{('\"]|\b(None|True|False)\b")
+
+
+def check_choices(ruleset: Ruleset[Any], state: GameState, seat: str) -> None:
+    """The choice tree holds exactly the legal actions, each once, and labels every value for humans (nothing
+    that looks like a Python repr: a leading bracket or quote, ``None``, ``True``, ``False``).
+
+    Raises:
+        AssertionError: naming the offending action or label.
+    """
+    legal = ruleset.legal_actions(state, seat)
+    tree = ruleset.choices(state, seat)
+    leaves = tree.actions()
+    assert sorted(map(canonical, leaves)) == sorted(map(canonical, legal)), f"{ruleset.id}: tree != legal actions"
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        assert node.title and not _REPR.search(node.title), node.title
+        for branch in node.options:
+            assert branch.label and not _REPR.search(branch.label), branch.label
+            if branch.then is not None:
+                pending.append(branch.then)
 
 
 def check_deterministic(lines: list[bytes]) -> None:

@@ -49,7 +49,7 @@ __all__ = [
     "OMNISCIENT",
     "Action",
     "ActionModel",
-    "Choice",
+    "Branch",
     "Choices",
     "Event",
     "GameState",
@@ -303,7 +303,7 @@ class View(_Frozen):
     facts: dict[str, Any] = Field(default_factory=dict)
 
 
-class Choice(_Frozen):
+class Branch(_Frozen):
     """One branch of a :class:`Choices` tree: the value chosen at this level, its human label, and what follows.
 
     ``value`` is the JSON value the field takes (the action name at the top level). ``then`` is the next
@@ -327,7 +327,7 @@ class Choices(_Frozen):
 
     field: str
     title: str
-    options: tuple[Choice, ...]
+    options: tuple[Branch, ...]
 
     def actions(self) -> list[dict[str, Any]]:
         """Every complete action in the tree, in order (the leaves)."""
@@ -340,7 +340,7 @@ class Choices(_Frozen):
         return found
 
 
-Choice.model_rebuild()
+Branch.model_rebuild()
 
 
 def listed(action: Action, legal: Sequence[Action]) -> bool:
@@ -508,21 +508,23 @@ class Ruleset(ABC, Generic[S]):
         """The legal actions of ``seat`` as a tree (:class:`Choices`): action kind, then each field in order.
 
         This default groups :meth:`legal_actions` by action, then by the fields in the order of the action's
-        model (or of the JSON object), labelling values with :meth:`label`. A game overrides it to mark groups.
+        model (or of the JSON object), labelling values with :meth:`label`. A game overrides it to mark groups
+        (units stacked together, say), so that a prompt can offer a whole group as one step.
         """
-        return _tree(self, self.legal_actions(state, seat), "action", 0)
+        return _tree(self, state, self.legal_actions(state, seat), "action")
 
-    def label(self, field: str, value: Any) -> str:
+    def label(self, state: S, field: str, value: Any) -> str:
         """The human label of a field's value in prompts (``"7"`` -> ``"Area 7 (Halfaya Pass)"``).
 
-        The default prints JSON values plainly (never a Python repr): a list as its items joined by commas.
+        The default prints JSON values plainly (never a Python repr): a list as its items joined by commas; a
+        game overrides it to name units and places from its data pack.
         """
         if value is None:
             return "none"
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, list):
-            return ", ".join(self.label(field, v) for v in value)
+            return ", ".join(self.label(state, field, v) for v in value)
         return str(value).replace("_", " ") if field == "action" else str(value)
 
     def field_title(self, action_name: str, field: str) -> str:
@@ -561,24 +563,21 @@ def _models(union: Any) -> dict[str, type[ActionModel]]:
     return found
 
 
-def _tree(ruleset: Ruleset[Any], actions: list[Action], field: str, depth: int) -> Choices:
+def _tree(ruleset: Ruleset[Any], state: Any, actions: list[Action], field: str) -> Choices:
     """The default :meth:`Ruleset.choices`: ``actions`` split by ``field``, then by the following fields."""
     branches: dict[str, list[Action]] = {}
-    values: dict[str, Any] = {}
     for action in actions:
-        key = repr(action.get(field))
-        branches.setdefault(key, []).append(action)
-        values.setdefault(key, action.get(field))
+        branches.setdefault(repr(action.get(field)), []).append(action)
     name = str(actions[0].get("action")) if actions and field != "action" else ""
     options = []
-    for key, group in branches.items():
-        value = values[key]
+    for group in branches.values():
+        value = group[0].get(field)
         rest = _next_field(ruleset, group[0], field)
-        label = ruleset.label(field, value)
+        label = ruleset.label(state, field, value)
         if rest is None:
-            options.append(Choice(value=value, label=label, action=group[0]))
+            options.append(Branch(value=value, label=label, action=group[0]))
         else:
-            options.append(Choice(value=value, label=label, then=_tree(ruleset, group, rest, depth + 1)))
+            options.append(Branch(value=value, label=label, then=_tree(ruleset, state, group, rest)))
     title = "action" if field == "action" else ruleset.field_title(name, field)
     return Choices(field=field, title=title, options=tuple(options))
 

@@ -40,6 +40,7 @@ def conform(game: str, scenario: str, options: dict[str, Any], seed: int, mutati
             continue
         for seat in replay.ruleset.to_act(state):
             checked += conformance.check_legal_matches_contains(replay.ruleset, state, seat, rng, mutations=mutations)
+            conformance.check_choices(replay.ruleset, state, seat)
     assert checked > 0
     conformance.check_deterministic(played.lines)
     assert conformance.check_viewer_hashes(played.lines, played.keys) > 0

@@ -15,6 +15,7 @@ from pbem.rules.contract import (
     ALLOW,
     OMNISCIENT,
     Action,
+    Choices,
     Event,
     OptionSpec,
     Outcome,
@@ -36,6 +37,9 @@ from pbem.rules.presentation import Presentation
 __all__ = ["RULESET", "Battleaxe"]
 
 BIDDERS = ("player-a", "player-b")
+_STACK_MOVES = ("move", "regroup_move")  # actions whose units are offered by the stack they stand in
+_UNIT_FIELDS = frozenset({"unit", "keep", "remove", "lead"})
+_PLACE_FIELDS = frozenset({"to", "zone", "area", "target", "areas"})
 MAX_BID = 60  # more VP than any game can score (14 a turn from VP Areas, plus German losses)
 
 
@@ -266,6 +270,30 @@ class Battleaxe(Ruleset[BattleaxeState]):
             return deny("18.1", "bid-range", f"a bid is a whole number of VP from 0 to {MAX_BID}")
         return ALLOW
 
+    def choices(self, state: BattleaxeState, seat: str) -> Choices:
+        """The default tree, with the units of a move grouped by the location they stand in (a stack)."""
+        tree = super().choices(state, seat)
+        options = []
+        for kind in tree.options:
+            if kind.value in _STACK_MOVES and kind.then is not None and kind.then.field == "unit":
+                units = tuple(u.model_copy(update={"group": self._stack(state, u.value)}) for u in kind.then.options)
+                kind = kind.model_copy(update={"then": kind.then.model_copy(update={"options": units})})
+            options.append(kind)
+        return tree.model_copy(update={"options": tuple(options)})
+
+    def _stack(self, state: BattleaxeState, unit: Any) -> str | None:
+        piece = state.units.get(unit) if isinstance(unit, str) else None
+        return None if piece is None or piece.location is None else _rules_for(state)._place(piece.location)
+
+    def label(self, state: BattleaxeState, field: str, value: Any) -> str:
+        """Units by name, places as ``Area 7 (Halfaya Pass)``, from the data pack."""
+        rules = _rules_for(state)
+        if field in _UNIT_FIELDS and isinstance(value, str) and value in rules.board.units:
+            return rules._label(value)
+        if field in _PLACE_FIELDS and isinstance(value, str):
+            return rules._place(value)
+        return super().label(state, field, value)
+
     def apply(self, state: BattleaxeState, seat: str, action: BattleaxeAction | Action) -> Step[BattleaxeState]:
         if state.step == "bid":
             bidders = (*state.bidders, seat)
@@ -389,6 +417,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
 
 
 RULESET = Battleaxe()
+
 
 def _rules_for(state: BattleaxeState) -> Rules:
     """The rules over the state's data pack, built once per pack and kept with it (freed with it)."""
