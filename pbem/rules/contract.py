@@ -7,13 +7,28 @@ python-chess:
 * ``setup`` builds the initial :class:`GameState` from scenario, options, roster and data pack.
 * ``to_act`` names the seats the game waits for. Dice, openings of hidden slots and re-seals are waited for
   by the engine itself, from the state's ``rolls`` and ``hidden`` fields.
-* ``legal_actions`` enumerates every legal atomic action of a seat as a JSON object. It is the single source
-  of legality: the engine accepts a logged action only if it is in this list (or, when the action has
-  secret fields the verifier cannot see, if its redacted form is in the redacted list; the exact check
-  then happens at the end-of-game audit).
-* ``check`` explains a refusal with a rule reference; it must agree with ``legal_actions``.
+* ``actions`` (contract v2) declares the game's actions as :class:`ActionModel` classes (frozen, no extra
+  fields, strict types), a union discriminated on ``action``. The wire form stays the canonical JSON object.
+  The engine's first rules step, :meth:`Ruleset.parse_action`, turns a logged object into its model; any
+  shape or type error is R004 naming the field (``assault: areas.0: Input should be a valid string``), so
+  rules code never sees a malformed action and never re-checks field sets by hand.
+* ``contains`` (v2) decides whether ONE parsed action is legal now, citing the rule when it is not; the
+  replay asks it for every logged action instead of enumerating the legal set. An action whose secret
+  fields the replaying party cannot see reaches it without them (``unseen`` names them); the end-of-game
+  audit checks the exact values.
+* ``legal_actions`` enumerates every legal atomic action of a seat as a JSON object, for prompts and
+  ``pbem legal``. It must agree with ``contains`` (the conformance suite, :mod:`pbem.kit.conformance`,
+  checks it on every reachable state). ``choices`` presents the same set as a tree (action kind, then each
+  field, then its values, with human ``label`` s; groups such as stacks are marked on its branches).
+* ``check`` explains a refusal of a JSON object. v1 games (no ``actions``) implement ``check`` and get
+  ``contains`` by membership in ``legal_actions``; v2 games implement ``contains`` and get ``check``.
 * ``apply`` and ``resume`` return a new state and structured :class:`Event` s that cite rule numbers.
+  ``apply`` receives the parsed action (the model); :meth:`Ruleset.typed` lets tests pass JSON objects.
 * ``view`` redacts the state for one seat (fog of war); ``result`` says who won.
+
+The engine calls a module only through :class:`pbem.replay.guard.GuardedRuleset`: an exception a module
+raises (other than a :class:`~pbem.errors.PbemError`) becomes one R009 finding naming the entry, never a
+traceback. A module should still never raise on a well-formed action: it refuses with a :class:`Verdict`.
 
 **Hidden information.** A hidden value lives in a slot of ``GameState.hidden``. A module reads it with
 :meth:`GameState.slot` (its ``known`` flag is False when the replaying party cannot see it) and changes it
