@@ -467,7 +467,8 @@ class Game:
         """
         parsed = self.ruleset.parse_action(logged)
         if plain is not None:
-            candidate, shown, unseen = self.ruleset.parse_action(plain), plain, frozenset[str]()
+            exact = parsed if not secret else self.ruleset.parse_action(plain)  # no secret: the logged action
+            candidate, shown, unseen = exact, plain, frozenset[str]()
         else:
             candidate, shown, unseen = parsed, logged, frozenset(secret)
         verdict = self.ruleset.contains(state, seat, candidate, unseen=unseen)

@@ -7,7 +7,7 @@ from typing import Any
 
 from pbem.games.battleaxe.actions import BattleaxeAction, Bid, RollForSides
 from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side
-from pbem.games.battleaxe.data import BattleaxePack, default_pack_bytes, load_pack, pack_schema
+from pbem.games.battleaxe.data import BattleaxePack, Derived, default_pack_bytes, load_pack, pack_schema
 from pbem.games.battleaxe.present import BattleaxePresentation
 from pbem.games.battleaxe.rules import Rules
 from pbem.games.battleaxe.state import BattleaxeState, UnitState
@@ -421,7 +421,9 @@ RULESET = Battleaxe()
 
 def _rules_for(state: BattleaxeState) -> Rules:
     """The rules over the state's data pack, built once per pack and kept with it (freed with it)."""
-    derived = state.pack._derived
+    private = state.pack.__pydantic_private__
+    assert private is not None
+    derived: Derived = private["_derived"]  # read directly: pydantic's private-attribute lookup is slow here
     if derived.rules is None:
         derived.rules = Rules(Board(state.pack))
     rules: Rules = derived.rules
