@@ -25,7 +25,7 @@ from pbem.log.keys import KeyPair
 from pbem.rules import registry
 from pbem.verify.pipeline import Verifier, verify_lines
 from pbem.verify.tournament import verify_one
-from tests.helpers import Table, codes
+from tests.helpers import Cli, Table, codes
 
 # --- prefixes: a game brought to a point where a seat must act -----------------------------------------------
 
@@ -213,3 +213,20 @@ def test_signed_arbitrary_actions_always_end_in_a_code(forger: Forger) -> None:
 @pytest.mark.slow
 def test_signed_arbitrary_actions_always_end_in_a_code_10000(forger: Forger) -> None:
     sweep(forger, 10_000)
+
+
+def test_a_presentation_that_raises_while_reporting_is_one_r009_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, cli: Cli, tmp_path: Path
+) -> None:
+    from pbem.games.skirmish.ruleset import SkirmishLook
+    from tests.games.skirmish.play import aggressive_game
+
+    table = aggressive_game(tmp_path)
+
+    def broken(self: Any, unit: Any) -> Any:
+        raise ValueError("no counter art")
+
+    monkeypatch.setattr(SkirmishLook, "face", broken)
+    line = cli("report", table.path, "-o", tmp_path / "report.html").assert_error("R009")
+    assert "presentation.face" in line and "ValueError" in line and "bug in the game module" in line
+    assert not (tmp_path / "report.html").exists()
