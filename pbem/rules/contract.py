@@ -557,10 +557,14 @@ class Ruleset(ABC, Generic[S]):
         return _models(self.actions).get(action_name)
 
     def describe(self, action: Action) -> str:
-        """A short human text for an action (prompts and reports): ``move 2-rtr 7``."""
-        words = [str(action.get("action", "?")).replace("_", " ")]
-        for key, value in action.items():
-            if key != "action":
+        """A short human text for an action (prompts and reports): ``move 2-rtr 7``, its values in the order of
+        the action's model (for an untyped game, of the JSON object)."""
+        name = str(action.get("action", "?"))
+        model = self.action_model(name)
+        words = [name.replace("_", " ")]
+        for key in model.model_fields if model is not None else action:
+            if key != "action" and key in action:
+                value = action[key]
                 words.append(", ".join(map(str, value)) if isinstance(value, list) else str(value))
         return " ".join(words)
 
