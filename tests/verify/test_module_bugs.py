@@ -149,6 +149,15 @@ def test_a_module_that_raises_gives_one_r009_naming_the_entry(
     assert row.verdict == "invalid" and row.first_error is not None and row.first_error.startswith("[R009]")
 
 
+def test_pbem_verify_exits_4_for_a_module_bug(duel: Table, monkeypatch: pytest.MonkeyPatch, cli: Cli) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(registry.get("triad"), "apply", broken)
+    run = cli("verify", duel.path)
+    assert run.code == 4 and "Traceback" not in run.out + run.err and "[R009]" in run.out + run.err
+
+
 def test_a_module_that_fails_to_load_its_data_gives_r009(duel: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(raw: bytes) -> Any:
         raise KeyError("terrain")
