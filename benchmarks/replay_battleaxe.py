@@ -14,9 +14,9 @@ speed (goals at least 0.55 and 0.75). Run: ``make bench``.
 from __future__ import annotations
 
 import json
-import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -28,17 +28,19 @@ from pbem.log.store import read_log
 from pbem.verify.pipeline import verify_lines
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_games" / "battleaxe" / "game.jsonl"
-REPEAT = 7
+REPEAT = 15
 
 
-def best(work: object) -> float:
-    """The median of REPEAT timings of ``work()`` (seconds)."""
-    times = []
+def best(*works: Callable[[], object]) -> list[float]:
+    """The fastest of REPEAT timings of each of ``works`` (seconds), taken in interleaved rounds so that a
+    change in the machine's load (it is shared) affects every measure alike and their ratios stay fair."""
+    times: list[list[float]] = [[] for _ in works]
     for _ in range(REPEAT):
-        start = time.perf_counter()
-        work()  # type: ignore[operator]
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for work, spent in zip(works, times, strict=True):
+            start = time.perf_counter()
+            work()
+            spent.append(time.perf_counter() - start)
+    return [min(spent) for spent in times]
 
 
 def main() -> None:
@@ -53,9 +55,7 @@ def main() -> None:
         for public, sig, message in work:
             public.verify(sig, message)
 
-    raw = best(signatures)
-    plain = best(lambda: verify_lines(lines, rules=False))
-    full = best(lambda: verify_lines(lines))
+    raw, plain, full = best(signatures, lambda: verify_lines(lines, rules=False), lambda: verify_lines(lines))
     n = len(lines)
     print(
         json.dumps(

@@ -126,6 +126,7 @@ class Game:
         self.feeds: MutableMapping[tuple[str, int], str] = {}
         self.count = 1
         self.state: GameState | None = None
+        self._result_of: tuple[GameState, Result | None] | None = None  # the result of that state
         self.period: str | None = None
         self.events: list[LoggedEvent] = []
         self.rolls: list[RollRecord] = []
@@ -187,7 +188,12 @@ class Game:
     def result(self) -> Result | None:
         if self.resignation is not None:
             return self.resignation
-        return None if self.state is None or not self.rules else self.ruleset.result(self.state)
+        if self.state is None or not self.rules:
+            return None
+        # asked several times per entry: states are immutable, so the answer for the current one is kept
+        if self._result_of is None or self._result_of[0] is not self.state:
+            self._result_of = (self.state, self.ruleset.result(self.state))
+        return self._result_of[1]
 
     def knows(self, seat: str, epoch: int | None = None) -> bool:
         book = self.seats[seat]
