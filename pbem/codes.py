@@ -176,6 +176,11 @@ _TABLE: tuple[Code, ...] = (
     Code("R006", "data-pack", "The game's data pack is not available or does not validate."),
     Code("R007", "setup", "The scenario, options or roster are not valid for the ruleset."),
     Code("R008", "contract", "The game module broke the engine contract (a bug in the module)."),
+    Code(
+        "R009",
+        "module-bug",
+        "The game module raised an unexpected error while replaying an entry (a bug in the module; report it).",
+    ),
     # F: files and storage
     Code("F001", "unreadable", "The file cannot be read."),
     Code(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import random
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -19,6 +18,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.client.session import Session, create_game
+from pbem.kit import conformance
 from pbem.log.entry import Envelope, seal
 from pbem.log.keys import KeyPair
 from pbem.log.store import LogStore, read_log
@@ -211,38 +211,9 @@ def play_in_memory(
     max_entries: int = 20_000,
     title: str = "",
 ) -> list[bytes]:
-    """A whole game between scripted players choosing at random, every entry signed and verified once.
-
-    One replay serves all seats (it knows every seat's secrets), so this is linear in the game's length.
-    """
-    from pbem.client.session import own_knowledge
-
-    directory = Path(tempfile.mkdtemp())
-    table = Table.start(directory, scenario, game=game, options=options, join=False, title=title)
-    keys = table.keys
-    store = MemoryStore(table.lines())
-    verifier = Verifier(knowledge=lambda g, seat, e, k: own_knowledge(keys[seat])(g, seat, e, k))
-    for line in store.lines:
-        verifier.feed(line)
-    sessions = {
-        s: Session(store, k, verifier, clock=table.clock, entropy=table.entropy)  # type: ignore[arg-type]
-        for s, k in keys.items()
-    }
-    for session in sessions.values():
-        if not session.book.joined:
-            session.join()
-    g = verifier.game
-    assert g is not None
-    progressed = True
-    while progressed and len(store.lines) < max_entries:
-        progressed = False
-        for seat, session in sessions.items():
-            progressed |= bool(session.do_owed())
-            ready = g.state is not None and g.result is None and not g.waits_for_protocol()
-            if ready and seat in g.ruleset.to_act(g.state):
-                session.act([rng.choice(g.ruleset.legal_actions(g.state, seat))])
-                progressed = True
-    return store.lines
+    """A whole game between scripted players choosing at random, every entry signed and verified once (the
+    seats' keys are :func:`test_key`'s); see :func:`pbem.kit.conformance.play_out`."""
+    return conformance.play_out(game, scenario, options, rng, max_entries=max_entries, title=title).lines
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,7 @@ def verify(
 ) -> None:
     """Verify a log: signatures, hash chains, dice, hidden commitments, checkpoints and every rule.
 
-    Exit code 0 if it is valid, 1 if not.
+    Exit code 0 if it is valid, 1 if not, 4 if the game module failed (R009, a bug to report).
     """
     report, _ = verify_file(log, data_provider=data_provider(data), rules=not no_rules)
     siblings = conflicted_siblings(log)
@@ -88,7 +88,7 @@ def verify(
         _print_report(report)
         for sibling in siblings:
             console.print(f"[yellow]a sync conflict left {sibling}: run pbem merge {log} {sibling} -o MERGED[/yellow]")
-    raise typer.Exit(ExitCode.OK if report.valid else ExitCode.INVALID)
+    raise typer.Exit(ExitCode.OK if report.valid else ExitCode.BUG if report.module_bug else ExitCode.INVALID)
 
 
 def status(

@@ -33,7 +33,7 @@ from pbem.rules.contract import Action, Event, Ruleset
 from pbem.verify.findings import Finding
 from pbem.verify.pipeline import Verifier, verify_lines
 
-__all__ = ["Clock", "Entropy", "NewGame", "Session", "create_game", "own_knowledge", "system_clock"]
+__all__ = ["Clock", "Entropy", "NewGame", "Session", "create_game", "own_knowledge", "start_game", "system_clock"]
 
 Clock = Callable[[], str]
 Entropy = Callable[[int], bytes]
@@ -99,6 +99,42 @@ def create_game(
         PbemError: R007 if the ruleset refuses scenario, roster or options.
         StorageError: F004 if ``path`` exists.
     """
+    verifier, entries = start_game(
+        ruleset, scenario, seats, creator, options=options, referee=referee, referee_dice=referee_dice,
+        team_dice=team_dice,
+        title=title, name=name, deadline=deadline, data=data, chain=chain, clock=clock, entropy=entropy,
+    )  # fmt: skip
+    write_new_file(path, b"".join(e.line + b"\n" for e in entries))
+    assert verifier.game is not None
+    author = str(entries[0].raw["author"])
+    heads.record(verifier.game.id, author, 0)
+    return NewGame(verifier.game.id, author, 2)
+
+
+def start_game(
+    ruleset: Ruleset[Any],
+    scenario: str,
+    seats: Mapping[str, PublicKey],
+    creator: KeyPair,
+    *,
+    options: Mapping[str, JSONValue] | None = None,
+    referee: tuple[str, PublicKey] | None = None,
+    referee_dice: bool = False,
+    team_dice: bool = False,
+    title: str = "",
+    name: str | None = None,
+    deadline: int | None = None,
+    data: bytes | None = None,
+    chain: int = 4096,
+    clock: Clock = system_clock,
+    entropy: Entropy = os.urandom,
+    knowledge: Knowledge | None = None,
+) -> tuple[Verifier, list[Envelope]]:
+    """The genesis and the creator's join of a new game, verified, without writing anything.
+
+    Returns the verifier holding the replay (with ``knowledge``, by default the creator's own) and the two
+    entries. Raises as :func:`create_game`.
+    """
     spec = next((s for s in ruleset.scenarios if s.id == scenario), None)
     if spec is None:
         raise UsageError("U003", f"{ruleset.id} has no scenario {scenario!r}")
@@ -149,16 +185,14 @@ def create_game(
     def provider(r: Ruleset[Any], sha: str) -> bytes | None:
         return pack if hashlib.sha256(pack).hexdigest() == sha else None
 
-    verifier = Verifier(knowledge=own_knowledge(creator), data_provider=provider)
+    verifier = Verifier(knowledge=knowledge or own_knowledge(creator), data_provider=provider)
     found = verifier.feed(genesis.line)
     if found:
         _raise_finding(found[0])
     assert verifier.game is not None
     session = Session(None, creator, verifier, clock=clock, entropy=entropy)
     join = session.join(name)
-    write_new_file(path, genesis.line + b"\n" + join.line + b"\n")
-    heads.record(verifier.game.id, author, 0)
-    return NewGame(verifier.game.id, author, 2)
+    return verifier, [genesis, join]
 
 
 class _Sealer:

@@ -8,13 +8,12 @@ seat owes), so what the player sees is exactly what the verifier will accept. Si
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from pbem.client.session import Session
 from pbem.errors import PbemError
 from pbem.log.entry import Envelope
 from pbem.replay.game import Game
-from pbem.rules.contract import Action, Event
+from pbem.rules.contract import Action, Branch, Choices, Event
 
 __all__ = ["Choice", "Turn"]
 
@@ -60,31 +59,38 @@ class Turn:
         state = game.state
         assert state is not None
         ruleset = game.ruleset
-        legal = ruleset.legal_actions(state, self.session.seat)
-        return [*self._stacks(game, legal), *(Choice(ruleset.describe(a), (a,)) for a in legal)]
+        tree = ruleset.choices(state, self.session.seat)
+        return [*self._groups(tree), *(Choice(ruleset.describe(a), (a,)) for a in tree.actions())]
 
-    def _stacks(self, game: Game, legal: list[Action]) -> list[Choice]:
-        """Moves of several units from one location to the same place, offered as one choice if legal together.
-
-        Any game whose move actions are ``{"action", "unit", "to"}`` gets these.
-        """
-        state = game.state
-        assert state is not None
-        view = game.ruleset.view(state, self.session.seat)
-        where = {u.id: u.location for u in view.units}
-        names = {u.id: u.name for u in view.units}
-        groups: dict[tuple[Any, Any, Any], list[Action]] = {}
-        for action in legal:
-            if set(action) == {"action", "unit", "to"} and where.get(str(action["unit"])):
-                groups.setdefault((action["action"], where[str(action["unit"])], action["to"]), []).append(action)
-        stacks = []
-        for (verb, src, dst), moves in groups.items():
-            if len(moves) < 2 or not self._legal_together(moves):
+    def _groups(self, tree: Choices) -> list[Choice]:
+        """The members of a group in the rules' choice tree (units of one stack, say) that may all take the same
+        last step (move to one place), offered as one choice if they are legal together."""
+        found = []
+        for kind in tree.options:
+            if kind.then is None:
                 continue
-            units = ", ".join(names.get(str(m["unit"]), str(m["unit"])) for m in moves)
-            label = f"{str(verb).replace('_', ' ')} the stack from {src} to {dst} ({len(moves)} units: {units})"
-            stacks.append(Choice(label, tuple(moves)))
-        return stacks
+            groups: dict[str, list[Branch]] = {}
+            for member in kind.then.options:
+                if member.group is not None and member.then is not None:
+                    groups.setdefault(member.group, []).append(member)
+            for group, members in groups.items():
+                if len(members) < 2:
+                    continue
+                steps: dict[str, list[tuple[Branch, Branch]]] = {}
+                for member in members:
+                    assert member.then is not None
+                    for step in member.then.options:
+                        if step.action is not None:
+                            steps.setdefault(repr(step.value), []).append((member, step))
+                for together in steps.values():
+                    moves = tuple(step.action for _, step in together if step.action is not None)
+                    if len(moves) < 2 or not self._legal_together(list(moves)):
+                        continue
+                    names = ", ".join(member.label for member, _ in together)
+                    where = together[0][1].label
+                    label = f"{kind.label} the stack from {group} to {where} ({len(moves)} units: {names})"
+                    found.append(Choice(label, moves))
+        return found
 
     def _legal_together(self, moves: list[Action]) -> bool:
         try:

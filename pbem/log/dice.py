@@ -49,9 +49,14 @@ class SeedChain:
     """A seat's whole chain for one key epoch, computed from its top (N SHA-256 steps, ~2 ms for 4096)."""
 
     def __init__(self, top: bytes, game_id: str, seat: str, epoch: int, length: int = DEFAULT_CHAIN_LENGTH):
+        # step_down's input, with its constant prefix hashed once (the same bytes, about twice as fast)
+        name = seat.encode()
+        prefix = hashlib.sha256(_CHAIN_LABEL + bytes.fromhex(game_id) + bytes([len(name)]) + name)
         elements = [top]
         for index in range(length, 0, -1):
-            elements.append(step_down(game_id, seat, epoch, index, elements[-1]))
+            step = prefix.copy()
+            step.update(struct.pack(">II", epoch, index - 1) + elements[-1])
+            elements.append(step.digest())
         elements.reverse()
         self._elements = elements  # elements[i] is x_i
 

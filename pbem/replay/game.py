@@ -20,6 +20,7 @@ import operator
 import re
 from collections import ChainMap
 from collections.abc import Callable, Mapping, MutableMapping
+from dataclasses import replace
 from typing import Any
 
 from pbem.errors import ActionError, LogFormatError, PbemError, SignatureError
@@ -50,6 +51,7 @@ from pbem.replay.books import (
     Undoable,
     UndoRequest,
 )
+from pbem.replay.guard import GuardedRuleset, Where
 from pbem.replay.hidden_info import SealCursor
 from pbem.rules import registry
 from pbem.rules.contract import Action, Event, GameState, HiddenSlot, Result, Roster, RosterSeat, Step
@@ -96,8 +98,10 @@ class Game:
         self.id = env.id
         self.genesis = genesis
         self.rules = rules
+        self.where = Where()  # the entry being replayed, for the messages of a module's bugs
         if rules:
-            self.ruleset = registry.get(body.ruleset, body.version)
+            # every call into the module goes through this guard (pbem.replay.guard)
+            self.ruleset = GuardedRuleset(registry.get(body.ruleset, body.version), self.where)
             raw = data_provider(self.ruleset, body.data)
             if raw is None:
                 raise PbemError(
@@ -122,6 +126,7 @@ class Game:
         self.feeds: MutableMapping[tuple[str, int], str] = {}
         self.count = 1
         self.state: GameState | None = None
+        self._result_of: tuple[GameState, Result | None] | None = None  # the result of that state
         self.period: str | None = None
         self.events: list[LoggedEvent] = []
         self.rolls: list[RollRecord] = []
@@ -184,7 +189,12 @@ class Game:
     def result(self) -> Result | None:
         if self.resignation is not None:
             return self.resignation
-        return None if self.state is None or not self.rules else self.ruleset.result(self.state)
+        if self.state is None or not self.rules:
+            return None
+        # asked several times per entry: states are immutable, so the answer for the current one is kept
+        if self._result_of is None or self._result_of[0] is not self.state:
+            self._result_of = (self.state, self.ruleset.result(self.state))
+        return self._result_of[1]
 
     def knows(self, seat: str, epoch: int | None = None) -> bool:
         book = self.seats[seat]
@@ -321,6 +331,7 @@ class Game:
             applying entries (the pipeline only :meth:`record` s the rest), or applies to a :meth:`clone`.
         """
         self.line = line
+        self.where.line, self.where.author, self.where.seq = line, entry.author, entry.seq
         book = self.seats[entry.author]
         clock = self._clock(entry)
         if entry.type not in ("join", "checkpoint"):
@@ -458,14 +469,14 @@ class Game:
                 exact[field_name] = value
             else:
                 exact = None
-        self._check_legal(state, book.seat, action, exact, secret_fields)
+        parsed = self._check_legal(state, book.seat, action, exact, secret_fields)
         before = state
         if values:
             hidden = dict(state.hidden)
             for slot, (ver, value, known) in values.items():
                 hidden[slot] = HiddenSlot(owner=book.seat, ver=ver, value=value if known else None, known=known)
             state = state.model_copy(update={"hidden": hidden})
-        step: Step[Any] = self.ruleset.apply(state, book.seat, dict(action))
+        step: Step[Any] = self.ruleset.apply(state, book.seat, parsed)
         hidden_info.hidden_changes(self, before, step.state, book.seat, seals, skip=set(values))
         return step.state, step.events, action
 
@@ -484,31 +495,32 @@ class Game:
 
     def _check_legal(
         self, state: GameState, seat: str, logged: Action, plain: Action | None, secret: Mapping[str, str]
-    ) -> None:
-        legal = self.ruleset.legal_actions(state, seat)
+    ) -> Any:
+        """Parse the action into the game's model (R004), then ask the rules whether it is legal (R001).
+
+        Returns the parsed logged action, which is what ``apply`` gets (secret values live in their slots).
+        Without the secret values, only the rest is checked now; the end-of-game audit checks them.
+        """
+        parsed = self.ruleset.parse_action(logged)
         if plain is not None:
-            if _listed(plain, legal):
-                return
-            candidate = plain
+            exact = parsed if not secret else self.ruleset.parse_action(plain)  # no secret: the logged action
+            candidate, shown, unseen = exact, plain, frozenset[str]()
         else:
-            # the verifier cannot see the secret values: check the redacted form now, the rest at audit
-            redacted = [{k: v for k, v in a.items() if k not in secret} for a in legal]
-            if _listed(logged, redacted):
-                return
-            candidate = logged
-        verdict = self.ruleset.check(state, seat, candidate)
-        if verdict.ok:
-            raise PbemError(
-                "R008", f"{self.ruleset.id}: check() allows {candidate} but legal_actions() does not list it"
-            )
-        rule = f"§{verdict.rule}" if verdict.rule else None
-        raise ActionError("R001", f"{seat}: {candidate} is illegal: {verdict.reason}: {verdict.message}", rule=rule)
+            candidate, shown, unseen = parsed, logged, frozenset(secret)
+        verdict = self.ruleset.contains(state, seat, candidate, unseen=unseen)
+        if not verdict.ok:
+            rule = f"§{verdict.rule}" if verdict.rule else None
+            raise ActionError("R001", f"{seat}: {shown} is illegal: {verdict.reason}: {verdict.message}", rule=rule)
+        return parsed
 
     # --- copying ----------------------------------------------------------------------------------
     def clone(self) -> Game:
         """An independent copy (for what-if application and mutation sweeps)."""
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
+        other.where = replace(self.where)
+        if self.rules:
+            other.ruleset = self.ruleset.rebind(other.where)
         other.seats = {s: b.clone() for s, b in self.seats.items()}
         other.entries = ChainMap({}, self.entries)
         other.clocks = ChainMap({}, self.clocks)
@@ -526,22 +538,6 @@ class Game:
         other.echoed = set(self.echoed)
         other.decks = {k: d.clone() for k, d in self.decks.items()}
         return other
-
-
-def _listed(action: Action, legal: list[Action]) -> bool:
-    """Whether ``action`` is in ``legal`` as JSON: Python's ``True == 1`` must not make ``true`` legal where
-    ``1`` is (a cheap ``in`` first, then an exact comparison of the few matches)."""
-    return action in legal and any(_same_json(action, a) for a in legal if a == action)
-
-
-def _same_json(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
 
 
 _Handler = Callable[[Game, Envelope, Any, SeatBook], list[Event]]

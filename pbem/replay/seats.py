@@ -128,6 +128,8 @@ def apply_disclose(game: Game, env: Envelope, entry: DiscloseEntry, book: SeatBo
         if item.epoch >= len(book.epochs):
             raise PbemError("H004", f"{book.seat} discloses a secret for key epoch {item.epoch}, which it never had")
         secret = bytes.fromhex(item.secret)
+        if book.epochs[item.epoch].secret == secret:
+            continue  # already proven at join (it reproduced the anchor there): no second 4,096-step chain
         chain = SeedChain(derive.chain_top(secret), game.id, book.seat, item.epoch, game.genesis.body.dice.chain)
         if chain.anchor != book.epochs[item.epoch].anchor:
             raise PbemError("H004", f"{book.seat}'s disclosed secret does not reproduce its dice anchor")

@@ -7,13 +7,28 @@ python-chess:
 * ``setup`` builds the initial :class:`GameState` from scenario, options, roster and data pack.
 * ``to_act`` names the seats the game waits for. Dice, openings of hidden slots and re-seals are waited for
   by the engine itself, from the state's ``rolls`` and ``hidden`` fields.
-* ``legal_actions`` enumerates every legal atomic action of a seat as a JSON object. It is the single source
-  of legality: the engine accepts a logged action only if it is in this list (or, when the action has
-  secret fields the verifier cannot see, if its redacted form is in the redacted list; the exact check
-  then happens at the end-of-game audit).
-* ``check`` explains a refusal with a rule reference; it must agree with ``legal_actions``.
+* ``actions`` (contract v2) declares the game's actions as :class:`ActionModel` classes (frozen, no extra
+  fields, strict types), a union discriminated on ``action``. The wire form stays the canonical JSON object.
+  The engine's first rules step, :meth:`Ruleset.parse_action`, turns a logged object into its model; any
+  shape or type error is R004 naming the field (``assault: areas.0: Input should be a valid string``), so
+  rules code never sees a malformed action and never re-checks field sets by hand.
+* ``contains`` (v2) decides whether ONE parsed action is legal now, citing the rule when it is not; the
+  replay asks it for every logged action instead of enumerating the legal set. An action whose secret
+  fields the replaying party cannot see reaches it without them (``unseen`` names them); the end-of-game
+  audit checks the exact values.
+* ``legal_actions`` enumerates every legal atomic action of a seat as a JSON object, for prompts and
+  ``pbem legal``. It must agree with ``contains`` (the conformance suite, :mod:`pbem.kit.conformance`,
+  checks it on every reachable state). ``choices`` presents the same set as a tree (action kind, then each
+  field, then its values, with human ``label`` s; groups such as stacks are marked on its branches).
+* ``check`` explains a refusal of a JSON object. v1 games (no ``actions``) implement ``check`` and get
+  ``contains`` by membership in ``legal_actions``; v2 games implement ``contains`` and get ``check``.
 * ``apply`` and ``resume`` return a new state and structured :class:`Event` s that cite rule numbers.
+  ``apply`` receives the parsed action (the model); :meth:`Ruleset.typed` lets tests pass JSON objects.
 * ``view`` redacts the state for one seat (fog of war); ``result`` says who won.
+
+The engine calls a module only through :class:`pbem.replay.guard.GuardedRuleset`: an exception a module
+raises (other than a :class:`~pbem.errors.PbemError`) becomes one R009 finding naming the entry, never a
+traceback. A module should still never raise on a well-formed action: it refuses with a :class:`Verdict`.
 
 **Hidden information.** A hidden value lives in a slot of ``GameState.hidden``. A module reads it with
 :meth:`GameState.slot` (its ``known`` flag is False when the replaying party cannot see it) and changes it
@@ -43,10 +58,21 @@ revealed cards. ``view`` must show a hand's cards only to its owner.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidationError,
+    model_serializer,
+)
+
+from pbem.errors import ActionError, PbemError
 
 if TYPE_CHECKING:
     from pbem.rules.presentation import Presentation
@@ -56,6 +82,9 @@ __all__ = [
     "OBSERVER",
     "OMNISCIENT",
     "Action",
+    "ActionModel",
+    "Branch",
+    "Choices",
     "Deck",
     "DeckRequest",
     "Event",
@@ -76,10 +105,35 @@ __all__ = [
     "Verdict",
     "View",
     "deny",
+    "listed",
 ]
 
 Action = dict[str, Any]
 """An atomic action: a JSON object whose ``"action"`` field names it, e.g. ``{"action": "pass"}``."""
+
+
+class ActionModel(BaseModel):
+    """The base of a typed action (contract v2): frozen, no extra fields, strict types.
+
+    A subclass names its action with a Literal, ``action: Literal["move"] = "move"``, and declares its fields
+    in the order of the wire form, with a ``title`` (and a ``description`` if useful) for prompts::
+
+        class Move(ActionModel):
+            \"\"\"Move a block to an adjacent hex.\"\"\"
+            action: Literal["move"] = "move"
+            block: str = Field(title="block")
+            to: str = Field(title="to hex")
+
+    A field whose value is secret (:meth:`Ruleset.secret_fields`) must have the default None: the logged form
+    leaves it out. Array fields are lists (the wire form's type; strict validation keeps them so).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    def wire(self) -> Action:
+        """The canonical JSON object of this action (``action`` first, unset secret fields left out)."""
+        return {"action": getattr(self, "action"), **self.model_dump(exclude_unset=True)}  # noqa: B009
+
 
 OBSERVER = "@observer"
 """The viewer with no seat: sees only public information."""
@@ -365,6 +419,72 @@ class View(_Frozen):
     facts: dict[str, Any] = Field(default_factory=dict)
 
 
+class Branch(_Frozen):
+    """One branch of a :class:`Choices` tree: the value chosen at this level, its human label, and what follows.
+
+    ``value`` is the JSON value the field takes (the action name at the top level). ``then`` is the next
+    field's choices; None ends a complete action, which ``action`` then holds as its wire form. ``group``
+    collects sibling branches that belong together (the units of one stack, the areas of one front), so a
+    prompt can offer "the whole group" as one step.
+    """
+
+    value: Any
+    label: str
+    then: Choices | None = None
+    action: dict[str, Any] | None = None
+    group: str | None = None
+
+
+class Choices(_Frozen):
+    """The legal actions of a seat as a tree: the action kind, then each field in order, then its legal values.
+
+    ``field`` names the field chosen at this level (``"action"`` at the root) and ``title`` says it for humans.
+    """
+
+    field: str
+    title: str
+    options: tuple[Branch, ...]
+
+    def actions(self) -> list[dict[str, Any]]:
+        """Every complete action in the tree, in order (the leaves)."""
+        found: list[dict[str, Any]] = []
+        for option in self.options:
+            if option.action is not None:
+                found.append(option.action)
+            if option.then is not None:
+                found.extend(option.then.actions())
+        return found
+
+
+Branch.model_rebuild()
+
+
+def listed(action: Action, legal: Sequence[Action]) -> bool:
+    """Whether ``action`` is in ``legal`` as JSON: Python's ``True == 1`` must not make ``true`` legal where
+    ``1`` is (a cheap ``in`` first, then an exact comparison of the few matches)."""
+    return action in legal and any(_same_json(action, a) for a in legal if a == action)
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+@cache
+def _adapter(union: Any) -> TypeAdapter[Any]:
+    """The validator of a ruleset's action union (built once per union)."""
+    return TypeAdapter(Annotated[union, Field(discriminator="action")])
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    return ".".join(map(str, loc)) or "the action"
+
+
 class Ruleset(ABC, Generic[S]):
     """A game module. Subclass, set the class attributes, implement the abstract methods, and register
     an instance under the ``pbem.games`` entry-point group."""
@@ -374,6 +494,10 @@ class Ruleset(ABC, Generic[S]):
     version: ClassVar[str]
     scenarios: ClassVar[tuple[Scenario, ...]]
     options: ClassVar[tuple[OptionSpec, ...]] = ()
+    actions: ClassVar[Any] = None
+    """The union of the game's :class:`ActionModel` classes, discriminated on ``action`` (contract v2).
+
+    None: an untyped (v1) game, whose actions reach :meth:`check` and :meth:`apply` as JSON objects."""
 
     # --- data pack ------------------------------------------------------------------------------
     @abstractmethod
@@ -401,13 +525,73 @@ class Ruleset(ABC, Generic[S]):
     def legal_actions(self, state: S, seat: str) -> list[Action]:
         """Every legal atomic action of ``seat`` now, in a stable order."""
 
-    @abstractmethod
+    def parse_action(self, action: Action) -> Any:
+        """The first rules step: the logged JSON object as the game's typed action (v1: the object itself).
+
+        Raises:
+            ActionError: R004 naming the field at fault if the object does not fit any action model.
+        """
+        name = action.get("action") if isinstance(action, dict) else None
+        if not isinstance(name, str):
+            raise ActionError("R004", f"action {action!r} has no action name")
+        if self.actions is None:
+            return action
+        try:
+            return _adapter(self.actions).validate_python(action, strict=True)
+        except ValidationError as exc:
+            error = exc.errors(include_url=False)[0]
+            if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
+                raise ActionError("R004", f"{self.id} has no action {name!r}") from exc
+            field = _where(tuple(error["loc"])[1:])
+            raise ActionError("R004", f"{name}: {field}: {error['msg']}") from exc
+
+    def typed(self, action: Any) -> Any:
+        """``action`` as :meth:`parse_action` gives it: the engine passes parsed actions to :meth:`contains` and
+        :meth:`apply`, and a v2 game calls this first so that tools and tests may pass JSON objects too."""
+        return self.parse_action(action) if isinstance(action, dict) else action
+
+    def contains(self, state: S, seat: str, action: Any, *, unseen: frozenset[str] = frozenset()) -> Verdict:
+        """Whether the parsed ``action`` is legal for ``seat`` now, deciding this one action only.
+
+        ``unseen`` names secret fields whose values the replaying party cannot see (they are absent from
+        ``action``): the verdict then says whether the rest could be legal, and the end-of-game audit checks
+        the exact values. This default (for v1 games) looks the action up in :meth:`legal_actions` and asks
+        :meth:`check` for the reason of a refusal; a v2 game decides it directly, without enumerating.
+
+        Raises:
+            PbemError: R008 if :meth:`check` allows an action :meth:`legal_actions` does not list.
+        """
+        if type(self).check is Ruleset.check:
+            raise TypeError(f"{type(self).__name__} must implement contains() or check()")
+        wire = action.wire() if isinstance(action, ActionModel) else dict(action)
+        legal = self.legal_actions(state, seat)
+        if unseen:
+            legal = [{k: v for k, v in a.items() if k not in unseen} for a in legal]
+            wire = {k: v for k, v in wire.items() if k not in unseen}
+        if listed(wire, legal):
+            return ALLOW
+        verdict = self.check(state, seat, wire)
+        if verdict.ok:
+            raise PbemError("R008", f"{self.id}: check() allows {wire} but legal_actions() does not list it")
+        return verdict
+
     def check(self, state: S, seat: str, action: Action) -> Verdict:
-        """Why ``action`` is (il)legal; must agree with :meth:`legal_actions`."""
+        """Why the JSON object ``action`` is (il)legal; agrees with :meth:`legal_actions`.
+
+        A v1 game implements it; the default (for v2 games) parses the action and asks :meth:`contains`.
+        """
+        if type(self).contains is Ruleset.contains:
+            raise TypeError(f"{type(self).__name__} must implement contains() or check()")
+        try:
+            parsed = self.parse_action(action)
+        except ActionError as exc:
+            return Verdict(ok=False, reason="malformed", message=exc.message)
+        return self.contains(state, seat, parsed)
 
     @abstractmethod
-    def apply(self, state: S, seat: str, action: Action) -> Step[S]:
-        """Apply a legal action. The engine calls it only after the legality check."""
+    def apply(self, state: S, seat: str, action: Any) -> Step[S]:
+        """Apply a legal action, as :meth:`parse_action` returned it (v2: the typed model). The engine calls it
+        only after :meth:`contains` allowed it."""
 
     @abstractmethod
     def resume(self, state: S, outcome: Outcome) -> Step[S]:
@@ -451,13 +635,94 @@ class Ruleset(ABC, Generic[S]):
         """The game's look in reports and replays over the loaded data pack ``data``; None: no map."""
         return None
 
+    def choices(self, state: S, seat: str) -> Choices:
+        """The legal actions of ``seat`` as a tree (:class:`Choices`): action kind, then each field in order.
+
+        This default groups :meth:`legal_actions` by action, then by the fields in the order of the action's
+        model (or of the JSON object), labelling values with :meth:`label`. A game overrides it to mark groups
+        (units stacked together, say), so that a prompt can offer a whole group as one step.
+        """
+        return _tree(self, state, self.legal_actions(state, seat), "action")
+
+    def label(self, state: S, field: str, value: Any) -> str:
+        """The human label of a field's value in prompts (``"7"`` -> ``"Area 7 (Halfaya Pass)"``).
+
+        The default prints JSON values plainly (never a Python repr): a list as its items joined by commas; a
+        game overrides it to name units and places from its data pack.
+        """
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, list):
+            return ", ".join(self.label(state, field, v) for v in value)
+        return str(value).replace("_", " ") if field == "action" else str(value)
+
+    def field_title(self, action_name: str, field: str) -> str:
+        """How a prompt names ``field`` of ``action_name``: the model field's title, else the field name."""
+        model = self.action_model(action_name)
+        info = None if model is None else model.model_fields.get(field)
+        if info is not None and info.title:
+            return info.title
+        return field.replace("_", " ")
+
+    def action_model(self, action_name: str) -> type[ActionModel] | None:
+        """The model class of ``action_name`` (None for a v1 game or an unknown name)."""
+        if self.actions is None:
+            return None
+        return _models(self.actions).get(action_name)
+
     def describe(self, action: Action) -> str:
-        """A short human text for an action (prompts and reports): ``move 2-rtr 7``."""
-        words = [str(action.get("action", "?")).replace("_", " ")]
-        for key, value in action.items():
-            if key != "action":
+        """A short human text for an action (prompts and reports): ``move 2-rtr 7``, its values in the order of
+        the action's model (for an untyped game, of the JSON object)."""
+        name = str(action.get("action", "?"))
+        model = self.action_model(name)
+        words = [name.replace("_", " ")]
+        for key in model.model_fields if model is not None else action:
+            if key != "action" and key in action:
+                value = action[key]
                 words.append(", ".join(map(str, value)) if isinstance(value, list) else str(value))
         return " ".join(words)
 
     def assert_invariants(self, state: S) -> None:
         """Raise AssertionError if ``state`` breaks an invariant (used by tests and fuzzing)."""
+
+
+@cache
+def _models(union: Any) -> dict[str, type[ActionModel]]:
+    """The model classes of an action union, by action name."""
+    found: dict[str, type[ActionModel]] = {}
+    for model in getattr(union, "__args__", (union,)):
+        default = model.model_fields["action"].default
+        found[str(default)] = model
+    return found
+
+
+def _tree(ruleset: Ruleset[Any], state: Any, actions: list[Action], field: str) -> Choices:
+    """The default :meth:`Ruleset.choices`: ``actions`` split by ``field``, then by the following fields."""
+    branches: dict[str, list[Action]] = {}
+    for action in actions:
+        branches.setdefault(repr(action.get(field)), []).append(action)
+    name = str(actions[0].get("action")) if actions and field != "action" else ""
+    options = []
+    for group in branches.values():
+        value = group[0].get(field)
+        rest = _next_field(ruleset, group[0], field)
+        label = ruleset.label(state, field, value)
+        if rest is None:
+            options.append(Branch(value=value, label=label, action=group[0]))
+        else:
+            options.append(Branch(value=value, label=label, then=_tree(ruleset, state, group, rest)))
+    title = "action" if field == "action" else ruleset.field_title(name, field)
+    return Choices(field=field, title=title, options=tuple(options))
+
+
+def _next_field(ruleset: Ruleset[Any], action: Action, field: str) -> str | None:
+    """The field after ``field`` in ``action``'s model order (or its JSON order), None after the last."""
+    model = ruleset.action_model(str(action.get("action")))
+    order = [f for f in (model.model_fields if model is not None else action) if f in action]
+    if field == "action":
+        rest = [f for f in order if f != "action"]
+        return rest[0] if rest else None
+    position = order.index(field)
+    return order[position + 1] if position + 1 < len(order) else None

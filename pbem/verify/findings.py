@@ -97,6 +97,11 @@ class VerificationReport(BaseModel):
     """Timeout claims the log bears out, as ``line N: …``."""
 
     @property
+    def module_bug(self) -> bool:
+        """Whether the verdict is unknown because the game module failed (R009): report it as a bug."""
+        return any(f.code == "R009" for f in self.findings)
+
+    @property
     def first_error(self) -> Finding | None:
         return next((f for f in self.findings if f.severity is Severity.ERROR), None)
 

@@ -76,7 +76,8 @@ class Verifier:
         number = self.lines if number is None else number
         try:
             found = self._feed(line, number)
-        except Exception as exc:  # a bug met on this line: say which line, and never call the log bad for it
+        except Exception as exc:  # a bug in pbem met on this line: say which line, never call the log bad for it
+            # (a game module's bugs are R009 findings, raised by the replay guard, not here)
             raise InternalError(exc, entry=f"line {number}") from exc
         self.findings.extend(found)
         return found

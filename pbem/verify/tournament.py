@@ -80,8 +80,9 @@ def verify_one(path: Path, roster: Roster | None = None) -> GameRow:
         report, verifier = verify_file(path)
     except PbemError as exc:
         return GameRow(path.name, "unreadable", first_error=exc.render(), worker=os.getpid())
-    except Exception as exc:  # one log must never stop the other games: its row reports the bug
-        return GameRow(path.name, "unreadable", first_error=f"internal error: {exc!r}", worker=os.getpid())
+    except Exception as exc:  # one log must never stop the other games: its row reports the bug and where
+        where = "; ".join(getattr(exc, "__notes__", ())) or "while reading the log"
+        return GameRow(path.name, "unreadable", first_error=f"internal error {where}: {exc!r}", worker=os.getpid())
     game = verifier.game
     first = report.first_error
     players: list[str] = []

@@ -262,16 +262,12 @@ def test_resign_ends_the_game_for_the_other_seat(cli: Cli, duel_log: Path, alice
 
 
 def test_act_refuses_a_boolean_for_an_integer_field(cli: Cli, duel_log: Path, alice: Player) -> None:
-    """``true`` is not one of the listed values 1-3, even though Python's ``True == 1``.
-
-    KNOWN BUG (fails today): pbem signs ``{"action": "choose_reserve", "value": true}`` and the verifier accepts
-    the whole game (``audit complete``) with a boolean reserve, because legality is tested with ``plain in legal``
-    (dict equality, where ``True == 1``) in ``pbem/replay/game.py`` ``Game._check_legal``.
-    """
+    """``true`` is not an integer, even though Python's ``True == 1``: the typed action model (strict) refuses
+    it as malformed (R004), before any rule is asked."""
     before = duel_log.read_bytes()
     run = cli("act", duel_log, "--key", alice.key, '{"action": "choose_reserve", "value": true}')
     assert run.code == 1, run.out
-    assert "[R001]" in run.err and "§T1.1" in run.err
+    assert "[R004]" in run.err and "value" in run.err
     assert duel_log.read_bytes() == before
 
 

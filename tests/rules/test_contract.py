@@ -8,9 +8,7 @@
 
 from __future__ import annotations
 
-import inspect
 import random
-import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pbem.kit import conformance
 from pbem.log.canon import canonical
 from pbem.replay.game import check_state, state_hash
 from pbem.rules import registry
@@ -28,25 +27,9 @@ from tests.helpers import Table
 TESTS = Path(__file__).resolve().parents[1]
 
 
-def rules_cited(ruleset: object) -> set[str]:
-    """Rule sections passed to ``deny(...)`` anywhere in a ruleset's package."""
-    package = Path(inspect.getfile(type(ruleset))).parent
-    found: set[str] = set()
-    for source in package.rglob("*.py"):
-        found |= set(re.findall(r'deny\(\s*"([^"]+)"', source.read_text()))
-    return found
-
-
-def rules_tested() -> set[str]:
-    found: set[str] = set()
-    for source in TESTS.rglob("test_*.py"):
-        found |= set(re.findall(r'mark\.rule\(\s*"([^"]+)"', source.read_text()))
-    return found
-
-
 @pytest.mark.parametrize("game_id", list(registry.installed()))
 def test_every_rule_a_ruleset_can_cite_has_a_test(game_id: str) -> None:
-    missing = rules_cited(registry.get(game_id)) - rules_tested()
+    missing = conformance.rules_without_tests(registry.get(game_id), TESTS)
     assert not missing, f"rules cited by {game_id} without a test marked with them: {sorted(missing)}"
 
 

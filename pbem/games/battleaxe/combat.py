@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from pbem.games.battleaxe.actions import Loss
 from pbem.games.battleaxe.board import AXIS, Side
 from pbem.games.battleaxe.data import ModifierRow
 from pbem.games.battleaxe.situation import Situation
@@ -21,8 +22,6 @@ __all__ = [
     "loss_options",
     "outcome",
 ]
-
-Loss = str  # "eliminate" | "flip" | "retreat" | "flip_retreat" | "none"
 
 
 def _lead_cv(situation: Situation, lead: str, units: Sequence[str]) -> int:

@@ -23,10 +23,10 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Annotated, Any, Literal, NoReturn
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, PrivateAttr, StringConstraints
 
 from pbem.kit import datapack
 from pbem.kit.datapack import PackModel, RuleRef, Slug, SourceText, Text
@@ -444,8 +444,34 @@ class PackSources(_Model):
     frontier_wire: SourceText
 
 
+class Derived:
+    """What the rules derive from a pack once (its board and rules), kept with the pack and freed with it.
+
+    It is not part of the pack's value: equal to any other, never dumped, shared by copies.
+    """
+
+    __slots__ = ("rules",)
+
+    def __init__(self) -> None:
+        self.rules: Any = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Derived)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __copy__(self) -> Derived:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Derived:
+        return self
+
+
 class BattleaxePack(_Model):
     """The whole data pack. Build it with :func:`load_pack`, which also runs the cross-checks."""
+
+    _derived: Derived = PrivateAttr(default_factory=Derived)
 
     meta: Meta
     impulse_track_length: int = Field(description="§3.3, §6.2.1: spaces on the Impulse Track")
@@ -512,8 +538,12 @@ class BattleaxePack(_Model):
 # --- loading -------------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=4)
 def load_pack(raw: bytes) -> BattleaxePack:
     """Parse, validate and cross-check a data pack (see :func:`pbem.kit.datapack.load_pack`).
+
+    The same bytes give the same (immutable) pack again, so the copies of a tournament's games load it once;
+    at most four packs are kept, so memory stays flat however many logs one process verifies.
 
     Raises:
         DataPackError: R006, naming the record and field at fault, if the bytes are not strict JSON (a float,

@@ -12,11 +12,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
+from pbem.games.battleaxe import actions
 from pbem.games.battleaxe import combat as cmb
 from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy, trace
 from pbem.games.battleaxe.situation import ALL_MF, Situation
 from pbem.games.battleaxe.state import Assault, BattleaxeState, Combat, Refit, UnitState
-from pbem.rules.contract import ALLOW, Action, Event, RollRequest, RollSpec, Verdict, deny
+from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
 
 __all__ = ["Rules"]
 
@@ -58,7 +59,7 @@ class Rules:
     def at(self, state: BattleaxeState) -> Situation:
         """The derived facts of ``state``; states are immutable, so the last one is reused while it lasts."""
         if self._last is None or self._last.state is not state:
-            self._last = Situation(self.board, state)
+            self._last = Situation(self.board, state, after=self._last)
         return self._last
 
     # --- who acts -------------------------------------------------------------------------------------------
@@ -77,46 +78,39 @@ class Rules:
         return state.half
 
     # --- the legal actions ----------------------------------------------------------------------------------
-    def legal(self, state: BattleaxeState, side: Side) -> list[Action]:
+    def legal(self, state: BattleaxeState, side: Side) -> list[actions.BattleaxeAction]:
         if self.actor(state) != side:
             return []
-        return [a for a in self._candidates(state, side) if self.check(state, side, a).ok]
+        return [a for a in _CANDIDATES[state.step](self, state, side) if self.contains(state, side, a).ok]
 
-    def _candidates(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
-        return getattr(self, f"_candidates_{state.step}")(state, side)  # type: ignore[no-any-return]
-
-    def check(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def contains(self, state: BattleaxeState, side: Side, action: actions.BattleaxeAction) -> Verdict:
+        """Whether this one (well-formed) action is legal now: the predicate of its action, no enumeration."""
         if self.actor(state) != side:
             return deny("8.0", "not-your-turn", f"the {side} player does not act now ({state.step})")
-        name = action.get("action")
-        can: Callable[[BattleaxeState, Side, Action], Verdict] | None = getattr(self, f"_can_{name}", None)
-        if can is None or name not in _STEP_ACTIONS.get(state.step, ()):
+        name = action.action
+        if name not in _STEP_ACTIONS.get(state.step, ()):
             return deny("8.1", "wrong-step", f"{name!r} is not possible now ({state.step})")
-        expected = _FIELDS[str(name)]
-        if set(action) != expected:
-            return deny("8.1", "malformed", f"{name} takes the fields {sorted(expected)}")
-        return can(state, side, action)
+        return _HANDLERS[name][0](self, state, side, action)
 
-    def apply(self, state: BattleaxeState, side: Side, action: Action) -> Result:
-        handler: Callable[[BattleaxeState, Side, Action], Result] = getattr(self, f"_do_{action['action']}")
-        return handler(state, side, action)
+    def apply(self, state: BattleaxeState, side: Side, action: actions.BattleaxeAction) -> Result:
+        return _HANDLERS[action.action][1](self, state, side, action)
 
     # --- set-up (5.2.1, 19.3) ---------------------------------------------------------------------------------
-    def _candidates_setup(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+    def _candidates_setup(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
         for unit in state.setup_left:
             for zone in self.board.units[unit].setup_options:
-                yield {"action": "place", "unit": unit, "zone": zone}
+                yield actions.Place(unit=unit, zone=zone)
 
-    def _can_place(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
-        unit, zone = action["unit"], action["zone"]
+    def _can_place(self, state: BattleaxeState, side: Side, action: actions.Place) -> Verdict:
+        unit, zone = action.unit, action.zone
         if unit not in state.setup_left:
             return deny("5.2.1", "not-free-setup", f"{unit} is not a unit of the Allied free set-up")
         if zone not in self.board.units[unit].setup_options:
             return deny("5.2.1", "setup-zone", f"{unit} sets up in one of {list(self.board.units[unit].setup_options)}")
         return ALLOW
 
-    def _do_place(self, state: BattleaxeState, side: Side, action: Action) -> Result:
-        unit, zone = action["unit"], action["zone"]
+    def _do_place(self, state: BattleaxeState, side: Side, action: actions.Place) -> Result:
+        unit, zone = action.unit, action.zone
         units = {**state.units, unit: UnitState(location=zone)}
         left = tuple(u for u in state.setup_left if u != unit)
         events = [
@@ -129,31 +123,31 @@ class Rules:
         return state, events
 
     # --- choosing an Impulse (8.1) ----------------------------------------------------------------------------
-    def _candidates_impulse(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+    def _candidates_impulse(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
         s = self.at(state)
         areas = [loc for loc in self.board.locations if any(not s.restricted(u) for u in s.units_of(side, loc))]
         for loc in areas:
-            yield {"action": "assault", "areas": [loc]}
+            yield actions.Assault(areas=[loc])
         if side == AXIS and not state.fuel_low:
             for pair in combinations(areas, 2):
-                yield {"action": "assault", "areas": list(pair)}
+                yield actions.Assault(areas=list(pair))
         first = list(self.board.pack.role("first_activation_zones"))
         if side == ALLIED and state.turn == 1 and state.impulse == 1:
-            yield {"action": "assault", "areas": first}
-        yield {"action": "regroup"}
+            yield actions.Assault(areas=first)
+        yield actions.Regroup()
         for loc in self.board.locations:
             for keep, remove in combinations(s.units_of(side, loc), 2):
-                yield {"action": "consolidate", "keep": keep, "remove": remove}
-                yield {"action": "consolidate", "keep": remove, "remove": keep}
-        yield {"action": "pass"}
+                yield actions.Consolidate(keep=keep, remove=remove)
+                yield actions.Consolidate(keep=remove, remove=keep)
+        yield actions.Pass()
         yield from self._advantage_candidates(state, side)
 
-    def _advantage_candidates(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
-        yield {"action": "fuel_shortage"}
-        yield {"action": "rommel"}
+    def _advantage_candidates(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
+        yield actions.FuelShortage()
+        yield actions.Rommel()
 
-    def _can_assault(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
-        areas = action["areas"]
+    def _can_assault(self, state: BattleaxeState, side: Side, action: actions.Assault) -> Verdict:
+        areas = action.areas
         s = self.at(state)
         if not isinstance(areas, list) or not areas or len(set(areas)) != len(areas):
             return deny("9.1", "areas", "name the Active Area(s)")
@@ -175,8 +169,8 @@ class Rules:
                 return deny("9.1.1", "no-units", f"no {side} unit in {area} can move or attack")
         return ALLOW
 
-    def _do_assault(self, state: BattleaxeState, side: Side, action: Action) -> Result:
-        areas = tuple(action["areas"])
+    def _do_assault(self, state: BattleaxeState, side: Side, action: actions.Assault) -> Result:
+        areas = tuple(action.areas)
         s = self.at(state)
         active = tuple(u for a in areas for u in s.units_of(side, a) if not s.restricted(u))
         mode = "single" if len(areas) == 1 else "simultaneous"
@@ -197,18 +191,18 @@ class Rules:
             return deny("19.1", "intercepts", "Wireless Intercepts after a Regroup are spent on an Assault")
         return ALLOW
 
-    def _can_regroup(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_regroup(self, state: BattleaxeState, side: Side, action: actions.Regroup) -> Verdict:
         return self._must_assault(state)
 
-    def _do_regroup(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_regroup(self, state: BattleaxeState, side: Side, action: actions.Regroup) -> Result:
         assault = Assault(areas=(), active=(), contested_at_start=())
         state = state.model_copy(update={"step": "regroup", "assault": assault, "half_kind": "regroup"})
         return state, [_event("regroup_declared", "8.1.2", f"{side.title()} Regroup Impulse", side)]
 
-    def _can_consolidate(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_consolidate(self, state: BattleaxeState, side: Side, action: actions.Consolidate) -> Verdict:
         if state.intercepted:
             return self._must_assault(state)
-        keep, remove = action["keep"], action["remove"]
+        keep, remove = action.keep, action.remove
         if keep == remove or keep not in state.units or remove not in state.units:
             return deny("8.1.2", "consolidate-units", "name two different units")
         a, b = state.units[keep], state.units[remove]
@@ -225,8 +219,8 @@ class Rules:
             return deny("8.1.2", "consolidate-supply", "both units must be in supply")
         return ALLOW
 
-    def _do_consolidate(self, state: BattleaxeState, side: Side, action: Action) -> Result:
-        keep, remove = action["keep"], action["remove"]
+    def _do_consolidate(self, state: BattleaxeState, side: Side, action: actions.Consolidate) -> Result:
+        keep, remove = action.keep, action.remove
         units = {
             **state.units,
             keep: state.units[keep].model_copy(update={"full": True}),
@@ -242,10 +236,10 @@ class Rules:
         )
         return self._end_half(state.model_copy(update={"units": units}), [event])
 
-    def _can_pass(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_pass(self, state: BattleaxeState, side: Side, action: actions.Pass) -> Verdict:
         return self._must_assault(state)
 
-    def _do_pass(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_pass(self, state: BattleaxeState, side: Side, action: actions.Pass) -> Result:
         return self._end_half(state, [_event("passed", "8.1.3", f"{side.title()} passes", side)])
 
     # --- the Advantage (12) -----------------------------------------------------------------------------------
@@ -256,7 +250,7 @@ class Rules:
         """12.2: the Advantage belongs to nobody until the end of this Impulse or Phase."""
         return state.model_copy(update={"advantage": None, "advantage_used_by": side})
 
-    def _can_fuel_shortage(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_fuel_shortage(self, state: BattleaxeState, side: Side, action: actions.FuelShortage) -> Verdict:
         if side != ALLIED:
             return deny("12.1", "allied-only", "only the Allied player may declare an Axis Fuel Shortage")
         if not self._holds(state, side):
@@ -265,12 +259,12 @@ class Rules:
             return deny("12.1", "fuel-low", "the Axis already suffers a Fuel Shortage")
         return ALLOW
 
-    def _do_fuel_shortage(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_fuel_shortage(self, state: BattleaxeState, side: Side, action: actions.FuelShortage) -> Result:
         step = "impulse" if state.step == "fuel_window" else state.step
         state = self._spend(state, side).model_copy(update={"fuel_low": True, "step": step})
         return state, [_event("fuel_shortage", "12.1", "The Allies spend the Advantage: Axis Fuel Shortage", side)]
 
-    def _can_rommel(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_rommel(self, state: BattleaxeState, side: Side, action: actions.Rommel) -> Verdict:
         if side != AXIS:
             return deny("12.1", "axis-only", "only the Axis player may call on Rommel")
         if not self._holds(state, side):
@@ -279,7 +273,7 @@ class Rules:
             return deny("12.1", "rommel-active", "Rommel is already at the front this phase")
         return ALLOW
 
-    def _do_rommel(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_rommel(self, state: BattleaxeState, side: Side, action: actions.Rommel) -> Result:
         state = self._spend(state, side).model_copy(update={"rommel": True})
         return state, [_event("rommel", "12.1", "Rommel an der Spitze! The Axis spends the Advantage", side)]
 
@@ -299,33 +293,33 @@ class Rules:
             and any(state.units[u].location == loc for u in units)
         ]
 
-    def _candidates_assault(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+    def _candidates_assault(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
         assault = state.assault
         assert assault is not None
         if assault.overrun_target is not None:  # an Overrun is resolved before anything else
             for unit in assault.overrun_units:
-                yield {"action": "move", "unit": unit, "to": assault.overrun_target}
-            yield {"action": "attack", "target": assault.overrun_target}
-            yield {"action": "end_overrun"}
+                yield actions.Move(unit=unit, to=assault.overrun_target)
+            yield actions.Attack(target=assault.overrun_target)
+            yield actions.EndOverrun()
             return
         for unit in assault.active:
             here = state.units[unit].location
             if here is None:
                 continue
             for there in self.board.adjacent[here]:
-                yield {"action": "move", "unit": unit, "to": there}
+                yield actions.Move(unit=unit, to=there)
         for loc in self.board.locations:
-            yield {"action": "attack", "target": loc}
+            yield actions.Attack(target=loc)
         if assault.second_open:
             for loc in self.board.locations:
-                yield {"action": "activate", "area": loc}
-        yield {"action": "end_assault"}
+                yield actions.Activate(area=loc)
+        yield actions.EndAssault()
         yield from self._advantage_candidates(state, side)
 
-    def _can_move(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_move(self, state: BattleaxeState, side: Side, action: actions.Move) -> Verdict:
         assault = state.assault
         assert assault is not None
-        unit, there = action["unit"], action["to"]
+        unit, there = action.unit, action.to
         if unit not in state.units or there not in self.board.locations:
             return deny("9.1", "unknown", f"unknown unit or location in {action}")
         s = self.at(state)
@@ -378,10 +372,10 @@ class Rules:
             return deny("9.2", "no-mf", f"entering {there} costs {cost} MF; {unit} has {mf_left} left")
         return ALLOW
 
-    def _do_move(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_move(self, state: BattleaxeState, side: Side, action: actions.Move) -> Result:
         assault = state.assault
         assert assault is not None
-        unit, there = action["unit"], action["to"]
+        unit, there = action.unit, action.to
         s = self.at(state)
         here = state.units[unit].location
         assert here is not None
@@ -417,10 +411,10 @@ class Rules:
         state, released = self._release(state, entered_zone=there if side == ALLIED else None)
         return state, events + released
 
-    def _can_activate(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_activate(self, state: BattleaxeState, side: Side, action: actions.Activate) -> Verdict:
         assault = state.assault
         assert assault is not None
-        area = action["area"]
+        area = action.area
         if not assault.second_open:
             return deny("9.1.2", "combined-operations", "no second Area may be activated this Impulse")
         if area in assault.areas or area not in self.board.locations:
@@ -440,10 +434,10 @@ class Rules:
             return deny("11.1", "mandatory-attack", "resolve the Mandatory Attack first")
         return ALLOW
 
-    def _do_activate(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_activate(self, state: BattleaxeState, side: Side, action: actions.Activate) -> Result:
         assault = state.assault
         assert assault is not None
-        area = action["area"]
+        area = action.area
         s = self.at(state)
         fresh = tuple(
             u
@@ -469,7 +463,7 @@ class Rules:
         )
         return state.model_copy(update={"assault": assault}), [event]
 
-    def _can_end_overrun(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_end_overrun(self, state: BattleaxeState, side: Side, action: actions.EndOverrun) -> Verdict:
         assault = state.assault
         assert assault is not None
         if assault.overrun_target is None:
@@ -478,18 +472,18 @@ class Rules:
             return deny("11.1", "mandatory-attack", f"the Overrun entered {assault.overrun_target}: it must attack")
         return ALLOW
 
-    def _do_end_overrun(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_end_overrun(self, state: BattleaxeState, side: Side, action: actions.EndOverrun) -> Result:
         assault = state.assault
         assert assault is not None
         assault = assault.model_copy(update={"overrun_units": (), "overrun_target": None, "overrun_moved": ()})
         return state.model_copy(update={"assault": assault}), []
 
-    def _can_end_assault(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_end_assault(self, state: BattleaxeState, side: Side, action: actions.EndAssault) -> Verdict:
         if self._pending_mandatory(state):
             return deny("11.1", "mandatory-attack", f"Mandatory Attack pending in {self._pending_mandatory(state)}")
         return ALLOW
 
-    def _do_end_assault(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_end_assault(self, state: BattleaxeState, side: Side, action: actions.EndAssault) -> Result:
         return self._end_half(state, [_event("assault_ended", "8.1.1", f"{side.title()} ends the Assault", side)])
 
     # --- Assault: declaring an attack (11) ------------------------------------------------------------------------
@@ -509,10 +503,10 @@ class Rules:
                 found.append(unit)  # 11.3: units starting in a Contested Active Area attack without moving
         return tuple(found)
 
-    def _can_attack(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_attack(self, state: BattleaxeState, side: Side, action: actions.Attack) -> Verdict:
         assault = state.assault
         assert assault is not None
-        target = action["target"]
+        target = action.target
         if target not in self.board.locations:
             return deny("11.0", "unknown", f"unknown location {target}")
         s = self.at(state)
@@ -526,10 +520,10 @@ class Rules:
             return deny("11.0", "no-attackers", f"no unit that began in an Active Area may attack {target}")
         return ALLOW
 
-    def _do_attack(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_attack(self, state: BattleaxeState, side: Side, action: actions.Attack) -> Result:
         assault = state.assault
         assert assault is not None
-        target = action["target"]
+        target = action.target
         contested = target in assault.contested_at_start
         mandatory = not contested
         forced = tuple(u for u in self._eligible_attackers(state, target) if u in assault.entered.get(target, ()))
@@ -556,37 +550,37 @@ class Rules:
             )
         ]
 
-    def _candidates_declare(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+    def _candidates_declare(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
         combat = state.combat
         assert combat is not None
         for unit in self._eligible_attackers(state, combat.target):
-            yield {"action": "join", "unit": unit}
-            yield {"action": "lead", "unit": unit}
+            yield actions.Join(unit=unit)
+            yield actions.Lead(unit=unit)
         for air in (False, True):
             for rommel in (False, True):
                 for artillery in (False, True):
-                    yield {"action": "support", "air": air, "rommel": rommel, "artillery": artillery}
+                    yield actions.Support(air=air, rommel=rommel, artillery=artillery)
 
-    def _can_join(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_join(self, state: BattleaxeState, side: Side, action: actions.Join) -> Verdict:
         combat = state.combat
         assert combat is not None
-        unit = action["unit"]
+        unit = action.unit
         if combat.lead is not None:
             return deny("11.4.2", "declared", "the attackers are declared once the lead is chosen")
         if unit in combat.attackers or unit not in self._eligible_attackers(state, combat.target):
             return deny("11.2", "not-eligible", f"{unit} may not join this attack")
         return ALLOW
 
-    def _do_join(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_join(self, state: BattleaxeState, side: Side, action: actions.Join) -> Result:
         combat = state.combat
         assert combat is not None
-        combat = combat.model_copy(update={"attackers": (*combat.attackers, action["unit"])})
+        combat = combat.model_copy(update={"attackers": (*combat.attackers, action.unit)})
         return state.model_copy(update={"combat": combat}), []
 
-    def _can_lead(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_lead(self, state: BattleaxeState, side: Side, action: actions.Lead) -> Verdict:
         combat = state.combat
         assert combat is not None
-        unit = action["unit"]
+        unit = action.unit
         if combat.lead is not None:
             return deny("11.4.2", "declared", "the lead is already chosen")
         attackers = combat.attackers if unit in combat.attackers else (*combat.attackers, unit)
@@ -596,65 +590,65 @@ class Rules:
             return deny("10.3", "at-lead", "an AT/FLAK unit may not be the Lead Attacking Unit")
         return ALLOW
 
-    def _do_lead(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_lead(self, state: BattleaxeState, side: Side, action: actions.Lead) -> Result:
         combat = state.combat
         assert combat is not None
-        unit = action["unit"]
+        unit = action.unit
         attackers = combat.attackers if unit in combat.attackers else (*combat.attackers, unit)
         return state.model_copy(update={"combat": combat.model_copy(update={"lead": unit, "attackers": attackers})}), []
 
-    def _can_support(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_support(self, state: BattleaxeState, side: Side, action: actions.Support) -> Verdict:
         combat, assault = state.combat, state.assault
         assert combat is not None and assault is not None
         if combat.lead is None:
             return deny("11.4.2", "no-lead", "choose the Lead Attacking Unit first")
-        if any(type(action[k]) is not bool for k in ("air", "rommel", "artillery")):
-            return deny("10.1", "malformed", "air, rommel and artillery are true or false")
-        if action["air"]:
+        if action.air:
             if side == AXIS and not (
                 state.options["luftwaffe"] and state.turn >= self.board.pack.limit("luftwaffe_from_turn")
             ):
                 return deny("10.1", "no-air", "the Axis has no Air Support (optional 19.2 from June 16)")
             if not state.air_ready[side] or (assault.air_used and not combat.overrun):
                 return deny("10.1.1", "air-used", "Air Support is committed once per Assault Impulse")
-        if action["rommel"]:
+        if action.rommel:
             if side != AXIS or not state.rommel:
                 return deny("12.1", "no-rommel", "Rommel is not at the front (spend the Advantage, 12.1E)")
             if assault.rommel_used:
                 return deny("12.1", "rommel-used", "Rommel adds to one Axis attack per Impulse")
-        if action["artillery"] and not combat.overrun and state.artillery[side] <= 0:
+        if action.artillery and not combat.overrun and state.artillery[side] <= 0:
             return deny("10.2", "no-artillery", f"the {side} player has no Artillery Support marker left this turn")
-        if action["artillery"] and combat.overrun and not combat.attacker_artillery_ok:
+        if action.artillery and combat.overrun and not combat.attacker_artillery_ok:
             return deny("11.4.4", "no-artillery", "only artillery placed in the first combat carries over")
         return ALLOW
 
-    def _do_support(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_support(self, state: BattleaxeState, side: Side, action: actions.Support) -> Result:
         combat, assault = state.combat, state.assault
         assert combat is not None and assault is not None
         if combat.overrun:  # 11.4.4: the first combat's artillery is assigned again, without a new call
-            carried = action["artillery"] and combat.attacker_artillery_ok
+            carried = action.artillery and combat.attacker_artillery_ok
             combat = combat.model_copy(
-                update={"air": action["air"], "rommel": False, "artillery": False, "attacker_artillery_ok": carried}
+                update={"air": action.air, "rommel": False, "artillery": False, "attacker_artillery_ok": carried}
             )
         else:
             combat = combat.model_copy(
                 update={
-                    "air": action["air"],
-                    "rommel": action["rommel"],
-                    "artillery": action["artillery"],
+                    "air": action.air,
+                    "rommel": action.rommel,
+                    "artillery": action.artillery,
                     "attacker_artillery_ok": False,
                 }
             )
         assault = assault.model_copy(
             update={
-                "air_used": assault.air_used or action["air"],
-                "rommel_used": assault.rommel_used or action["rommel"],
+                "air_used": assault.air_used or action.air,
+                "rommel_used": assault.rommel_used or action.rommel,
                 "attackers": (*assault.attackers, *combat.attackers),
                 "attacked": (*assault.attacked, combat.target),
             }
         )
         state = state.model_copy(update={"combat": combat, "assault": assault})
-        supports = [k for k in ("air", "rommel", "artillery") if action[k]]
+        supports = [
+            k for k, used in (("air", action.air), ("rommel", action.rommel), ("artillery", action.artillery)) if used
+        ]
         lead = self._label(combat.lead or "")
         text = f"{len(combat.attackers)} unit(s) led by {lead} attack {self._place(combat.target)}"
         events = [
@@ -674,30 +668,28 @@ class Rules:
         return state.model_copy(update={"step": "defend"}), events
 
     # --- the defender's response (11.4.3, 10.2.1) ----------------------------------------------------------------
-    def _candidates_defend(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+    def _candidates_defend(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
         combat = state.combat
         assert combat is not None
         for unit in self.at(state).units_of(side, combat.target):
             for artillery in (False, True):
-                yield {"action": "defend", "lead": unit, "artillery": artillery}
+                yield actions.Defend(lead=unit, artillery=artillery)
 
-    def _can_defend(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_defend(self, state: BattleaxeState, side: Side, action: actions.Defend) -> Verdict:
         combat = state.combat
         assert combat is not None
-        if action["lead"] not in self.at(state).units_of(side, combat.target):
+        if action.lead not in self.at(state).units_of(side, combat.target):
             return deny("11.4.3", "lead", f"the Lead Defending Unit must be in {combat.target}")
-        if type(action["artillery"]) is not bool:
-            return deny("10.2.1", "malformed", "artillery is true or false")
-        if action["artillery"] and state.artillery[side] <= 0:
+        if action.artillery and state.artillery[side] <= 0:
             return deny("10.2", "no-artillery", f"the {side} player has no Artillery Support marker left this turn")
         return ALLOW
 
-    def _do_defend(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_defend(self, state: BattleaxeState, side: Side, action: actions.Defend) -> Result:
         combat = state.combat
         assert combat is not None
         defenders = self.at(state).units_of(side, combat.target)
         combat = combat.model_copy(
-            update={"def_lead": action["lead"], "def_artillery": action["artillery"], "defenders": defenders}
+            update={"def_lead": action.lead, "def_artillery": action.artillery, "defenders": defenders}
         )
         rolls = [
             RollSpec(id="attack", sides=6, n=2, purpose=f"{state.half} combat DR"),
@@ -709,13 +701,11 @@ class Rules:
             rolls.append(RollSpec(id="air", sides=6, n=1, purpose=f"{state.half} air support"))
         if combat.rommel:
             rolls.append(RollSpec(id="rommel", sides=6, n=1, purpose="Rommel"))
-        text = f"{self._label(action['lead'])} leads the defense" + (
-            ", calling artillery" if action["artillery"] else ""
-        )
+        text = f"{self._label(action.lead)} leads the defense" + (", calling artillery" if action.artillery else "")
         state = state.model_copy(update={"combat": combat, "awaiting": "combat"}).with_rolls(
             RollRequest(rolls=tuple(rolls))
         )
-        return state, [_event("defense_declared", "11.4.3", text, side, lead=action["lead"])]
+        return state, [_event("defense_declared", "11.4.3", text, side, lead=action.lead)]
 
     # --- dice ------------------------------------------------------------------------------------------------------
     def resume(self, state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Result:
@@ -857,18 +847,18 @@ class Rules:
         return state, events + more
 
     # --- Advantage windows in combat (12.1A, 12.1B) ------------------------------------------------------------------
-    def _candidates_max_attack(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
-        yield {"action": "maximum_attack"}
-        yield {"action": "accept"}
+    def _candidates_max_attack(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
+        yield actions.MaximumAttack()
+        yield actions.Accept()
 
-    def _candidates_fanatical(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
-        yield {"action": "fanatical_defense"}
-        yield {"action": "accept"}
+    def _candidates_fanatical(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
+        yield actions.FanaticalDefense()
+        yield actions.Accept()
 
-    def _can_maximum_attack(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_maximum_attack(self, state: BattleaxeState, side: Side, action: actions.MaximumAttack) -> Verdict:
         return ALLOW if state.step == "max_attack" else deny("12.1", "window", "Maximum Attack answers a Repulse")
 
-    def _do_maximum_attack(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_maximum_attack(self, state: BattleaxeState, side: Side, action: actions.MaximumAttack) -> Result:
         combat = state.combat
         assert combat is not None
         state = self._spend(state, side).model_copy(
@@ -878,10 +868,10 @@ class Rules:
         state, more = self._settle(state)
         return state, [event, *more]
 
-    def _can_fanatical_defense(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_fanatical_defense(self, state: BattleaxeState, side: Side, action: actions.FanaticalDefense) -> Verdict:
         return ALLOW if state.step == "fanatical" else deny("12.1", "window", "Fanatical Defense answers a Success")
 
-    def _do_fanatical_defense(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_fanatical_defense(self, state: BattleaxeState, side: Side, action: actions.FanaticalDefense) -> Result:
         combat = state.combat
         assert combat is not None
         combat = combat.model_copy(update={"outcome": "stalemate", "ap_left": 0})
@@ -890,10 +880,10 @@ class Rules:
         state, more = self._settle(state)
         return state, [event, *more]
 
-    def _can_accept(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_accept(self, state: BattleaxeState, side: Side, action: actions.Accept) -> Verdict:
         return ALLOW
 
-    def _do_accept(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_accept(self, state: BattleaxeState, side: Side, action: actions.Accept) -> Result:
         return self._settle(state)
 
     # --- results (11.4.4) ----------------------------------------------------------------------------------------
@@ -958,7 +948,7 @@ class Rules:
             return state, events + more
         return state.model_copy(update={"step": "allocate"}), events
 
-    def _absorb_options(self, state: BattleaxeState, unit: str) -> dict[str, int]:
+    def _absorb_options(self, state: BattleaxeState, unit: str) -> dict[cmb.Loss, int]:
         combat = state.combat
         assert combat is not None
         s = self.at(state)
@@ -968,7 +958,7 @@ class Rules:
             s, unit, lead=lead, flip_and_retreat=bool(state.options["flip_and_retreat"]), can_retreat=can_retreat
         )
 
-    def _candidates_allocate(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+    def _candidates_allocate(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
         combat = state.combat
         assert combat is not None
         options = self.at(state).retreat_options(side, combat.target)
@@ -977,12 +967,12 @@ class Rules:
                 continue
             for loss in self._absorb_options(state, unit):
                 for to in options if loss in ("retreat", "flip_retreat") else (None,):
-                    yield {"action": "absorb", "unit": unit, "loss": loss, "to": to}
+                    yield actions.Absorb(unit=unit, loss=loss, to=to)
 
-    def _can_absorb(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_absorb(self, state: BattleaxeState, side: Side, action: actions.Absorb) -> Verdict:
         combat = state.combat
         assert combat is not None
-        unit, loss, to = action["unit"], action["loss"], action["to"]
+        unit, loss, to = action.unit, action.loss, action.to
         if unit not in combat.defenders or unit in combat.absorbed or state.units[unit].location != combat.target:
             return deny("11.5", "not-defender", f"{unit} is not a defending unit still to absorb AP")
         if combat.def_lead not in combat.absorbed and unit != combat.def_lead:
@@ -1006,10 +996,10 @@ class Rules:
             return deny("11.5", "exact-losses", f"exact losses must be applied whenever possible ({target} AP)")
         return ALLOW
 
-    def _do_absorb(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_absorb(self, state: BattleaxeState, side: Side, action: actions.Absorb) -> Result:
         combat = state.combat
         assert combat is not None
-        unit, loss, to = action["unit"], action["loss"], action["to"]
+        unit, loss, to = action.unit, action.loss, action.to
         value = self._absorb_options(state, unit)[loss]
         piece = state.units[unit]
         if loss == "eliminate":
@@ -1094,17 +1084,17 @@ class Rules:
             "retreated", "11.6", f"{self._label(unit)} retreats to {self._place(to)}", state.half, unit=unit, to=to
         )
 
-    def _candidates_attacker_retreat(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+    def _candidates_attacker_retreat(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
         combat = state.combat
         assert combat is not None
         for unit in combat.retreating[:1]:
             for to in self._attacker_destinations(state, unit):
-                yield {"action": "retreat", "unit": unit, "to": to}
+                yield actions.Retreat(unit=unit, to=to)
 
-    def _can_retreat(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_retreat(self, state: BattleaxeState, side: Side, action: actions.Retreat) -> Verdict:
         combat = state.combat
         assert combat is not None
-        unit, to = action["unit"], action["to"]
+        unit, to = action.unit, action.to
         if state.step == "attacker_retreat":
             if combat.retreating[:1] != (unit,):
                 return deny("11.6.1", "one-at-a-time", "units retreat one at a time, in order")
@@ -1117,8 +1107,8 @@ class Rules:
             return deny("11.6.2", "retreat-priority", f"{to} is not a destination the priorities allow")
         return ALLOW
 
-    def _do_retreat(self, state: BattleaxeState, side: Side, action: Action) -> Result:
-        unit, to = action["unit"], action["to"]
+    def _do_retreat(self, state: BattleaxeState, side: Side, action: actions.Retreat) -> Result:
+        unit, to = action.unit, action.to
         if state.step == "attacker_retreat":
             state, event = self._retreat_attacker(state, unit, to)
             state, more = self._auto_retreat(state)
@@ -1149,18 +1139,18 @@ class Rules:
             return state.model_copy(update={"step": "voluntary_retreat"}), []
         return self._after_combat(state)
 
-    def _candidates_voluntary_retreat(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+    def _candidates_voluntary_retreat(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
         combat = state.combat
         assert combat is not None
         for unit in self._voluntary_units(state):
             for to in self.at(state).retreat_options(side, combat.target):
-                yield {"action": "retreat", "unit": unit, "to": to}
-        yield {"action": "stay"}
+                yield actions.Retreat(unit=unit, to=to)
+        yield actions.Stay()
 
-    def _can_stay(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_stay(self, state: BattleaxeState, side: Side, action: actions.Stay) -> Verdict:
         return ALLOW
 
-    def _do_stay(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_stay(self, state: BattleaxeState, side: Side, action: actions.Stay) -> Result:
         return self._after_combat(state)
 
     def _after_combat(self, state: BattleaxeState) -> Result:
@@ -1180,17 +1170,17 @@ class Rules:
         return state.model_copy(update={"step": "assault"}), events
 
     # --- Overrun (11.4.4) -------------------------------------------------------------------------------------------
-    def _candidates_overrun(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+    def _candidates_overrun(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
         combat = state.combat
         assert combat is not None
         for there in self.board.adjacent[combat.target]:
-            yield {"action": "overrun", "target": there}
-        yield {"action": "decline"}
+            yield actions.Overrun(target=there)
+        yield actions.Decline()
 
-    def _can_overrun(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_overrun(self, state: BattleaxeState, side: Side, action: actions.Overrun) -> Verdict:
         combat, assault = state.combat, state.assault
         assert combat is not None and assault is not None
-        there = action["target"]
+        there = action.target
         if there not in self.board.adjacent[combat.target]:
             rule = "9.3.2" if there in self.board.escarpment[combat.target] else "11.4.4"
             return deny(rule, "not-adjacent", f"{there} is not adjacent to {combat.target}")
@@ -1200,45 +1190,45 @@ class Rules:
             return deny("7.1", "stacking", f"{there} already holds four {side} units")
         return ALLOW
 
-    def _do_overrun(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_overrun(self, state: BattleaxeState, side: Side, action: actions.Overrun) -> Result:
         assault, combat = state.assault, state.combat
         assert assault is not None and combat is not None
         # 11.4.4: the survivors may enter ONE adjacent location; the first combat's artillery may follow them
         assault = assault.model_copy(
             update={
-                "overrun_target": action["target"],
+                "overrun_target": action.target,
                 "mover": None,
                 "overrun_moved": (),
                 "overrun_artillery": combat.attacker_artillery_ok,
             }
         )
         state = state.model_copy(update={"assault": assault, "combat": None, "step": "assault"})
-        text = f"Overrun: units may move into {self._place(action['target'])} and attack once more"
-        return state, [_event("overrun", "11.4.4", text, side, target=action["target"])]
+        text = f"Overrun: units may move into {self._place(action.target)} and attack once more"
+        return state, [_event("overrun", "11.4.4", text, side, target=action.target)]
 
-    def _can_decline(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_decline(self, state: BattleaxeState, side: Side, action: actions.Decline) -> Verdict:
         return ALLOW
 
-    def _do_decline(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_decline(self, state: BattleaxeState, side: Side, action: actions.Decline) -> Result:
         assault = state.assault
         assert assault is not None
         assault = assault.model_copy(update={"overrun_units": (), "overrun_target": None})
         return state.model_copy(update={"assault": assault, "combat": None, "step": "assault"}), []
 
     # --- Regroup (8.1.2a) -------------------------------------------------------------------------------------------
-    def _candidates_regroup(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
+    def _candidates_regroup(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
         assault = state.assault
         assert assault is not None
         for unit, piece in state.units.items():
             if piece.location is not None and self.board.side_of(unit) == side and unit not in assault.moved:
                 for there in self.board.adjacent[piece.location]:
-                    yield {"action": "regroup_move", "unit": unit, "to": there}
-        yield {"action": "end_regroup"}
+                    yield actions.RegroupMove(unit=unit, to=there)
+        yield actions.EndRegroup()
 
-    def _can_regroup_move(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_regroup_move(self, state: BattleaxeState, side: Side, action: actions.RegroupMove) -> Verdict:
         assault = state.assault
         assert assault is not None
-        unit, there = action["unit"], action["to"]
+        unit, there = action.unit, action.to
         if unit not in state.units or there not in self.board.locations or self.board.side_of(unit) != side:
             return deny("8.1.2", "unknown", f"{unit} cannot regroup to {there}")
         here = state.units[unit].location
@@ -1271,10 +1261,10 @@ class Rules:
             return deny("7.1", "stacking", f"{there} already holds four {side} units")
         return ALLOW
 
-    def _do_regroup_move(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_regroup_move(self, state: BattleaxeState, side: Side, action: actions.RegroupMove) -> Result:
         assault = state.assault
         assert assault is not None
-        unit, there = action["unit"], action["to"]
+        unit, there = action.unit, action.to
         here = state.units[unit].location or ""
         units = {**state.units, unit: state.units[unit].model_copy(update={"location": there})}
         assault = assault.model_copy(update={"moved": (*assault.moved, unit)})
@@ -1282,10 +1272,10 @@ class Rules:
         text = f"{self._label(unit)} regroups from {self._place(here)} to {self._place(there)}"
         return state, [_event("regrouped", "8.1.2", text, side, unit=unit, src=here, dst=there)]
 
-    def _can_end_regroup(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_end_regroup(self, state: BattleaxeState, side: Side, action: actions.EndRegroup) -> Verdict:
         return ALLOW
 
-    def _do_end_regroup(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_end_regroup(self, state: BattleaxeState, side: Side, action: actions.EndRegroup) -> Result:
         return self._end_half(state, [])
 
     # --- control and releases (7.2, 16) -----------------------------------------------------------------------------
@@ -1381,55 +1371,57 @@ class Rules:
     def _luftwaffe(self, state: BattleaxeState) -> bool:
         return bool(state.options["luftwaffe"]) and state.turn >= self.board.pack.limit("luftwaffe_from_turn")
 
-    def _candidates_fuel_window(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
-        yield {"action": "fuel_shortage"}
-        yield {"action": "no_fuel_shortage"}
+    def _candidates_fuel_window(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
+        yield actions.FuelShortage()
+        yield actions.NoFuelShortage()
 
-    def _can_no_fuel_shortage(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_no_fuel_shortage(self, state: BattleaxeState, side: Side, action: actions.NoFuelShortage) -> Verdict:
         return ALLOW
 
-    def _do_no_fuel_shortage(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_no_fuel_shortage(self, state: BattleaxeState, side: Side, action: actions.NoFuelShortage) -> Result:
         return state.model_copy(update={"step": "impulse"}), []
 
-    def _candidates_intercepts(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
-        yield {"action": "wireless_intercepts"}
-        yield {"action": "no_intercepts"}
+    def _candidates_intercepts(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
+        yield actions.WirelessIntercepts()
+        yield actions.NoIntercepts()
 
-    def _can_wireless_intercepts(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_wireless_intercepts(
+        self, state: BattleaxeState, side: Side, action: actions.WirelessIntercepts
+    ) -> Verdict:
         return ALLOW if self._holds(state, side) else deny("12.1", "no-advantage", "you do not hold the Advantage")
 
-    def _do_wireless_intercepts(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_wireless_intercepts(self, state: BattleaxeState, side: Side, action: actions.WirelessIntercepts) -> Result:
         """19.1H: an Assault then a Regroup, or a Regroup then an Assault, in one Axis Impulse."""
         state = self._spend(state, side).model_copy(update={"intercepted": True})
         text = "Wireless Intercepts: the Axis spends the Advantage for another Impulse"
         event = _event("wireless_intercepts", "19.1", text, side)
         if state.half_kind == "assault":
-            state, more = self._do_regroup(state, side, {"action": "regroup"})
+            state, more = self._do_regroup(state, side, actions.Regroup())
             return state, [event, *more]
         return state.model_copy(update={"step": "impulse"}), [event]
 
-    def _can_no_intercepts(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_no_intercepts(self, state: BattleaxeState, side: Side, action: actions.NoIntercepts) -> Verdict:
         return ALLOW
 
-    def _do_no_intercepts(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_no_intercepts(self, state: BattleaxeState, side: Side, action: actions.NoIntercepts) -> Result:
         return self._end_half(state.model_copy(update={"intercepted": True}), [])
 
-    def _candidates_daylight(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
-        yield {"action": "prolonged_daylight"}
-        yield {"action": "nightfall"}
+    def _candidates_daylight(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
+        yield actions.ProlongedDaylight()
+        yield actions.Nightfall()
 
-    def _can_prolonged_daylight(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_prolonged_daylight(self, state: BattleaxeState, side: Side, action: actions.ProlongedDaylight) -> Verdict:
         return ALLOW if self._holds(state, side) else deny("12.1", "no-advantage", "you do not hold the Advantage")
 
-    def _do_prolonged_daylight(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_prolonged_daylight(self, state: BattleaxeState, side: Side, action: actions.ProlongedDaylight) -> Result:
         state = self._spend(state, side)
         event = _event("prolonged_daylight", "12.1", "Prolonged Daylight: the Sunset DR is ignored", side)
         return self._next_impulse(state, [event])
 
-    def _can_nightfall(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_nightfall(self, state: BattleaxeState, side: Side, action: actions.Nightfall) -> Verdict:
         return ALLOW
 
-    def _do_nightfall(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_nightfall(self, state: BattleaxeState, side: Side, action: actions.Nightfall) -> Result:
         return self._end_maneuvers(state, [])
 
     # --- end of the Maneuvers Phase: supply (14.2) ------------------------------------------------------------------
@@ -1478,24 +1470,28 @@ class Rules:
         return state, events
 
     # --- Refit (13) --------------------------------------------------------------------------------------------------
-    def _candidates_refit(self, state: BattleaxeState, side: Side) -> Iterable[Action]:
-        yield {"action": "increase_replacements"}
+    def _candidates_refit(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
+        yield actions.IncreaseReplacements()
         for unit, piece in state.units.items():
             if self.board.side_of(unit) != side:
                 continue
             if piece.location is not None and not piece.full:
-                yield {"action": "flip", "unit": unit}
-                yield {"action": "recover", "unit": unit}
-                yield {"action": "tiger_cubs", "unit": unit}
+                yield actions.Flip(unit=unit)
+                yield actions.Recover(unit=unit)
+                yield actions.TigerCubs(unit=unit)
             if piece.location is None:
                 for loc in self.board.locations:
-                    yield {"action": "rebuild", "unit": unit, "to": loc}
-        yield {"action": "end_refit"}
+                    yield actions.Rebuild(unit=unit, to=loc)
+        yield actions.EndRefit()
 
-    def _can_increase_replacements(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_increase_replacements(
+        self, state: BattleaxeState, side: Side, action: actions.IncreaseReplacements
+    ) -> Verdict:
         return ALLOW if self._holds(state, side) else deny("12.1", "no-advantage", "you do not hold the Advantage")
 
-    def _do_increase_replacements(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_increase_replacements(
+        self, state: BattleaxeState, side: Side, action: actions.IncreaseReplacements
+    ) -> Result:
         refit = state.refit
         assert refit is not None
         extra = self.board.pack.limit("advantage_extra_rp")
@@ -1517,20 +1513,20 @@ class Rules:
             return deny("13.3.1", "no-supply", f"{unit} cannot trace supply")
         return ALLOW
 
-    def _can_flip(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_flip(self, state: BattleaxeState, side: Side, action: actions.Flip) -> Verdict:
         refit = state.refit
         assert refit is not None
-        verdict = self._refit_unit_ok(state, side, action["unit"], "13.3.2")
+        verdict = self._refit_unit_ok(state, side, action.unit, "13.3.2")
         if not verdict.ok:
             return verdict
         if refit.flips_left <= 0 and refit.rp <= 0:
             return deny("13.3.2", "no-rp", "no Replacement Points left")
         return ALLOW
 
-    def _do_flip(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_flip(self, state: BattleaxeState, side: Side, action: actions.Flip) -> Result:
         refit = state.refit
         assert refit is not None
-        unit = action["unit"]
+        unit = action.unit
         if refit.flips_left > 0:
             refit = refit.model_copy(update={"flips_left": refit.flips_left - 1})
         else:
@@ -1542,40 +1538,40 @@ class Rules:
             _event("unit_refitted", "13.3.2", f"{self._label(unit)} is back to Full Strength", side, unit=unit)
         ]
 
-    def _can_recover(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_recover(self, state: BattleaxeState, side: Side, action: actions.Recover) -> Verdict:
         refit = state.refit
         assert refit is not None
-        if side != AXIS or self.board.kind(action["unit"]) != "armor":
+        if action.unit not in state.units or side != AXIS or self.board.kind(action.unit) != "armor":
             return deny("13.3.5", "recovery", "Battlefield Recovery flips one Axis Armored unit")
         if refit.recovered:
             return deny("13.3.5", "recovered", "one Battlefield Recovery per Axis Refit Phase")
-        return self._refit_unit_ok(state, side, action["unit"], "13.3.5")
+        return self._refit_unit_ok(state, side, action.unit, "13.3.5")
 
-    def _do_recover(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_recover(self, state: BattleaxeState, side: Side, action: actions.Recover) -> Result:
         refit = state.refit
         assert refit is not None
-        unit = action["unit"]
+        unit = action.unit
         units = {**state.units, unit: state.units[unit].model_copy(update={"full": True})}
         state = state.model_copy(update={"units": units, "refit": refit.model_copy(update={"recovered": True})})
         return state, [
             _event("battlefield_recovery", "13.3.5", f"{self._label(unit)} recovers to Full Strength", side, unit=unit)
         ]
 
-    def _can_tiger_cubs(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_tiger_cubs(self, state: BattleaxeState, side: Side, action: actions.TigerCubs) -> Verdict:
         refit = state.refit
         assert refit is not None
         if not state.options["tiger_cubs"]:
             return deny("19.1", "optional", "Additional Tiger Cubs is an optional rule not in play")
-        if side != ALLIED or self.board.kind(action["unit"]) != "armor":
+        if action.unit not in state.units or side != ALLIED or self.board.kind(action.unit) != "armor":
             return deny("19.1", "tiger-cubs", "Tiger Cubs flip one Allied Armored unit")
         if not self._holds(state, side):
             return deny("19.1", "no-advantage", "Tiger Cubs are paid for with the Advantage")
-        return self._refit_unit_ok(state, side, action["unit"], "19.1")
+        return self._refit_unit_ok(state, side, action.unit, "19.1")
 
-    def _do_tiger_cubs(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_tiger_cubs(self, state: BattleaxeState, side: Side, action: actions.TigerCubs) -> Result:
         refit = state.refit
         assert refit is not None
-        unit = action["unit"]
+        unit = action.unit
         units = {**state.units, unit: state.units[unit].model_copy(update={"full": True})}
         state = self._spend(state, side).model_copy(
             update={"units": units, "refit": refit.model_copy(update={"tiger_cubs": True})}
@@ -1584,10 +1580,10 @@ class Rules:
             _event("tiger_cubs", "19.1", f"Tiger Cubs: {self._label(unit)} is back to Full Strength", side, unit=unit)
         ]
 
-    def _can_rebuild(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_rebuild(self, state: BattleaxeState, side: Side, action: actions.Rebuild) -> Verdict:
         refit = state.refit
         assert refit is not None
-        unit, to = action["unit"], action["to"]
+        unit, to = action.unit, action.to
         if unit not in state.units or self.board.side_of(unit) != side or state.units[unit].location is not None:
             return deny("13.3.2", "not-eliminated", f"{unit} is not an eliminated {side} unit")
         if refit.rp <= 0:
@@ -1609,10 +1605,10 @@ class Rules:
             return deny("7.1", "stacking", f"{to} already holds four {side} units")
         return ALLOW
 
-    def _do_rebuild(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_rebuild(self, state: BattleaxeState, side: Side, action: actions.Rebuild) -> Result:
         refit = state.refit
         assert refit is not None
-        unit, to = action["unit"], action["to"]
+        unit, to = action.unit, action.to
         units = {**state.units, unit: UnitState(location=to, full=False)}
         state = state.model_copy(update={"units": units, "refit": refit.model_copy(update={"rp": refit.rp - 1})})
         return state, [
@@ -1621,10 +1617,10 @@ class Rules:
             )
         ]
 
-    def _can_end_refit(self, state: BattleaxeState, side: Side, action: Action) -> Verdict:
+    def _can_end_refit(self, state: BattleaxeState, side: Side, action: actions.EndRefit) -> Verdict:
         return ALLOW
 
-    def _do_end_refit(self, state: BattleaxeState, side: Side, action: Action) -> Result:
+    def _do_end_refit(self, state: BattleaxeState, side: Side, action: actions.EndRefit) -> Result:
         if side == ALLIED:  # 13.1: then the Axis refits; unspent RP are lost (13.4)
             refit = Refit(side=AXIS, rp=self.board.pack.limit("replacement_points"))
             return state.model_copy(update={"refit": refit}), []
@@ -1772,42 +1768,67 @@ _STEP_ACTIONS: dict[str, tuple[str, ...]] = {
     "refit": ("increase_replacements", "flip", "recover", "tiger_cubs", "rebuild", "end_refit"),
 }
 
-_FIELDS: dict[str, set[str]] = {
-    "place": {"action", "unit", "zone"},
-    "assault": {"action", "areas"},
-    "regroup": {"action"},
-    "consolidate": {"action", "keep", "remove"},
-    "pass": {"action"},
-    "fuel_shortage": {"action"},
-    "rommel": {"action"},
-    "move": {"action", "unit", "to"},
-    "attack": {"action", "target"},
-    "activate": {"action", "area"},
-    "end_assault": {"action"},
-    "end_overrun": {"action"},
-    "join": {"action", "unit"},
-    "lead": {"action", "unit"},
-    "support": {"action", "air", "rommel", "artillery"},
-    "defend": {"action", "lead", "artillery"},
-    "maximum_attack": {"action"},
-    "fanatical_defense": {"action"},
-    "accept": {"action"},
-    "absorb": {"action", "unit", "loss", "to"},
-    "retreat": {"action", "unit", "to"},
-    "stay": {"action"},
-    "overrun": {"action", "target"},
-    "decline": {"action"},
-    "regroup_move": {"action", "unit", "to"},
-    "end_regroup": {"action"},
-    "prolonged_daylight": {"action"},
-    "nightfall": {"action"},
-    "wireless_intercepts": {"action"},
-    "no_intercepts": {"action"},
-    "no_fuel_shortage": {"action"},
-    "increase_replacements": {"action"},
-    "flip": {"action", "unit"},
-    "recover": {"action", "unit"},
-    "tiger_cubs": {"action", "unit"},
-    "rebuild": {"action", "unit", "to"},
-    "end_refit": {"action"},
+_Can = Callable[[Rules, BattleaxeState, Side, Any], Verdict]
+_Do = Callable[[Rules, BattleaxeState, Side, Any], Result]
+
+# Each action's predicate and effect (an explicit table: no dispatch on formatted names).
+_HANDLERS: dict[str, tuple[_Can, _Do]] = {
+    "place": (Rules._can_place, Rules._do_place),
+    "assault": (Rules._can_assault, Rules._do_assault),
+    "regroup": (Rules._can_regroup, Rules._do_regroup),
+    "consolidate": (Rules._can_consolidate, Rules._do_consolidate),
+    "pass": (Rules._can_pass, Rules._do_pass),
+    "fuel_shortage": (Rules._can_fuel_shortage, Rules._do_fuel_shortage),
+    "rommel": (Rules._can_rommel, Rules._do_rommel),
+    "move": (Rules._can_move, Rules._do_move),
+    "attack": (Rules._can_attack, Rules._do_attack),
+    "activate": (Rules._can_activate, Rules._do_activate),
+    "end_assault": (Rules._can_end_assault, Rules._do_end_assault),
+    "end_overrun": (Rules._can_end_overrun, Rules._do_end_overrun),
+    "join": (Rules._can_join, Rules._do_join),
+    "lead": (Rules._can_lead, Rules._do_lead),
+    "support": (Rules._can_support, Rules._do_support),
+    "defend": (Rules._can_defend, Rules._do_defend),
+    "maximum_attack": (Rules._can_maximum_attack, Rules._do_maximum_attack),
+    "fanatical_defense": (Rules._can_fanatical_defense, Rules._do_fanatical_defense),
+    "accept": (Rules._can_accept, Rules._do_accept),
+    "absorb": (Rules._can_absorb, Rules._do_absorb),
+    "retreat": (Rules._can_retreat, Rules._do_retreat),
+    "stay": (Rules._can_stay, Rules._do_stay),
+    "overrun": (Rules._can_overrun, Rules._do_overrun),
+    "decline": (Rules._can_decline, Rules._do_decline),
+    "regroup_move": (Rules._can_regroup_move, Rules._do_regroup_move),
+    "end_regroup": (Rules._can_end_regroup, Rules._do_end_regroup),
+    "prolonged_daylight": (Rules._can_prolonged_daylight, Rules._do_prolonged_daylight),
+    "nightfall": (Rules._can_nightfall, Rules._do_nightfall),
+    "wireless_intercepts": (Rules._can_wireless_intercepts, Rules._do_wireless_intercepts),
+    "no_intercepts": (Rules._can_no_intercepts, Rules._do_no_intercepts),
+    "no_fuel_shortage": (Rules._can_no_fuel_shortage, Rules._do_no_fuel_shortage),
+    "increase_replacements": (Rules._can_increase_replacements, Rules._do_increase_replacements),
+    "flip": (Rules._can_flip, Rules._do_flip),
+    "recover": (Rules._can_recover, Rules._do_recover),
+    "tiger_cubs": (Rules._can_tiger_cubs, Rules._do_tiger_cubs),
+    "rebuild": (Rules._can_rebuild, Rules._do_rebuild),
+    "end_refit": (Rules._can_end_refit, Rules._do_end_refit),
 }
+
+# The candidate actions of each step, which legal() filters with the predicates.
+_CANDIDATES: dict[str, Callable[[Rules, BattleaxeState, Side], Iterable[actions.BattleaxeAction]]] = {
+    "setup": Rules._candidates_setup,
+    "impulse": Rules._candidates_impulse,
+    "assault": Rules._candidates_assault,
+    "declare": Rules._candidates_declare,
+    "defend": Rules._candidates_defend,
+    "max_attack": Rules._candidates_max_attack,
+    "fanatical": Rules._candidates_fanatical,
+    "allocate": Rules._candidates_allocate,
+    "attacker_retreat": Rules._candidates_attacker_retreat,
+    "voluntary_retreat": Rules._candidates_voluntary_retreat,
+    "overrun": Rules._candidates_overrun,
+    "regroup": Rules._candidates_regroup,
+    "daylight": Rules._candidates_daylight,
+    "intercepts": Rules._candidates_intercepts,
+    "fuel_window": Rules._candidates_fuel_window,
+    "refit": Rules._candidates_refit,
+}
+assert set(_CANDIDATES) == set(_STEP_ACTIONS) and {a for s in _STEP_ACTIONS.values() for a in s} == set(_HANDLERS)

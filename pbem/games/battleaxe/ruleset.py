@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.games.battleaxe.actions import BattleaxeAction, Bid, RollForSides
 from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side
-from pbem.games.battleaxe.data import BattleaxePack, default_pack_bytes, load_pack, pack_schema
+from pbem.games.battleaxe.data import BattleaxePack, Derived, default_pack_bytes, load_pack, pack_schema
 from pbem.games.battleaxe.present import BattleaxePresentation
 from pbem.games.battleaxe.rules import Rules
 from pbem.games.battleaxe.state import BattleaxeState, UnitState
@@ -14,6 +15,7 @@ from pbem.rules.contract import (
     ALLOW,
     OMNISCIENT,
     Action,
+    Choices,
     Event,
     OptionSpec,
     Outcome,
@@ -35,6 +37,9 @@ from pbem.rules.presentation import Presentation
 __all__ = ["RULESET", "Battleaxe"]
 
 BIDDERS = ("player-a", "player-b")
+_STACK_MOVES = ("move", "regroup_move")  # actions whose units are offered by the stack they stand in
+_UNIT_FIELDS = frozenset({"unit", "keep", "remove", "lead"})
+_PLACE_FIELDS = frozenset({"to", "zone", "area", "target", "areas"})
 MAX_BID = 60  # more VP than any game can score (14 a turn from VP Areas, plus German losses)
 
 
@@ -42,6 +47,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
     id = "battleaxe"
     name = "Operation Battleaxe: Wavell vs. Rommel, 1941"
     version = "1.0"
+    actions = BattleaxeAction
     scenarios = (
         Scenario(
             id="campaign",
@@ -227,32 +233,68 @@ class Battleaxe(Ruleset[BattleaxeState]):
 
     def legal_actions(self, state: BattleaxeState, seat: str) -> list[Action]:
         if state.step in ("bid", "tiebreak"):
-            candidates = [{"action": "bid", "vp": v} for v in range(MAX_BID + 1)] + [{"action": "roll_for_sides"}]
-            return [a for a in candidates if self.check(state, seat, a).ok]
+            candidates: list[BattleaxeAction] = [Bid(vp=v) for v in range(MAX_BID + 1)]
+            candidates.append(RollForSides())
+            return [a.wire() for a in candidates if self.contains(state, seat, a).ok]
         side = self._side(state, seat)
-        return [] if side is None else _rules_for(state).legal(state, side)
+        return [] if side is None else [a.wire() for a in _rules_for(state).legal(state, side)]
 
-    def check(self, state: BattleaxeState, seat: str, action: Action) -> Verdict:
+    def contains(
+        self,
+        state: BattleaxeState,
+        seat: str,
+        action: BattleaxeAction | Action,
+        *,
+        unseen: frozenset[str] = frozenset(),
+    ) -> Verdict:
+        act: BattleaxeAction = self.typed(action)
         if state.step in ("bid", "tiebreak"):
-            return self._check_bidding(state, seat, action)
+            return self._check_bidding(state, seat, act, unseen)
         side = self._side(state, seat)
         if side is None:
             return deny("18.1", "no-side", f"{seat} has no side yet")
-        return _rules_for(state).check(state, side, action)
+        return _rules_for(state).contains(state, side, act)
 
-    def _check_bidding(self, state: BattleaxeState, seat: str, action: Action) -> Verdict:
+    def _check_bidding(
+        self, state: BattleaxeState, seat: str, action: BattleaxeAction, unseen: frozenset[str]
+    ) -> Verdict:
         if seat not in self.to_act(state):
             return deny("18.1", "not-your-turn", f"{seat} does not act now")
-        name = action.get("action")
         if state.step == "tiebreak":
-            return ALLOW if action == {"action": "roll_for_sides"} else deny("18.1", "tiebreak", "roll for sides")
-        if name != "bid" or set(action) - {"action", "vp"}:
+            return ALLOW if isinstance(action, RollForSides) else deny("18.1", "tiebreak", "roll for sides")
+        if not isinstance(action, Bid):
             return deny("18.1", "bid", "each player first submits a secret VP bid")
-        if "vp" in action and (type(action["vp"]) is not int or not 0 <= action["vp"] <= MAX_BID):
+        if action.vp is None and "vp" in unseen:
+            return ALLOW  # the redacted form: the bid itself is checked at the audit
+        if action.vp is None or not 0 <= action.vp <= MAX_BID:
             return deny("18.1", "bid-range", f"a bid is a whole number of VP from 0 to {MAX_BID}")
         return ALLOW
 
-    def apply(self, state: BattleaxeState, seat: str, action: Action) -> Step[BattleaxeState]:
+    def choices(self, state: BattleaxeState, seat: str) -> Choices:
+        """The default tree, with the units of a move grouped by the location they stand in (a stack)."""
+        tree = super().choices(state, seat)
+        options = []
+        for kind in tree.options:
+            if kind.value in _STACK_MOVES and kind.then is not None and kind.then.field == "unit":
+                units = tuple(u.model_copy(update={"group": self._stack(state, u.value)}) for u in kind.then.options)
+                kind = kind.model_copy(update={"then": kind.then.model_copy(update={"options": units})})
+            options.append(kind)
+        return tree.model_copy(update={"options": tuple(options)})
+
+    def _stack(self, state: BattleaxeState, unit: Any) -> str | None:
+        piece = state.units.get(unit) if isinstance(unit, str) else None
+        return None if piece is None or piece.location is None else _rules_for(state)._place(piece.location)
+
+    def label(self, state: BattleaxeState, field: str, value: Any) -> str:
+        """Units by name, places as ``Area 7 (Halfaya Pass)``, from the data pack."""
+        rules = _rules_for(state)
+        if field in _UNIT_FIELDS and isinstance(value, str) and value in rules.board.units:
+            return rules._label(value)
+        if field in _PLACE_FIELDS and isinstance(value, str):
+            return rules._place(value)
+        return super().label(state, field, value)
+
+    def apply(self, state: BattleaxeState, seat: str, action: BattleaxeAction | Action) -> Step[BattleaxeState]:
         if state.step == "bid":
             bidders = (*state.bidders, seat)
             state = state.model_copy(update={"bidders": bidders})
@@ -265,7 +307,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
             return Step(state=state.with_rolls(request))
         side = self._side(state, seat)
         assert side is not None
-        new, events = _rules_for(state).apply(state, side, action)
+        new, events = _rules_for(state).apply(state, side, self.typed(action))
         return Step(state=new, events=tuple(events))
 
     def resume(self, state: BattleaxeState, outcome: Outcome) -> Step[BattleaxeState]:
@@ -376,13 +418,13 @@ class Battleaxe(Ruleset[BattleaxeState]):
 
 RULESET = Battleaxe()
 
-_RULES: dict[int, tuple[BattleaxePack, Rules]] = {}
-
 
 def _rules_for(state: BattleaxeState) -> Rules:
-    """The rules over the state's data pack, built once per pack (the entry keeps the pack alive)."""
-    cached = _RULES.get(id(state.pack))
-    if cached is None or cached[0] is not state.pack:
-        cached = (state.pack, Rules(Board(state.pack)))
-        _RULES[id(state.pack)] = cached
-    return cached[1]
+    """The rules over the state's data pack, built once per pack and kept with it (freed with it)."""
+    private = state.pack.__pydantic_private__
+    assert private is not None
+    derived: Derived = private["_derived"]  # read directly: pydantic's private-attribute lookup is slow here
+    if derived.rules is None:
+        derived.rules = Rules(Board(state.pack))
+    rules: Rules = derived.rules
+    return rules

@@ -16,9 +16,37 @@ ALL_MF = -1
 
 
 class Situation:
-    def __init__(self, board: Board, state: BattleaxeState):
+    def __init__(self, board: Board, state: BattleaxeState, *, after: Situation | None = None):
+        """The facts of ``state``; ``after``: the previous situation, whose unit placement is reused when the
+        state kept the same (immutable) ``units`` mapping, as most steps do."""
         self.board = board
         self.state = state
+        if after is not None and "where" in after.__dict__:
+            where = self._moved_from(after)
+            if where is not None:
+                self.__dict__["where"] = where
+
+    def _moved_from(self, after: Situation) -> dict[str, dict[Side, tuple[str, ...]]] | None:
+        """:attr:`where`, from ``after``'s: the same mapping if no unit moved, else only the locations that
+        units left or entered rebuilt (in the state's unit order, as a full rebuild would); None if the
+        units themselves differ."""
+        old, new = after.state.units, self.state.units
+        if old is new:
+            return after.where
+        if old.keys() != new.keys():
+            return None
+        touched = {p.location for u, p in new.items() if old[u] is not p} | {
+            old[u].location for u, p in new.items() if old[u] is not p
+        }
+        touched.discard(None)
+        where = dict(after.where)
+        found: dict[str, dict[Side, list[str]]] = {loc: {ALLIED: [], AXIS: []} for loc in touched if loc}
+        for unit, piece in new.items():
+            if piece.location in found:
+                found[piece.location][self.board.side_of(unit)].append(unit)
+        for loc, sides in found.items():
+            where[loc] = {side: tuple(units) for side, units in sides.items()}
+        return where
 
     @cached_property
     def where(self) -> dict[str, dict[Side, tuple[str, ...]]]:

@@ -23,13 +23,14 @@ import json
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pbem.errors import DataPackError
 from pbem.rules.contract import (
     ALLOW,
     OMNISCIENT,
     Action,
+    ActionModel,
     Event,
     GameState,
     OptionSpec,
@@ -84,6 +85,14 @@ def _coords(hex_id: str) -> tuple[int, int]:
     return int(hex_id[:2]), int(hex_id[2:])
 
 
+def _on_grid(grid: HexGrid, hex_id: str) -> bool:
+    """Whether ``hex_id`` names a hex of ``grid`` (a player may log any string)."""
+    if len(hex_id) != 4 or not hex_id.isascii() or not hex_id.isdigit():
+        return False
+    col, row = _coords(hex_id)
+    return grid.contains(col, row) and grid.hex_id(col, row) == hex_id
+
+
 def _adjacent(grid: HexGrid, a: str, b: str) -> bool:
     return _coords(b) in grid.neighbors(*_coords(a))
 
@@ -99,6 +108,54 @@ class SkirmishState(GameState):
     attack: tuple[str, str] | None = None  # attacker, defender
     winner: str | None = None
     outcome: str = ""
+
+
+# --- the actions (contract v2) --------------------------------------------------------------------------------
+class Deploy(ActionModel):
+    """Give your three blocks their secret strengths (SK1.1)."""
+
+    action: Literal["deploy"] = "deploy"
+    s1: int | None = Field(default=None, title="strength of block 1")  # secret: logged without them
+    s2: int | None = Field(default=None, title="strength of block 2")
+    s3: int | None = Field(default=None, title="strength of block 3")
+
+
+class Move(ActionModel):
+    """Move a block to an adjacent hex (SK2.1)."""
+
+    action: Literal["move"] = "move"
+    block: str = Field(title="block")
+    to: str = Field(title="to hex")
+
+
+class Attack(ActionModel):
+    """Attack an adjacent enemy block (SK3.1)."""
+
+    action: Literal["attack"] = "attack"
+    block: str = Field(title="attacking block")
+    target: str = Field(title="enemy block")
+
+
+class Press(ActionModel):
+    """Press the attack: both sides roll (SK3.2)."""
+
+    action: Literal["press"] = "press"
+
+
+class BreakOff(ActionModel):
+    """Break the attack off (SK3.2)."""
+
+    action: Literal["break_off"] = "break_off"
+
+
+class Pass(ActionModel):
+    """Pass (SK2.4)."""
+
+    action: Literal["pass"] = "pass"
+
+
+SkirmishAction = Deploy | Move | Attack | Press | BreakOff | Pass
+_PHASE_OF: dict[type[ActionModel], str] = {Deploy: "setup", Press: "combat", BreakOff: "combat"}
 
 
 def _slot(block: str) -> str:
@@ -121,6 +178,7 @@ class Skirmish(Ruleset[SkirmishState]):
         ),
     )
     options = (OptionSpec(id="rounds", description="number of rounds", default=4),)
+    actions = SkirmishAction
 
     def default_data(self) -> bytes:
         return json.dumps(DATA.model_dump(mode="json"), sort_keys=True, separators=(",", ":")).encode()
@@ -167,16 +225,13 @@ class Skirmish(Ruleset[SkirmishState]):
         road = {frozenset(p) for p in itertools.pairwise(state.data.road)}
         return frozenset((a, b)) not in river or frozenset((a, b)) in road
 
-    def _candidates(self, state: SkirmishState, seat: str) -> list[Action]:
+    def _candidates(self, state: SkirmishState, seat: str) -> list[SkirmishAction]:
         if state.phase == "setup":
             top = state.data.strength_max
-            return [
-                {"action": "deploy", "s1": a, "s2": b, "s3": c}
-                for a, b, c in itertools.product(range(1, top + 1), repeat=3)
-            ]
+            return [Deploy(s1=a, s2=b, s3=c) for a, b, c in itertools.product(range(1, top + 1), repeat=3)]
         if state.phase == "combat":
-            return [{"action": "press"}, {"action": "break_off"}]
-        actions: list[Action] = []
+            return [Press(), BreakOff()]
+        actions: list[SkirmishAction] = []
         grid = state.data.grid
         for block in self._blocks(state, seat):
             here = state.location[block]
@@ -185,68 +240,68 @@ class Skirmish(Ruleset[SkirmishState]):
                 there = grid.hex_id(col, row)
                 occupant = next((b for b, at in state.location.items() if at == there), None)
                 if occupant is None or _side(occupant) == seat:
-                    actions.append({"action": "move", "block": block, "to": there})
+                    actions.append(Move(block=block, to=there))
                 else:
-                    actions.append({"action": "attack", "block": block, "target": occupant})
-        actions.append({"action": "pass"})
+                    actions.append(Attack(block=block, target=occupant))
+        actions.append(Pass())
         return actions
 
     def legal_actions(self, state: SkirmishState, seat: str) -> list[Action]:
-        return [a for a in self._candidates(state, seat) if self.check(state, seat, a).ok]
+        return [a.wire() for a in self._candidates(state, seat) if self.contains(state, seat, a).ok]
 
-    def check(self, state: SkirmishState, seat: str, action: Action) -> Verdict:
+    def contains(
+        self, state: SkirmishState, seat: str, action: SkirmishAction | Action, *, unseen: frozenset[str] = frozenset()
+    ) -> Verdict:
+        act: SkirmishAction = self.typed(action)
         if seat not in self.to_act(state):
             return deny("SK2", "not-your-turn", f"{seat} is not to act")
-        name = action.get("action")
-        expected = {"setup": {"deploy"}, "combat": {"press", "break_off"}}.get(state.phase, {"move", "attack", "pass"})
-        if name not in expected:
-            return deny("SK2", "wrong-phase", f"{name} is not possible in the {state.phase} phase")
-        if name == "deploy":
-            values = [action.get(f"s{n}") for n in (1, 2, 3)]
-            if all(v is None for v in values) and set(action) == {"action"}:
-                return ALLOW  # the redacted form: the exact values are checked at the audit
-            top = state.data.strength_max
-            if set(action) != {"action", "s1", "s2", "s3"} or not all(type(v) is int and 1 <= v <= top for v in values):
-                return deny("SK1.1", "strength", f"each block's strength is 1-{top}")
-            if sum(v for v in values if isinstance(v, int)) > state.data.budget:
-                return deny("SK1.2", "budget", f"strengths total at most {state.data.budget}")
-            return ALLOW
-        if name in ("move", "attack"):
-            return self._check_step(state, seat, action)
-        return ALLOW if set(action) == {"action"} else deny("SK2", "malformed", f"{name} takes no fields")
+        if _PHASE_OF.get(type(act), "play") != state.phase:
+            return deny("SK2", "wrong-phase", f"{act.action} is not possible in the {state.phase} phase")
+        match act:
+            case Deploy(s1=s1, s2=s2, s3=s3):
+                values = [s1, s2, s3]
+                if all(v is None for v in values) and unseen == {"s1", "s2", "s3"}:
+                    return ALLOW  # the redacted form: the exact values are checked at the audit
+                top = state.data.strength_max
+                strengths = [v for v in values if v is not None and 1 <= v <= top]
+                if len(strengths) != len(values):
+                    return deny("SK1.1", "strength", f"each block's strength is 1-{top}")
+                if sum(strengths) > state.data.budget:
+                    return deny("SK1.2", "budget", f"strengths total at most {state.data.budget}")
+            case Move(block=block, to=there):
+                return self._check_step(state, seat, block, there, moving=True)
+            case Attack(block=block, target=target):
+                return self._check_step(state, seat, block, state.location.get(target), moving=False)
+        return ALLOW
 
-    def _check_step(self, state: SkirmishState, seat: str, action: Action) -> Verdict:
-        name = action["action"]
-        fields = {"action", "block", "to"} if name == "move" else {"action", "block", "target"}
-        block = action.get("block")
-        if set(action) != fields or block not in self._blocks(state, seat):
+    def _check_step(self, state: SkirmishState, seat: str, block: str, there: str | None, *, moving: bool) -> Verdict:
+        if block not in self._blocks(state, seat):
             return deny("SK2.1", "no-block", f"{block!r} is not a block of {seat} on the map")
         here = state.location[block]
-        there = action.get("to") if name == "move" else state.location.get(str(action.get("target")))
         assert here is not None
-        if not isinstance(there, str) or not _adjacent(state.data.grid, here, there):
-            return deny("SK2.1" if name == "move" else "SK3.1", "not-adjacent", f"{there} is not next to {here}")
+        if there is None or not _on_grid(state.data.grid, there) or not _adjacent(state.data.grid, here, there):
+            return deny("SK2.1" if moving else "SK3.1", "not-adjacent", f"{there} is not next to {here}")
         if not self._crossing_ok(state, here, there):
             return deny("SK2.2", "river", f"the river between {here} and {there} can be crossed only by the road")
         occupant = next((b for b, at in state.location.items() if at == there), None)
-        if name == "move" and occupant is not None:
+        if moving and occupant is not None:
             if _side(occupant) == seat:
                 return deny("SK2.3", "stacking", f"{there} already holds {occupant}")
             return deny("SK3.1", "enemy-hex", f"{there} holds an enemy block: attack it")
-        if name == "attack" and (occupant is None or _side(occupant) == seat):
+        if not moving and (occupant is None or _side(occupant) == seat):
             return deny("SK3.1", "no-enemy", f"{there} holds no enemy block")
         return ALLOW
 
     # --- applying ------------------------------------------------------------------------------------
-    def apply(self, state: SkirmishState, seat: str, action: Action) -> Step[SkirmishState]:
-        name = action["action"]
-        if name == "deploy":
+    def apply(self, state: SkirmishState, seat: str, action: SkirmishAction | Action) -> Step[SkirmishState]:
+        act: SkirmishAction = self.typed(action)
+        if isinstance(act, Deploy):
             deployed = (*state.deployed, seat)
             phase = "play" if len(deployed) == len(SIDES) else "setup"
             event = Event(kind="deployed", seat=seat, rule="SK1.1", text=f"{seat.title()} deploys its blocks in secret")
             return Step(state=state.model_copy(update={"deployed": deployed, "phase": phase}), events=(event,))
-        if name == "move":
-            block, to = action["block"], action["to"]
+        if isinstance(act, Move):
+            block, to = act.block, act.to
             event = Event(
                 kind="moved",
                 seat=seat,
@@ -255,8 +310,8 @@ class Skirmish(Ruleset[SkirmishState]):
                 text=f"{_name(block)} moves from {state.location[block]} to {to}",
             )
             return self._end_turn(state.model_copy(update={"location": {**state.location, block: to}}), [event])
-        if name == "attack":
-            block, target = action["block"], action["target"]
+        if isinstance(act, Attack):
+            block, target = act.block, act.target
             event = Event(
                 kind="attack_declared",
                 seat=seat,
@@ -267,7 +322,7 @@ class Skirmish(Ruleset[SkirmishState]):
             new = state.model_copy(update={"phase": "combat", "attack": (block, target)})
             closed = [_slot(b) for b in (block, target) if not state.hidden[_slot(b)].public]
             return Step(state=new.with_opening(*closed) if closed else new, events=(event,))
-        if name == "press":
+        if isinstance(act, Press):
             assert state.attack is not None
             attacker, defender = state.attack
             request = RollRequest(
@@ -277,7 +332,7 @@ class Skirmish(Ruleset[SkirmishState]):
                 )
             )
             return Step(state=state.with_rolls(request))
-        if name == "break_off":
+        if isinstance(act, BreakOff):
             assert state.attack is not None
             event = Event(kind="broke_off", seat=seat, rule="SK3.2", text=f"{_name(state.attack[0])} breaks off")
             return self._end_turn(state.model_copy(update={"attack": None}), [event])

@@ -45,6 +45,7 @@ from pbem.errors import DataPackError
 from pbem.rules.contract import (
     ALLOW,
     Action,
+    ActionModel,
     Event,
     GameState,
     OptionSpec,
@@ -121,6 +122,78 @@ SOLO_TARGET = 15  # T12.1
 V2_SCENARIOS = ("teams", "solo")
 
 
+# --- the actions (contract v2: typed, checked by the engine before the rules see them) ---------------------------
+class ChooseReserve(ActionModel):
+    """Choose your secret reserve (T1.1)."""
+
+    action: Literal["choose_reserve"] = "choose_reserve"
+    value: int | None = Field(default=None, title="reserve")  # secret: logged without it
+
+
+class AttackSeat(ActionModel):
+    """Attack another seat (T3.1)."""
+
+    action: Literal["attack"] = "attack"
+    target: str = Field(title="seat to attack")
+
+
+class Defend(ActionModel):
+    """Choose how to meet an attack (T3.2)."""
+
+    action: Literal["defend"] = "defend"
+    stance: Literal["block", "dodge"] = Field(title="stance")
+
+
+class Draw(ActionModel):
+    """Draw a card (T4.1)."""
+
+    action: Literal["draw"] = "draw"
+
+
+class Play(ActionModel):
+    """Play a card from your hand (T5.1)."""
+
+    action: Literal["play"] = "play"
+    card: str = Field(title="card")
+
+
+class Fortify(ActionModel):
+    """Raise your reserve by one (T6.1)."""
+
+    action: Literal["fortify"] = "fortify"
+
+
+class Pass(ActionModel):
+    """Pass (T7)."""
+
+    action: Literal["pass"] = "pass"
+
+
+class ChallengeSeat(ActionModel):
+    """Challenge a seat of another team to a roll-off (T10.1); in solitaire, fate answers (T12.1)."""
+
+    action: Literal["challenge"] = "challenge"
+    target: str | None = Field(default=None, title="seat to challenge")
+
+
+class Gift(ActionModel):
+    """Draw a card for a teammate (T11.1)."""
+
+    action: Literal["gift"] = "gift"
+    target: str = Field(title="teammate")
+
+
+class Rally(ActionModel):
+    """Rally: a die for you and a card for a teammate (T11.2)."""
+
+    action: Literal["rally"] = "rally"
+    target: str = Field(title="teammate")
+
+
+TriadAction = ChooseReserve | AttackSeat | Defend | Draw | Play | Fortify | Pass | ChallengeSeat | Gift | Rally
+_PHASE_OF: dict[type[ActionModel], str] = {ChooseReserve: "setup", Defend: "defend"}
+
+
 def _reserve(seat: str) -> str:
     return f"reserve/{seat}"
 
@@ -162,6 +235,7 @@ class Triad(Ruleset[TriadState]):
         ),
     )
     options = (OptionSpec(id="rounds", description="number of rounds", default=3),)
+    actions = TriadAction
 
     # --- data -----------------------------------------------------------------------------------
     def default_data(self) -> bytes:
@@ -204,117 +278,105 @@ class Triad(Ruleset[TriadState]):
     def secret_fields(self, state: TriadState, seat: str, action: Action) -> dict[str, str]:
         return {"value": _reserve(seat)} if action.get("action") == "choose_reserve" else {}
 
-    # --- legality: check() is the predicate, legal_actions() filters the candidates with it --------
-    def _candidates(self, state: TriadState, seat: str) -> list[Action]:
+    # --- legality: contains() is the predicate, legal_actions() filters the candidates with it --------
+    def _candidates(self, state: TriadState, seat: str) -> list[TriadAction]:
         d = state.data
         if state.phase == "setup":
-            return [{"action": "choose_reserve", "value": v} for v in range(d.reserve_min, d.reserve_max + 1)]
+            return [ChooseReserve(value=v) for v in range(d.reserve_min, d.reserve_max + 1)]
         if state.phase == "defend":
-            return [{"action": "defend", "stance": s} for s in ("block", "dodge")]
+            return [Defend(stance="block"), Defend(stance="dodge")]
         if state.phase != "main":
             return []
-        actions: list[Action] = [{"action": "attack", "target": t} for t in state.seats if t != seat]
+        actions: list[TriadAction] = [AttackSeat(target=t) for t in state.seats if t != seat]
         if state.scenario == "solo":
-            actions.append({"action": "challenge"})
+            actions.append(ChallengeSeat())
         elif state.scenario == "teams":
-            actions.extend({"action": "challenge", "target": t} for t in state.seats if t != seat)
-            actions.extend({"action": "gift", "target": t} for t in state.seats if t != seat)
-            actions.extend({"action": "rally", "target": t} for t in state.seats if t != seat)
-        actions.append({"action": "draw"})
-        actions.extend({"action": "play", "card": c} for c in state.hand[seat])
-        actions.append({"action": "fortify"})
-        actions.append({"action": "pass"})
+            actions.extend(ChallengeSeat(target=t) for t in state.seats if t != seat)
+            actions.extend(Gift(target=t) for t in state.seats if t != seat)
+            actions.extend(Rally(target=t) for t in state.seats if t != seat)
+        actions.append(Draw())
+        actions.extend(Play(card=c) for c in state.hand[seat])
+        actions.append(Fortify())
+        actions.append(Pass())
         return actions
 
     def legal_actions(self, state: TriadState, seat: str) -> list[Action]:
-        return [a for a in self._candidates(state, seat) if self.check(state, seat, a).ok]
+        return [a.wire() for a in self._candidates(state, seat) if self.contains(state, seat, a).ok]
 
-    def check(self, state: TriadState, seat: str, action: Action) -> Verdict:
+    def contains(
+        self, state: TriadState, seat: str, action: TriadAction, *, unseen: frozenset[str] = frozenset()
+    ) -> Verdict:
+        act: TriadAction = self.typed(action)
         if seat not in self.to_act(state):
             return deny("T2.1", "not-your-turn", f"{seat} is not to act")
-        name = action.get("action")
-        phase_of = {"choose_reserve": "setup", "defend": "defend"}
-        if phase_of.get(str(name), "main") != state.phase:
-            return deny("T2.1", "wrong-phase", f"{name} is not possible in the {state.phase} phase")
-        fields = {
-            "choose_reserve": {"action", "value"},
-            "defend": {"action", "stance"},
-            "attack": {"action", "target"},
-            "play": {"action", "card"},
-            "gift": {"action", "target"},
-            "rally": {"action", "target"},
-            "challenge": {"action"} if state.scenario == "solo" else {"action", "target"},
-        }.get(str(name), {"action"})
-        if set(action) != fields and not (name == "choose_reserve" and set(action) == {"action"}):
-            return deny("T2.1", "malformed", f"{name} takes the fields {sorted(fields)}")
+        if _PHASE_OF.get(type(act), "main") != state.phase:
+            return deny("T2.1", "wrong-phase", f"{act.action} is not possible in the {state.phase} phase")
         d = state.data
-        match name:
-            case "choose_reserve":
-                value = action.get("value")
-                if "value" in action and (type(value) is not int or not d.reserve_min <= value <= d.reserve_max):
+        match act:
+            case ChooseReserve(value=value):
+                if value is None and "value" in unseen:
+                    return ALLOW  # the redacted form: the exact value is checked at the audit
+                if value is None or not d.reserve_min <= value <= d.reserve_max:
                     return deny("T1.1", "reserve-range", f"reserve must be {d.reserve_min}-{d.reserve_max}")
-            case "defend":
-                if action.get("stance") not in ("block", "dodge"):
-                    return deny("T3.2", "stance", "stance is block or dodge")
-            case "attack":
-                target = action.get("target")
-                if target == seat or target not in state.seats or state.health.get(str(target), 0) <= 0:
+            case AttackSeat(target=target):
+                if target == seat or target not in state.seats or state.health[target] <= 0:
                     return deny("T3.1", "target", f"{target} is not another seat still in the game")
-                if state.teams and state.teams[str(target)] == state.teams[seat]:
+                if state.teams and state.teams[target] == state.teams[seat]:
                     return deny("T9.1", "teammate", f"{target} is on {seat}'s team")
-            case "challenge" if state.scenario in V2_SCENARIOS:
-                target = action.get("target")
+            case ChallengeSeat(target=target):
+                if state.scenario not in V2_SCENARIOS:
+                    return deny("T10.1", "no-challenge", "challenges belong to the teams and solo scenarios")
+                if state.scenario == "solo" and target is not None:
+                    return deny("T12.1", "no-target", "a solitaire challenge names no seat: fate answers")
                 if state.scenario == "teams" and (
-                    target not in state.seats
-                    or state.health.get(str(target), 0) <= 0
-                    or state.teams[str(target)] == state.teams[seat]
+                    target is None
+                    or target not in state.seats
+                    or state.health.get(target, 0) <= 0
+                    or state.teams[target] == state.teams[seat]
                 ):
                     return deny("T9.1", "target", f"{target} is not a seat of another team still in the game")
-            case "gift" | "rally" if state.scenario == "teams":
-                target = action.get("target")
-                if target == seat or target not in state.seats or state.teams[str(target)] != state.teams[seat]:
+            case Gift(target=target) | Rally(target=target):
+                if state.scenario != "teams":
+                    return deny("T11.1", "no-teams", "gifts and rallies belong to the teams scenario")
+                if target == seat or target not in state.seats or state.teams[target] != state.teams[seat]:
                     return deny("T11.1", "not-a-teammate", f"{target} is not {seat}'s teammate")
-                if state.health[str(target)] <= 0:
+                if state.health[target] <= 0:
                     return deny("T11.1", "out", f"{target} is out of the game")
-                if len(state.hand[str(target)]) >= d.hand_limit:
+                if len(state.hand[target]) >= d.hand_limit:
                     return deny("T4.2", "hand-full", f"a hand holds at most {d.hand_limit} cards")
-            case "draw":
+            case Draw():
                 if len(state.hand[seat]) >= d.hand_limit:
                     return deny("T4.2", "hand-full", f"a hand holds at most {d.hand_limit} cards")
-            case "play":
-                if action.get("card") not in state.hand[seat]:
-                    return deny("T5.1", "not-in-hand", f"{action.get('card')} is not in {seat}'s hand")
-            case "fortify":
+            case Play(card=card):
+                if card not in state.hand[seat]:
+                    return deny("T5.1", "not-in-hand", f"{card} is not in {seat}'s hand")
+            case Fortify():
                 slot = state.hidden[_reserve(seat)]
                 if slot.known and slot.value >= d.reserve_cap:
                     return deny("T6.2", "reserve-cap", f"a reserve is never above {d.reserve_cap}")
-            case "pass":
-                pass
-            case _:
-                return deny("T2.1", "unknown-action", f"there is no action {name!r}")
         return ALLOW
 
     # --- applying ---------------------------------------------------------------------------------
-    def apply(self, state: TriadState, seat: str, action: Action) -> Step[TriadState]:
-        match action["action"]:
-            case "choose_reserve":
+    def apply(self, state: TriadState, seat: str, action: TriadAction | Action) -> Step[TriadState]:
+        match self.typed(action):
+            case ChooseReserve():
                 chosen = (*state.chosen, seat)
                 phase = "main" if len(chosen) == len(state.seats) else "setup"
                 event = Event(kind="reserve_chosen", seat=seat, rule="T1.1", text=f"{seat} chose a secret reserve")
                 return Step(state=state.model_copy(update={"chosen": chosen, "phase": phase}), events=(event,))
-            case "attack":
-                attack = Attack(attacker=seat, defender=action["target"])
+            case AttackSeat(target=target):
+                attack = Attack(attacker=seat, defender=target)
                 event = Event(
                     kind="attack_declared",
                     seat=seat,
                     rule="T3.1",
-                    data={"target": action["target"]},
-                    text=f"{seat} attacks {action['target']}",
+                    data={"target": target},
+                    text=f"{seat} attacks {target}",
                 )
                 return Step(state=state.model_copy(update={"phase": "defend", "attack": attack}), events=(event,))
-            case "defend":
+            case Defend(stance=stance):
                 assert state.attack is not None
-                attack = state.attack.model_copy(update={"stance": action["stance"]})
+                attack = state.attack.model_copy(update={"stance": stance})
                 request = RollRequest(
                     rolls=(
                         RollSpec(id="attack", sides=6, n=2, purpose=f"{attack.attacker} attacks"),
@@ -325,11 +387,11 @@ class Triad(Ruleset[TriadState]):
                     kind="stance_chosen",
                     seat=seat,
                     rule="T3.2",
-                    data={"stance": action["stance"]},
-                    text=f"{seat} chooses to {action['stance']}",
+                    data={"stance": stance},
+                    text=f"{seat} chooses to {stance}",
                 )
                 return Step(state=state.model_copy(update={"attack": attack}).with_rolls(request), events=(event,))
-            case "draw":
+            case Draw():
                 slot = f"card/{seat}/{state.drawn[seat] + 1}"
                 request = RollRequest(
                     rolls=(RollSpec(id="card", sides=state.data.card_sides, n=1, purpose="draw a card"),),
@@ -338,19 +400,18 @@ class Triad(Ruleset[TriadState]):
                 )
                 drawn = {**state.drawn, seat: state.drawn[seat] + 1}
                 return Step(state=state.model_copy(update={"drawn": drawn}).with_rolls(request))
-            case "play":
-                return Step(state=state.model_copy(update={"playing": action["card"]}).with_opening(action["card"]))
-            case "challenge":
-                return self._challenge(state, seat, action.get("target"))
-            case "gift" | "rally":
-                target = action["target"]
+            case Play(card=card):
+                return Step(state=state.model_copy(update={"playing": card}).with_opening(card))
+            case ChallengeSeat(target=target):
+                return self._challenge(state, seat, target)
+            case Gift(target=target) | Rally(target=target) as gift:
                 request = RollRequest(
                     rolls=(RollSpec(id="card", sides=state.data.card_sides, n=1, purpose=f"a card for {target}"),),
                     owner=target,
                     slot=f"card/{target}/{state.drawn[target] + 1}",
                 )
                 drawn = {**state.drawn, target: state.drawn[target] + 1}
-                rally = action["action"] == "rally"
+                rally = isinstance(gift, Rally)
                 event = Event(
                     kind="rallied" if rally else "card_given",
                     seat=seat,
@@ -364,7 +425,7 @@ class Triad(Ruleset[TriadState]):
                         0, RollRequest(rolls=(RollSpec(id="rally", sides=6, n=1, purpose=f"{seat} rallies"),))
                     )
                 return Step(state=state.model_copy(update={"drawn": drawn}).with_rolls(*requests), events=(event,))
-            case "fortify":
+            case Fortify():
                 reserve = state.hidden[_reserve(seat)]
                 new = state.with_hidden(
                     _reserve(seat), seat, reserve.value + 1 if reserve.known else None, known=reserve.known

@@ -71,6 +71,14 @@ def test_sk2_sides_take_turns() -> None:
     assert R.to_act(state) == ("blue",)
 
 
+@pytest.mark.rule("SK2.4")
+def test_sk2_4_a_side_may_pass_its_turn() -> None:
+    state = deployed()
+    step = R.apply(state, "red", {"action": "pass"})
+    assert [(e.kind, e.rule) for e in step.events] == [("passed", "SK2.4")]
+    assert step.state.location == state.location and R.to_act(step.state) == ("blue",)
+
+
 @pytest.mark.rule("SK2.1")
 def test_sk2_1_a_block_moves_one_hex() -> None:
     state = deployed()

@@ -64,8 +64,12 @@ def test_t2_1_seats_act_in_turn_and_phase() -> None:
     assert R.to_act(state) == ("red",)
     assert refusal(state, "blue", {"action": "pass"}) == ("T2.1", "not-your-turn")
     assert refusal(state, "red", {"action": "defend", "stance": "block"}) == ("T2.1", "wrong-phase")
-    assert refusal(state, "red", {"action": "jump"}) == ("T2.1", "unknown-action")
-    assert refusal(state, "red", {"action": "pass", "now": True}) == ("T2.1", "malformed")
+    # shapes are checked by the typed action models before any rule: R004 for the engine, "malformed" here
+    assert refusal(state, "red", {"action": "jump"}) == (None, "malformed")
+    assert refusal(state, "red", {"action": "pass", "now": True}) == (None, "malformed")
+    with pytest.raises(ActionError) as malformed:
+        R.parse_action({"action": "pass", "now": True})
+    assert malformed.value.code.id == "R004" and "now" in malformed.value.message
     state = do(state, "red", {"action": "pass"})
     assert R.to_act(state) == ("blue",)
 
@@ -92,7 +96,7 @@ def test_t3_1_attack_another_seat_still_in() -> None:
 @pytest.mark.rule("T3.2")
 def test_t3_2_the_defender_chooses_a_stance_then_dice_are_needed() -> None:
     state = do(in_play(), "red", {"action": "attack", "target": "blue"})
-    assert refusal(state, "blue", {"action": "defend", "stance": "run"}) == ("T3.2", "stance")
+    assert refusal(state, "blue", {"action": "defend", "stance": "run"}) == (None, "malformed")  # block or dodge
     state = do(state, "blue", {"action": "defend", "stance": "block"})
     assert state.rolls is not None and [r.id for r in state.rolls.rolls] == ["attack", "defence"]
 

@@ -1,0 +1,165 @@
+"""The one place where the replay calls game-module code, so that a bug in a module can never crash pbem.
+
+:class:`GuardedRuleset` wraps a :class:`~pbem.rules.contract.Ruleset` and forwards every contract call to it.
+A :class:`~pbem.errors.PbemError` the module raises passes through unchanged (it already has a code); any
+other exception becomes one R009 error naming the call, the entry being replayed (line and author#seq) and the
+module's message, with "this is a bug in the game module, please report it". Verification, import, reports and
+tournament verification all reach the module through :attr:`pbem.replay.game.Game.ruleset`, so they all get
+this guard without catching anything themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ParamSpec, TypeVar
+
+from pbem.errors import PbemError
+from pbem.rules.contract import Action, Outcome, Result, Roster, Ruleset, Step, UnitView, View
+from pbem.rules.maps import MapSpec
+from pbem.rules.presentation import CounterFace, Presentation
+
+__all__ = ["GuardedPresentation", "GuardedRuleset", "Where", "module_bug"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+_MESSAGE_LIMIT = 300  # a module's message may be huge (a repr of its state); the first part identifies it
+
+
+@dataclass
+class Where:
+    """The entry being replayed, for messages: its line and author#seq (None before any entry)."""
+
+    line: int | None = None
+    author: str | None = None
+    seq: int | None = None
+
+    def describe(self) -> str:
+        if self.line is None:
+            return "while setting up the game"
+        who = f" ({self.author}#{self.seq})" if self.author is not None and self.seq is not None else ""
+        return f"at line {self.line}{who}"
+
+
+def module_bug(game: str, call: str, exc: BaseException, where: str) -> PbemError:
+    """The R009 error for ``exc`` raised by module ``game`` in ``call``."""
+    text = str(exc)
+    if len(text) > _MESSAGE_LIMIT:
+        text = text[:_MESSAGE_LIMIT] + "…"
+    return PbemError(
+        "R009",
+        f"{game}.{call}() raised {type(exc).__name__}: {text} {where}; "
+        "this is a bug in the game module, please report it",
+    )
+
+
+class GuardedRuleset(Ruleset[Any]):
+    """``inner`` behind the guard (see the module docstring); ``where`` says which entry is being replayed."""
+
+    def __init__(self, inner: Ruleset[Any], where: Where):
+        # The ruleset's class attributes (id, name, scenarios, actions…) are copied onto this instance, so
+        # ``guarded.id`` reads like ``inner.id``.
+        vars(self).update({name: getattr(inner, name) for name in Ruleset.__annotations__})
+        self.inner = inner
+        self.where = where
+
+    def rebind(self, where: Where) -> GuardedRuleset:
+        """The same module behind a guard that reports ``where`` (for a cloned replay)."""
+        return GuardedRuleset(self.inner, where)
+
+    def _call(self, call: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return fn(*args, **kwargs)
+        except PbemError:
+            raise
+        except Exception as exc:  # the point of this class: any other exception is a bug in the module
+            raise module_bug(self.inner.id, call, exc, self.where.describe()) from exc
+
+    # --- the contract's abstract methods, forwarded (the others are forwarded by _forward_the_rest) ---------
+    def default_data(self) -> bytes:
+        return self._call("default_data", self.inner.default_data)
+
+    def load_data(self, raw: bytes) -> Any:
+        return self._call("load_data", self.inner.load_data, raw)
+
+    def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: Any) -> Any:
+        return self._call("setup", self.inner.setup, scenario, options, roster, data)
+
+    def to_act(self, state: Any) -> tuple[str, ...]:
+        return self._call("to_act", self.inner.to_act, state)
+
+    def legal_actions(self, state: Any, seat: str) -> list[Action]:
+        return self._call("legal_actions", self.inner.legal_actions, state, seat)
+
+    def apply(self, state: Any, seat: str, action: Any) -> Step[Any]:
+        return self._call("apply", self.inner.apply, state, seat, action)
+
+    def resume(self, state: Any, outcome: Outcome) -> Step[Any]:
+        return self._call("resume", self.inner.resume, state, outcome)
+
+    def view(self, state: Any, viewer: str) -> View:
+        return self._call("view", self.inner.view, state, viewer)
+
+    def result(self, state: Any) -> Result | None:
+        return self._call("result", self.inner.result, state)
+
+    def presentation(self, data: Any) -> Presentation | None:
+        """The module's look, behind the same guard (reports call its methods while rendering)."""
+        look = self._call("presentation", self.inner.presentation, data)
+        return None if look is None else GuardedPresentation(look, self)
+
+
+class GuardedPresentation(Presentation):
+    """A module's :class:`~pbem.rules.presentation.Presentation` whose every method call is guarded like the
+    ruleset's (an exception in it is one R009 naming the entry shown, never a traceback in a report)."""
+
+    def __init__(self, inner: Presentation, guard: GuardedRuleset):
+        # class attributes (style, highlights…) and ``data`` read like the module's own
+        vars(self).update({k: getattr(inner, k) for k in dir(inner) if not k.startswith("_")
+                           and not callable(getattr(inner, k))})  # fmt: skip
+        self.inner = inner
+        self.guard = guard
+
+    def map_spec(self) -> MapSpec:
+        return self.guard._call("presentation.map_spec", self.inner.map_spec)
+
+    def face(self, unit: UnitView) -> CounterFace:
+        return self.guard._call("presentation.face", self.inner.face, unit)
+
+    def __getattr__(self, name: str) -> Any:
+        """A method the module's presentation adds beyond the base class, guarded too."""
+        value = getattr(self.inner, name)
+        if not callable(value):
+            return value
+        return lambda *args, **kwargs: self.guard._call(f"presentation.{name}", value, *args, **kwargs)
+
+
+def _forwarder(name: str) -> Callable[..., Any]:
+    def forward(self: GuardedRuleset, *args: Any, **kwargs: Any) -> Any:
+        return self._call(name, getattr(self.inner, name), *args, **kwargs)
+
+    forward.__name__ = forward.__qualname__ = name
+    return forward
+
+
+def _presentation_forwarder(name: str) -> Callable[..., Any]:
+    def forward(self: GuardedPresentation, *args: Any, **kwargs: Any) -> Any:
+        return self.guard._call(f"presentation.{name}", getattr(self.inner, name), *args, **kwargs)
+
+    forward.__name__ = forward.__qualname__ = name
+    return forward
+
+
+def _forward_the_rest() -> None:
+    """Forward every other public method of the contract (with its default or the module's override), so that
+    a method the contract gains later is guarded too instead of silently running the base default."""
+    for name, member in vars(Ruleset).items():
+        if callable(member) and not name.startswith("_") and name not in vars(GuardedRuleset):
+            setattr(GuardedRuleset, name, _forwarder(name))
+    for name, member in vars(Presentation).items():
+        if callable(member) and not name.startswith("_") and name not in vars(GuardedPresentation):
+            setattr(GuardedPresentation, name, _presentation_forwarder(name))
+
+
+_forward_the_rest()
