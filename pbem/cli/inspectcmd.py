@@ -9,9 +9,20 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from pbem.cli._common import DataOpt, ExitCode, JsonOpt, LogArg, PassOpt, console, data_provider, emit_json, load_key
+from pbem.cli._common import (
+    DataOpt,
+    ExitCode,
+    JsonOpt,
+    LogArg,
+    PassOpt,
+    console,
+    data_provider,
+    emit_json,
+    load_key,
+)
 from pbem.client.session import own_knowledge
-from pbem.errors import UsageError
+from pbem.errors import StorageError, UsageError
+from pbem.log.entry import entry_count
 from pbem.log.store import conflicted_siblings, read_log, write_new_file
 from pbem.replay.game import no_knowledge
 from pbem.rules import registry
@@ -182,29 +193,54 @@ def merge(
     output: Annotated[Path, typer.Option("--output", "-o", help="The merged log (never overwritten).")],
     as_json: JsonOpt = False,
 ) -> None:
-    """Merge two copies of a game into OUT: their union, naming any fork or truncated copy."""
+    """Merge two copies of a game into OUT: their union in causal order, naming any fork or truncated copy.
+
+    OUT is written only when the union verifies; otherwise nothing is written and the reason is shown.
+    Exit code 0 if both copies merge cleanly, 1 if anything is named (a fork, a truncated copy, a damaged entry).
+    """
+    if output.exists():  # checked first to save the work; the atomic write checks again
+        raise StorageError("F004", f"{output} exists; pbem never overwrites a file")
     result = merge_files(a, b)
-    write_new_file(output, b"".join(line + b"\n" for line in result.lines))
-    report, _ = verify_file(output)
+    report, _ = verify_lines(result.lines)
+    complete = report.valid and not result.unplaced  # never a valid-looking file that silently drops entries
+    if complete:
+        write_new_file(output, b"".join(line + b"\n" for line in result.lines))
     clean = result.clean and report.valid
     if as_json:
         emit_json({
-            "output": str(output), "entries": len(result.lines), "added_from_b": result.added,
-            "forks": [vars(f) for f in result.forks], "truncations": [vars(t) for t in result.truncations],
-            "unreadable": result.unreadable, "verification": report.as_json(), "clean": clean,
+            "output": str(output) if complete else None, "entries": len(result.lines),
+            "added_from_b": result.added, "forks": [vars(f) for f in result.forks],
+            "truncations": [vars(t) for t in result.truncations], "damaged": [vars(d) for d in result.damaged],
+            "unplaced": result.unplaced, "unreadable": result.unreadable, "verification": report.as_json(),
+            "clean": clean,
         })  # fmt: skip
-    else:
-        console.print(f"merged {len(result.lines)} entries into {output} ({result.added} only in {b})")
-        for fork in result.forks:
-            console.print(
-                f"[red][C006] fork: {fork.author} seq {fork.seq} is both {fork.first} and {fork.second}[/red]"
-            )
-        for cut in result.truncations:
-            console.print(
-                f"[red][P005] copy {cut.copy} lacks {cut.missing} entries covered by checkpoint {cut.label}, which "
-                "every seat co-signed: it is an old copy or a truncated one[/red]"
-            )
-        for problem in result.unreadable:
-            console.print(f"[red]{problem}[/red]")
+        raise typer.Exit(ExitCode.OK if clean else ExitCode.INVALID)
+    if complete:
+        console.print(f"merged {entry_count(len(result.lines))} into {output} ({result.added} only in {b})")
+    for fork in result.forks:
+        console.print(f"[red][C006] fork: {fork.author} seq {fork.seq} is both {fork.first} and {fork.second}[/red]")
+    for cut in result.truncations:
+        console.print(
+            f"[red][P005] copy {cut.copy} lacks {entry_count(cut.missing)} covered by checkpoint {cut.label}, "
+            "which every seat co-signed: it is an old copy or a truncated one[/red]"
+        )
+    for bad in result.damaged:
+        name = a if bad.copy == "A" else b
+        who = f" ({bad.author}#{bad.seq})" if bad.author is not None and bad.seq is not None else ""
+        console.print(
+            f"[red][{bad.code}] {name} line {bad.line}{who}: {bad.message}: a damaged entry, not a fork; "
+            "left out of the merge[/red]"
+        )
+    for problem in [*result.unreadable, *result.unplaced]:
+        console.print(f"[red]{problem}[/red]")
+    if complete:
         _print_report(report)
+    elif result.unplaced:
+        console.print("[red]nothing written: some entries build on entries neither copy holds[/red]")
+    else:
+        first = report.first_error
+        console.print(
+            f"[red]nothing written: the union of the two copies does not verify"
+            f"{f' ({first.render()})' if first else ''}[/red]"
+        )
     raise typer.Exit(ExitCode.OK if clean else ExitCode.INVALID)
