@@ -11,7 +11,17 @@ import sys
 
 import typer
 
-from pbem.cli import datacmd, exchangecmd, inspectcmd, keycmd, playcmd, playsession, reportcmd, tournamentcmd
+from pbem.cli import (
+    datacmd,
+    exchangecmd,
+    inspectcmd,
+    keycmd,
+    playcmd,
+    playsession,
+    repaircmd,
+    reportcmd,
+    tournamentcmd,
+)
 from pbem.cli._common import ExitCode, err_console, exit_code_for
 from pbem.errors import PbemError
 
@@ -41,6 +51,7 @@ app.command("undo")(playcmd.undo)
 app.command("verify")(inspectcmd.verify)
 app.command("show")(inspectcmd.show)
 app.command("merge")(inspectcmd.merge)
+app.command("repair")(repaircmd.repair)
 app.command("export")(exchangecmd.export)
 app.command("import")(exchangecmd.import_)
 app.command("mail")(exchangecmd.mail)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from pbem.cli._common import (
@@ -27,7 +29,8 @@ from pbem.log.store import conflicted_siblings, read_log, write_new_file
 from pbem.replay.game import no_knowledge
 from pbem.rules import registry
 from pbem.rules.contract import OBSERVER, OMNISCIENT
-from pbem.verify.findings import VerificationReport
+from pbem.text import plural
+from pbem.verify.findings import Severity, VerificationReport, root_causes
 from pbem.verify.merge import merge_files
 from pbem.verify.pipeline import verify_file, verify_lines
 
@@ -55,14 +58,32 @@ def games(as_json: JsonOpt = False) -> None:
             console.print(f"  scenario {scenario['id']}: {scenario['name']} (seats: {', '.join(scenario['seats'])})")
 
 
-def _print_report(report: VerificationReport) -> None:
+_DAMAGE = ("L0", "C001", "K001")  # findings that mean the file itself is damaged, which pbem repair recovers from
+
+
+def _print_report(report: VerificationReport, lines: Sequence[bytes] = (), log: Path | None = None) -> None:
+    """The findings, each error with a count of the later errors that only follow from it, then the verdict."""
+    causes = root_causes(report.findings, lines)
     for finding in report.findings:
-        style = "red" if finding.severity == "error" else "yellow"
-        console.print(f"[{style}]{finding.render()}[/{style}]")
+        if finding.severity is not Severity.ERROR:
+            console.print(f"[yellow]{escape(finding.render())}[/yellow]")
+    for cause in causes:
+        console.print(f"[red]{escape(cause.finding.render())}[/red]")
+        if cause.consequences:
+            numbers = [f.line for f in cause.consequences if f.line is not None]
+            lines_of = f"line {numbers[0]}" if len(set(numbers)) == 1 else f"lines {min(numbers)}–{max(numbers)}"
+            span = f" ({lines_of}; --json lists each)" if numbers else ""
+            later = plural(len(cause.consequences), "later entry", "later entries")
+            console.print(f"  and {later} {'depends' if len(cause.consequences) == 1 else 'depend'} on it{span}")
     if report.valid:
-        console.print(f"[green]valid[/green]: {report.entries} entries, {report.ruleset}, scenario {report.scenario}")
+        console.print(
+            f"[green]valid[/green]: {entry_count(report.entries)}, {report.ruleset}, scenario {report.scenario}"
+        )
     else:
-        console.print(f"[red]INVALID[/red]: {report.entries} entries read")
+        console.print(f"[red]INVALID[/red]: {entry_count(report.entries)} read")
+        first = report.first_error
+        if log is not None and first is not None and first.code.startswith(_DAMAGE):
+            console.print(f"the file is damaged: pbem repair {log} keeps its valid part and sets the rest aside")
     if report.result is not None:
         winners = ", ".join(report.result.winners) or "nobody"
         console.print(f"result: {report.result.outcome}; winners: {winners}; audit {report.audit}")
@@ -80,12 +101,17 @@ def verify(
 
     Exit code 0 if it is valid, 1 if not.
     """
-    report, _ = verify_file(log, data_provider=data_provider(data), rules=not no_rules)
+    lines, torn = read_log(log)
+    report, _ = verify_lines(lines, data_provider=data_provider(data), rules=not no_rules, torn=torn)
     siblings = conflicted_siblings(log)
     if as_json:
-        emit_json({**report.as_json(), "conflicted_copies": [str(p) for p in siblings]})
+        follow_on = [
+            {"line": c.finding.line, "code": c.finding.code, "consequences": [f.line for f in c.consequences]}
+            for c in root_causes(report.findings, lines)
+        ]
+        emit_json({**report.as_json(), "conflicted_copies": [str(p) for p in siblings], "causes": follow_on})
     else:
-        _print_report(report)
+        _print_report(report, lines, log)
         for sibling in siblings:
             console.print(f"[yellow]a sync conflict left {sibling}: run pbem merge {log} {sibling} -o MERGED[/yellow]")
     raise typer.Exit(ExitCode.OK if report.valid else ExitCode.INVALID)
