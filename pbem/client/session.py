@@ -148,7 +148,7 @@ def create_game(
     session = Session(None, creator, verifier, clock=clock, entropy=entropy)
     join = session.join(name)
     write_new_file(path, genesis.line + b"\n" + join.line + b"\n")
-    heads.record(verifier.game.id, author, 0)
+    heads.record(path, verifier.game.id, author, 0)
     return NewGame(verifier.game.id, author, 2)
 
 
@@ -221,7 +221,7 @@ class Session:
             detail = first.render() if first else "no genesis"
             raise UsageError("U005", f"{store.path} does not verify ({detail}); run pbem verify")
         session = cls(store, pair, verifier, clock=clock, entropy=entropy)
-        signed = heads.recorded(session.game.id, session.seat)
+        signed = heads.recorded(store.path, session.game.id, session.seat)
         if signed is not None and signed > session.book.seq:
             raise StorageError(
                 "F005",
@@ -280,7 +280,7 @@ class Session:
             _raise_finding(found[0])
         if self.store is not None:
             self.store.append(env.line)
-            heads.record(self.game.id, self.seat, self.book.seq)
+            heads.record(self.store.path, self.game.id, self.seat, self.book.seq)
         return env
 
     @staticmethod
