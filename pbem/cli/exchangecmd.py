@@ -77,7 +77,14 @@ def import_(
     packets = [p for source in sources for p in read_packets(source)]
     provider = data_provider(data)
     result = import_packets(log, packets, data_provider=provider)
-    report, _ = verify_file(log, data_provider=provider)
+    report, verifier = verify_file(log, data_provider=provider)
+    game = verifier.game
+    request = game.undo_request if game is not None else None
+    undo = None
+    if game is not None and request is not None and request.waiting:
+        line, _, seq = game.entries[request.action]
+        undo = {"from": request.author, "entry": request.action, "line": line, "seq": seq,
+                "waiting": sorted(request.waiting)}  # fmt: skip
     if as_json:
         emit_json(
             {
@@ -85,18 +92,33 @@ def import_(
                 "added": len(result.added),
                 "duplicates": result.duplicates,
                 "created": result.created,
+                "stale": result.stale,
                 "valid": report.valid,
                 "awaiting": report.awaiting,
+                "undo_request": undo,
                 "result": None if report.result is None else report.result.model_dump(mode="json"),
             }
         )
         return
     added = entry_count(len(result.added), "new")
     if result.created:
-        console.print(f"created {log} with {added}")
+        console.print(f"created {log} with {added}", markup=False)
+    elif result.stale:
+        console.print(
+            f"nothing new: {log} already has every entry of {', '.join(result.sources)} "
+            f"({entry_count(result.duplicates)}); nothing was changed",
+            markup=False,
+        )
     else:
         known = f" ({result.duplicates} already there)" if result.duplicates else ""
-        console.print(f"appended {added} to {log}{known}")
+        console.print(f"appended {added} to {log}{known}", markup=False)
+    if undo is not None:
+        console.print(
+            f"{undo['from']} asks to take back its last action ({undo['from']} #{undo['seq']}, line {undo['line']}); "
+            "to agree, "
+            f"{' and '.join(undo['waiting'])} run: pbem undo {log} --key YOUR.key --accept (to decline, play on)",
+            markup=False,
+        )
     if report.result is not None:
         console.print(f"the game is over: {report.result.outcome}")
     else:
