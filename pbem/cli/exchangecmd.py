@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -80,11 +80,11 @@ def import_(
     report, verifier = verify_file(log, data_provider=provider)
     game = verifier.game
     request = game.undo_request if game is not None else None
-    undo = None
+    undo: dict[str, Any] | None = None
     if game is not None and request is not None and request.waiting:
         line, _, seq = game.entries[request.action]
-        undo = {"from": request.author, "entry": request.action, "line": line, "seq": seq,
-                "waiting": sorted(request.waiting)}  # fmt: skip
+        undo = {"from": request.author, "entry": request.action, "line": line,
+                "seq": seq, "waiting": sorted(request.waiting)}  # fmt: skip
     if as_json:
         emit_json(
             {
