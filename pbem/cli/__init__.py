@@ -8,6 +8,7 @@ valid log), 1 invalid log or refused action, 2 bad usage, 3 a file that cannot b
 from __future__ import annotations
 
 import sys
+from typing import Annotated, Any
 
 import typer
 
@@ -23,6 +24,7 @@ from pbem.cli import (
     tournamentcmd,
 )
 from pbem.cli._common import ExitCode, err_console, exit_code_for
+from pbem.cli._help import plain_metavars
 from pbem.errors import PbemError
 
 __all__ = ["app", "main"]
@@ -59,10 +61,32 @@ app.command("report")(reportcmd.report)
 app.command("replay")(reportcmd.replay)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"pbem {version('pbem')}")
+        raise typer.Exit(int(ExitCode.OK))
+
+
+@app.callback()
+def _options(
+    show_version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print pbem's version and exit.")
+    ] = False,
+) -> None:
+    """Play board wargames by email with a signed log, fair dice and audited hidden information."""
+
+
+def command() -> Any:
+    """The click command tree of ``app``, with help text in words (see :mod:`pbem.cli._help`)."""
+    return plain_metavars(typer.main.get_command(app))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns (and, as a console script, exits with) the exit code."""
     try:
-        app(args=argv, prog_name="pbem")  # standalone: typer handles usage errors and exits
+        command()(args=argv, prog_name="pbem")  # standalone: click handles usage errors and exits
     except PbemError as exc:
         err_console.print(f"error {exc.render()}", markup=False)
         code = int(exit_code_for(exc))

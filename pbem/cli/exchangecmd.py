@@ -142,8 +142,11 @@ def mail(
     data: DataOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Write (-o) or send (--send) an email with the packet attached, a summary of what happened, and what the
-    recipient must do next. SMTP settings come from PBEM_MAIL_CONFIG or PBEM_SMTP_* variables, never options."""
+    """Write (-o) or send (--send) an email with the packet, a summary, and what the recipient must do next.
+
+    SMTP settings come from ~/.config/pbem/mail.toml (or the file PBEM_MAIL_CONFIG names) or PBEM_SMTP_*
+    variables, never options (see the README).
+    """
     if output is None and not do_send:
         raise UsageError("U003", "give -o FILE.eml to save the message, --send to send it, or both")
     check_output(output, force)
