@@ -22,9 +22,11 @@ _METAVARS = {
 def _plain(param: Any) -> None:
     if isinstance(param, typer.core.TyperArgument):
         param.metavar = (param.name or "value").upper() + ("..." if param.nargs != 1 else "")
-        param.display_type_rich = lambda ctx: None  # the name says what it is; the type column would say <path>
         usage = param.metavar if param.required else f"[{param.metavar}]"
-        param._usage_display_name = lambda: usage  # LOG, not {LOG}
+        # Per instance, since typer makes the parameter objects itself: the name says what it is (the type column
+        # would say <path>), and the usage line shows LOG, not {LOG}.
+        setattr(param, "display_type_rich", lambda ctx: None)  # noqa: B010
+        setattr(param, "_usage_display_name", lambda: usage)  # noqa: B010
     elif isinstance(param, typer.core.TyperOption):
         if param.is_flag:
             param.metavar = ""
