@@ -32,7 +32,7 @@ from pbem.rules.contract import OBSERVER, OMNISCIENT
 from pbem.text import plural
 from pbem.verify.findings import Severity, VerificationReport, root_causes
 from pbem.verify.merge import merge_files
-from pbem.verify.pipeline import verify_file, verify_lines
+from pbem.verify.pipeline import verify_lines
 
 OptKey = Annotated[Path | None, typer.Option("--key", "-k", help="Your key: also see your own hidden values.")]
 
@@ -122,26 +122,37 @@ def status(
 ) -> None:
     """Who must do what now, the seats and their fingerprints, and the result if the game is over."""
     knowledge = own_knowledge(load_key(key, passphrase_file)) if key else no_knowledge
-    report, verifier = verify_file(log, knowledge=knowledge, data_provider=data_provider(data))
+    lines, torn = read_log(log)
+    report, verifier = verify_lines(lines, knowledge=knowledge, data_provider=data_provider(data), torn=torn)
     game = verifier.game
-    seats = []
-    if game is not None:
-        for name, book in game.seats.items():
-            seats.append({"seat": name, "role": book.role, "team": book.team, "fingerprint": book.key.fingerprint,
-                          "joined": book.joined, "seq": book.seq})  # fmt: skip
+    if game is None:  # not a game log at all: its findings, and no line of empty fields
+        if as_json:
+            full = report.as_json()
+            emit_json(
+                {"game": None, "valid": False, "entries": 0, "findings": full["findings"], "error": full["error"]}
+            )
+        else:
+            console.print(f"{log} is not a pbem game log (no genesis entry could be read)", markup=False)
+            _print_report(report, lines, log)
+        raise typer.Exit(ExitCode.INVALID)
+    seats = [
+        {"seat": name, "role": book.role, "team": book.team, "fingerprint": book.key.fingerprint,
+         "joined": book.joined, "seq": book.seq}
+        for name, book in game.seats.items()
+    ]  # fmt: skip
     deadline = None
-    if game is not None and game.genesis.body.deadline is not None:
+    if game.genesis.body.deadline is not None:
         hours, since = game.genesis.body.deadline, game.last[1]
         due = datetime.strptime(since, "%Y-%m-%dT%H:%M:%SZ") + timedelta(hours=hours)
         deadline = {"hours": hours, "last_entry": since, "claim_from": due.strftime("%Y-%m-%dT%H:%M:%SZ")}
     info = {
         "game": report.game,
-        "title": game.genesis.body.title if game else None,
+        "title": game.genesis.body.title or None,
         "ruleset": report.ruleset,
         "scenario": report.scenario,
         "valid": report.valid,
         "entries": report.entries,
-        "period": game.period if game else None,
+        "period": game.period,
         "seats": seats,
         "awaiting": report.awaiting,
         "result": None if report.result is None else report.result.model_dump(mode="json"),
@@ -153,10 +164,9 @@ def status(
     if as_json:
         emit_json(info)
     else:
-        console.print(f"{info['title'] or 'game'} {report.game or '?'}")
-        console.print(
-            f"{report.ruleset}, scenario {report.scenario}, {report.entries} entries, period {info['period']}"
-        )
+        console.print(f"{info['title'] or 'game'} {report.game}", markup=False)
+        period = f", period {info['period']}" if info["period"] else ""
+        console.print(f"{report.ruleset}, scenario {report.scenario}, {entry_count(report.entries)}{period}")
         for seat in seats:
             joined = "joined" if seat["joined"] else "not joined"
             console.print(f"  {seat['seat']:<10} {seat['role']:<8} {seat['fingerprint']}  {joined}")
@@ -167,7 +177,7 @@ def status(
             )
         for claim in report.claims:
             console.print(f"timeout claim, {claim}")
-        _print_report(report)
+        _print_report(report, lines, log)
     raise typer.Exit(ExitCode.OK if report.valid else ExitCode.INVALID)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,7 @@ from pbem.cli._common import (
     load_key,
 )
 from pbem.client.session import Session, create_game
-from pbem.errors import ActionError, UsageError
+from pbem.errors import ActionError, PbemError, UsageError
 from pbem.log import keys
 from pbem.log.entry import Envelope
 from pbem.log.store import LogStore
@@ -138,13 +139,46 @@ def legal(
     if as_json:
         emit_json(actions)
         return
+    waits = session.game.awaiting()
+    owed = sorted({w.what for w in waits if w.seat == session.seat and w.what not in ("act", "join")})
+    if owed:
+        work = ", ".join(_OWED[what] for what in owed)
+        console.print(f"you owe {work} first: run pbem reveal {log} --key {key} (pbem act does it first too)")
     if not actions:
-        console.print(
-            f"{session.seat} has nothing to choose now: " + "; ".join(w.describe() for w in session.game.awaiting())
-        )
+        console.print(f"{session.seat} has nothing to choose now: " + "; ".join(w.describe() for w in waits))
         return
     for number, action in enumerate(actions, 1):
-        console.print(f"{number:3d}. {json.dumps(action, sort_keys=True)}")
+        console.print(f"{number:3d}. {json.dumps(action, sort_keys=True)}", markup=False)
+
+
+_OWED = {
+    "dice": "a dice reveal",
+    "open": "an opening of a hidden value",
+    "seal": "a commitment",
+    "checkpoint": "a checkpoint co-signature",
+    "disclose": "the disclosure of your game secret",
+}
+
+
+def _near_miss(session: Session, actions: list[dict[str, Any]], error: PbemError) -> PbemError:
+    """``error`` with "did you mean 'pass'?" when an action's name is a near miss of one legal now."""
+    names = sorted({str(a.get("action")) for a in session.legal()})
+    for action in actions:
+        name = action.get("action")
+        if isinstance(name, str) and name not in names:
+            close = difflib.get_close_matches(name, names, n=1)
+            if close:
+                return error.__class__(
+                    error.code.id, f"{error.message}; did you mean {close[0]!r}?", entry=error.entry, rule=error.rule
+                )
+    return error
+
+
+def _act(session: Session, actions: list[dict[str, Any]], note: str | None) -> list[Envelope]:
+    try:
+        return session.act(actions, note)
+    except PbemError as exc:
+        raise _near_miss(session, actions, exc) from exc
 
 
 def act(
@@ -166,7 +200,7 @@ def act(
         if not isinstance(value, dict):
             raise ActionError("R004", f"action {text!r} is not a JSON object")
         parsed.append(value)
-    _sign(log, key, passphrase_file, data, as_json, lambda session: session.act(parsed, note))
+    _sign(log, key, passphrase_file, data, as_json, lambda session: _act(session, parsed, note))
 
 
 def reveal(

@@ -140,14 +140,18 @@ def play(
                 return
             _situation(out, turn)
             what = "this action" if len(turn.actions) == 1 else f"these {len(turn.actions)} actions as one entry"
-            confirm = _ask(out, f"Sign {what}? [y: sign, u: undo, N: quit] ")
-            if confirm == "u":
-                out.print(f"undone: {turn.undo().label}")  # type: ignore[union-attr]
-                continue
-            if confirm is None or confirm.lower() not in ("y", "yes"):
+            confirm = _ask(out, f"Sign {what}? [y: sign, n: keep editing, u: undo the last choice, q: quit] ")
+            if confirm is None or confirm.lower() in ("q", "quit"):
                 out.print("not signed: nothing was written")
                 return
-            break
+            if confirm.lower() in ("y", "yes"):
+                break
+            if confirm == "u":
+                out.print(f"undone: {turn.undo().label}")  # type: ignore[union-attr]
+            elif not turn.options():  # 'n' with nothing more to add: the batch stays as it is
+                out.print("not signed; the batch is complete: u takes back its last choice, q quits without signing")
+            else:
+                out.print("not signed: your batch is kept, go on choosing")
         note = _ask(out, "A note to the other players (Enter for none): ")
         written = turn.sign(note or None)
         out.print(

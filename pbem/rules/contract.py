@@ -346,10 +346,15 @@ class Ruleset(ABC, Generic[S]):
     def describe(self, action: Action) -> str:
         """A short human text for an action (prompts and reports): ``move 2-rtr 7``."""
         words = [str(action.get("action", "?")).replace("_", " ")]
+        flags = []  # booleans in words ("air yes"), never Python's True/False; an absent value (None) is left out
         for key, value in action.items():
-            if key != "action":
+            if key == "action" or value is None:
+                continue
+            if isinstance(value, bool):
+                flags.append(f"{key.replace('_', ' ')} {'yes' if value else 'no'}")
+            else:
                 words.append(", ".join(map(str, value)) if isinstance(value, list) else str(value))
-        return " ".join(words)
+        return " ".join(words) + (f": {', '.join(flags)}" if flags else "")
 
     def assert_invariants(self, state: S) -> None:
         """Raise AssertionError if ``state`` breaks an invariant (used by tests and fuzzing)."""
