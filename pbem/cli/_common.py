@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from pbem.errors import PbemError, UsageError
+from pbem.errors import PbemError, StorageError, UsageError
 from pbem.log import keys
 from pbem.log.keys import KeyPair
 from pbem.replay.game import DataProvider, builtin_data
@@ -51,7 +51,7 @@ class ExitCode(IntEnum):
 def exit_code_for(error: PbemError) -> ExitCode:
     if error.code.id in ("F001", "F002", "F003", "F006", "K009"):
         return ExitCode.UNREADABLE
-    if error.code.id == "U003":
+    if error.code.id in ("U003", "F004"):  # F004: an output that exists without --force is a usage slip
         return ExitCode.USAGE
     return ExitCode.INVALID
 
@@ -75,9 +75,9 @@ DataOpt = Annotated[
 
 
 def check_output(path: Path | None, force: bool) -> None:
-    """Refuse to replace an existing file unless ``--force`` says so (U003)."""
+    """Refuse to replace an existing file unless ``--force`` says so (F004, exit code 2 like every usage slip)."""
     if path is not None and path.exists() and not force:
-        raise UsageError("U003", f"{path} exists: choose another name or pass --force to replace it")
+        raise StorageError("F004", f"{path} exists: choose another name or pass --force to replace it")
 
 
 def emit_json(value: Any) -> None:

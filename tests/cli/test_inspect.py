@@ -306,7 +306,7 @@ def test_trying_a_move_on_a_copy_does_not_poison_the_real_log(
 def test_merge_refuses_to_overwrite_output(cli: Cli, duel: Table, tmp_path: Path) -> None:
     out = tmp_path / "merged.jsonl"
     out.write_bytes(b"keep me\n")
-    cli("merge", duel.path, duel.path, "-o", out).assert_error("F004", exit_code=1)
+    cli("merge", duel.path, duel.path, "-o", out).assert_error("F004", exit_code=2)
     assert out.read_bytes() == b"keep me\n"
 
 

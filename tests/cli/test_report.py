@@ -30,7 +30,7 @@ def test_report_turn_as_pdf_from_the_format_option(cli: Cli, tmp_path: Path) -> 
 def test_report_never_replaces_a_file_unless_forced(cli: Cli, tmp_path: Path) -> None:
     out = tmp_path / "precious.jsonl"
     out.write_text("my only copy\n")
-    cli("report", SAMPLE, "-o", out).assert_error("U003", 2)
+    cli("report", SAMPLE, "-o", out).assert_error("F004", 2)
     assert out.read_text() == "my only copy\n"
     assert cli("report", SAMPLE, "-o", out, "--force", "--format", "html").code == 0
     assert "After-action report" in out.read_text()
@@ -80,3 +80,22 @@ def test_names_and_notes_signed_through_the_cli_reach_the_report(
     assert cli("report", log, "-o", out, "--as", "@observer").code == 0
     html = out.read_text()
     assert "Alice Liddell" in html and "Bob" in html and "Your move!" in html
+
+
+def test_report_refuses_a_format_its_suffix_contradicts(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "x.pdf"
+    cli("report", SAMPLE, "-o", out, "-f", "html").assert_error("U003", 2)
+    assert not out.exists()
+    cli("report", SAMPLE, "-o", tmp_path / "x.html", "--format", "pdf").assert_error("U003", 2)
+
+
+def test_report_with_a_key_says_whose_view_it_is(cli: Cli, tmp_path: Path) -> None:
+    """Before the game is over, --key shows that seat's hidden values: the document must not claim an observer."""
+    log = tmp_path / "early.jsonl"
+    log.write_bytes(b"".join(SAMPLE.read_bytes().splitlines(keepends=True)[:40]))
+    out = tmp_path / "turn.html"
+    key = SAMPLE.parent / "keys" / "allied.key"
+    assert cli("report", log, "--turn", "1", "-o", out, "--key", key).code == 0
+    page = out.read_text()
+    assert "an observer" not in page
+    assert "Seen as Archie" in page
