@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -125,6 +126,24 @@ def import_(
         console.print("; ".join(report.awaiting) or "nothing is awaited")
 
 
+def _address(value: str, option: str) -> str:
+    """``value`` if it is a list of one or more email addresses (``bob@example.org``, ``Bob <bob@example.org>``).
+
+    Raises:
+        UsageError: U003 naming the option and what is wrong.
+    """
+    from email.errors import HeaderParseError
+    from email.headerregistry import HeaderRegistry
+
+    header: Any = None
+    with contextlib.suppress(HeaderParseError, IndexError, ValueError):  # the stdlib parser raises these too
+        header = HeaderRegistry()("To", value)
+    addresses = list(header.addresses) if header is not None and not header.defects else []
+    if not addresses or any(not a.username or not a.domain for a in addresses):
+        raise UsageError("U003", f"{option} {value!r} is not an email address (like bob@example.org)")
+    return value
+
+
 def mail(
     log: LogArg,
     to: Annotated[str, typer.Option("--to", help="The recipient's email address.")],
@@ -150,7 +169,16 @@ def mail(
     if output is None and not do_send:
         raise UsageError("U003", "give -o FILE.eml to save the message, --send to send it, or both")
     check_output(output, force)
-    settings = MailSettings.load() if do_send else None
+    _address(to, "--to")
+    if sender is not None:
+        _address(sender, "--sender")
+    settings = None
+    if do_send:
+        try:
+            settings = MailSettings.load()
+        except UsageError as exc:
+            hint = "" if output is not None else "; or save the message with -o FILE.eml and send it yourself"
+            raise UsageError(exc.code.id, f"{exc.message} (the README lists the SMTP settings){hint}") from exc
     address = sender or (settings.sender if settings else None) or "pbem@localhost"
     lines, _ = read_log(log)
     provider = data_provider(data)
