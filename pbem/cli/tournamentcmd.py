@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.console import Console
 from rich.table import Table
 
 from pbem.cli._common import ExitCode, JsonOpt, check_output, console, emit_json, err_console
@@ -62,7 +63,9 @@ def verify(
     if as_json:
         emit_json({"folder": str(folder), "games": rows_json(rows), "valid": not bad})
     else:
-        table = Table("log", "scenario", "players", "result", "entries", "verdict", "first error")
+        table = Table()
+        for title in ("log", "scenario", "players", "result", "entries", "verdict", "first error"):
+            table.add_column(title, overflow="fold")  # a narrow terminal wraps; nothing is cut off with "…"
         for r in rows:
             table.add_row(
                 r.file,
@@ -73,6 +76,9 @@ def verify(
                 r.verdict,
                 r.first_error or "",
             )
-        console.print(table)
+        # Piped or saved, the table keeps its natural width rather than rich's 80-column default.
+        natural = console.measure(table, options=console.options.update_width(100_000)).maximum
+        width = console.width if console.is_terminal else max(console.width, natural)
+        Console(width=width, highlight=False).print(table)
         console.print(f"{len(rows) - len(bad)} of {len(rows)} games verify")
     raise typer.Exit(ExitCode.INVALID if bad else ExitCode.OK)

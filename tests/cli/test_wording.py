@@ -47,3 +47,18 @@ def test_an_unknown_action_name_suggests_the_near_match(cli: Cli, duel_log: Path
     run = cli("act", duel_log, "--key", alice.key, '{"action": "pas"}')
     assert run.code == 1
     assert "did you mean 'pass'?" in run.err
+
+
+def test_tournament_table_is_not_clipped_and_names_players_from_their_joins(cli: Cli, tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parents[2] / "sample_games" / "battleaxe" / "game.jsonl"
+    folder = tmp_path / "submitted"
+    folder.mkdir()
+    lines = sample.read_bytes().splitlines(keepends=True)
+    (folder / "whole.jsonl").write_bytes(b"".join(lines))
+    (folder / "old.jsonl").write_bytes(b"".join(lines[:40]))
+    run = cli("tournament", "verify", folder, "--jobs", "1")
+    assert run.code == 1
+    assert "allied: Archie" in run.out and "axis: Erwin" in run.out  # no roster: the names signed at join
+    assert "an old or truncated copy" in " ".join(run.out.split())
+    row = next(line for line in run.out.splitlines() if "old.jsonl" in line)
+    assert "[P005] lacks" in row and "…" not in row  # the whole first error on one line, nothing cut off
