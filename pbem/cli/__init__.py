@@ -31,6 +31,7 @@ __all__ = ["app", "main"]
 
 app = typer.Typer(
     name="pbem",
+    rich_markup_mode=None,  # plain click help: rich's help renderer imports markdown-it (CLI start time)
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,  # locals may hold key material
     help="Play board wargames by email with a signed log, fair dice and audited hidden information.",

@@ -7,16 +7,17 @@ import json
 import sys
 from enum import IntEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
 from pbem.errors import PbemError, StorageError, UsageError
-from pbem.log import keys
-from pbem.log.keys import KeyPair
-from pbem.replay.game import DataProvider, builtin_data
-from pbem.rules.contract import Ruleset
+
+if TYPE_CHECKING:  # imported where used, so that a command loads only what it needs (CLI start time)
+    from pbem.log.keys import KeyPair
+    from pbem.replay.game import DataProvider
+    from pbem.rules.contract import Ruleset
 
 __all__ = [
     "DataOpt",
@@ -91,6 +92,8 @@ def load_key(path: Path, passphrase_file: Path | None) -> KeyPair:
         UsageError: U004 if a passphrase is needed and none can be had.
         KeyStoreError: K009 if the file is not a usable key.
     """
+    from pbem.log import keys
+
     if not keys.is_encrypted(path):
         return keys.load_private(path, None)  # a PBEM_PASSPHRASE exported for another key must not get in the way
     passphrase = keys.passphrase_from(passphrase_file)
@@ -103,6 +106,8 @@ def load_key(path: Path, passphrase_file: Path | None) -> KeyPair:
 
 def data_provider(files: list[Path] | None) -> DataProvider:
     """Built-in packs plus any ``--data`` files, looked up by SHA-256."""
+    from pbem.replay.game import builtin_data
+
     packs: dict[str, bytes] = {}
     for file in files or []:
         try:

@@ -10,12 +10,6 @@ import typer
 
 from pbem.cli._common import DataOpt, ForceOpt, JsonOpt, LogArg, check_output, console, data_provider, emit_json
 from pbem.errors import UsageError
-from pbem.exchange.mail import MailSettings, compose, send, summarize
-from pbem.exchange.packet import armour, read_packets
-from pbem.exchange.transfer import export_packet, import_packets
-from pbem.log.entry import entry_count
-from pbem.log.store import read_log, write_file
-from pbem.verify.pipeline import verify_file
 
 __all__ = ["export", "import_", "mail"]
 
@@ -41,6 +35,10 @@ def export(
 
     What a seat lacks is read from the log: everything after the entries its own latest entry builds on.
     """
+    from pbem.exchange.packet import armour
+    from pbem.exchange.transfer import export_packet
+    from pbem.log.store import read_log, write_file
+
     lines, _ = read_log(log)
     packet = export_packet(
         lines, sender=sender, recipient=recipient, everything=everything, data_provider=data_provider(data)
@@ -75,6 +73,11 @@ def import_(
     as_json: JsonOpt = False,
 ) -> None:
     """Verify the entries in packets and append the new ones to LOG in one write (nothing if any fails)."""
+    from pbem.exchange.packet import read_packets
+    from pbem.exchange.transfer import import_packets
+    from pbem.log.entry import entry_count
+    from pbem.verify.pipeline import verify_file
+
     packets = [p for source in sources for p in read_packets(source)]
     provider = data_provider(data)
     result = import_packets(log, packets, data_provider=provider)
@@ -166,6 +169,11 @@ def mail(
     SMTP settings come from ~/.config/pbem/mail.toml (or the file PBEM_MAIL_CONFIG names) or PBEM_SMTP_*
     variables, never options (see the README).
     """
+    from pbem.exchange.mail import MailSettings, compose, send, summarize
+    from pbem.exchange.transfer import export_packet
+    from pbem.log.entry import entry_count
+    from pbem.log.store import read_log, write_file
+
     if output is None and not do_send:
         raise UsageError("U003", "give -o FILE.eml to save the message, --send to send it, or both")
     check_output(output, force)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from pbem.cli._common import (
     DataOpt,
@@ -22,23 +20,31 @@ from pbem.cli._common import (
     emit_json,
     load_key,
 )
-from pbem.client.session import own_knowledge
 from pbem.errors import StorageError, UsageError
-from pbem.log.entry import entry_count
-from pbem.log.store import conflicted_siblings, read_log, write_new_file
-from pbem.replay.game import no_knowledge
-from pbem.rules import registry
-from pbem.rules.contract import OBSERVER, OMNISCIENT
-from pbem.text import plural
-from pbem.verify.findings import Severity, VerificationReport, root_causes
-from pbem.verify.merge import merge_files
-from pbem.verify.pipeline import verify_lines
+
+if TYPE_CHECKING:  # imported where used, so a command loads only what it needs (CLI start time)
+    from pbem.replay.game import Knowledge
+    from pbem.verify.findings import VerificationReport
+
 
 OptKey = Annotated[Path | None, typer.Option("--key", "-k", help="Your key: also see your own hidden values.")]
 
 
+def _knowledge(key: Path | None, passphrase_file: Path | None) -> Knowledge:
+    """What the key's seat knows of its own hidden values (nothing without a key; the client loads only then)."""
+    if key is None:
+        from pbem.replay.game import no_knowledge
+
+        return no_knowledge
+    from pbem.client.session import own_knowledge
+
+    return own_knowledge(load_key(key, passphrase_file))
+
+
 def games(as_json: JsonOpt = False) -> None:
     """List the installed games with their versions, scenarios and seats."""
+    from pbem.rules import registry
+
     listing: list[dict[str, Any]] = [
         {
             "id": r.id,
@@ -63,6 +69,10 @@ _DAMAGE = ("L0", "C001", "K001")  # findings that mean the file itself is damage
 
 def _print_report(report: VerificationReport, lines: Sequence[bytes] = (), log: Path | None = None) -> None:
     """The findings, each error with a count of the later errors that only follow from it, then the verdict."""
+    from pbem.log.entry import entry_count
+    from pbem.text import plural
+    from pbem.verify.findings import Severity, root_causes
+
     causes = root_causes(report.findings, lines)
     for finding in report.findings:
         if finding.severity is not Severity.ERROR:
@@ -101,6 +111,10 @@ def verify(
 
     Exit code 0 if it is valid, 1 if not.
     """
+    from pbem.log.store import conflicted_siblings, read_log
+    from pbem.verify.findings import root_causes
+    from pbem.verify.pipeline import verify_lines
+
     lines, torn = read_log(log)
     report, _ = verify_lines(lines, data_provider=data_provider(data), rules=not no_rules, torn=torn)
     siblings = conflicted_siblings(log)
@@ -121,7 +135,13 @@ def status(
     log: LogArg, key: OptKey = None, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False
 ) -> None:
     """Who must do what now, the seats and their fingerprints, and the result if the game is over."""
-    knowledge = own_knowledge(load_key(key, passphrase_file)) if key else no_knowledge
+    from datetime import datetime, timedelta
+
+    from pbem.log.entry import entry_count
+    from pbem.log.store import read_log
+    from pbem.verify.pipeline import verify_lines
+
+    knowledge = _knowledge(key, passphrase_file)
     lines, torn = read_log(log)
     report, verifier = verify_lines(lines, knowledge=knowledge, data_provider=data_provider(data), torn=torn)
     game = verifier.game
@@ -191,12 +211,18 @@ def show(
     as_json: JsonOpt = False,
 ) -> None:
     """Show the game as one seat (or an observer) sees it, now or after line N."""
+    from rich.table import Table
+
+    from pbem.log.store import read_log
+    from pbem.rules.contract import OBSERVER, OMNISCIENT
+    from pbem.verify.pipeline import verify_lines
+
     lines, _ = read_log(log)
     if at is not None:
         if at < 1:
             raise UsageError("U003", "--at counts lines from 1")
         lines = lines[:at]
-    knowledge = own_knowledge(load_key(key, passphrase_file)) if key else no_knowledge
+    knowledge = _knowledge(key, passphrase_file)
     report, verifier = verify_lines(lines, knowledge=knowledge, data_provider=data_provider(data))
     game = verifier.game
     if game is None:
@@ -234,6 +260,11 @@ def merge(
     OUT is written only when the union verifies; otherwise nothing is written and the reason is shown.
     Exit code 0 if both copies merge cleanly, 1 if anything is named (a fork, a truncated copy, a damaged entry).
     """
+    from pbem.log.entry import entry_count
+    from pbem.log.store import write_new_file
+    from pbem.verify.merge import merge_files
+    from pbem.verify.pipeline import verify_lines
+
     if output.exists():  # checked first to save the work; the atomic write checks again
         raise StorageError("F004", f"{output} exists; pbem never overwrites a file")
     result = merge_files(a, b)

@@ -6,7 +6,7 @@ import difflib
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -23,12 +23,11 @@ from pbem.cli._common import (
     emit_json,
     load_key,
 )
-from pbem.client.session import Session, create_game
 from pbem.errors import ActionError, PbemError, UsageError
-from pbem.log import keys
-from pbem.log.entry import Envelope
-from pbem.log.store import LogStore
-from pbem.rules import registry
+
+if TYPE_CHECKING:  # imported where used, so a command loads only what it needs (CLI start time)
+    from pbem.client.session import Session
+    from pbem.log.entry import Envelope
 
 
 def _pair(text: str, what: str) -> tuple[str, str]:
@@ -57,6 +56,10 @@ def new(
     as_json: JsonOpt = False,
 ) -> None:
     """Start a game: write its genesis (and your join) to a new log."""
+    from pbem.client.session import create_game
+    from pbem.log import keys
+    from pbem.rules import registry
+
     ruleset = registry.get(game)
     seats = {name: keys.load_public(Path(path)) for name, path in (_pair(s, "--seat") for s in seat)}
     options: dict[str, Any] = {}
@@ -96,6 +99,9 @@ def _sign(
     work: Callable[[Session], list[Envelope]],
 ) -> None:
     """Open LOG under its lock as KEY's seat, let ``work`` sign entries, and report them and what followed."""
+    from pbem.client.session import Session
+    from pbem.log.store import LogStore
+
     with LogStore.open(log) as store:
         session = Session.open(store, load_key(key, passphrase_file), data_provider=data_provider(data))
         since = len(session.game.events)
@@ -133,6 +139,9 @@ def legal(
     log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False
 ) -> None:
     """List your legal actions now (each JSON object is accepted as it is by pbem act)."""
+    from pbem.client.session import Session
+    from pbem.log.store import LogStore
+
     with LogStore.open(log) as store:
         session = Session.open(store, load_key(key, passphrase_file), data_provider=data_provider(data))
         actions = session.legal()

@@ -6,19 +6,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from pbem.cli._common import ExitCode, JsonOpt, check_output, console, emit_json, err_console
-from pbem.log.store import write_file
-from pbem.report import render
-from pbem.verify.tournament import Roster, verify_folder
-from pbem.verify.tournament import as_json as rows_json
 
 __all__ = ["app"]
 
-app = typer.Typer(no_args_is_help=True, help="Commands for tournament directors.")
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Commands for tournament directors.")
 
 
 @app.command("verify")
@@ -31,6 +24,15 @@ def verify(
     as_json: JsonOpt = False,
 ) -> None:
     """Verify every log in FOLDER on all cores; exit 1 if any game fails (or has a seat not on the roster)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from pbem.log.store import write_file
+    from pbem.report import render
+    from pbem.verify.tournament import Roster, verify_folder
+    from pbem.verify.tournament import as_json as rows_json
+
     check_output(html, force)
     registered = Roster.load(roster) if roster is not None else None
     bar = Progress(

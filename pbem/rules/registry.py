@@ -47,6 +47,18 @@ def _discover(extra: str) -> dict[str, Ruleset[Any]]:
     return found
 
 
+@cache
+def _named(game_id: str, extra: str) -> Ruleset[Any] | None:
+    """The entry point named ``game_id`` alone, if it provides that ruleset: a command that needs one game does
+    not import every installed game (CLI start time). With ``PBEM_GAMES`` set, full discovery decides."""
+    if extra:
+        return None
+    for ep in entry_points(group=ENTRY_POINT_GROUP, name=game_id):
+        ruleset = _load(ep.value)
+        return ruleset if ruleset.id == game_id else None
+    return None
+
+
 def installed() -> dict[str, Ruleset[Any]]:
     """Every available ruleset by id, sorted by id."""
     found = _discover(os.environ.get("PBEM_GAMES", ""))
@@ -59,7 +71,7 @@ def get(game_id: str, version: str | None = None) -> Ruleset[Any]:
     Raises:
         PbemError: R005 if it is not installed (or not in that version).
     """
-    ruleset = installed().get(game_id)
+    ruleset = _named(game_id, os.environ.get("PBEM_GAMES", "")) or installed().get(game_id)
     if ruleset is None:
         known = ", ".join(installed()) or "none"
         raise PbemError("R005", f"no game module {game_id!r} is installed (installed: {known})")
