@@ -37,6 +37,7 @@ def export(
     """
     from pbem.exchange.packet import armour
     from pbem.exchange.transfer import export_packet
+    from pbem.log.entry import entry_count
     from pbem.log.store import read_log, write_file
 
     lines, _ = read_log(log)
@@ -61,7 +62,7 @@ def export(
     elif output is None:
         typer.echo(text, nl=False)
     else:
-        console.print(f"wrote {len(packet.lines)} entries for {recipient or 'the other seats'} to {output}")
+        console.print(f"wrote {entry_count(len(packet.lines))} for {recipient or 'the other seats'} to {output}")
 
 
 def import_(

@@ -30,6 +30,7 @@ def verify(
 
     from pbem.log.store import write_file
     from pbem.report import render
+    from pbem.text import plural
     from pbem.verify.tournament import Roster, verify_folder
     from pbem.verify.tournament import as_json as rows_json
 
@@ -82,5 +83,5 @@ def verify(
         natural = console.measure(table, options=console.options.update_width(100_000)).maximum
         width = console.width if console.is_terminal else max(console.width, natural)
         Console(width=width, highlight=False).print(table)
-        console.print(f"{len(rows) - len(bad)} of {len(rows)} games verify")
+        console.print(f"{len(rows) - len(bad)} of {plural(len(rows), 'game')} verified valid")
     raise typer.Exit(ExitCode.INVALID if bad else ExitCode.OK)
