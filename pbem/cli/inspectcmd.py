@@ -97,7 +97,7 @@ def _print_report(report: VerificationReport, lines: Sequence[bytes] = (), log: 
     if report.result is not None:
         winners = ", ".join(report.result.winners) or "nobody"
         console.print(f"result: {report.result.outcome}; winners: {winners}; audit {report.audit}")
-    for line in report.awaiting:
+    for line in report.awaiting if report.valid else ():  # an invalid log waits for nothing but its repair
         console.print(line)
 
 
