@@ -1,4 +1,4 @@
-"""Untrusted text on its way to a terminal: the one place that makes it inert.
+"""Text a player reads: untrusted text made inert on its way to a terminal, and wording helpers.
 
 Any string from a log (a title, a player's name, a note, a finding that quotes a field) may hold terminal
 control sequences: ``ESC [2J`` clears the screen, ``CR`` overwrites a line, C1 ``CSI`` (U+009B) starts a
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["UNSAFE", "header_value", "json_safe", "one_line", "terminal_safe"]
+__all__ = ["UNSAFE", "header_value", "json_safe", "one_line", "plural", "terminal_safe"]
 
 # C0 controls but tab and newline, DEL, C1 controls, the Arabic letter mark, LRM/RLM, the bidi embeddings and
 # overrides (U+202A-U+202E) and isolates (U+2066-U+2069), and the Unicode line and paragraph separators.
@@ -51,3 +51,8 @@ def header_value(text: str) -> str:
     ``=?`` becomes ``= ?``: the stdlib decodes RFC 2047 encoded words in a header value it is given, so the
     text ``=?utf-8?q?=0D=0A?=`` would otherwise come out as a raw line break that ends the headers."""
     return " ".join(_UNSAFE_OR_BREAK.sub(" ", text).replace("=?", "= ?").split())
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 line``, ``3 lines``, ``2 copies`` (``many`` for an irregular plural)."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"

@@ -9,17 +9,30 @@ valid log), 1 invalid log or refused action, 2 bad usage, 3 a file that cannot b
 from __future__ import annotations
 
 import sys
+from typing import Annotated, Any
 
 import typer
 
-from pbem.cli import datacmd, exchangecmd, inspectcmd, keycmd, playcmd, playsession, reportcmd, tournamentcmd
+from pbem.cli import (
+    datacmd,
+    exchangecmd,
+    inspectcmd,
+    keycmd,
+    playcmd,
+    playsession,
+    repaircmd,
+    reportcmd,
+    tournamentcmd,
+)
 from pbem.cli._common import ExitCode, err_console, exit_code_for
+from pbem.cli._help import plain_metavars
 from pbem.errors import InternalError, PbemError
 
 __all__ = ["app", "main"]
 
 app = typer.Typer(
     name="pbem",
+    rich_markup_mode=None,  # plain click help: rich's help renderer imports markdown-it (CLI start time)
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,  # locals may hold key material
     help="Play board wargames by email with a signed log, fair dice and audited hidden information.",
@@ -42,6 +55,7 @@ app.command("undo")(playcmd.undo)
 app.command("verify")(inspectcmd.verify)
 app.command("show")(inspectcmd.show)
 app.command("merge")(inspectcmd.merge)
+app.command("repair")(repaircmd.repair)
 app.command("export")(exchangecmd.export)
 app.command("import")(exchangecmd.import_)
 app.command("mail")(exchangecmd.mail)
@@ -49,10 +63,32 @@ app.command("report")(reportcmd.report)
 app.command("replay")(reportcmd.replay)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"pbem {version('pbem')}")
+        raise typer.Exit(int(ExitCode.OK))
+
+
+@app.callback()
+def _options(
+    show_version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print pbem's version and exit.")
+    ] = False,
+) -> None:
+    """Play board wargames by email with a signed log, fair dice and audited hidden information."""
+
+
+def command() -> Any:
+    """The click command tree of ``app``, with help text in words (see :mod:`pbem.cli._help`)."""
+    return plain_metavars(typer.main.get_command(app))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns (and, as a console script, exits with) the exit code."""
     try:
-        app(args=argv, prog_name="pbem")  # standalone: typer handles usage errors and exits
+        command()(args=argv, prog_name="pbem")  # standalone: click handles usage errors and exits
     except PbemError as exc:
         err_console.print(f"error {exc.render()}", markup=False)
         code = int(exit_code_for(exc))

@@ -7,20 +7,20 @@ import json
 import sys
 from enum import IntEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from pbem.errors import PbemError, UsageError
-from pbem.log import keys
-from pbem.log.keys import KeyPair
-from pbem.log.store import read_regular_file
-from pbem.replay.game import DataProvider, builtin_data
-from pbem.rules.contract import Ruleset
+from pbem.errors import PbemError, StorageError, UsageError
 from pbem.text import json_safe, one_line, terminal_safe
+
+if TYPE_CHECKING:  # imported where used, so that a command loads only what it needs (CLI start time)
+    from pbem.log.keys import KeyPair
+    from pbem.replay.game import DataProvider
+    from pbem.rules.contract import Ruleset
 
 __all__ = [
     "DataOpt",
@@ -74,7 +74,7 @@ def exit_code_for(error: PbemError) -> ExitCode:
         return ExitCode.BUG
     if error.code.id in ("F001", "F002", "F003", "F006", "K009"):
         return ExitCode.UNREADABLE
-    if error.code.id == "U003":
+    if error.code.id in ("U003", "F004"):  # F004: an output that exists without --force is a usage slip
         return ExitCode.USAGE
     return ExitCode.INVALID
 
@@ -98,9 +98,9 @@ DataOpt = Annotated[
 
 
 def check_output(path: Path | None, force: bool) -> None:
-    """Refuse to replace an existing file unless ``--force`` says so (U003)."""
+    """Refuse to replace an existing file unless ``--force`` says so (F004, exit code 2 like every usage slip)."""
     if path is not None and path.exists() and not force:
-        raise UsageError("U003", f"{path} exists: choose another name or pass --force to replace it")
+        raise StorageError("F004", f"{path} exists: choose another name or pass --force to replace it")
 
 
 def emit_json(value: Any) -> None:
@@ -114,6 +114,8 @@ def load_key(path: Path, passphrase_file: Path | None) -> KeyPair:
         UsageError: U004 if a passphrase is needed and none can be had.
         KeyStoreError: K009 if the file is not a usable key.
     """
+    from pbem.log import keys
+
     if not keys.is_encrypted(path):
         return keys.load_private(path, None)  # a PBEM_PASSPHRASE exported for another key must not get in the way
     passphrase = keys.passphrase_from(passphrase_file)
@@ -126,6 +128,9 @@ def load_key(path: Path, passphrase_file: Path | None) -> KeyPair:
 
 def data_provider(files: list[Path] | None) -> DataProvider:
     """Built-in packs plus any ``--data`` files, looked up by SHA-256."""
+    from pbem.log.store import read_regular_file
+    from pbem.replay.game import builtin_data
+
     packs: dict[str, bytes] = {}
     for file in files or []:
         raw = read_regular_file(file, "data pack")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Annotated
 
@@ -10,9 +9,13 @@ import typer
 
 from pbem.cli._common import ExitCode, JsonOpt, console, emit_json
 from pbem.errors import PbemError, UsageError
-from pbem.rules import registry
 
-app = typer.Typer(no_args_is_help=True, pretty_exceptions_show_locals=False, help="Check and describe data packs.")
+app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    pretty_exceptions_show_locals=False,
+    help="Check and describe data packs.",
+)
 
 
 @app.command("check")
@@ -26,6 +29,10 @@ def check(
     Start a game with a checked pack: pbem new GAME ... --data FILE. Genesis records the SHA-256, so every
     player sees which pack the game uses. Exit code 0 if the pack is valid, 1 if not.
     """
+    import hashlib
+
+    from pbem.rules import registry
+
     ruleset = registry.get(game)
     if file is None:
         raw = ruleset.default_data()
@@ -52,6 +59,8 @@ def check(
 @app.command("schema")
 def schema(game: Annotated[str, typer.Argument(help="Game id (see pbem games).")]) -> None:
     """Print the JSON Schema of the game's data pack."""
+    from pbem.rules import registry
+
     found = registry.get(game).data_schema()
     if found is None:
         raise UsageError("U002", f"{game} publishes no data-pack schema")

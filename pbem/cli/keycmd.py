@@ -11,9 +11,10 @@ import typer
 
 from pbem.cli._common import JsonOpt, PassOpt, console, emit_json, load_key
 from pbem.errors import KeyStoreError, UsageError
-from pbem.log import keys
 
-app = typer.Typer(no_args_is_help=True, pretty_exceptions_show_locals=False, help="Create and inspect keys.")
+app = typer.Typer(
+    no_args_is_help=True, rich_markup_mode=None, pretty_exceptions_show_locals=False, help="Create and inspect keys."
+)
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
@@ -30,6 +31,8 @@ def new(
     The private key is encrypted when a passphrase comes from --passphrase-file or PBEM_PASSPHRASE, or, on
     a terminal, from the prompt (leave it empty for no encryption).
     """
+    from pbem.log import keys
+
     if not _NAME.match(name):
         raise UsageError("U003", f"key name {name!r}: use letters, digits, '.', '_' or '-'")
     passphrase = keys.passphrase_from(passphrase_file)
@@ -53,6 +56,8 @@ def show(
     as_json: JsonOpt = False,
 ) -> None:
     """Show a key's OpenSSH SHA256 fingerprint and pbem key id (compare fingerprints out of band)."""
+    from pbem.log import keys
+
     try:
         public = keys.load_public(keyfile)
         private = False

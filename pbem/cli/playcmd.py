@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,12 +23,11 @@ from pbem.cli._common import (
     emit_json,
     load_key,
 )
-from pbem.client.session import Session, create_game
-from pbem.errors import ActionError, UsageError
-from pbem.log import keys
-from pbem.log.entry import Envelope
-from pbem.log.store import LogStore
-from pbem.rules import registry
+from pbem.errors import ActionError, PbemError, UsageError
+
+if TYPE_CHECKING:  # imported where used, so a command loads only what it needs (CLI start time)
+    from pbem.client.session import Session
+    from pbem.log.entry import Envelope
 
 
 def _pair(text: str, what: str) -> tuple[str, str]:
@@ -59,6 +59,10 @@ def new(
     as_json: JsonOpt = False,
 ) -> None:
     """Start a game: write its genesis (and your join) to a new log."""
+    from pbem.client.session import create_game
+    from pbem.log import keys
+    from pbem.rules import registry
+
     ruleset = registry.get(game)
     seats = {name: keys.load_public(Path(path)) for name, path in (_pair(s, "--seat") for s in seat)}
     options: dict[str, Any] = {}
@@ -99,6 +103,9 @@ def _sign(
     work: Callable[[Session], list[Envelope]],
 ) -> None:
     """Open LOG under its lock as KEY's seat, let ``work`` sign entries, and report them and what followed."""
+    from pbem.client.session import Session
+    from pbem.log.store import LogStore
+
     with LogStore.open(log) as store:
         session = Session.open(store, load_key(key, passphrase_file), data_provider=data_provider(data))
         since = len(session.game.events)
@@ -136,19 +143,55 @@ def legal(
     log: LogArg, key: KeyOpt, passphrase_file: PassOpt = None, data: DataOpt = None, as_json: JsonOpt = False
 ) -> None:
     """List your legal actions now (each JSON object is accepted as it is by pbem act)."""
+    from pbem.client.session import Session
+    from pbem.log.store import LogStore
+
     with LogStore.open(log) as store:
         session = Session.open(store, load_key(key, passphrase_file), data_provider=data_provider(data))
         actions = session.legal()
     if as_json:
         emit_json(actions)
         return
+    waits = session.game.awaiting()
+    owed = sorted({w.what for w in waits if w.seat == session.seat and w.what not in ("act", "join")})
+    if owed:
+        work = ", ".join(_OWED[what] for what in owed)
+        console.print(f"you owe {work} first: run pbem reveal {log} --key {key} (pbem act does it first too)")
     if not actions:
-        console.print(
-            f"{session.seat} has nothing to choose now: " + "; ".join(w.describe() for w in session.game.awaiting())
-        )
+        console.print(f"{session.seat} has nothing to choose now: " + "; ".join(w.describe() for w in waits))
         return
     for number, action in enumerate(actions, 1):
-        console.print(f"{number:3d}. {json.dumps(action, sort_keys=True)}")
+        console.print(f"{number:3d}. {json.dumps(action, sort_keys=True)}", markup=False)
+
+
+_OWED = {
+    "dice": "a dice reveal",
+    "open": "an opening of a hidden value",
+    "seal": "a commitment",
+    "checkpoint": "a checkpoint co-signature",
+    "disclose": "the disclosure of your game secret",
+}
+
+
+def _near_miss(session: Session, actions: list[dict[str, Any]], error: PbemError) -> PbemError:
+    """``error`` with "did you mean 'pass'?" when an action's name is a near miss of one legal now."""
+    names = sorted({str(a.get("action")) for a in session.legal()})
+    for action in actions:
+        name = action.get("action")
+        if isinstance(name, str) and name not in names:
+            close = difflib.get_close_matches(name, names, n=1)
+            if close:
+                return error.__class__(
+                    error.code.id, f"{error.message}; did you mean {close[0]!r}?", entry=error.entry, rule=error.rule
+                )
+    return error
+
+
+def _act(session: Session, actions: list[dict[str, Any]], note: str | None) -> list[Envelope]:
+    try:
+        return session.act(actions, note)
+    except PbemError as exc:
+        raise _near_miss(session, actions, exc) from exc
 
 
 def act(
@@ -170,7 +213,7 @@ def act(
         if not isinstance(value, dict):
             raise ActionError("R004", f"action {text!r} is not a JSON object")
         parsed.append(value)
-    _sign(log, key, passphrase_file, data, as_json, lambda session: session.act(parsed, note))
+    _sign(log, key, passphrase_file, data, as_json, lambda session: _act(session, parsed, note))
 
 
 def reveal(

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
 from pbem.cli._common import DataOpt, KeyOpt, PassOpt, console, data_provider, load_key, untrusted
-from pbem.client.session import Session, own_knowledge
-from pbem.client.turn import Choice, Turn
-from pbem.log.entry import entry_count
-from pbem.log.store import LogStore
-from pbem.report.chronicle import Chronicle, chronicle
-from pbem.report.context import QUIET
+
+if TYPE_CHECKING:  # imported where used, so a command loads only what it needs (CLI start time)
+    from rich.console import Console
+
+    from pbem.client.turn import Choice, Turn
+    from pbem.report.chronicle import Chronicle
+
 
 __all__ = ["play"]
 
@@ -33,6 +33,8 @@ def _ask(out: Console, prompt: str) -> str | None:
 
 def _since_last_turn(chron: Chronicle, seat: str) -> list[str]:
     """What the others did since this seat's last action, as this seat could see it."""
+    from pbem.report.context import QUIET
+
     last = max(
         (i for i, m in enumerate(chron.moments) if m.author == seat and m.type in ("action", "join")), default=-1
     )
@@ -103,6 +105,12 @@ def play(
     data: DataOpt = None,
 ) -> None:
     """Play your turn interactively: see what happened, choose actions (undo freely), then sign them as one entry."""
+    from pbem.client.session import Session, own_knowledge
+    from pbem.client.turn import Turn
+    from pbem.log.entry import entry_count
+    from pbem.log.store import LogStore
+    from pbem.report.chronicle import chronicle
+
     pair = load_key(key, passphrase_file)
     provider = data_provider(data)
     out = console
@@ -143,14 +151,18 @@ def play(
                 return
             _situation(out, turn)
             what = "this action" if len(turn.actions) == 1 else f"these {len(turn.actions)} actions as one entry"
-            confirm = _ask(out, f"Sign {what}? [y: sign, u: undo, N: quit] ")
-            if confirm == "u":
-                out.print(f"undone: {turn.undo().label}")  # type: ignore[union-attr]
-                continue
-            if confirm is None or confirm.lower() not in ("y", "yes"):
+            confirm = _ask(out, f"Sign {what}? [y: sign, n: keep editing, u: undo the last choice, q: quit] ")
+            if confirm is None or confirm.lower() in ("q", "quit"):
                 out.print("not signed: nothing was written")
                 return
-            break
+            if confirm.lower() in ("y", "yes"):
+                break
+            if confirm == "u":
+                out.print(f"undone: {turn.undo().label}")  # type: ignore[union-attr]
+            elif not turn.options():  # 'n' with nothing more to add: the batch stays as it is
+                out.print("not signed; the batch is complete: u takes back its last choice, q quits without signing")
+            else:
+                out.print("not signed: your batch is kept, go on choosing")
         note = _ask(out, "A note to the other players (Enter for none): ")
         written = turn.sign(note or None)
         out.print(

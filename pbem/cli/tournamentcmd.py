@@ -6,18 +6,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from pbem.cli._common import ExitCode, JsonOpt, check_output, console, emit_json, err_console
-from pbem.log.store import write_file
-from pbem.report import render
-from pbem.verify.tournament import Roster, verify_folder
-from pbem.verify.tournament import as_json as rows_json
 
 __all__ = ["app"]
 
-app = typer.Typer(no_args_is_help=True, help="Commands for tournament directors.")
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Commands for tournament directors.")
 
 
 @app.command("verify")
@@ -30,6 +24,16 @@ def verify(
     as_json: JsonOpt = False,
 ) -> None:
     """Verify every log in FOLDER on all cores; exit 1 if any game fails (or has a seat not on the roster)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from pbem.log.store import write_file
+    from pbem.report import render
+    from pbem.text import plural
+    from pbem.verify.tournament import Roster, verify_folder
+    from pbem.verify.tournament import as_json as rows_json
+
     check_output(html, force)
     registered = Roster.load(roster) if roster is not None else None
     bar = Progress(
@@ -62,7 +66,9 @@ def verify(
     if as_json:
         emit_json({"folder": str(folder), "games": rows_json(rows), "valid": not bad})
     else:
-        table = Table("log", "scenario", "players", "result", "entries", "verdict", "first error")
+        table = Table()
+        for title in ("log", "scenario", "players", "result", "entries", "verdict", "first error"):
+            table.add_column(title, overflow="fold")  # a narrow terminal wraps; nothing is cut off with "…"
         for r in rows:
             table.add_row(
                 r.file,
@@ -73,6 +79,9 @@ def verify(
                 r.verdict,
                 r.first_error or "",
             )
-        console.print(table)
-        console.print(f"{len(rows) - len(bad)} of {len(rows)} games verify")
+        # Piped or saved, the table keeps its natural width rather than rich's 80-column default.
+        natural = console.measure(table, options=console.options.update_width(100_000)).maximum
+        width = console.width if console.is_terminal else max(console.width, natural)
+        Console(width=width, highlight=False).print(table)
+        console.print(f"{len(rows) - len(bad)} of {plural(len(rows), 'game')} verified valid")
     raise typer.Exit(ExitCode.INVALID if bad else ExitCode.OK)

@@ -1,8 +1,10 @@
-"""This machine's record of the last sequence number it signed per game and seat (stale-copy guard, F005).
+"""This machine's record of the last sequence number it signed per log file, game and seat (stale-copy guard, F005).
 
-A restored backup or a second device's copy may lack entries this machine already signed and sent;
-signing on top of it would fork the seat's feed (the SSB lesson: persist the head before signing the next
-entry). The record is only a guard, never the source of ``seq``: that always comes from the log.
+A restored backup may lack entries this machine already signed and sent; signing on top of it would fork
+the seat's feed (the SSB lesson: persist the head before signing the next entry). The record is keyed by the
+log's resolved path as well as the game and seat: a copy in another folder (made to try a move) is its own
+copy, and signing in it must not make the real log look stale. The record is only a guard, never the source
+of ``seq``: that always comes from the log.
 """
 
 from __future__ import annotations
@@ -42,17 +44,21 @@ def _load(path: Path) -> dict[str, int]:
     return {k: v for k, v in data.items() if isinstance(v, int)} if isinstance(data, dict) else {}
 
 
-def recorded(game: str, seat: str) -> int | None:
-    """The highest seq this machine signed for ``seat`` in ``game``, if any."""
+def _key(log: Path, game: str, seat: str) -> str:
+    return f"{game}:{seat}:{log.resolve()}"
+
+
+def recorded(log: Path, game: str, seat: str) -> int | None:
+    """The highest seq this machine signed for ``seat`` in ``game`` in the log file ``log``, if any."""
     with _locked() as path:
-        return _load(path).get(f"{game}:{seat}")
+        return _load(path).get(_key(log, game, seat))
 
 
-def record(game: str, seat: str, seq: int) -> None:
-    """Remember that this machine signed (and durably wrote) ``seq``; best effort."""
+def record(log: Path, game: str, seat: str, seq: int) -> None:
+    """Remember that this machine signed (and durably wrote) ``seq`` in ``log``; best effort."""
     with contextlib.suppress(OSError), _locked() as path:
         data = _load(path)
-        key = f"{game}:{seat}"
+        key = _key(log, game, seat)
         if data.get(key, -1) >= seq:
             return
         data[key] = seq

@@ -107,7 +107,7 @@ def create_game(
     write_new_file(path, b"".join(e.line + b"\n" for e in entries))
     assert verifier.game is not None
     author = str(entries[0].raw["author"])
-    heads.record(verifier.game.id, author, 0)
+    heads.record(path, verifier.game.id, author, 0)
     return NewGame(verifier.game.id, author, 2)
 
 
@@ -264,7 +264,7 @@ class Session:
             detail = first.render() if first else "no genesis"
             raise UsageError("U005", f"{store.path} does not verify ({detail}); run pbem verify")
         session = cls(store, pair, verifier, clock=clock, entropy=entropy)
-        signed = heads.recorded(session.game.id, session.seat)
+        signed = heads.recorded(store.path, session.game.id, session.seat)
         if signed is not None and signed > session.book.seq:
             raise StorageError(
                 "F005",
@@ -323,7 +323,7 @@ class Session:
             _raise_finding(found[0])
         if self.store is not None:
             self.store.append(env.line)
-            heads.record(self.game.id, self.seat, self.book.seq)
+            heads.record(self.store.path, self.game.id, self.seat, self.book.seq)
         return env
 
     @staticmethod

@@ -2,7 +2,8 @@
 
 What a seat already has is known from the log itself: every entry a seat signs names its dependencies, so the
 causal past of its latest entry (its vector clock) is in its copy. An export holds everything outside the
-recipient's causal past, in file order; importing it twice is harmless (duplicates are skipped).
+recipient's causal past, in file order; importing it twice is harmless (duplicates are skipped, and a packet
+with nothing new leaves the log untouched).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from pbem.errors import ExchangeError, LogFormatError, PbemError, UsageError
 from pbem.exchange.packet import Packet
-from pbem.log.entry import entry_count, envelope
+from pbem.log.entry import envelope
 from pbem.log.store import LogStore, write_new_file
 from pbem.replay.game import DataProvider, Game, builtin_data
 from pbem.verify.findings import Finding, Severity
@@ -88,6 +89,11 @@ class Imported:
     sources: list[str] = field(default_factory=list)
     created: bool = False
 
+    @property
+    def stale(self) -> bool:
+        """Every entry of the packets was already in the log (a packet imported twice): nothing changed."""
+        return not self.added and not self.created
+
 
 def _refusal(finding: Finding, packet: Packet) -> PbemError:
     where = f"{packet.source}: " if packet.source else ""
@@ -139,7 +145,8 @@ def import_packets(path: Path, packets: Sequence[Packet], *, data_provider: Data
     Nothing is written unless every new entry verifies.
 
     Raises:
-        ExchangeError: X003 another game, X004 nothing new, X005 a gap, X006 a malformed entry line.
+        ExchangeError: X003 another game, X005 a gap, X006 a malformed entry line. Packets that hold nothing
+            new are no error: the result then has no ``added`` entries and the log is not touched.
         PbemError: the verifier's code for an entry that does not verify (C006 for a fork, naming both entries).
         UsageError: U005 if the log at ``path`` does not verify itself.
     """
@@ -162,13 +169,8 @@ def import_packets(path: Path, packets: Sequence[Packet], *, data_provider: Data
         _same_game(verifier.game.id, packets)
         result = Imported(game=verifier.game.id)
         new = _take(verifier, packets, result)
-        if not new:
-            raise ExchangeError(
-                "X004",
-                f"stale packet: {path} already has every entry of {', '.join(result.sources)} "
-                f"({entry_count(result.duplicates)})",
-            )
-        store.extend(new)
+        if new:  # importing a packet twice is harmless: nothing new, nothing written
+            store.extend(new)
     return result
 
 

@@ -674,15 +674,21 @@ class Ruleset(ABC, Generic[S]):
 
     def describe(self, action: Action) -> str:
         """A short human text for an action (prompts and reports): ``move 2-rtr 7``, its values in the order of
-        the action's model (for an untyped game, of the JSON object)."""
+        the action's model (for an untyped game, of the JSON object); booleans in words (``air yes``), never
+        Python's True/False, and an absent value (None) left out."""
         name = str(action.get("action", "?"))
         model = self.action_model(name)
         words = [name.replace("_", " ")]
+        flags = []
         for key in model.model_fields if model is not None else action:
-            if key != "action" and key in action:
-                value = action[key]
+            value = action.get(key)
+            if key == "action" or value is None:
+                continue
+            if isinstance(value, bool):
+                flags.append(f"{key.replace('_', ' ')} {'yes' if value else 'no'}")
+            else:
                 words.append(", ".join(map(str, value)) if isinstance(value, list) else str(value))
-        return " ".join(words)
+        return " ".join(words) + (f": {', '.join(flags)}" if flags else "")
 
     def assert_invariants(self, state: S) -> None:
         """Raise AssertionError if ``state`` breaks an invariant (used by tests and fuzzing)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -9,9 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pbem.codes import code
 from pbem.errors import PbemError
+from pbem.log.entry import envelope
 from pbem.rules.contract import Result
 
-__all__ = ["Finding", "Severity", "VerificationReport"]
+__all__ = ["Cause", "Finding", "Severity", "VerificationReport", "root_causes"]
 
 
 class Severity(StrEnum):
@@ -110,3 +113,61 @@ class VerificationReport(BaseModel):
         first = self.first_error
         data["error"] = None if first is None else first.model_dump(mode="json")
         return data
+
+
+@dataclass(frozen=True)
+class Cause:
+    """An error finding and the later error findings that only follow from it (its consequences)."""
+
+    finding: Finding
+    consequences: tuple[Finding, ...]
+
+
+def _links_by_line(lines: Sequence[bytes]) -> tuple[dict[int, tuple[str, list[str]]], set[str]]:
+    """Line number -> (entry id, what it builds on: prev and deps), for every line that parses; and all ids."""
+    found: dict[int, tuple[str, list[str]]] = {}
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            env = envelope(line)
+        except PbemError:
+            continue
+        deps = env.raw.get("deps")
+        links = [d for d in deps if isinstance(d, str)] if isinstance(deps, list) else []
+        if isinstance(env.raw.get("prev"), str):
+            links.append(str(env.raw["prev"]))
+        found[number] = (env.id, links)
+    return found, {entry_id for entry_id, _ in found.values()}
+
+
+def root_causes(findings: Sequence[Finding], lines: Sequence[bytes]) -> list[Cause]:
+    """Group error findings into causes and their consequences.
+
+    A later error is a consequence when its entry builds (through prev or deps, transitively) on an entry that
+    already failed, or on an entry missing from the file once something has failed (a line that does not parse,
+    or an altered entry, whose id is then not the one its successors name): one
+    damaged entry then reads as one finding "and N later entries depend on it", not N unrelated errors.
+    """
+    links, present = _links_by_line(lines)
+    roots: list[Finding] = []
+    followers: dict[int, list[Finding]] = {}
+    tainted: dict[str, int] = {}  # entry id -> index of its root
+    missing_root: int | None = None  # the first root: it explains ids absent from the file
+    for finding in findings:
+        if finding.severity is not Severity.ERROR:
+            continue
+        entry_id, builds_on = links.get(finding.line or 0, (finding.entry, []))
+        root = next((tainted[link] for link in builds_on if link in tainted), None)
+        if root is None and missing_root is not None and any(link not in present for link in builds_on):
+            root = missing_root
+        if root is None:
+            root = len(roots)
+            roots.append(finding)
+            if missing_root is None:
+                missing_root = root
+        else:
+            followers.setdefault(root, []).append(finding)
+        if entry_id is not None:
+            tainted.setdefault(entry_id, root)
+    return [Cause(f, tuple(followers.get(i, []))) for i, f in enumerate(roots)]

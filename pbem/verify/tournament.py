@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
 from itertools import combinations
@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Literal
 
 from pbem.errors import PbemError, UsageError
+from pbem.log.entry import JoinEntry, envelope, validate
 from pbem.log.keys import parse_public
 from pbem.log.sign import PublicKey
 from pbem.log.store import read_log
 from pbem.verify.merge import merge_lines
-from pbem.verify.pipeline import verify_file
+from pbem.verify.pipeline import verify_lines
 
 __all__ = ["GameRow", "Roster", "compare_copies", "verify_folder", "verify_one"]
 
@@ -74,10 +75,31 @@ class GameRow:
     """The process that verified it (to show that every core took part)."""
 
 
+def signed_names(lines: Sequence[bytes], accepted: Container[str]) -> dict[str, str]:
+    """The names players signed in their join entries, by seat (what reports call them without a roster).
+
+    Only entries the verifier ``accepted`` count: a forged join must not put a name in the table.
+    """
+    names: dict[str, str] = {}
+    for line in lines:
+        if b'"join"' not in line:
+            continue
+        try:
+            env = envelope(line)
+            entry = validate(env.raw)
+        except PbemError:
+            continue
+        if env.id in accepted and isinstance(entry, JoinEntry) and entry.body.name is not None:
+            names.setdefault(entry.author, entry.body.name)
+    return names
+
+
 def verify_one(path: Path, roster: Roster | None = None) -> GameRow:
     """Verify one log; never raises for a bad log (the row says what is wrong)."""
     try:
-        report, verifier = verify_file(path)
+        lines, torn = read_log(path)
+        report, verifier = verify_lines(lines, torn=torn)
+        names = signed_names(lines, verifier.game.entries) if verifier.game is not None else {}
     except PbemError as exc:
         return GameRow(path.name, "unreadable", first_error=exc.render(), worker=os.getpid())
     except Exception as exc:  # one log must never stop the other games: its row reports the bug and where
@@ -91,7 +113,7 @@ def verify_one(path: Path, roster: Roster | None = None) -> GameRow:
         for seat in game.genesis.body.roster:
             fingerprint = PublicKey.from_hex(seat.key).fingerprint
             name = roster.players.get(fingerprint) if roster is not None else None
-            players.append(f"{seat.seat}: {name or fingerprint}")
+            players.append(f"{seat.seat}: {name or names.get(seat.seat) or fingerprint}")  # the roster's, else signed
             if roster is not None and name is None and seat.role == "player":
                 unregistered.append(f"{seat.seat} ({fingerprint})")
     verdict: Verdict = "valid" if report.valid else "invalid"

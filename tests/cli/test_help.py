@@ -22,6 +22,12 @@ COMMANDS = [
     ["verify"],
     ["show"],
     ["merge"],
+    ["repair"],
+    ["play"],
+    ["undo"],
+    ["claim-timeout"],
+    ["tournament"],
+    ["tournament", "verify"],
     ["report"],
     ["replay"],
     ["export"],
@@ -40,6 +46,20 @@ def test_help_exits_zero_with_usage(cli: Cli, command: list[str]) -> None:
     usage = " ".join(["Usage: pbem", *command])
     assert usage in " ".join(run.out.split()), run.out
     assert run.err == ""
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "pbem")
+def test_help_shows_no_python_types(cli: Cli, command: list[str]) -> None:
+    """Metavars are words (FILE, SEAT, LOG), never <bool>, <list[Path]>, <str> or {LOG}."""
+    text = cli(*command, "--help").out
+    for leak in ("<bool>", "<str>", "<int>", "<path>", "list[", "Path]", "None", "{", "}"):
+        assert leak not in text, (leak, text)
+
+
+def test_version(cli: Cli) -> None:
+    run = cli("--version")
+    assert run.code == 0
+    assert run.out.startswith("pbem ") and run.out.split()[1][0].isdigit()
 
 
 def test_top_level_help_lists_every_command(cli: Cli) -> None:
@@ -65,5 +85,6 @@ def test_top_level_help_lists_every_command(cli: Cli) -> None:
         "verify",
         "show",
         "merge",
+        "repair",
     ):
         assert name in out

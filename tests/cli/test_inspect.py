@@ -282,23 +282,38 @@ def test_merge_of_a_fork_names_c006_and_exits_1(
     merged = json.loads(report.out)
     assert merged["clean"] is False
     assert [(f["author"], f["seq"]) for f in merged["forks"]] == [("red", 1)]
-    assert cli("verify", out).code == 1
+    assert not out.exists()  # the union of a fork does not verify: the merge refuses and writes nothing
 
 
 def test_same_device_refuses_to_act_on_a_stale_copy(cli: Cli, duel_log: Path, alice: Player, tmp_path: Path) -> None:
-    """Without a second state directory the fork of the merge test cannot happen: F005."""
-    stale = tmp_path / "stale.jsonl"
-    shutil.copyfile(duel_log, stale)
+    """A backup restored over the log lacks an entry this machine signed in that file: F005, no fork."""
+    backup = tmp_path / "backup.jsonl"
+    shutil.copyfile(duel_log, backup)
     assert cli("act", duel_log, "--key", alice.key, '{"action": "choose_reserve", "value": 1}').code == 0
-    before = stale.read_bytes()
-    cli("act", stale, "--key", alice.key, '{"action": "choose_reserve", "value": 2}').assert_error("F005", exit_code=1)
-    assert stale.read_bytes() == before
+    shutil.copyfile(backup, duel_log)  # the restored backup is behind
+    before = duel_log.read_bytes()
+    cli("act", duel_log, "--key", alice.key, '{"action": "choose_reserve", "value": 2}').assert_error(
+        "F005", exit_code=1
+    )
+    assert duel_log.read_bytes() == before
+
+
+def test_trying_a_move_on_a_copy_does_not_poison_the_real_log(
+    cli: Cli, duel_log: Path, alice: Player, tmp_path: Path
+) -> None:
+    """The stale-copy guard is keyed by the file's path: a copy in another folder is its own copy."""
+    trial = tmp_path / "scratch" / "duel.jsonl"
+    trial.parent.mkdir()
+    shutil.copyfile(duel_log, trial)
+    assert cli("act", trial, "--key", alice.key, '{"action": "choose_reserve", "value": 1}').code == 0
+    run = cli("act", duel_log, "--key", alice.key, '{"action": "choose_reserve", "value": 2}')
+    assert run.code == 0, run.err
 
 
 def test_merge_refuses_to_overwrite_output(cli: Cli, duel: Table, tmp_path: Path) -> None:
     out = tmp_path / "merged.jsonl"
     out.write_bytes(b"keep me\n")
-    cli("merge", duel.path, duel.path, "-o", out).assert_error("F004", exit_code=1)
+    cli("merge", duel.path, duel.path, "-o", out).assert_error("F004", exit_code=2)
     assert out.read_bytes() == b"keep me\n"
 
 

@@ -87,3 +87,12 @@ def test_a_take_back_request_is_answered_in_play(
     answered = run(bob, "y\n")
     assert "asks to take back" in answered.out and "waiting for red to act" in answered.out
     assert verify_file(duel_log)[0].valid
+
+
+def test_answering_n_at_the_sign_prompt_keeps_the_batch(play: object, duel_log: Path, alice: Player) -> None:
+    """'n' goes back to the batch instead of throwing it away; u then q still leave the log untouched."""
+    run = play  # type: ignore[assignment]
+    kept = run(alice, "2\nn\nu\n1\ny\n\n")  # choose, decline to sign, take it back, choose again, sign
+    assert kept.code == 0, kept.err
+    assert "batch is complete" in kept.out and "undone:" in kept.out and "signed 1 entry" in kept.out
+    assert len(actions(duel_log)) == 1

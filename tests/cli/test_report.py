@@ -30,7 +30,7 @@ def test_report_turn_as_pdf_from_the_format_option(cli: Cli, tmp_path: Path) -> 
 def test_report_never_replaces_a_file_unless_forced(cli: Cli, tmp_path: Path) -> None:
     out = tmp_path / "precious.jsonl"
     out.write_text("my only copy\n")
-    cli("report", SAMPLE, "-o", out).assert_error("U003", 2)
+    cli("report", SAMPLE, "-o", out).assert_error("F004", 2)
     assert out.read_text() == "my only copy\n"
     assert cli("report", SAMPLE, "-o", out, "--force", "--format", "html").code == 0
     assert "After-action report" in out.read_text()
@@ -102,3 +102,24 @@ def test_replay_written_with_a_key_holds_only_that_seat_and_the_public_view(
     assert [v["id"] for v in pages["alice"]["viewers"]] == ["red", "@observer"]
     assert {v for step in pages["alice"]["steps"] for v in step["frame"]} == {"red", "@observer"}
     assert "@all" in [v["id"] for v in pages["keyless"]["viewers"]]  # a copy with no key knows only public values
+
+
+def test_report_refuses_a_format_its_suffix_contradicts(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "x.pdf"
+    cli("report", SAMPLE, "-o", out, "-f", "html").assert_error("U003", 2)
+    assert not out.exists()
+    cli("report", SAMPLE, "-o", tmp_path / "x.html", "--format", "pdf").assert_error("U003", 2)
+
+
+def test_report_with_a_key_says_whose_view_it_is(cli: Cli, tmp_path: Path) -> None:
+    """Before the game is over, --key shows that seat's hidden values: the document must not claim an observer."""
+    log = tmp_path / "early.jsonl"
+    log.write_bytes(b"".join(SAMPLE.read_bytes().splitlines(keepends=True)[:40]))
+    out = tmp_path / "turn.html"
+    key = tmp_path / "allied.key"  # a private key must be 0600 (K009); git checks files out 0644
+    key.write_bytes((SAMPLE.parent / "keys" / "allied.key").read_bytes())
+    key.chmod(0o600)
+    assert cli("report", log, "--turn", "1", "-o", out, "--key", key).code == 0
+    page = out.read_text()
+    assert "an observer" not in page
+    assert "Seen as Archie" in page

@@ -80,14 +80,15 @@ def _id(packet: Packet) -> str:
     return envelope(packet.lines[0]).id
 
 
-def test_a_stale_packet_says_so(tmp_path: Path) -> None:
+def test_a_packet_imported_twice_is_a_harmless_no_op(tmp_path: Path) -> None:
     red, blue = invited(tmp_path)
     red.session_do(lambda s: s.act([{"action": "choose_reserve", "value": 2}]))
     packet = red.send(blue)
     blue.receive(packet)
-    with pytest.raises(ExchangeError) as refused:
-        blue.receive(packet)
-    assert refused.value.code.id == "X004"
+    before = blue.path.read_bytes()
+    again = import_packets(blue.path, [packet])
+    assert again.stale and again.added == [] and again.duplicates == len(packet.lines)
+    assert blue.path.read_bytes() == before
 
 
 def test_another_games_packet_is_refused(tmp_path: Path) -> None:
@@ -135,3 +136,27 @@ def test_an_invitation_without_a_genesis_cannot_create_a_log(tmp_path: Path) -> 
     with pytest.raises(ExchangeError) as refused:
         import_packets(tmp_path / "new.jsonl", [red.send(blue)])
     assert refused.value.code.id == "X005" and not (tmp_path / "new.jsonl").exists()
+
+
+def test_cli_import_twice_is_a_no_op_and_surfaces_an_undo_request(tmp_path: Path) -> None:
+    from pbem.cli import main
+    from tests.cli.conftest import run_script
+
+    red, blue = invited(tmp_path)
+    red.session_do(lambda s: s.act([{"action": "choose_reserve", "value": 2}]))
+    blue.receive(red.send(blue))
+    blue.session_do(lambda s: s.act([{"action": "choose_reserve", "value": 2}]))
+    red.receive(blue.send(red))
+    red.session_do(lambda s: s.act([{"action": "pass"}]))
+    red.session_do(lambda s: [s.request_undo()])
+    packet_file = tmp_path / "from-red.pbem"
+    packet_file.write_bytes(red.send(blue).to_file())
+    first = run_script("import", blue.path, packet_file)
+    assert first.code == 0, first.err
+    assert f"pbem undo {blue.path} --key YOUR.key --accept" in first.out
+    before = blue.path.read_bytes()
+    again = run_script("import", blue.path, packet_file)
+    assert again.code == 0, again.err
+    assert "nothing new" in again.out and "nothing was changed" in again.out
+    assert blue.path.read_bytes() == before
+    assert main(["import", str(blue.path), str(packet_file), "--json"]) == 0

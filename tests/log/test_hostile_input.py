@@ -95,12 +95,12 @@ def test_a_bug_exits_4_with_the_line_and_please_report(
 
 
 def test_a_bug_outside_any_log_also_exits_4_in_one_line(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pbem.cli import inspectcmd
+    from pbem.rules import registry
 
     def broken() -> None:
         raise KeyError("oops")
 
-    monkeypatch.setattr(inspectcmd.registry, "installed", broken)
+    monkeypatch.setattr(registry, "installed", broken)
     cli("games").assert_error("U007", exit_code=4)
 
 
