@@ -69,8 +69,13 @@ class WebApp:
         self.messages.append((kind, text))
 
 
+def _cookie(request: Request) -> str:
+    """The cookie's name: one per port, since browsers share cookies between the ports of one host."""
+    return f"{COOKIE}_{request.url.port or 80}"
+
+
 def _authorized(request: Request, app: WebApp) -> bool:
-    cookie = request.cookies.get(COOKIE, "")
+    cookie = request.cookies.get(_cookie(request), "")
     return secrets.compare_digest(cookie.encode(), app.token.encode())
 
 
@@ -92,7 +97,7 @@ def _guard(app: WebApp, handler: Handler, *, post: bool) -> Handler:
             if not secrets.compare_digest(query.encode(), app.token.encode()):
                 return _secured(PlainTextResponse("forbidden: wrong session token", status_code=403))
             response = RedirectResponse(request.url.path, status_code=303)
-            response.set_cookie(COOKIE, app.token, httponly=True, samesite="strict", path="/")
+            response.set_cookie(_cookie(request), app.token, httponly=True, samesite="strict", path="/")
             return _secured(response)
         if not _authorized(request, app):
             return _secured(PlainTextResponse("forbidden: this page needs the session's token", status_code=403))

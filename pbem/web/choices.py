@@ -90,17 +90,22 @@ class Naming:
         return _words(action).capitalize()
 
     def describe(self, action: Action) -> str:
-        """A plain-language line for ``action``: ``Move: 7th RTR, to Halfaya Pass``."""
+        """A plain-language line for ``action``: ``Move: 7RTR to Area 6 (Halfaya Pass)``."""
         parts = []
         for field, value in action.items():
             if field == "action":
                 continue
-            if field == "unit" or (field == "to" and not isinstance(value, bool)):
-                parts.append(self.value(value) if field == "unit" else f"to {self.value(value)}")
+            if isinstance(value, str) and (value in self.units or value in self.locations):
+                parts.append(f"to {self.value(value)}" if field in _DESTINATIONS else self.value(value))
+            elif isinstance(value, list) and value and all(isinstance(v, str) and v in self.locations for v in value):
+                parts.append(self.value(value))
             else:
                 parts.append(f"{_words(field)} {self.value(value)}")
         kind = self.kind(str(action.get("action", "")))
-        return f"{kind}: {', '.join(parts)}" if parts else kind
+        return f"{kind}: {' '.join(parts)}" if parts else kind
+
+
+_DESTINATIONS = frozenset({"to", "zone", "dst"})  # fields that name where a unit goes, told as "to …"
 
 
 def _has(action: Action, pick: Pick, picks: Sequence[Pick]) -> bool:
@@ -209,5 +214,6 @@ def _list_question(candidates: Sequence[Action], picks: Sequence[Pick], field: s
         done = f"That is all: {naming.value(chosen)}" if chosen else f"No {_words(field)}"
         options.append(Option(done, Pick("all", field)))
     what = _words(field)
-    prompt = f"Add {what} one at a time" + (f" (so far: {naming.value(chosen)})" if chosen else "") + "."
+    so_far = f" So far: {naming.value(chosen)}." if chosen else ""
+    prompt = f"Which {what}? Add them one at a time, on the map or below.{so_far}"
     return Question(prompt, tuple(options))

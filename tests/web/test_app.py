@@ -1,0 +1,99 @@
+"""The browser client's guards, over real HTTP: the token, POST-only changes, CSP, loopback only, hostile text."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from pbem.errors import UsageError
+from pbem.web.app import CSP
+from pbem.web.serve import check_address
+from tests.helpers import Table
+from tests.web.conftest import desk_of, served
+
+SCRIPT = "<script>window.__pwned = 1</script>"
+
+
+def _opener() -> urllib.request.OpenerDirector:
+    return urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+
+def _status(opener: urllib.request.OpenerDirector, url: str, data: dict[str, str] | None = None) -> int:
+    body = None if data is None else urllib.parse.urlencode(data).encode()
+    try:
+        with opener.open(url, body) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+@pytest.fixture
+def battleaxe(tmp_path: Path) -> Table:
+    return Table.start(tmp_path, "campaign", game="battleaxe", options={}, names={"allied": SCRIPT, "axis": "Bob"})
+
+
+def test_web_requests_without_the_token_are_refused(battleaxe: Table) -> None:
+    with served(desk_of(battleaxe, "allied")) as site:
+        stranger = _opener()
+        assert _status(stranger, site.base + "/") == 403
+        assert _status(stranger, site.base + "/static/web.js") == 403
+        assert _status(stranger, site.base + "/?token=wrong") == 403
+        assert _status(stranger, site.base + "/act", {"do": "pick", "csrf": "wrong"}) == 403
+        player = _opener()
+        assert _status(player, site.url) == 200  # the token moves into the cookie
+        assert _status(player, site.base + "/") == 200
+        assert _status(player, site.base + "/act", {"do": "owed"}) == 403  # the cookie alone is not enough: CSRF
+
+
+def test_web_a_get_changes_nothing_and_a_forged_post_writes_nothing(battleaxe: Table) -> None:
+    before = battleaxe.path.read_bytes()
+    desk = desk_of(battleaxe, "allied")
+    desk.steps.clear()
+    with served(desk) as site:
+        player = _opener()
+        assert _status(player, site.url) == 200
+        for path in ("/act?do=sign&csrf=" + site.web.token, "/act?do=owed"):
+            assert _status(player, site.base + path) == 405  # state changes are POST only
+        assert (
+            _status(
+                player,
+                site.base + "/act",
+                {
+                    "do": "pick",
+                    "pick": '{"mode": "is", "field": "unit", "value": "no-such-unit"}',
+                    "csrf": site.web.token,
+                },
+            )
+            == 200
+        )  # answered, not taken
+        assert desk.picks == [] and desk.steps == []
+    assert battleaxe.path.read_bytes() == before
+
+
+def test_web_pages_carry_a_strict_csp_and_escape_hostile_names(battleaxe: Table) -> None:
+    with served(desk_of(battleaxe, "allied")) as site:
+        player = _opener()
+        player.open(site.url).close()
+        with player.open(site.base + "/") as response:
+            assert response.headers["Content-Security-Policy"] == CSP
+            assert response.headers["X-Frame-Options"] == "DENY"
+            html = response.read().decode()
+    assert "'unsafe-inline'" not in CSP and "script-src 'self'" in CSP
+    assert SCRIPT not in html and "&lt;script&gt;window.__pwned = 1&lt;/script&gt;" in html
+    assert "<script>" not in html  # the only script is the static file
+
+
+def test_web_listens_on_loopback_unless_told_otherwise() -> None:
+    assert check_address("127.0.0.1", unsafe=False) == "127.0.0.1"
+    assert check_address("::1", unsafe=False) == "::1"
+    with pytest.raises(UsageError) as refused:
+        check_address("0.0.0.0", unsafe=False)
+    assert refused.value.code.id == "U003"
+    assert check_address("192.168.1.5", unsafe=True) == "192.168.1.5"
+    with pytest.raises(UsageError):
+        check_address("example.org", unsafe=True)
