@@ -93,10 +93,13 @@ class Naming:
         """A plain-language line for ``action``: ``Move: 7RTR to Area 6 (Halfaya Pass)``."""
         parts = []
         for field, value in action.items():
-            if field == "action":
+            if field == "action" or value is None:
                 continue
-            if isinstance(value, str) and (value in self.units or value in self.locations):
-                parts.append(f"to {self.value(value)}" if field in _DESTINATIONS else self.value(value))
+            named = isinstance(value, str) and (value in self.units or value in self.locations)
+            if named and field == "unit":
+                parts.append(self.value(value))
+            elif named and field in _DESTINATIONS:
+                parts.append(f"to {self.value(value)}")
             elif isinstance(value, list) and value and all(isinstance(v, str) and v in self.locations for v in value):
                 parts.append(self.value(value))
             else:
@@ -144,7 +147,10 @@ def _option(naming: Naming, field: str, value: object) -> Option:
         return Option(f"{_words(field).capitalize()}: {naming.value(value)}", Pick("is", field, value))
     unit = value if isinstance(value, str) and value in naming.units else None
     location = value if isinstance(value, str) and _is_location(naming, value) else None
-    return Option(naming.value(value), Pick("is", field, value), unit=unit, location=location)
+    label = naming.value(value)
+    return Option(
+        label if unit or location else label.capitalize(), Pick("is", field, value), unit=unit, location=location
+    )
 
 
 def _prompt(naming: Naming, field: str, values: Sequence[object]) -> str:
