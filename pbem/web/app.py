@@ -247,7 +247,10 @@ def _page(web: WebApp) -> str:
         news=news[-RECENT:],
         earlier=max(0, len(news) - RECENT),
         scores=presentation.scores(view) if presentation is not None and view is not None else {},
-        hidden=[(name.replace("-", " "), naming.value(value)) for name, value in desk.hidden_values()],
+        hidden=[
+            (" · ".join(map(naming.value, name.split("/"))), naming.value(value))
+            for name, value in desk.hidden_values()
+        ],
         owed=[w.describe() for w in owed],
         may_request_undo=undoable is not None and undoable.author == seat and request is None,
         undo_asked=None if request is None or seat not in request.waiting else chron.name_of(request.author),

@@ -97,3 +97,26 @@ def test_web_listens_on_loopback_unless_told_otherwise() -> None:
     assert check_address("192.168.1.5", unsafe=True) == "192.168.1.5"
     with pytest.raises(UsageError):
         check_address("example.org", unsafe=True)
+
+
+def _page(table: Table, seat: str) -> str:
+    with served(desk_of(table, seat)) as site:
+        player = _opener()
+        with player.open(site.url) as response:
+            return response.read().decode().replace(site.web.token, "TOKEN")
+
+
+def test_web_the_other_seats_hidden_values_never_reach_the_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pages = []
+    for number, strengths in enumerate(((1, 2, 3), (3, 1, 2))):
+        (tmp_path / str(number)).mkdir()
+        monkeypatch.setenv("PBEM_STATE_DIR", str(tmp_path / str(number) / "state"))  # two copies of one game
+        table = Table.start(tmp_path / str(number), "meeting", game="skirmish", options={})
+        table.act("red", dict(zip(("action", "s1", "s2", "s3"), ("deploy", *strengths), strict=True)))
+        pages.append(_page(table, "blue"))
+        own = _page(table, "red")
+        assert '<dl id="hidden">' in own and f"<dt>strength · Red 1</dt><dd>{strengths[0]}</dd>" in own
+    assert '<dl id="hidden">' not in pages[0]
+    assert pages[0] == pages[1]  # blue's page does not depend on red's secret strengths at all
