@@ -34,8 +34,9 @@ from starlette.routing import Route
 from pbem.errors import PbemError
 from pbem.log.entry import entry_count
 from pbem.report import render
+from pbem.report.context import since_last_turn
 from pbem.web.choices import Pick
-from pbem.web.desk import Desk, since_last_turn
+from pbem.web.desk import Desk
 
 __all__ = ["COOKIE", "CSP", "WebApp", "make_app"]
 

@@ -27,39 +27,11 @@ from pbem.log.keys import KeyPair
 from pbem.log.store import LogStore, read_log, write_file
 from pbem.replay.game import DataProvider, builtin_data
 from pbem.report.chronicle import Chronicle, chronicle
-from pbem.report.context import QUIET
 from pbem.report.svg import MapRenderer
 from pbem.rules.contract import Action, View
 from pbem.web.choices import Naming, Pick, Question, next_step
 
-__all__ = ["Desk", "Told"]
-
-
-@dataclass(frozen=True)
-class Told:
-    """One line of what happened since the seat's last entry: the log line, who, and what."""
-
-    line: int
-    who: str
-    text: str
-    note: bool = False
-
-
-def since_last_turn(chron: Chronicle, seat: str) -> list[Told]:
-    """What the others did since ``seat``'s last action or join, as ``seat`` could see it (as ``pbem play``)."""
-    last = max(
-        (i for i, m in enumerate(chron.moments) if m.author == seat and m.type in ("action", "join")), default=-1
-    )
-    told = []
-    for moment in chron.moments[last + 1 :]:
-        for event in moment.events:
-            visible = event.visible_to is None or seat in event.visible_to
-            if visible and event.text and event.kind not in QUIET:
-                who = chron.name_of(event.seat) if event.seat else ""
-                told.append(Told(moment.line, who, event.text))
-        if moment.note and moment.author != seat:
-            told.append(Told(moment.line, chron.name_of(moment.author), moment.note, note=True))
-    return told
+__all__ = ["Desk"]
 
 
 @dataclass

@@ -7,12 +7,15 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pbem.errors import UsageError
+from pbem.log.keys import save_keypair
 from pbem.web.app import CSP
 from pbem.web.serve import check_address
+from tests.cli.conftest import write_keys
 from tests.helpers import Table
 from tests.web.conftest import desk_of, served
 
@@ -120,3 +123,11 @@ def test_web_the_other_seats_hidden_values_never_reach_the_page(
         assert '<dl id="hidden">' in own and f"<dt>strength · Red 1</dt><dd>{strengths[0]}</dd>" in own
     assert '<dl id="hidden">' not in pages[0]
     assert pages[0] == pages[1]  # blue's page does not depend on red's secret strengths at all
+
+
+def test_web_play_refuses_a_bad_listen_address_or_key_before_serving(tmp_path: Path, cli: Any) -> None:
+    table = Table.start(tmp_path, "campaign", game="battleaxe", options={})
+    allied = save_keypair(table.keys["allied"], tmp_path, "allied", None)[0]
+    stranger = write_keys(tmp_path / "stranger", "stranger").key
+    cli("play", table.path, "--key", allied, "--web", "--unsafe-listen", "example.org").assert_error("U003", 2)
+    cli("play", table.path, "--key", stranger, "--web", "--no-browser").assert_error("U001")
