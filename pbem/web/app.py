@@ -37,6 +37,7 @@ from pbem.report import render
 from pbem.report.context import since_last_turn
 from pbem.web.choices import Pick
 from pbem.web.desk import Desk
+from pbem.web.tray import tray
 
 __all__ = ["COOKIE", "CSP", "WebApp", "make_app"]
 
@@ -221,6 +222,9 @@ def _page(web: WebApp) -> str:
         highlight = question.locations if question is not None else ()
         title = "The map after your batch (not signed yet)" if desk.steps else "The map as you see it"
         board = Markup(renderer.render(view, highlight=highlight, title=title, css_class="map"))
+        off_map = tray(renderer, view, question.units if question is not None else ())
+        if off_map is not None:
+            board += Markup(off_map)
     game = session.game
     presentation = chron.presentation
     waits = [w.describe() for w in game.awaiting()]

@@ -3,18 +3,18 @@
 "use strict";
 document.addEventListener("DOMContentLoaded", function () {
   var form = document.getElementById("choices");
-  var svg = document.querySelector("#board svg");
-  if (!form || !svg) { return; }
+  var board = document.getElementById("board");
+  if (!form || !board) { return; }
   var byUnit = {}, byPlace = {};
   form.querySelectorAll("button[data-unit]").forEach(function (b) { byUnit[b.dataset.unit] = b; });
   form.querySelectorAll("button[data-location]").forEach(function (b) { byPlace[b.dataset.location] = b; });
-  svg.querySelectorAll("g.unit").forEach(function (g) {
+  board.querySelectorAll("g.unit").forEach(function (g) {
     if (byUnit[g.dataset.unit]) { g.classList.add("selectable"); }
   });
-  svg.querySelectorAll(".region").forEach(function (r) {
+  board.querySelectorAll(".region").forEach(function (r) {
     if (byPlace[r.dataset.id]) { r.classList.add("target"); }
   });
-  svg.addEventListener("click", function (event) {
+  board.addEventListener("click", function (event) {
     var unit = event.target.closest("g.unit");
     if (unit && byUnit[unit.dataset.unit]) { byUnit[unit.dataset.unit].click(); return; }
     // A counter may cover the place under it: look through it for a highlighted region.

@@ -88,7 +88,7 @@ def click_place(browser: Any, desk: Desk, place: str) -> None:
     renderer = desk.renderer()
     assert renderer is not None
     cx, cy = renderer.regions[place].center
-    svg = browser.find_element("css selector", "#board svg")
+    svg = browser.find_element("css selector", "#board svg.map")
     dx, dy = browser.execute_script(
         "var svg = arguments[0], p = svg.createSVGPoint(); p.x = arguments[1]; p.y = arguments[2];"
         "var m = p.matrixTransform(svg.getScreenCTM()), b = svg.getBoundingClientRect();"
@@ -139,11 +139,14 @@ def _clicked_game(browser: Any, table: Table) -> None:
             "D",
         }  # the legal set-up zones light up
         click_place(browser, allied, "D")
+        assert browser.find_elements("css selector", '#board svg.map g.unit[data-unit="11h"]')  # the preview
         click_unit(browser, "cih")
         click_place(browser, allied, "B")
         assert len(batch(browser)) == 2
         _reloading(browser, browser.find_elements("css selector", "#batch .take-back")[0])  # undo from step 1 on
-        assert batch(browser) == []
+        assert batch(browser) == [] and not browser.find_elements(
+            "css selector", '#board svg.map g.unit[data-unit="11h"]'
+        )
         click_unit(browser, "11h")
         click_place(browser, allied, "A")
         click_unit(browser, "cih")
