@@ -132,7 +132,14 @@ def make_app(web: WebApp, *, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")
         web.tell(f"{what}: signed {entry_count(len(written))} ({kinds})" if written else f"{what}: nothing to sign")
 
     async def page(request: Request) -> Response:
-        return HTMLResponse(_page(web))
+        try:
+            return HTMLResponse(_page(web))
+        except PbemError as exc:  # a copy that does not verify or is stale: importing may be the remedy
+            messages, web.messages = web.messages, []
+            document = render.html(
+                "web/trouble.html", error=exc.render(), messages=messages, csrf=web.token, log=desk.log.name
+            )
+            return HTMLResponse(document, status_code=409)
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import http.cookiejar
+import shutil
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -13,11 +15,13 @@ import pytest
 
 from pbem.errors import UsageError
 from pbem.log.keys import save_keypair
+from pbem.verify.pipeline import verify_file
 from pbem.web.app import CSP
+from pbem.web.desk import Desk
 from pbem.web.serve import check_address
 from tests.cli.conftest import write_keys
 from tests.helpers import Table
-from tests.web.conftest import desk_of, served
+from tests.web.conftest import Served, desk_of, served
 
 SCRIPT = "<script>window.__pwned = 1</script>"
 
@@ -131,3 +135,44 @@ def test_web_play_refuses_a_bad_listen_address_or_key_before_serving(tmp_path: P
     stranger = write_keys(tmp_path / "stranger", "stranger").key
     cli("play", table.path, "--key", allied, "--web", "--unsafe-listen", "example.org").assert_error("U003", 2)
     cli("play", table.path, "--key", stranger, "--web", "--no-browser").assert_error("U001")
+
+
+def _post(site: Served, opener: urllib.request.OpenerDirector, **fields: str) -> str:
+    """POST a form with the session's token, as the page's buttons do; the page it leads back to."""
+    body = urllib.parse.urlencode({"csrf": site.web.token, **fields}).encode()
+    with opener.open(site.base + "/act", body) as response:
+        return response.read().decode()
+
+
+def _signed_in(site: Served) -> urllib.request.OpenerDirector:
+    opener = _opener()
+    opener.open(site.url).close()
+    return opener
+
+
+def test_web_take_back_export_and_import_from_the_page(tmp_path: Path) -> None:
+    table = Table.start(tmp_path, "duel")
+    for seat in table.keys:
+        table.act(seat, {"action": "choose_reserve", "value": 2})
+    blues = tmp_path / "blue-copy.jsonl"
+    shutil.copy(table.path, blues)  # blue's own copy, which has not seen red's next entries yet
+    table.act("red", {"action": "pass"})
+    with served(desk_of(table, "red")) as site:
+        red = _signed_in(site)
+        page = _post(site, red, do="undo-request")
+        assert "take-back request: signed 1 entry" in page and 'id="undo-request"' not in page
+        packet = _post(site, red, do="export")
+        text = html.unescape(packet.split('<textarea id="packet" readonly rows="8">', 1)[1].split("</textarea>")[0])
+    with served(Desk(blues, table.keys["blue"], clock=table.clock, entropy=table.entropy)) as site:
+        blue = _signed_in(site)
+        page = _post(site, blue, do="import", text=text)
+        assert "imported 3 entries" in page and 'id="undo-accept"' in page
+        page = _post(site, blue, do="undo-accept")
+        assert "take-back agreed: signed 1 entry" in page
+    assert verify_file(blues)[0].valid
+    # Blue signed on its own copy: the first copy now lacks blue's entry, and the page says so and offers import.
+    with served(desk_of(table, "blue")) as site:
+        with pytest.raises(urllib.error.HTTPError) as stale:
+            _opener().open(site.url)
+        trouble = stale.value.read().decode()
+        assert stale.value.code == 409 and "[F005]" in trouble and 'id="import-form"' in trouble
