@@ -274,6 +274,8 @@ class Told:
     text: str
     note: bool = False
     """The text is a note the player wrote, not an event."""
+    event: Event | None = None
+    """The event told (None for a note)."""
 
 
 def since_last_turn(chron: Chronicle, seat: str) -> list[Told]:
@@ -285,7 +287,7 @@ def since_last_turn(chron: Chronicle, seat: str) -> list[Told]:
     for moment in chron.moments[last + 1 :]:
         for event in moment.events:
             if event.text and _visible(event, seat):
-                told.append(Told(moment.line, chron.name_of(event.seat) if event.seat else "", event.text))
+                told.append(Told(moment.line, chron.name_of(event.seat) if event.seat else "", event.text, event=event))
         if moment.note and moment.author != seat:
             told.append(Told(moment.line, chron.name_of(moment.author), moment.note, note=True))
     return told

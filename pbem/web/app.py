@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -179,7 +179,8 @@ def make_app(web: WebApp, *, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")
                 web.packet = desk.export()
             elif do == "mail":
                 to = _field(form, "to")
-                output = desk.log.with_name(f"{desk.log.stem}-{desk.seat}.eml")
+                seq = desk.snapshot().session.book.seq
+                output = desk.log.with_name(f"{desk.log.stem}-{desk.seat}-{seq}.eml")  # one per entry signed
                 count = desk.write_mail(to, output, do_send=_field(form, "send") == "yes")
                 sent = " and sent" if _field(form, "send") == "yes" else ""
                 web.tell(f"message to {to} with {entry_count(count)} saved to {output}{sent}")
@@ -240,6 +241,8 @@ def _page(web: WebApp) -> str:
     request = game.undo_request
     picks = [naming.value(p.value) if p.mode != "all" else "that is all" for p in desk.picks]
     news = since_last_turn(chron, seat)
+    places = set(renderer.regions) if renderer is not None else set()
+    touched = {v for t in news if t.event is not None for v in _named(t.event.data.values())}
     messages, web.messages = web.messages, []
     genesis = game.genesis.body
     return render.html(
@@ -257,6 +260,8 @@ def _page(web: WebApp) -> str:
         steps=[s.label for s in desk.steps],
         events=[e.text for e in turn.events if e.text and (e.visible_to is None or seat in e.visible_to)],
         news=news[-RECENT:],
+        news_places=" ".join(sorted(touched & places)),
+        news_units=" ".join(sorted(touched & set(naming.units))),
         earlier=max(0, len(news) - RECENT),
         scores=presentation.scores(view) if presentation is not None and view is not None else {},
         hidden=[
@@ -271,6 +276,15 @@ def _page(web: WebApp) -> str:
         messages=messages,
         log=desk.log.name,
     )
+
+
+def _named(values: Iterable[object]) -> Iterator[str]:
+    """The strings among event data values and lists of them (ids of places and units, among other words)."""
+    for value in values:
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, list):
+            yield from (v for v in value if isinstance(v, str))
 
 
 def entry_url(host: str, port: int, token: str) -> str:

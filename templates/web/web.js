@@ -4,7 +4,15 @@
 document.addEventListener("DOMContentLoaded", function () {
   var form = document.getElementById("choices");
   var board = document.getElementById("board");
-  if (!form || !board) { return; }
+  if (!board) { return; }
+  // What happened since the player's last turn, outlined on the map.
+  (board.dataset.newsPlaces || "").split(" ").forEach(function (id) {
+    board.querySelectorAll('.region[data-id="' + CSS.escape(id) + '"]').forEach(function (r) { r.classList.add("news"); });
+  });
+  (board.dataset.newsUnits || "").split(" ").forEach(function (id) {
+    board.querySelectorAll('g.unit[data-unit="' + CSS.escape(id) + '"]').forEach(function (u) { u.classList.add("news"); });
+  });
+  if (!form) { return; }
   var byUnit = {}, byPlace = {};
   form.querySelectorAll("button[data-unit]").forEach(function (b) { byUnit[b.dataset.unit] = b; });
   form.querySelectorAll("button[data-location]").forEach(function (b) { byPlace[b.dataset.location] = b; });

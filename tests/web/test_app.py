@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import html
 import http.cookiejar
 import shutil
@@ -93,6 +94,8 @@ def test_web_pages_carry_a_strict_csp_and_escape_hostile_names(battleaxe: Table)
     assert "'unsafe-inline'" not in CSP and "script-src 'self'" in CSP
     assert SCRIPT not in html and "&lt;script&gt;window.__pwned = 1&lt;/script&gt;" in html
     assert "<script>" not in html  # the only script is the static file
+    seed = battleaxe.keys["allied"].seed
+    assert seed.hex() not in html.lower() and base64.b64encode(seed).decode() not in html  # the key stays here
 
 
 def test_web_listens_on_loopback_unless_told_otherwise() -> None:
@@ -176,3 +179,12 @@ def test_web_take_back_export_and_import_from_the_page(tmp_path: Path) -> None:
             _opener().open(site.url)
         trouble = stale.value.read().decode()
         assert stale.value.code == 409 and "[F005]" in trouble and 'id="import-form"' in trouble
+
+
+def test_web_writes_the_eml_next_to_the_log(battleaxe: Table) -> None:
+    battleaxe.act("allied", {"action": "place", "unit": "11h", "zone": "A"})
+    with served(desk_of(battleaxe, "allied")) as site:
+        page = _post(site, _signed_in(site), do="mail", to="bob@example.org")
+    written = list(battleaxe.path.parent.glob("*.eml"))
+    assert len(written) == 1 and f"saved to {written[0]}" in page
+    assert "bob@example.org" in written[0].read_text()
