@@ -188,3 +188,16 @@ def test_web_writes_the_eml_next_to_the_log(battleaxe: Table) -> None:
     written = list(battleaxe.path.parent.glob("*.eml"))
     assert len(written) == 1 and f"saved to {written[0]}" in page
     assert "bob@example.org" in written[0].read_text()
+
+
+def test_web_claims_a_timeout_from_the_page(tmp_path: Path) -> None:
+    table = Table.start(tmp_path, "duel", deadline=48)
+    table.act("red", {"action": "choose_reserve", "value": 2})
+    table.clock.tick += 49 * 3600  # blue has not answered for 49 hours
+    with served(desk_of(table, "red")) as site:
+        red = _signed_in(site)
+        assert 'id="claim-timeout"' in _post(site, red, do="cancel")
+        page = _post(site, red, do="claim-timeout", against="blue")
+    assert "timeout claim: signed 1 entry" in page
+    report = table.verify()
+    assert report.valid and len(report.claims) == 1
