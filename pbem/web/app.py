@@ -158,6 +158,10 @@ def make_app(web: WebApp, *, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")
                 label = desk.answer(Pick(data["mode"], data["field"], data.get("value")))
                 if label is not None:
                     web.tell(f"added to your batch: {label}")
+            elif do == "stack":
+                label = desk.take_stack(int(_field(form, "stack") or "0"))
+                if label is not None:
+                    web.tell(f"added to your batch: {label}")
             elif do == "back":
                 desk.back()
             elif do == "cancel":
@@ -258,6 +262,7 @@ def _page(web: WebApp) -> str:
         picks=picks,
         options=[(o, json.dumps(o.pick.__dict__, sort_keys=True)) for o in question.options] if question else [],
         steps=[s.label for s in desk.steps],
+        stacks=[s.label for s in desk.stacks(turn, naming)] if question is not None else [],
         events=[e.text for e in turn.events if e.text and (e.visible_to is None or seat in e.visible_to)],
         news=news[-RECENT:],
         news_places=" ".join(sorted(touched & places)),

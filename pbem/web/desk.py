@@ -138,6 +138,31 @@ class Desk:
             return label
         return None
 
+    def stacks(self, turn: Turn, naming: Naming) -> list[Choice]:
+        """Whole-stack moves of the unit picked so far (each legal as a whole), named in plain language."""
+        if len(self.picks) != 1 or self.picks[0].mode != "is" or self.picks[0].field != "unit":
+            return []
+        unit = self.picks[0].value
+        found = []
+        for choice in turn.options():
+            if len(choice.actions) < 2 or all(a.get("unit") != unit for a in choice.actions):
+                continue
+            first = choice.actions[0]
+            names = ", ".join(naming.value(a["unit"]) for a in choice.actions)
+            label = f"{naming.kind(str(first['action']))} the whole stack to {naming.value(first['to'])} ({names})"
+            found.append(Choice(label, choice.actions))
+        return found
+
+    def take_stack(self, number: int) -> str | None:
+        """Add stack move ``number`` (from 1) of :meth:`stacks` to the batch; its label, if there is one."""
+        turn = self.turn()
+        stacks = self.stacks(turn, self.naming(self.view(turn)))
+        if not 1 <= number <= len(stacks):
+            return None
+        self.steps.append(stacks[number - 1])
+        self.picks.clear()
+        return stacks[number - 1].label
+
     def back(self) -> None:
         """Take back the last part of the choice in progress."""
         if self.picks:

@@ -71,3 +71,27 @@ def test_web_choice_labels_are_plain_language(desk: Desk) -> None:
     for label in labels:
         assert not {"True", "False", "None", "{", "["} & set(label.replace(",", " ").split()), label
         assert not ids & set(label.split()), label  # units by name, never by bare id
+
+
+def test_web_a_stack_moves_together_in_one_step(desk: Desk) -> None:
+    turn = desk.turn()
+    naming = desk.naming(desk.view(turn))
+    view = desk.view(turn)
+    assert view is not None
+    crowd: dict[str, list[str]] = {}
+    for unit in view.units:
+        if unit.side == "allied" and unit.location is not None:
+            crowd.setdefault(unit.location, []).append(unit.id)
+    legal = desk.legal(turn)
+    single = [a["areas"][0] for a in legal if a["action"] == "assault" and len(a["areas"]) == 1 and a["areas"] != ["H"]]
+    area = max(single, key=lambda place: len(crowd.get(place, [])))  # the biggest stack assaults
+    assert desk.answer(Pick("is", "action", "assault")) is None
+    label = desk.answer(Pick("has", "areas", area)) or desk.answer(Pick("all", "areas"))  # "that is all" if asked
+    assert label is not None and label.startswith("Assault")
+    desk.answer(Pick("is", "unit", crowd[area][0]))
+    turn = desk.turn()
+    stacks = desk.stacks(turn, naming)
+    assert stacks and all("the whole stack to" in s.label for s in stacks)
+    assert desk.take_stack(1) == stacks[0].label
+    assert desk.steps[-1].actions == stacks[0].actions and len(stacks[0].actions) > 1 and desk.picks == []
+    assert desk.take_stack(99) is None
