@@ -132,6 +132,7 @@ def _clicked_game(browser: Any, table: Table) -> None:
         assert browser.find_element("id", "me").text.startswith(HOSTILE)  # the name is text, not markup
         shot(browser, "1-start")
         click_unit(browser, "11h")
+        shot(browser, "2-destinations")
         assert {e.get_attribute("data-id") for e in browser.find_elements("css selector", ".region.target")} == {
             "A",
             "B",
@@ -160,7 +161,7 @@ def _clicked_game(browser: Any, table: Table) -> None:
         press(browser, "Support")
         press(browser, "Air: no")
         press(browser, "Artillery: no")
-        shot(browser, "2-batch")
+        shot(browser, "3-batch")
         assert len(batch(browser)) == 6 and not browser.find_elements("id", "choices")
         assert allied.steps and not signed_actions(table.path)  # nothing is written before signing
         press(browser, "Sign these 6 actions as one entry and append to game.jsonl")
@@ -183,7 +184,7 @@ def _clicked_game(browser: Any, table: Table) -> None:
             while _click_something(browser, desks[seat]):
                 pass
             if batches == 0:
-                shot(browser, "3-aftermath")
+                shot(browser, "4-aftermath")
             press(browser, browser.find_element("id", "sign").text)
         batches += 1
         seat = "axis" if seat == "allied" else "allied"
