@@ -171,6 +171,7 @@ def make_app(web: WebApp, *, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")
             elif do == "sign":
                 note = _field(form, "note")
                 signed(desk.sign(note or None), "your batch")
+                web.tell("now send it to the other players: see Send and receive")
             elif do == "owed":
                 signed(desk.do_owed(), "protocol work")
             elif do == "undo-request":

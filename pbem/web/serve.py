@@ -16,7 +16,7 @@ from pbem.replay.game import DataProvider
 from pbem.web.app import WebApp, entry_url, make_app
 from pbem.web.desk import Desk
 
-__all__ = ["LOOPBACK", "check_address", "free_port", "serve", "serve_log", "server"]
+__all__ = ["LOOPBACK", "allowed_hosts", "check_address", "free_port", "serve", "serve_log", "server"]
 
 LOOPBACK = "127.0.0.1"
 
@@ -36,6 +36,18 @@ def check_address(address: str, *, unsafe: bool) -> str:
     return address
 
 
+def allowed_hosts(address: str) -> tuple[str, ...]:
+    """The Host headers to answer for a server on ``address`` (a DNS-rebinding page names another host).
+
+    On every interface (``0.0.0.0``, ``::``) or on IPv6 the browser may name the machine any way: only the token
+    guards it then, which ``--unsafe-listen`` warns about.
+    """
+    parsed = ipaddress.ip_address(address)
+    if parsed.is_unspecified or parsed.version == 6:
+        return ("*",)
+    return (address, "localhost") if parsed.is_loopback else (address,)
+
+
 def free_port(host: str = LOOPBACK) -> int:
     """A port the operating system says is free on ``host`` now."""
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
@@ -47,8 +59,7 @@ def free_port(host: str = LOOPBACK) -> int:
 def server(desk: Desk, host: str, port: int) -> tuple[uvicorn.Server, WebApp]:
     """A uvicorn server for ``desk`` (not started) and the app's state, whose token the first URL carries."""
     web = WebApp(desk)
-    hosts = (host, "localhost") if host == LOOPBACK else (host,)
-    app = make_app(web, hosts=hosts)
+    app = make_app(web, hosts=allowed_hosts(host))
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="off")
     return uvicorn.Server(config), web
 

@@ -19,7 +19,7 @@ from pbem.log.keys import save_keypair
 from pbem.verify.pipeline import verify_file
 from pbem.web.app import CSP
 from pbem.web.desk import Desk
-from pbem.web.serve import check_address
+from pbem.web.serve import allowed_hosts, check_address
 from tests.cli.conftest import write_keys
 from tests.helpers import Table
 from tests.web.conftest import Served, desk_of, served
@@ -31,7 +31,9 @@ def _opener() -> urllib.request.OpenerDirector:
     return urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
 
 
-def _status(opener: urllib.request.OpenerDirector, url: str, data: dict[str, str] | None = None) -> int:
+def _status(
+    opener: urllib.request.OpenerDirector, url: str | urllib.request.Request, data: dict[str, str] | None = None
+) -> int:
     body = None if data is None else urllib.parse.urlencode(data).encode()
     try:
         with opener.open(url, body) as response:
@@ -56,6 +58,8 @@ def test_web_requests_without_the_token_are_refused(battleaxe: Table) -> None:
         assert _status(player, site.url) == 200  # the token moves into the cookie
         assert _status(player, site.base + "/") == 200
         assert _status(player, site.base + "/act", {"do": "owed"}) == 403  # the cookie alone is not enough: CSRF
+        rebound = urllib.request.Request(site.url, headers={"Host": "attacker.example"})
+        assert _status(player, rebound) == 400  # a DNS-rebinding page's Host
 
 
 def test_web_a_get_changes_nothing_and_a_forged_post_writes_nothing(battleaxe: Table) -> None:
@@ -107,6 +111,8 @@ def test_web_listens_on_loopback_unless_told_otherwise() -> None:
     assert check_address("192.168.1.5", unsafe=True) == "192.168.1.5"
     with pytest.raises(UsageError):
         check_address("example.org", unsafe=True)
+    assert allowed_hosts("127.0.0.1") == ("127.0.0.1", "localhost")  # not a rebinding page's host name
+    assert allowed_hosts("192.168.1.5") == ("192.168.1.5",) and allowed_hosts("0.0.0.0") == ("*",)
 
 
 def _page(table: Table, seat: str) -> str:
