@@ -19,7 +19,6 @@ import json
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
@@ -68,6 +67,7 @@ class WebApp:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def tell(self, text: str, kind: str = "info") -> None:
+        """Say ``text`` on the next page (``kind``: ``info`` or ``error``)."""
         self.messages.append((kind, text))
 
 
@@ -94,6 +94,7 @@ def _guard(app: WebApp, handler: Handler, *, post: bool) -> Handler:
     """Wrap ``handler`` with the token checks (steps 2 and 3 of the module docstring)."""
 
     async def guarded(request: Request) -> Response:
+        """The token from the first URL into the cookie; then cookie, and on POST the form's copy, or 403."""
         query = request.query_params.get("token")
         if not post and query is not None:
             if not secrets.compare_digest(query.encode(), app.token.encode()):
@@ -128,10 +129,12 @@ def make_app(web: WebApp, *, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")
     desk = web.desk
 
     def signed(written: list[Any], what: str) -> None:
+        """Tell the player which entries were signed."""
         kinds = ", ".join(f"{e.raw['type']} #{e.raw['seq']}" for e in written)
         web.tell(f"{what}: signed {entry_count(len(written))} ({kinds})" if written else f"{what}: nothing to sign")
 
     async def page(request: Request) -> Response:
+        """GET /: the desk."""
         try:
             return HTMLResponse(_page(web))
         except PbemError as exc:  # a copy that does not verify or is stale: importing may be the remedy
@@ -142,6 +145,7 @@ def make_app(web: WebApp, *, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")
             return HTMLResponse(document, status_code=409)
 
     async def static(request: Request) -> Response:
+        """GET /static/NAME: the page's own script and stylesheet (nothing else is served)."""
         name = request.path_params["name"]
         if name not in STATIC:
             return PlainTextResponse("not found", status_code=404)
@@ -296,7 +300,3 @@ def _named(values: Iterable[object]) -> Iterator[str]:
 def entry_url(host: str, port: int, token: str) -> str:
     """The first URL the browser opens (the token then moves into the cookie)."""
     return f"http://{host}:{port}/?token={token}"
-
-
-def static_dir() -> Path:
-    return render.TEMPLATES / "web"

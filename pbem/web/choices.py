@@ -52,10 +52,12 @@ class Question:
 
     @property
     def locations(self) -> tuple[str, ...]:
+        """The map places the options stand for (outlined on the map)."""
         return tuple(o.location for o in self.options if o.location is not None)
 
     @property
     def units(self) -> tuple[str, ...]:
+        """The units the options stand for (clickable on the map)."""
         return tuple(o.unit for o in self.options if o.unit is not None)
 
 
@@ -87,6 +89,7 @@ class Naming:
         return str(value)
 
     def kind(self, action: str) -> str:
+        """An action kind in words: ``end_assault`` → ``End assault``."""
         return _words(action).capitalize()
 
     def describe(self, action: Action) -> str:

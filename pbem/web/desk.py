@@ -77,6 +77,7 @@ class Desk:
 
     @property
     def seat(self) -> str:
+        """The seat the key holds."""
         return self.snapshot().session.seat
 
     def turn(self) -> Turn:
@@ -84,6 +85,7 @@ class Desk:
         return Turn(self.snapshot().session, steps=list(self.steps))
 
     def renderer(self) -> MapRenderer | None:
+        """The game's map renderer (None: the game has no presentation), built once per replay."""
         chron = self.snapshot().chron
         if self._renderer is None or self._renderer[0] != id(chron.game):
             presentation = chron.presentation
@@ -96,6 +98,7 @@ class Desk:
         return None if game.state is None else game.ruleset.view(game.state, self.seat)
 
     def naming(self, view: View | None) -> Naming:
+        """Names of units (as ``view`` shows them) and of the map's places."""
         renderer = self.renderer()
         units = {u.id: u.name for u in view.units} if view is not None else {}
         locations = {r.id: renderer.name(r.id) for r in renderer.spec.regions} if renderer is not None else {}
@@ -195,12 +198,15 @@ class Desk:
         return self._signing(lambda session: session.do_owed())
 
     def request_undo(self) -> list[Envelope]:
+        """Ask to take back this seat's last action (as ``pbem undo``)."""
         return self._signing(lambda session: [session.request_undo()])
 
     def accept_undo(self) -> list[Envelope]:
+        """Agree to the other seat's take-back request (as ``pbem undo --accept``)."""
         return self._signing(lambda session: [session.accept_undo()])
 
     def claim_timeout(self, against: str) -> list[Envelope]:
+        """Claim that ``against`` missed the game's deadline (as ``pbem claim-timeout``)."""
         return self._signing(lambda session: [session.claim_timeout(against)])
 
     # --- exchange ----------------------------------------------------------------------------------------------
