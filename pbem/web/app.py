@@ -36,6 +36,7 @@ from pbem.report import render
 from pbem.report.context import since_last_turn
 from pbem.web.choices import Pick
 from pbem.web.desk import Desk
+from pbem.web.overlay import moves_of, with_arrows
 from pbem.web.tray import tray
 
 __all__ = ["COOKIE", "CSP", "WebApp", "make_app"]
@@ -234,11 +235,14 @@ def _page(web: WebApp) -> str:
     naming = desk.naming(view)
     question = desk.question(turn, naming)
     renderer = desk.renderer()
+    news = since_last_turn(chron, seat)
     board = None
     if renderer is not None and view is not None:
         highlight = question.locations if question is not None else ()
         title = "The map after your batch (not signed yet)" if desk.steps else "The map as you see it"
-        board = Markup(renderer.render(view, highlight=highlight, title=title, css_class="map"))
+        drawn = renderer.render(view, highlight=highlight, title=title, css_class="map")
+        moves = moves_of((t.event for t in news if t.event is not None), renderer)
+        board = Markup(with_arrows(drawn, renderer, moves))
         off_map = tray(renderer, view, question.units if question is not None else ())
         if off_map is not None:
             board += Markup(off_map)
@@ -249,7 +253,6 @@ def _page(web: WebApp) -> str:
     undoable = game.undoable
     request = game.undo_request
     picks = [naming.value(p.value) if p.mode != "all" else "that is all" for p in desk.picks]
-    news = since_last_turn(chron, seat)
     places = set(renderer.regions) if renderer is not None else set()
     touched = {v for t in news if t.event is not None for v in _named(t.event.data.values())}
     messages, web.messages = web.messages, []
