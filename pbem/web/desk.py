@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem.client.session import Clock, Entropy, Session, own_knowledge, system_clock
 from pbem.client.turn import Choice, Turn
-from pbem.errors import ExchangeError
+from pbem.errors import ExchangeError, StorageError
 from pbem.exchange.mail import MailSettings, compose, send, summarize
 from pbem.exchange.packet import armour, find_packets, read_packets
 from pbem.exchange.transfer import Imported, export_packet, import_packets
@@ -59,11 +59,21 @@ class Desk:
 
     # --- reading ---------------------------------------------------------------------------------------------
     def _version(self) -> tuple[int, int, str]:
-        stat = self.log.stat()
-        return stat.st_mtime_ns, stat.st_size, hashlib.sha256(self.log.read_bytes()).hexdigest()
+        try:
+            stat = self.log.stat()
+            return stat.st_mtime_ns, stat.st_size, hashlib.sha256(self.log.read_bytes()).hexdigest()
+        except OSError as exc:
+            raise StorageError("F001", f"cannot read {self.log}: {exc.strerror or exc}") from exc
 
     def snapshot(self) -> _Snapshot:
-        """The verified log (read again only when the file changed)."""
+        """The verified log (read again only when the file changed).
+
+        The session is kept after its lock is released, for reading only: every write opens the log again.
+
+        Raises:
+            StorageError: F001 if the log cannot be read, F005 for a stale copy.
+            UsageError: U005 if it does not verify, U001 if the key holds no seat.
+        """
         version = self._version()
         if self._snapshot is None or self._snapshot.version != version:
             with LogStore.open(self.log) as store:

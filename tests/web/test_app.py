@@ -207,3 +207,8 @@ def test_web_claims_a_timeout_from_the_page(tmp_path: Path) -> None:
     assert "timeout claim: signed 1 entry" in page
     report = table.verify()
     assert report.valid and len(report.claims) == 1
+
+
+def test_web_play_refuses_a_missing_log_before_serving(tmp_path: Path, cli: Any) -> None:
+    key = write_keys(tmp_path, "alice").key
+    cli("play", tmp_path / "missing.jsonl", "--key", key, "--web", "--no-browser").assert_error("F001", 3)
