@@ -252,7 +252,14 @@ def _page(web: WebApp) -> str:
     owed = [w for w in game.awaiting() if w.seat == seat and w.what != "act"]
     undoable = game.undoable
     request = game.undo_request
-    picks = [naming.value(p.value) if p.mode != "all" else "that is all" for p in desk.picks]
+    picks = [
+        "that is all"
+        if p.mode == "all"
+        else naming.kind(str(p.value))
+        if p.field == "action"
+        else naming.value(p.value)
+        for p in desk.picks
+    ]
     places = set(renderer.regions) if renderer is not None else set()
     touched = {v for t in news if t.event is not None for v in _named(t.event.data.values())}
     messages, web.messages = web.messages, []

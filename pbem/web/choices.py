@@ -177,7 +177,8 @@ def _top(candidates: Sequence[Action], naming: Naming) -> Question:
                 units.setdefault((field, value), None)
                 break  # the first unit of an action is the one clicked to start it
     options.extend(_option(naming, field, value) for field, value in units)
-    return Question("What do you want to do? Click a unit on the map, or choose below.", tuple(options))
+    hint = " Click a unit on the map, or choose below." if units else ""
+    return Question(f"What do you want to do?{hint}", tuple(options))
 
 
 def next_step(legal: Sequence[Action], picks: Sequence[Pick], naming: Naming) -> Question | Action | None:

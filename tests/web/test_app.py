@@ -212,3 +212,21 @@ def test_web_claims_a_timeout_from_the_page(tmp_path: Path) -> None:
 def test_web_play_refuses_a_missing_log_before_serving(tmp_path: Path, cli: Any) -> None:
     key = write_keys(tmp_path, "alice").key
     cli("play", tmp_path / "missing.jsonl", "--key", key, "--web", "--no-browser").assert_error("F001", 3)
+
+
+def test_web_a_game_without_a_map_is_played_with_buttons(tmp_path: Path) -> None:
+    table = Table.start(tmp_path, "duel")
+    with served(desk_of(table, "red")) as site:
+        red = _signed_in(site)
+        page = _post(site, red, do="cancel")
+        assert "This game has no map." in page and "Click a unit" not in page
+        page = _post(site, red, do="pick", pick='{"field": "action", "mode": "is", "value": "choose_reserve"}')
+        assert "So far: Choose reserve" in page
+        page = _post(site, red, do="back")
+        assert "So far" not in page
+        _post(site, red, do="pick", pick='{"field": "action", "mode": "is", "value": "choose_reserve"}')
+        page = _post(site, red, do="pick", pick='{"field": "value", "mode": "is", "value": 2}')
+        assert "added to your batch: Choose reserve: value 2" in page
+        page = _post(site, red, do="sign", note="<b>good luck</b>")
+    assert "your batch: signed 1 entry" in page
+    assert table.verify().valid and table.lines()[-1].count(b"good luck") == 1
