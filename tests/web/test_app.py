@@ -230,3 +230,5 @@ def test_web_a_game_without_a_map_is_played_with_buttons(tmp_path: Path) -> None
         page = _post(site, red, do="sign", note="<b>good luck</b>")
     assert "your batch: signed 1 entry" in page
     assert table.verify().valid and table.lines()[-1].count(b"good luck") == 1
+    blue = _page(table, "blue")
+    assert "<b>good luck</b>" not in blue and "“&lt;b&gt;good luck&lt;/b&gt;”" in blue  # the note is text
