@@ -218,8 +218,9 @@ def test_web_a_battleaxe_turn_for_each_side_by_clicking_signs_what_pbem_act_sign
     browser: Any, tmp_path: Path, cli: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Dice are bound to the entries that declare them, and entries carry their time: both runs sign at one
-    # frozen moment (after the test tables' set-up), so the same choices meet the same dice.
-    frozen = time.gmtime(1769904000)  # 2026-02-01T00:00:00Z
+    # frozen moment (after the test tables' set-up), so the same choices meet the same dice. At this moment the
+    # assault succeeds, so Axis allocates its losses (and retreats) by clicking.
+    frozen = time.gmtime(1770163200)  # 2026-02-04T00:00:00Z
     monkeypatch.setattr(time, "gmtime", lambda *_: frozen)
     (tmp_path / "web").mkdir()
     (tmp_path / "cli").mkdir()
@@ -229,6 +230,8 @@ def test_web_a_battleaxe_turn_for_each_side_by_clicking_signs_what_pbem_act_sign
     assert cli("verify", table.path).code == 0
     clicked = signed_actions(table.path)
     assert len(clicked) == 5 and clicked[0] == EXPECTED_ALLIED
+    assert clicked[1] == [{"action": "defend", "lead": "xx-mot", "artillery": False}]
+    assert any(a["action"] == "absorb" for a in clicked[2])  # losses, allocated by clicking
 
     # The same choices through pbem act, on a copy of the game's start, signed by the same keys.
     monkeypatch.setenv("PBEM_STATE_DIR", str(tmp_path / "cli-state"))
