@@ -15,7 +15,7 @@ from pbem.client.turn import Choice, Turn
 from pbem.log.entry import entry_count
 from pbem.log.store import LogStore
 from pbem.report.chronicle import Chronicle, chronicle
-from pbem.report.context import since_last_turn
+from pbem.report.context import QUIET
 
 __all__ = ["play"]
 
@@ -33,11 +33,19 @@ def _ask(out: Console, prompt: str) -> str | None:
 
 def _since_last_turn(chron: Chronicle, seat: str) -> list[str]:
     """What the others did since this seat's last action, as this seat could see it."""
-    return [
-        f"[dim]{t.line:>4}[/dim] {t.who} writes: “{t.text}”" if t.note
-        else f"[dim]{t.line:>4}[/dim] " + (f"{t.who}: " if t.who else "") + t.text
-        for t in since_last_turn(chron, seat)
-    ]  # fmt: skip
+    last = max(
+        (i for i, m in enumerate(chron.moments) if m.author == seat and m.type in ("action", "join")), default=-1
+    )
+    told = []
+    for moment in chron.moments[last + 1 :]:
+        for event in moment.events:
+            visible = event.visible_to is None or seat in event.visible_to
+            if visible and event.text and event.kind not in QUIET:
+                who = f"{chron.name_of(event.seat)}: " if event.seat else ""
+                told.append(f"[dim]{moment.line:>4}[/dim] {who}{event.text}")
+        if moment.note and moment.author != seat:
+            told.append(f"[dim]{moment.line:>4}[/dim] {chron.name_of(moment.author)} writes: “{moment.note}”")
+    return told
 
 
 def _situation(out: Console, turn: Turn) -> None:

@@ -265,34 +265,6 @@ QUIET = frozenset({"checkpoint_final"})
 """Engine events that the verification seal covers and a story need not repeat."""
 
 
-@dataclass(frozen=True)
-class Told:
-    """One line of what happened since a seat's last entry: its log line, who (a name, or ""), and what."""
-
-    line: int
-    who: str
-    text: str
-    note: bool = False
-    """The text is a note the player wrote, not an event."""
-    event: Event | None = None
-    """The event told (None for a note)."""
-
-
-def since_last_turn(chron: Chronicle, seat: str) -> list[Told]:
-    """What the others did since ``seat``'s last action or join, as ``seat`` could see it (events and notes)."""
-    last = max(
-        (i for i, m in enumerate(chron.moments) if m.author == seat and m.type in ("action", "join")), default=-1
-    )
-    told = []
-    for moment in chron.moments[last + 1 :]:
-        for event in moment.events:
-            if event.text and _visible(event, seat):
-                told.append(Told(moment.line, chron.name_of(event.seat) if event.seat else "", event.text, event=event))
-        if moment.note and moment.author != seat:
-            told.append(Told(moment.line, chron.name_of(moment.author), moment.note, note=True))
-    return told
-
-
 def _visible(event: Event, viewer: str) -> bool:
     if event.kind in QUIET:
         return False

@@ -33,9 +33,9 @@ from starlette.routing import Route
 from pbem.errors import PbemError
 from pbem.log.entry import entry_count
 from pbem.report import render
-from pbem.report.context import since_last_turn
 from pbem.web.choices import Pick
 from pbem.web.desk import Desk
+from pbem.web.news import since_last_turn
 from pbem.web.overlay import moves_of, with_arrows
 from pbem.web.tray import tray
 
