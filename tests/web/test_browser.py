@@ -3,6 +3,7 @@ chromium-driver, as tests/report/test_browser.py). Set PBEM_SCREENSHOTS to a dir
 
 from __future__ import annotations
 
+import calendar
 import json
 import os
 import shutil
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from pbem.client.turn import Choice
 from pbem.log.entry import envelope
 from pbem.log.keys import save_keypair
 from pbem.log.store import read_log
@@ -214,13 +216,41 @@ def _click_something(browser: Any, desk: Desk) -> bool:
     return True
 
 
+DEFEND = {"action": "defend", "lead": "xx-mot", "artillery": False}
+
+
+def _moment_with_losses(directory: Path, monkeypatch: pytest.MonkeyPatch) -> time.struct_time:
+    """A moment at which this test's assault succeeds, so Axis must allocate a loss (found by dry runs that sign
+    the same actions through the same desks, without a browser)."""
+    real = time.gmtime
+    for day in range(1, 60):
+        scratch = directory / str(day)
+        scratch.mkdir(parents=True)
+        monkeypatch.setenv("PBEM_STATE_DIR", str(scratch / "state"))
+        table = Table.start(scratch, "campaign", game="battleaxe", options={}, names={"allied": HOSTILE})
+        joined = calendar.timegm(time.strptime(envelope(table.lines()[-1]).raw["ts"], "%Y-%m-%dT%H:%M:%SZ"))
+        frozen = real(joined + day * 86400)
+        monkeypatch.setattr(time, "gmtime", lambda *_, moment=frozen: moment)
+        allied, axis = Desk(table.path, table.keys["allied"]), Desk(table.path, table.keys["axis"])
+        allied.steps = [Choice("", (action,)) for action in EXPECTED_ALLIED]
+        allied.sign(None)
+        axis.steps = [Choice("", (DEFEND,))]
+        axis.sign(None)
+        allied.do_owed()
+        monkeypatch.setattr(time, "gmtime", real)
+        if any(a["action"] == "absorb" for a in axis.legal(axis.turn())):
+            return frozen
+    raise AssertionError("the assault fails at every moment tried")
+
+
 def test_web_a_battleaxe_turn_for_each_side_by_clicking_signs_what_pbem_act_signs(
     browser: Any, tmp_path: Path, cli: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Dice are bound to the entries that declare them, and entries carry their time: both runs sign at one
-    # frozen moment (after the test tables' set-up), so the same choices meet the same dice. At this moment the
-    # assault succeeds, so Axis allocates its losses (and retreats) by clicking.
-    frozen = time.gmtime(1770163200)  # 2026-02-04T00:00:00Z
+    # frozen moment, so the same choices meet the same dice; at that moment the assault succeeds, so Axis
+    # allocates its losses (and retreats) by clicking.
+    frozen = _moment_with_losses(tmp_path / "dry-runs", monkeypatch)
+    monkeypatch.setenv("PBEM_STATE_DIR", str(tmp_path / "web-state"))
     monkeypatch.setattr(time, "gmtime", lambda *_: frozen)
     (tmp_path / "web").mkdir()
     (tmp_path / "cli").mkdir()
@@ -230,7 +260,7 @@ def test_web_a_battleaxe_turn_for_each_side_by_clicking_signs_what_pbem_act_sign
     assert cli("verify", table.path).code == 0
     clicked = signed_actions(table.path)
     assert len(clicked) == 5 and clicked[0] == EXPECTED_ALLIED
-    assert clicked[1] == [{"action": "defend", "lead": "xx-mot", "artillery": False}]
+    assert clicked[1] == [DEFEND]
     assert any(a["action"] == "absorb" for a in clicked[2])  # losses, allocated by clicking
 
     # The same choices through pbem act, on a copy of the game's start, signed by the same keys.
