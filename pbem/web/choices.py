@@ -108,7 +108,12 @@ class Naming:
             else:
                 parts.append(f"{_words(field)} {self.value(value)}")
         kind = self.kind(str(action.get("action", "")))
-        return f"{kind}: {' '.join(parts)}" if parts else kind
+        if not parts:
+            return kind
+        text = parts[0]
+        for part in parts[1:]:
+            text += (" " if part.startswith("to ") else ", ") + part  # "7RTR to Area 6", "air no, artillery yes"
+        return f"{kind}: {text}"
 
 
 _DESTINATIONS = frozenset({"to", "zone", "dst"})  # fields that name where a unit goes, told as "to …"
