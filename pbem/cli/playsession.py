@@ -103,6 +103,11 @@ def play(
     key: KeyOpt,
     passphrase_file: PassOpt = None,
     data: DataOpt = None,
+    web: Annotated[bool, typer.Option("--web", help="Play in your browser: the map, clickable legal moves.")] = False,
+    no_browser: Annotated[bool, typer.Option("--no-browser", help="With --web: print the URL, open nothing.")] = False,
+    unsafe_listen: Annotated[
+        str | None, typer.Option("--unsafe-listen", help="With --web: listen on ADDR, not only on this machine.")
+    ] = None,
 ) -> None:
     """Play your turn interactively: see what happened, choose actions (undo freely), then sign them as one entry."""
     from pbem.client.session import Session, own_knowledge
@@ -113,6 +118,11 @@ def play(
 
     pair = load_key(key, passphrase_file)
     provider = data_provider(data)
+    if web:
+        from pbem.web.serve import serve_log  # late: only --web needs the web stack
+
+        serve_log(log, pair, provider, unsafe_listen=unsafe_listen, open_browser=not no_browser, say=console.print)
+        return
     out = console
     with LogStore.open(log) as store:
         session = Session.open(store, pair, data_provider=provider)
