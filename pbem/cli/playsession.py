@@ -32,24 +32,15 @@ def _ask(out: Console, prompt: str) -> str | None:
 
 
 def _since_last_turn(chron: Chronicle, seat: str) -> list[str]:
-    """What the others did since this seat's last action, as this seat could see it."""
-    from pbem.report.context import QUIET
-
-    last = max(
-        (i for i, m in enumerate(chron.moments) if m.author == seat and m.type in ("action", "join")), default=-1
-    )
-    told = []
-    for moment in chron.moments[last + 1 :]:
-        for event in moment.events:
-            visible = event.visible_to is None or seat in event.visible_to
-            if visible and event.text and event.kind not in QUIET:
-                credited = moment.credit(event)
-                who = f"{untrusted(chron.name_of(credited))}: " if credited else ""
-                told.append(f"[dim]{moment.line:>4}[/dim] {who}{event.text}")
-        if moment.note and moment.author != seat:
-            who, note = untrusted(chron.name_of(moment.author)), untrusted(moment.note, multiline=True)
-            told.append(f"[dim]{moment.line:>4}[/dim] {who} writes: “{note}”")
-    return told
+    """What the others did since this seat's last action (:meth:`Chronicle.since_last_turn`), as lines."""
+    lines = []
+    for told in chron.since_last_turn(seat):
+        who = untrusted(chron.name_of(told.seat)) if told.seat else ""
+        if told.note:
+            lines.append(f"[dim]{told.line:>4}[/dim] {who} writes: “{untrusted(told.text, multiline=True)}”")
+        else:
+            lines.append(f"[dim]{told.line:>4}[/dim] {who + ': ' if who else ''}{told.text}")
+    return lines
 
 
 def _situation(out: Console, turn: Turn) -> None:

@@ -36,8 +36,7 @@ from pbem.errors import ExchangeError, UsageError
 from pbem.exchange.packet import MEDIA_TYPE, Packet, armour
 from pbem.log.entry import entry_count, envelope
 from pbem.replay.game import DataProvider, builtin_data
-from pbem.report.chronicle import chronicle
-from pbem.report.context import QUIET
+from pbem.report.chronicle import QUIET, chronicle
 from pbem.text import header_value
 
 __all__ = ["MailSettings", "Summary", "compose", "send", "summarize"]

@@ -22,7 +22,10 @@ from pbem.rules.presentation import Presentation
 from pbem.verify.findings import Finding, VerificationReport
 from pbem.verify.pipeline import Verifier, with_disclosed
 
-__all__ = ["Chronicle", "Moment", "Player", "chronicle"]
+__all__ = ["QUIET", "Chronicle", "Moment", "Player", "Told", "chronicle"]
+
+QUIET = frozenset({"checkpoint_final"})
+"""Engine events that the verification seal covers and a story need not repeat."""
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` while a long job runs."""
@@ -72,6 +75,22 @@ class Moment:
         return self.author
 
 
+@dataclass(frozen=True)
+class Told:
+    """One line of "since your last turn": its log line, who is credited (a seat, or None), what, and the
+    event told (None for a player's note)."""
+
+    line: int
+    seat: str | None
+    text: str
+    event: Event | None = None
+
+    @property
+    def note(self) -> bool:
+        """The text is a note a player wrote, not an event."""
+        return self.event is None
+
+
 @dataclass
 class Chronicle:
     """A replayed log: who played what, every moment, and the verifier's verdict."""
@@ -104,6 +123,23 @@ class Chronicle:
             return "the rules"
         player = next((p for p in self.players if p.seat == seat), None)
         return seat if player is None or player.name == seat else f"{player.name} ({seat})"
+
+    def since_last_turn(self, seat: str) -> list[Told]:
+        """What the others did since ``seat``'s last action or join, as ``seat`` could see it: the visible,
+        not quiet events, each credited to the seat that signed its entry (:meth:`Moment.credit`), and the
+        other players' notes. ``pbem play`` prints it; the browser board lists it and draws it on the map."""
+        last = max(
+            (i for i, m in enumerate(self.moments) if m.author == seat and m.type in ("action", "join")), default=-1
+        )
+        told: list[Told] = []
+        for moment in self.moments[last + 1 :]:
+            for event in moment.events:
+                visible = event.visible_to is None or seat in event.visible_to
+                if visible and event.text and event.kind not in QUIET:
+                    told.append(Told(moment.line, moment.credit(event), event.text, event))
+            if moment.note and moment.author != seat:
+                told.append(Told(moment.line, moment.author, moment.note))
+        return told
 
     # --- the game's course -----------------------------------------------------------------------------------
     @cached_property

@@ -18,8 +18,8 @@ from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict
 
 from pbem.report import charts
-from pbem.report.chronicle import Chronicle, Moment
-from pbem.report.story import QUIET, Fight, Paragraph, tell, visible
+from pbem.report.chronicle import QUIET, Chronicle, Moment
+from pbem.report.story import Fight, Paragraph, tell, visible
 from pbem.report.svg import MapRenderer
 from pbem.rules.contract import OBSERVER, OMNISCIENT, Event, OptionSpec, View
 from pbem.rules.presentation import Presentation

@@ -19,10 +19,9 @@ from markupsafe import Markup
 
 from pbem.errors import UsageError
 from pbem.report import render
-from pbem.report.chronicle import Chronicle, Progress
+from pbem.report.chronicle import QUIET, Chronicle, Progress
 from pbem.report.context import default_viewer, header, seal, viewer_label
 from pbem.report.draw import el
-from pbem.report.story import QUIET
 from pbem.report.svg import MapRenderer, draw_face
 from pbem.rules.contract import OBSERVER, OMNISCIENT, Event, GameState
 from pbem.rules.presentation import CounterFace

@@ -14,15 +14,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from pbem.report.chronicle import Chronicle, Moment
+from pbem.report.chronicle import QUIET, Chronicle, Moment
 from pbem.report.svg import CombatSite, MapRenderer
 from pbem.rules.contract import OMNISCIENT, Event, View
 from pbem.rules.presentation import Presentation, outcome_by_totals
 
 __all__ = ["Fight", "Paragraph", "TurnStory", "tell"]
-
-QUIET = frozenset({"checkpoint_final"})
-"""Engine events that the verification seal covers and a story need not repeat."""
 
 
 class _Model(BaseModel):

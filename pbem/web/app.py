@@ -35,7 +35,6 @@ from pbem.log.entry import entry_count
 from pbem.report import render
 from pbem.web.choices import Pick
 from pbem.web.desk import Desk
-from pbem.web.news import since_last_turn
 from pbem.web.overlay import moves_of, with_arrows
 from pbem.web.tray import tray
 
@@ -235,7 +234,7 @@ def _page(web: WebApp) -> str:
     naming = desk.naming(view)
     question = desk.question(turn, naming)
     renderer = desk.renderer()
-    news = since_last_turn(chron, seat)
+    news = chron.since_last_turn(seat)
     board = None
     if renderer is not None and view is not None:
         highlight = question.locations if question is not None else ()
@@ -279,7 +278,7 @@ def _page(web: WebApp) -> str:
         steps=[s.label for s in desk.steps],
         stacks=[s.label for s in desk.stacks(turn, naming)] if question is not None else [],
         events=[e.text for e in turn.events if e.text and (e.visible_to is None or seat in e.visible_to)],
-        news=news[-RECENT:],
+        news=[(told, chron.name_of(told.seat) if told.seat else "") for told in news[-RECENT:]],
         news_places=" ".join(sorted(touched & places)),
         news_units=" ".join(sorted(touched & set(naming.units))),
         earlier=max(0, len(news) - RECENT),
