@@ -244,8 +244,10 @@ def check_withdrawal(pack: RommelPack, position: Position, side: Side, paths: Ma
     Unit speeds, hexsides and group shape are :mod:`pbem.games.rommel.board`'s checks.
     """
     # RULING (notes §10.11, §10.12): the network is every hex of the shortest line to each supply point and
-    # supplied unit; "shortens that line" is a strictly shorter line from each hex entered; "reduced" compares the
-    # number of network hexes before and after.
+    # supplied unit. "Along one of its own lines, each hex entered shortening it": the path enters no hex twice and
+    # each hex entered has a line no longer than the hex left (so that line does not run back through it, and the
+    # unit's line, the path followed by it, loses a hex at every step). "Reduced" compares the number of network
+    # hexes before and after.
     before = supply_lines(pack, position, side)
     base = HexId(before.source)
     jog = {pack.place(p).hex for p in HIGHWAY_JOG}
@@ -253,16 +255,18 @@ def check_withdrawal(pack: RommelPack, position: Position, side: Side, paths: Ma
         path = paths[block]
         if block not in before.supplied:
             return deny("5.3", "no-supply-line", f"{block} has no supply line as the Withdrawal begins")
+        if len(set(path)) != len(path):
+            return deny("5.3", "not-along-supply-line", f"{block} enters a hex twice")
         for here, there in pairwise(path):
             if has_enemy(pack, position, side, there, undisrupted=True):
                 return deny("5.3", "engages", f"{block} would Engage in {there} while withdrawing")
-            if there not in before.length or before.length[there] >= before.length.get(here, 0):
-                return deny("5.3", "not-along-supply-line", f"{block}: {here}-{there} does not shorten its line")
             hexside = pack.hex_map.hexside(HexId(here), HexId(there))
             along_jog = side == "axis" and {here, there} == jog and hexside is not None and hexside.has("highway")
             distance = pack.hex_map.distance
             if distance(HexId(there), base) > distance(HexId(here), base) and not along_jog:
                 return deny("5.3", "away-from-base", f"{block}: {there} is further from the Base than {here}")
+            if there not in before.length or before.length[there] > before.length.get(here, 0):
+                return deny("5.3", "not-along-supply-line", f"{block}: {here}-{there} does not shorten its line")
     after = supply_lines(pack, position.moved(paths), side)
     if len(after.hexes) >= len(before.hexes):
         return deny("5.3", "network-not-reduced", "a Withdrawal must reduce the Supply Network by a hex")

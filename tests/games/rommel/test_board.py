@@ -142,12 +142,18 @@ def test_r7_0_engaging_stops_the_move(rommel: RommelPack) -> None:
 
 
 def sollum_demo(pack: RommelPack) -> tuple[Position, list[Unit]]:
-    """§19 demo deployment: Axis 1 in Bardia, 4 in Ft. Capuzzo, 3 in Sidi Omar; Allied 1 in Sollum."""
-    infantry = list(blocks(pack, "axis", "infantry"))
-    places = ["bardia"] + ["ft-capuzzo"] * 4 + ["sidi-omar"] * 3
-    axis = [Unit(b, at(pack, p)) for b, p in zip(infantry, places, strict=False)]
-    allied = Unit(next(blocks(pack, "allied", "armor")), at(pack, "sollum"))
-    return Position((*axis, allied)), axis
+    """§19 demo deployment (the pack's ``demo-1940``): Axis 1 in Bardia, 4 in Ft. Capuzzo, 3 in Sidi Omar; the
+    Allied unit in Sollum. The Axis units come in that order."""
+    demo = pack.scenario("demo-1940")
+    axis = [
+        Unit(b, at(pack, place))
+        for place in ("bardia", "ft-capuzzo", "sidi-omar")
+        for d in demo.axis.deployments
+        if d.where == (place,)
+        for b in d.blocks
+    ]
+    sollum = next(d for d in demo.allied.deployments if d.where == ("sollum",))
+    return Position((*axis, Unit(sollum.blocks[0], at(pack, "sollum")))), axis
 
 
 @pytest.mark.rule("7.1")
@@ -171,14 +177,14 @@ def test_r19_0_demo_regroup_into_sollum_three_units_at_most(rommel: RommelPack) 
     pos, axis = sollum_demo(rommel)
     capuzzo, sollum, omar = at(rommel, "ft-capuzzo"), at(rommel, "sollum"), at(rommel, "sidi-omar")
     bardia = at(rommel, "bardia")
-    movers = {axis[1].block: [capuzzo, sollum], axis[5].block: [omar, sollum]}
+    movers = {axis[0].block: [bardia, sollum], axis[1].block: [capuzzo, sollum], axis[5].block: [omar, sollum]}
     assert check_regroup_move(rommel, pos, "axis", capuzzo, sollum, movers).ok
-    assert refused(check_regroup_move(rommel, pos, "axis", capuzzo, sollum, {axis[0].block: [bardia, sollum]})) == (
-        "1.4",
-        "impassable",
-    )
-    four = {**movers, axis[2].block: [capuzzo, sollum]}
-    assert refused(check_regroup_move(rommel, pos, "axis", capuzzo, sollum, four)) == ("7.1", "hexside-limit")
+    for extra in (axis[2], axis[6]):  # a fourth unit has no gap left
+        four = {**movers, extra.block: [extra.hex, sollum]}
+        assert refused(check_regroup_move(rommel, pos, "axis", capuzzo, sollum, four)) == ("7.1", "hexside-limit")
+    habata = at(rommel, "bir-habata")
+    around = {axis[5].block: [omar, habata, sollum]}
+    assert refused(check_regroup_move(rommel, pos, "axis", capuzzo, sollum, around))[0] in ("1.4", "6.1")
 
 
 @pytest.mark.rule("19.0")
