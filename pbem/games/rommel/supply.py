@@ -18,7 +18,7 @@ battle hexsides only where they are friendly (§12.2, §12.5); an Attacker's bat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -61,9 +61,10 @@ class Network:
     """The supply lines of ``side`` from ``source``.
 
     Attributes:
-        length: every hex on a line (§12.6: the Supply Network), with the hexes of its shortest line to the source.
+        length: every hex on a line (§12.6: the Supply Network), with the length of its shortest line.
         points: the highway hexes and chain units' hexes the lines are made of.
         supplied: the blocks with a supply line.
+        lines: each search state on a line, with the states one step nearer the source it is reached from.
     """
 
     side: Side
@@ -71,11 +72,23 @@ class Network:
     length: Mapping[str, int]
     points: frozenset[str]
     supplied: frozenset[str]
+    lines: Mapping[State, tuple[State, ...]]
 
     @property
     def hexes(self) -> frozenset[str]:
         """§12.6: the Supply Network's hexes."""
         return frozenset(self.length)
+
+    def follows(self, path: Sequence[str]) -> bool:
+        """§5.3 condition 2: whether ``path`` (a unit's hex first) runs back along one supply line of that unit, each
+        hex entered one step nearer the source on it."""
+        by_hex: dict[str, list[State]] = {}
+        for state in self.lines:
+            by_hex.setdefault(state[0], []).append(state)
+        ahead = set(by_hex.get(path[-1], ()))
+        for hex_id in reversed(path[:-1]):
+            ahead = {t for t in by_hex.get(hex_id, ()) if not ahead.isdisjoint(self.lines[t])}
+        return bool(ahead)
 
 
 def base_hex(pack: RommelPack, side: Side) -> str:
@@ -111,6 +124,7 @@ def supply_lines(pack: RommelPack, position: Position, side: Side, source: str |
         else:
             state_of[hex_id] = "through"
         chain[hex_id] = any(side_of(pack, u) == side and not u.disrupted for u in position.at(hex_id))
+    own = {u.hex for u in position.units if side_of(pack, u) == side}
     highway = {h for h in hex_map.hexes if any(s.has("highway") for _, s in hex_map.sides(h))}
 
     def crossing_ok(here: str, there: str, hexside: Hexside) -> bool:
@@ -135,30 +149,37 @@ def supply_lines(pack: RommelPack, position: Position, side: Side, source: str |
             linked = chained if steps else chain[here]
             if state_of[there] != "end" and (chain[there] or (linked and there in highway)):
                 yield (there, 0, cap, chain[there]), 1
-            elif walked < link or state_of[there] == "end" or _has_own(pack, position, side, there):
+            elif walked < link or state_of[there] == "end" or there in own:
                 yield (there, walked, link, linked), 1
 
     if state_of.get(start, "blocked") == "blocked":
-        return Network(side, start, {}, frozenset(), frozenset())
-    search = dijkstra([(start, 0, cap, chain[start])], expand)
-    ends = [s for s in search.cost if s[1] == 0 or _has_own(pack, position, side, s[0])]
+        return Network(side, start, {}, frozenset(), frozenset(), {})
+    nearer: dict[State, list[State]] = {}
+
+    def recorded(state: State, spent: int) -> Iterator[tuple[State, int]]:
+        for nxt, cost in expand(state, spent):
+            nearer.setdefault(nxt, []).append(state)
+            yield nxt, cost
+
+    search = dijkstra([(start, 0, cap, chain[start])], recorded)
+    # A state is on a line if a line goes on from it to a point or to a unit of the side (§12.4: chains do not
+    # project into empty desert): walk back from those ends over the recorded steps.
+    on_line = {s for s in search.cost if s[1] == 0 or s[0] in own}
+    todo = list(on_line)
+    while todo:
+        for back in nearer.get(todo.pop(), ()):
+            if back not in on_line:
+                on_line.add(back)
+                todo.append(back)
     length: dict[str, int] = {}
-    seen: set[State] = set()
-    for end in ends:
-        state: State | None = end
-        while state is not None and state not in seen:
-            seen.add(state)
-            cost = search.cost[state]
-            if cost < length.get(state[0], cost + 1):
-                length[state[0]] = cost
-            state = search.previous[state]
-    points = frozenset(s[0] for s in search.cost if s[1] == 0)
+    for state in on_line:
+        cost = search.cost[state]
+        if cost < length.get(state[0], cost + 1):
+            length[state[0]] = cost
+    lines = {s: tuple(b for b in nearer.get(s, ()) if b in on_line) for s in sorted(on_line)}
+    points = frozenset(s[0] for s in on_line if s[1] == 0)
     supplied = frozenset(u.block for u in position.units if side_of(pack, u) == side and u.hex in length)
-    return Network(side, start, length, points, supplied)
-
-
-def _has_own(pack: RommelPack, position: Position, side: Side, hex_id: str) -> bool:
-    return any(side_of(pack, u) == side for u in position.at(hex_id))
+    return Network(side, start, length, points, supplied, lines)
 
 
 # --- Fortress and Oasis supply --------------------------------------------------------------------------------
@@ -243,11 +264,10 @@ def check_withdrawal(pack: RommelPack, position: Position, side: Side, paths: Ma
 
     Unit speeds, hexsides and group shape are :mod:`pbem.games.rommel.board`'s checks.
     """
-    # RULING (notes §10.11, §10.12): the network is every hex of the shortest line to each supply point and
-    # supplied unit. "Along one of its own lines, each hex entered shortening it": the path enters no hex twice and
-    # each hex entered has a line no longer than the hex left (so that line does not run back through it, and the
-    # unit's line, the path followed by it, loses a hex at every step). "Reduced" compares the number of network
-    # hexes before and after.
+    # RULING (notes §10.11, §10.12): the network is every hex of every valid line (the highway stretches, every hex
+    # of every chain link, the supplied units' hexes). "Along one of its own lines, each hex entered shortening it":
+    # the path, read from its end, is the tail of one line from the source to the unit. "Reduced" compares the
+    # number of network hexes before and after.
     before = supply_lines(pack, position, side)
     base = HexId(before.source)
     jog = {pack.place(p).hex for p in HIGHWAY_JOG}
@@ -265,8 +285,8 @@ def check_withdrawal(pack: RommelPack, position: Position, side: Side, paths: Ma
             distance = pack.hex_map.distance
             if distance(HexId(there), base) > distance(HexId(here), base) and not along_jog:
                 return deny("5.3", "away-from-base", f"{block}: {there} is further from the Base than {here}")
-            if there not in before.length or before.length[there] > before.length.get(here, 0):
-                return deny("5.3", "not-along-supply-line", f"{block}: {here}-{there} does not shorten its line")
+        if not before.follows(path):
+            return deny("5.3", "not-along-supply-line", f"{block}: {'-'.join(path)} is not back along its own line")
     after = supply_lines(pack, position.moved(paths), side)
     if len(after.hexes) >= len(before.hexes):
         return deny("5.3", "network-not-reduced", "a Withdrawal must reduce the Supply Network by a hex")

@@ -225,9 +225,30 @@ ROUTES_TOWARD_BASE = [
 @pytest.mark.rule("5.3")
 @pytest.mark.parametrize(("route", "path"), ROUTES_TOWARD_BASE, ids=[r[0] for r in ROUTES_TOWARD_BASE])
 def test_r5_3_mechili_withdrawal_routes(rommel: RommelPack, route: str, path: list[str]) -> None:
-    """The first four of the recon unit's eight supply lines are legal Withdrawals (the first step, at least)."""
+    """The first four of the recon unit's eight supply lines are legal Withdrawals, all the way to the highway and
+    every part of the way."""
     pos, recon = mechili_example(rommel)
-    assert check_withdrawal(rommel, pos, "axis", {recon.block: path[:3]}).ok, route
+    for end in range(2, len(path) + 1):
+        assert check_withdrawal(rommel, pos, "axis", {recon.block: path[:end]}).ok, (route, path[:end])
+
+
+LINES_AWAY = [
+    ("mechili-derna", ["0703", "0702", "0801"]),
+    ("mechili-gazala", ["0703", "0803", "0903", "0902"]),
+    ("mechili-bir-harmat", ["0703", "0803", "0903", "1003"]),
+]
+
+
+@pytest.mark.rule("5.3")
+@pytest.mark.rule("12.6")
+def test_r5_3_mechili_has_eight_supply_lines(rommel: RommelPack) -> None:
+    """All eight lines of the example are supply lines of the recon unit, and all are in the network (§12.6)."""
+    pos, recon = mechili_example(rommel)
+    net = supply_lines(rommel, pos, "axis")
+    assert recon.block in net.supplied
+    for route, path in ROUTES_TOWARD_BASE + LINES_AWAY:
+        assert set(path) <= net.hexes, route
+        assert net.follows(path), route
 
 
 @pytest.mark.rule("5.3")
@@ -252,12 +273,20 @@ def test_r5_3_withdrawal_conditions(rommel: RommelPack) -> None:
         "5.3",
         "not-along-supply-line",
     )
-    # Moving Msus's chain unit toward the Base does not give up a hex while the recon unit still holds Mechili
-    # and Charruba's unit keeps the track: the network is not reduced.
-    msus = pos.units[1]
-    assert refused(check_withdrawal(rommel, pos, "axis", {msus.block: ["0505", "0406"]})) == (
+    # A unit on an open highway concedes nothing by falling back along it: the highway stays in the network.
+    beda = units(rommel, "axis", "beda-fomm", skip=4)[0]
+    path = [beda.hex, at(rommel, "agedabia")]
+    assert refused(check_withdrawal(rommel, Position((beda,)), "axis", {beda.block: path})) == (
         "5.3",
         "network-not-reduced",
+    )
+    # The Msus unit falling back toward Agedabia gives up its links to Ghemines and Beda Fomm: a Withdrawal.
+    msus = pos.units[1]
+    assert check_withdrawal(rommel, pos, "axis", {msus.block: ["0505", "0406"]}).ok
+    # Back and forth on a line is not shortening it.
+    assert refused(check_withdrawal(rommel, pos, "axis", {recon.block: ["0703", "0604", "0703"]})) == (
+        "5.3",
+        "not-along-supply-line",
     )
 
 
