@@ -5,10 +5,10 @@ Pure functions over a loaded pack (:class:`~pbem.games.rommel.schema.RommelPack`
 naming the rule; every number comes from the pack's ``tables.limits``. Supply lines are in
 :mod:`pbem.games.rommel.supply`.
 
-Example:
-    >>> position = Position((Unit("21pz-5pz", "0108"),))
-    >>> check_unit_move(pack, position, "21pz-5pz", ["0108", "0107", "0207"]).ok  # doctest: +SKIP
-    True
+Example::
+
+    position = Position((Unit("de-3rec", "0108"),))
+    check_unit_move(pack, position, "de-3rec", ["0108", "0107", "0207"]).ok  # True: a Recon unit on the highway
 """
 
 from __future__ import annotations

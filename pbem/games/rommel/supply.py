@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from types import MappingProxyType
 
 from pbem.games.rommel.board import (
     ROADS,
@@ -253,7 +254,13 @@ def check_oasis_supply(pack: RommelPack, position: Position, side: Side, oasis: 
 # --- Withdrawal Moves -----------------------------------------------------------------------------------------
 
 
-def check_withdrawal(pack: RommelPack, position: Position, side: Side, paths: Mapping[str, Sequence[str]]) -> Verdict:
+def check_withdrawal(
+    pack: RommelPack,
+    position: Position,
+    side: Side,
+    paths: Mapping[str, Sequence[str]],
+    fortress_supplied: Mapping[str, str] = MappingProxyType({}),
+) -> Verdict:
     """§5.3: whether moving ``paths`` (each block's hexes, its own first) is a Withdrawal Move.
 
     The four conditions: (1) every mover has a supply line as the move begins (``5.3 no-supply-line``); (2) each
@@ -261,19 +268,28 @@ def check_withdrawal(pack: RommelPack, position: Position, side: Side, paths: Ma
     Network loses at least one hex (``5.3 network-not-reduced``); (4) no step takes a unit physically further
     from the Base in hexes (``5.3 away-from-base``), except that the Axis may follow the highway between Bardia and
     Ft. Capuzzo (sidebar). Withdrawing units do not Engage undisrupted enemy units (``5.3 engages``).
+    ``fortress_supplied`` maps a block assigned Fortress supply to its Fortress (a place id): its line, its
+    "source" and its direction are the Fortress's (§5.3 and §13.3 sidebars).
 
     Unit speeds, hexsides and group shape are :mod:`pbem.games.rommel.board`'s checks.
     """
     # RULING (notes §10.11, §10.12): the network is every hex of every valid line (the highway stretches, every hex
-    # of every chain link, the supplied units' hexes). "Along one of its own lines, each hex entered shortening it":
-    # the path, read from its end, is the tail of one line from the source to the unit. "Reduced" compares the
-    # number of network hexes before and after.
-    before = supply_lines(pack, position, side)
-    base = HexId(before.source)
+    # of every chain link, the supplied units' hexes), with the lines to the Fortresses in ``fortress_supplied``.
+    # "Along one of its own lines, each hex entered shortening it": the path, read from its end, is the tail of one
+    # line from the source to the unit. "Reduced" compares the number of network hexes before and after.
+    sources = sorted(set(fortress_supplied.values()))
+
+    def networks(where: Position) -> tuple[Network, dict[str, Network]]:
+        return supply_lines(pack, where, side), {f: fortress_lines(pack, where, side, f) for f in sources}
+
+    base_lines, fortress_nets = networks(position)
     jog = {pack.place(p).hex for p in HIGHWAY_JOG}
+    distance = pack.hex_map.distance
     for block in sorted(paths):
         path = paths[block]
-        if block not in before.supplied:
+        lines = fortress_nets[fortress_supplied[block]] if block in fortress_supplied else base_lines
+        source = HexId(lines.source)
+        if block not in lines.supplied:
             return deny("5.3", "no-supply-line", f"{block} has no supply line as the Withdrawal begins")
         if len(set(path)) != len(path):
             return deny("5.3", "not-along-supply-line", f"{block} enters a hex twice")
@@ -281,13 +297,23 @@ def check_withdrawal(pack: RommelPack, position: Position, side: Side, paths: Ma
             if has_enemy(pack, position, side, there, undisrupted=True):
                 return deny("5.3", "engages", f"{block} would Engage in {there} while withdrawing")
             hexside = pack.hex_map.hexside(HexId(here), HexId(there))
-            along_jog = side == "axis" and {here, there} == jog and hexside is not None and hexside.has("highway")
-            distance = pack.hex_map.distance
-            if distance(HexId(there), base) > distance(HexId(here), base) and not along_jog:
-                return deny("5.3", "away-from-base", f"{block}: {there} is further from the Base than {here}")
-        if not before.follows(path):
+            along_jog = (
+                side == "axis"
+                and lines is base_lines
+                and {here, there} == jog
+                and hexside is not None
+                and hexside.has("highway")
+            )
+            if distance(HexId(there), source) > distance(HexId(here), source) and not along_jog:
+                return deny("5.3", "away-from-base", f"{block}: {there} is further from its source than {here}")
+        if not lines.follows(path):
             return deny("5.3", "not-along-supply-line", f"{block}: {'-'.join(path)} is not back along its own line")
-    after = supply_lines(pack, position.moved(paths), side)
-    if len(after.hexes) >= len(before.hexes):
+    moved = position.moved(paths)
+    after_lines, after_forts = networks(moved)
+
+    def size(base: Network, forts: Mapping[str, Network]) -> int:
+        return len(base.hexes.union(*(n.hexes for n in forts.values())))
+
+    if size(after_lines, after_forts) >= size(base_lines, fortress_nets):
         return deny("5.3", "network-not-reduced", "a Withdrawal must reduce the Supply Network by a hex")
     return ALLOW

@@ -335,3 +335,18 @@ def test_r19_0_demo_withdrawal_to_sidi_barrani(rommel: RommelPack) -> None:
     attackers = units(rommel, "axis", "sollum", "sollum", "sollum", "ft-capuzzo", "sidi-omar", "bardia")
     pos = Position((allied, *others, *attackers), battles={sollum: Battle("allied")})
     assert check_withdrawal(rommel, pos, "allied", {allied.block: [sollum, buq, barrani]}).ok
+
+
+@pytest.mark.rule("13.3")
+@pytest.mark.rule("5.3")
+def test_r13_3_fortress_supplied_units_withdraw_toward_the_fortress(rommel: RommelPack) -> None:
+    pos, allied = isolated_tobruk(rommel)
+    adem, tobruk = allied[4], at(rommel, "tobruk")
+    assigned = {adem.block: "tobruk"}
+    assert refused(check_withdrawal(rommel, pos, "allied", {adem.block: [adem.hex, tobruk]})) == (
+        "5.3",
+        "no-supply-line",
+    )  # not assigned: it may not trace or withdraw toward the Fortress
+    assert check_withdrawal(rommel, pos, "allied", {adem.block: [adem.hex, tobruk]}, assigned).ok
+    away = [adem.hex, at(rommel, "bir-guba")]
+    assert refused(check_withdrawal(rommel, pos, "allied", {adem.block: away}, assigned)) == ("5.3", "away-from-base")
