@@ -30,6 +30,7 @@ __all__ = [
     "TERRAINS",
     "Battle",
     "HexState",
+    "MoveOptions",
     "Position",
     "Side",
     "Unit",
@@ -175,11 +176,21 @@ def road_bonus(pack: RommelPack, path: Sequence[str]) -> int:
     return min(bonuses)
 
 
-def move_allowance(pack: RommelPack, block: str, path: Sequence[str], *, rommel: bool = False) -> int:
-    """§6.1-§6.3: the hexes a block may move along ``path``: its speed, plus the road bonus, plus the Rommel
-    bonus for an Axis Rommel Move."""
-    speed = pack.unit_type(pack.block(block).unit_type).speed
-    return speed + road_bonus(pack, path) + (pack.limit("rommel_bonus") if rommel else 0)
+def move_allowance(
+    pack: RommelPack,
+    block: str,
+    path: Sequence[str],
+    *,
+    rommel: bool = False,
+    forced: bool = False,
+    speed: int | None = None,
+) -> int:
+    """§6.1-§6.4: the hexes a block may move along ``path``: its speed (``speed``, a hidden block's claimed speed,
+    else the pack's), plus the road bonus of the whole path, plus the Rommel bonus for an Axis Rommel Move, plus
+    the Forced March hex for a Forced March attempt."""
+    base = pack.unit_type(pack.block(block).unit_type).speed if speed is None else speed
+    bonus = road_bonus(pack, path) + (pack.limit("rommel_bonus") if rommel else 0)
+    return base + bonus + (pack.limit("forced_march_hexes") if forced else 0)
 
 
 # --- moving -------------------------------------------------------------------------------------------------
@@ -225,13 +236,19 @@ def check_unit_move(
     path: Sequence[str],
     *,
     rommel: bool = False,
+    forced: bool = False,
+    speed: int | None = None,
     engaged: Mapping[HexsideId, int] = MappingProxyType({}),
 ) -> Verdict:
     """§6.0-§7.2: whether ``block`` may move along ``path`` (its hex first) at its speed plus bonuses.
 
+    ``speed`` is the speed a hidden block's owner claims (checked at the audit); None uses the pack's. ``forced``
+    is a Forced March attempt (§6.4: one hex more; the road bonus counts over the whole path).
+
     Refusals: ``5.1 not-on-map``, ``5.1 wrong-start``, ``11.1 disrupted`` (Disrupted units move only to Rout),
     ``6.3 not-axis`` (the Rommel bonus is the Axis's), ``6.0 not-adjacent``, ``6.1 over-budget``, ``7.0
-    after-stop`` (a unit stops on Engaging), and the step rules of :func:`movement_cost`.
+    after-stop`` (a unit stops on Engaging), ``7.2 re-engage`` (a Disengaging unit does not Engage again this
+    turn), and the step rules of :func:`movement_cost`.
     """
     unit = position.unit(block)
     if unit is None:
@@ -243,9 +260,11 @@ def check_unit_move(
     side = side_of(pack, unit)
     if rommel and side != "axis":
         return deny("6.3", "not-axis", "only Axis moves take the Rommel bonus")
-    budget = move_allowance(pack, block, path, rommel=rommel)
+    budget = move_allowance(pack, block, path, rommel=rommel, forced=forced, speed=speed)
     walk = pack.hex_map.walk([HexId(h) for h in path], budget, movement_cost(pack, position, side, engaged))
     if walk.ok:
+        if len(path) > 1 and has_enemy(pack, position, side, path[0]) and has_enemy(pack, position, side, path[-1]):
+            return deny("7.2", "re-engage", f"{block} Disengages from {path[0]} and may not Engage again this turn")
         return ALLOW
     rule = walk.rule or _WALK_RULES.get(walk.reason, "6.0")
     return deny(rule, walk.reason, f"{block}: step {walk.step} of {'-'.join(path)} ({walk.reason}, {budget} hexes)")
@@ -259,20 +278,36 @@ def engaging_hexside(pack: RommelPack, position: Position, side: Side, path: Seq
     return None if hexside is None else hexside.id
 
 
+@dataclass(frozen=True, slots=True)
+class MoveOptions:
+    """What a Move claims besides its paths: a Rommel Move (§6.3), the blocks attempting a Forced March (§6.4),
+    the speeds claimed for hidden blocks (checked at the audit; a block not listed uses the pack's speed), and the
+    Engagements already made across each hexside this Movement phase (§7.1; empty again for Blitz Movement)."""
+
+    rommel: bool = False
+    forced: frozenset[str] = frozenset()
+    speeds: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    engaged: Mapping[HexsideId, int] = field(default_factory=lambda: MappingProxyType({}))
+
+
 def _check_moves(
-    pack: RommelPack,
-    position: Position,
-    side: Side,
-    paths: Mapping[str, Sequence[str]],
-    rommel: bool,
-    engaged: Mapping[HexsideId, int],
+    pack: RommelPack, position: Position, side: Side, paths: Mapping[str, Sequence[str]], options: MoveOptions
 ) -> Verdict:
-    used = dict(engaged)
+    used = dict(options.engaged)
     for block in sorted(paths):
         unit = position.unit(block)
         if unit is not None and side_of(pack, unit) != side:
             return deny("5.0", "not-own-unit", f"{block} is not a {side} unit")
-        verdict = check_unit_move(pack, position, block, paths[block], rommel=rommel, engaged=used)
+        verdict = check_unit_move(
+            pack,
+            position,
+            block,
+            paths[block],
+            rommel=options.rommel,
+            forced=block in options.forced,
+            speed=options.speeds.get(block),
+            engaged=used,
+        )
         if not verdict.ok:
             return verdict
         crossing = engaging_hexside(pack, position, side, paths[block])
@@ -287,9 +322,7 @@ def check_group_move(
     side: Side,
     origin: str,
     paths: Mapping[str, Sequence[str]],
-    *,
-    rommel: bool = False,
-    engaged: Mapping[HexsideId, int] = MappingProxyType({}),
+    options: MoveOptions = MoveOptions(),
 ) -> Verdict:
     """§5.1: any or all of ``side``'s units in ``origin`` move, each along its own path to any hex.
 
@@ -302,7 +335,7 @@ def check_group_move(
         unit = position.unit(block)
         if unit is None or unit.hex != origin:
             return deny("5.1", "not-in-group", f"{block} is not in the moving group's hex {origin}")
-    return _check_moves(pack, position, side, paths, rommel, engaged)
+    return _check_moves(pack, position, side, paths, options)
 
 
 def check_regroup_move(
@@ -312,9 +345,7 @@ def check_regroup_move(
     command_point: str,
     destination: str,
     paths: Mapping[str, Sequence[str]],
-    *,
-    rommel: bool = False,
-    engaged: Mapping[HexsideId, int] = MappingProxyType({}),
+    options: MoveOptions = MoveOptions(),
 ) -> Verdict:
     """§5.2: units in or adjacent to the Command Point (regardless of terrain) move to one destination hex.
 
@@ -336,4 +367,4 @@ def check_regroup_move(
             return deny("5.2", "not-near-command-point", f"{block} is not in or next to {command_point}")
         if not paths[block] or paths[block][-1] != destination:
             return deny("5.2", "not-to-destination", f"{block} must end its Regroup in {destination}")
-    return _check_moves(pack, position, side, paths, rommel, engaged)
+    return _check_moves(pack, position, side, paths, options)

@@ -7,6 +7,7 @@ import pytest
 
 from pbem.games.rommel.board import (
     Battle,
+    MoveOptions,
     Position,
     Unit,
     check_group_move,
@@ -165,7 +166,9 @@ def test_r7_1_gap_limit_one_unit_per_phase(rommel: RommelPack) -> None:
     assert refused(check_group_move(rommel, pos, "axis", capuzzo, paths)) == ("7.1", "hexside-limit")
     assert check_group_move(rommel, pos, "axis", capuzzo, {first.block: [capuzzo, sollum]}).ok
     used = {hexside_id(capuzzo, sollum): 1}
-    verdict = check_group_move(rommel, pos, "axis", capuzzo, {second.block: [capuzzo, sollum]}, engaged=used)
+    verdict = check_group_move(
+        rommel, pos, "axis", capuzzo, {second.block: [capuzzo, sollum]}, MoveOptions(engaged=used)
+    )
     assert refused(verdict) == ("7.1", "hexside-limit")  # the phase's count carries over between Moves
     assert check_group_move(rommel, pos, "axis", capuzzo, {second.block: [capuzzo, sollum]}).ok  # Blitz: reset
 
@@ -265,3 +268,61 @@ def test_r5_2_regroup_move(rommel: RommelPack) -> None:
         "5.2",
         "enemy-command-point",
     )
+
+
+@pytest.mark.rule("6.4")
+def test_r6_4_forced_march_one_hex_more(rommel: RommelPack) -> None:
+    inf = one(rommel, "axis", "infantry", "0704")
+    pos = Position((inf,))
+    two = ["0704", "0705", "0706"]
+    assert refused(check_unit_move(rommel, pos, inf.block, two)) == ("6.1", "over-budget")
+    assert check_unit_move(rommel, pos, inf.block, two, forced=True).ok
+    assert refused(check_unit_move(rommel, pos, inf.block, [*two, "0707"], forced=True)) == ("6.1", "over-budget")
+
+
+@pytest.mark.rule("19.0")
+def test_r19_0_demo_forced_march_from_sidi_omar_to_sofafi(rommel: RommelPack) -> None:
+    """Third Axis turn: three units move out of Sidi Omar, two to Sofafi (the non-motorized one by a successful
+    Forced March), the third to Bir Habata."""
+    omar, habata, sofafi = at(rommel, "sidi-omar"), at(rommel, "bir-habata"), at(rommel, "sofafi")
+    inf, mot, other = (
+        one(rommel, "axis", "infantry", omar),
+        one(rommel, "axis", "mot_inf", omar),
+        one(rommel, "axis", "infantry", omar, 1),
+    )
+    pos = Position((inf, mot, other))
+    paths = {inf.block: [omar, habata, sofafi], mot.block: [omar, habata, sofafi], other.block: [omar, habata]}
+    assert check_group_move(rommel, pos, "axis", omar, paths, MoveOptions(forced=frozenset({inf.block}))).ok
+    assert refused(check_group_move(rommel, pos, "axis", omar, paths)) == ("6.1", "over-budget")
+
+
+@pytest.mark.rule("6.1")
+def test_r6_1_claimed_speed_of_a_hidden_block(rommel: RommelPack) -> None:
+    """A hidden block's move is checked at the speed its owner claims (the audit checks the claim later)."""
+    inf = one(rommel, "axis", "infantry", "0704")
+    pos = Position((inf,))
+    assert check_unit_move(rommel, pos, inf.block, ["0704", "0705", "0706"], speed=2).ok
+    options = MoveOptions(speeds={inf.block: 1})
+    assert refused(check_group_move(rommel, pos, "axis", "0704", {inf.block: ["0704", "0705", "0706"]}, options)) == (
+        "6.1",
+        "over-budget",
+    )
+
+
+@pytest.mark.rule("6.3")
+def test_r6_3_rommel_move_covers_every_unit_of_the_move(rommel: RommelPack) -> None:
+    a, b = one(rommel, "axis", "infantry", "0704"), one(rommel, "axis", "infantry", "0704", 1)
+    pos = Position((a, b))
+    paths = {a.block: ["0704", "0705", "0706"], b.block: ["0704", "0804", "0904"]}
+    assert check_group_move(rommel, pos, "axis", "0704", paths, MoveOptions(rommel=True)).ok
+    assert refused(check_group_move(rommel, pos, "axis", "0704", paths)) == ("6.1", "over-budget")
+
+
+@pytest.mark.rule("7.2")
+def test_r7_2_no_re_engaging_after_disengaging(rommel: RommelPack) -> None:
+    recon = one(rommel, "allied", "recon", "1705")
+    axis = one(rommel, "axis", "infantry", "1705")
+    other = one(rommel, "axis", "infantry", "1905", 1)
+    pos = Position((recon, axis, other), battles={"1705": Battle("allied")})
+    assert check_unit_move(rommel, pos, recon.block, ["1705", "1805"]).ok
+    assert refused(check_unit_move(rommel, pos, recon.block, ["1705", "1805", "1905"])) == ("7.2", "re-engage")
