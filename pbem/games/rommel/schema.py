@@ -98,7 +98,7 @@ class Hexside(PackModel):
     a: HexId
     b: HexId
     terrain: HexsideTerrain = Field(description="§1.4, terrain key: gap, mountain, ridge, marsh (clear if listed)")
-    name: Text | None = Field(description="the pass's name, e.g. Halfaya Pass; null when unnamed")
+    name: Text | None = Field(description="the pass's name, e.g. Sollum pass; null when unnamed")
     source: SourceText
 
 
