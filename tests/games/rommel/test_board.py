@@ -326,3 +326,11 @@ def test_r7_2_no_re_engaging_after_disengaging(rommel: RommelPack) -> None:
     pos = Position((recon, axis, other), battles={"1705": Battle("allied")})
     assert check_unit_move(rommel, pos, recon.block, ["1705", "1805"]).ok
     assert refused(check_unit_move(rommel, pos, recon.block, ["1705", "1805", "1905"])) == ("7.2", "re-engage")
+
+
+@pytest.mark.rule("8.1")
+def test_r8_1_battle_hexsides_belong_to_the_last_to_cross(rommel: RommelPack) -> None:
+    side = hexside_id("1705", "1805")
+    fought = Battle("allied", {side: "axis"})
+    assert fought.owner(side) == "axis"
+    assert fought.owner(hexside_id("1705", "1605")) == "allied"  # never crossed: the Defender's
