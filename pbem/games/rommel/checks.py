@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import pairwise
 from typing import NoReturn
@@ -10,6 +9,8 @@ from typing import NoReturn
 from pbem.games.rommel.grid import DIRECTIONS
 from pbem.games.rommel.schema import ARMS_CLASSES, GAME_ID, Place, RommelPack, SideSetup
 from pbem.kit import datapack
+from pbem.kit.graph import dijkstra
+from pbem.kit.hexes import HexId
 
 __all__ = ["REQUIRED_LIMITS", "cross_check"]
 
@@ -259,18 +260,16 @@ def _place(pack: RommelPack, place_id: str, where: str) -> Place:
 
 
 def _components(pack: RommelPack) -> Iterator[set[str]]:
-    todo = {h.id for h in pack.map.hexes if h.terrain != "depression"}
-    grid = pack.map.grid
+    """The parts of the map connected over passable hexsides (depression hexes left out), by the kit's search."""
+    hex_map = pack.hex_map  # the hexes, hexsides and roads are known to fit the grid by now
+    land = frozenset(h.id for h in pack.map.hexes if h.terrain != "depression")
+
+    def expand(here: HexId, _spent: int) -> Iterator[tuple[HexId, int]]:
+        return ((there, 1) for there in hex_map.neighbours(here) if there in land and pack.passable(here, there))
+
+    todo = set(land)
     while todo:
-        start = min(todo)
-        seen = {start}
-        queue = deque([start])
-        while queue:
-            here = queue.popleft()
-            for nxt in grid.neighbours(here):
-                if nxt in todo and nxt not in seen and pack.passable(here, nxt):
-                    seen.add(nxt)
-                    queue.append(nxt)
+        seen: set[str] = set(dijkstra([HexId(min(todo))], expand).cost)
         todo -= seen
         yield seen
 

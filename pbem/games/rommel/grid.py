@@ -1,27 +1,31 @@
-"""The printed hex grid of the Rommel map: coordinates, neighbours, distances and the renderer's grid.
+"""The printed hex grid of the Rommel map, and the kit hex map built from the pack.
 
 Printed ids are ``CCRR`` (column, row). With ``pointy`` tops rows are staggered and a hex has neighbours ``e``,
 ``w``, ``ne``, ``nw``, ``se``, ``sw`` (§1.1 names hexes "Msus E1" and "El Alamein SW1"); the ``stagger`` rows
-(``odd`` or ``even`` printed numbers) are pushed half a hex east. This is the kit's hex lattice; the arithmetic
-here is the little the pack's cross-checks need.
+(``odd`` or ``even`` printed numbers) are pushed half a hex east. All arithmetic is :mod:`pbem.kit.hexes`'s
+(:class:`~pbem.kit.hexes.Layout`, :func:`~pbem.kit.hexes.distance`); :class:`Grid` only names it for ids that
+need not be on the map (the cross-checks), and :func:`kit_map_data` turns the pack's map into the kit's
+:class:`~pbem.kit.hexes.HexMapData`, whose :class:`~pbem.kit.hexes.HexMap` every rule uses (``RommelPack.hex_map``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Literal
 
 from pydantic import Field
 
+from pbem.kit import hexes
 from pbem.kit.datapack import PackModel, SourceText
 from pbem.rules.maps import HexGrid
 
-__all__ = ["DIRECTIONS", "Grid", "GridSources"]
+__all__ = ["DIRECTIONS", "Grid", "GridSources", "kit_map_data"]
 
 DIRECTIONS: dict[str, dict[str, tuple[int, int]]] = {
-    "pointy": {"ne": (1, -1), "e": (1, 0), "se": (0, 1), "sw": (-1, 1), "w": (-1, 0), "nw": (0, -1)},
-    "flat": {"n": (0, -1), "ne": (1, -1), "se": (1, 0), "s": (0, 1), "sw": (-1, 1), "nw": (-1, 0)},
+    orientation: {name: hexes.Layout(orientation).step(i) for i, name in enumerate(names)}
+    for orientation, names in hexes.DIRECTION_NAMES.items()
 }
-"""Axial steps by compass name for each orientation (the same lattice as :mod:`pbem.kit`'s hex maps)."""
+"""Axial steps by compass name for each orientation: the kit's lattice (:data:`pbem.kit.hexes.DIRECTION_NAMES`)."""
 
 
 class GridSources(PackModel):
@@ -54,41 +58,32 @@ class Grid(PackModel):
         """The printed id of ``(col, row)``."""
         return f"{col:0{self.col_digits}d}{row:0{self.row_digits}d}"
 
-    def _shifted(self, index: int) -> bool:
-        return index % 2 == (1 if self.stagger == "odd" else 0)
+    @property
+    def layout(self) -> hexes.Layout:
+        """The kit's layout of this grid."""
+        return hexes.Layout(self.orientation, self.stagger)
 
     def axial(self, hex_id: str) -> tuple[int, int]:
         """Axial (q, r) of a printed id."""
-        col, row = self.parse(hex_id)
-        if self.orientation == "pointy":
-            lift = (row - (row & 1)) // 2 if self.stagger == "odd" else (row + (row & 1)) // 2
-            return col - lift, row
-        lift = (col - (col & 1)) // 2 if self.stagger == "odd" else (col + (col & 1)) // 2
-        return col, row - lift
+        here = self.layout.to_hex(*self.parse(hex_id))
+        return here.q, here.r
 
     def offset(self, q: int, r: int) -> str:
         """The printed id of axial (q, r) (not checked against the map)."""
-        if self.orientation == "pointy":
-            lift = (r - (r & 1)) // 2 if self.stagger == "odd" else (r + (r & 1)) // 2
-            return self.format(q + lift, r)
-        lift = (q - (q & 1)) // 2 if self.stagger == "odd" else (q + (q & 1)) // 2
-        return self.format(q, r + lift)
+        return self.format(*self.layout.to_offset(hexes.Hex(q, r)))
 
     def step(self, hex_id: str, direction: str) -> str:
         """The id one hex ``direction`` (``"e"``, ``"sw"``…) of ``hex_id`` (not checked against the map)."""
-        q, r = self.axial(hex_id)
-        dq, dr = DIRECTIONS[self.orientation][direction]
-        return self.offset(q + dq, r + dr)
+        here = hexes.Hex(*self.axial(hex_id))
+        return self.offset(*here.step(DIRECTIONS[self.orientation][direction]))
 
     def neighbours(self, hex_id: str) -> tuple[str, ...]:
         """The six ids around ``hex_id``, clockwise from the first direction (not checked against the map)."""
-        return tuple(self.step(hex_id, d) for d in DIRECTIONS[self.orientation])
+        return tuple(self.format(*there) for there in self.layout.neighbours(*self.parse(hex_id)))
 
     def distance(self, a: str, b: str) -> int:
         """The number of hex steps between ``a`` and ``b``, ignoring terrain."""
-        (q1, r1), (q2, r2) = self.axial(a), self.axial(b)
-        dq, dr = q1 - q2, r1 - r2
-        return max(abs(dq), abs(dr), abs(dq + dr))
+        return hexes.distance(hexes.Hex(*self.axial(a)), hexes.Hex(*self.axial(b)))
 
     def hex_grid(self) -> HexGrid:
         """The report renderer's grid for this map (its stagger counts from ``first``, this one by printed number)."""
@@ -105,3 +100,39 @@ class Grid(PackModel):
             id_format=f"{{col:0{self.col_digits}d}}{{row:0{self.row_digits}d}}",
             origin=(float(self.margin), float(self.margin)),
         )
+
+
+def kit_map_data(
+    grid: Grid,
+    land: Iterable[str],
+    terrain: Mapping[frozenset[str], str],
+    roads: Mapping[frozenset[str], frozenset[str]],
+    source: str,
+) -> hexes.HexMapData:
+    """The kit's map data for the pack's map.
+
+    Every id of the grid's rectangle that is not ``land`` is ``missing`` (sea, §1.4). A hexside's features are its
+    terrain (``terrain``, else ``clear``, §1.4) and the kinds of road that cross it (``roads``, §1.5).
+    """
+    on_land = set(land)
+    rectangle = [
+        grid.format(col, row)
+        for col in range(grid.cols[0], grid.cols[1] + 1)
+        for row in range(grid.rows[0], grid.rows[1] + 1)
+    ]
+    sides = []
+    for pair in sorted(set(terrain) | set(roads), key=sorted):
+        a, b = sorted(pair)
+        features = (terrain.get(pair, "clear"), *sorted(roads.get(pair, ())))
+        sides.append(hexes.HexsideRecord(a=a, b=b, features=features))
+    return hexes.HexMapData(
+        orientation=grid.orientation,
+        stagger=grid.stagger,
+        col_digits=grid.col_digits,
+        row_digits=grid.row_digits,
+        cols=grid.cols,
+        rows=grid.rows,
+        missing=tuple(h for h in rectangle if h not in on_land),
+        hexsides=tuple(sides),
+        source=source,
+    )

@@ -7,7 +7,6 @@ Every record says where its values came from, field by field (``sources``) or as
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 from functools import cached_property
 from itertools import pairwise
@@ -15,8 +14,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from pbem.games.rommel.grid import Grid
+from pbem.games.rommel.grid import Grid, kit_map_data
+from pbem.kit import hexes
 from pbem.kit.datapack import PackMeta, PackModel, RuleRef, Slug, SourceText, Text
+from pbem.kit.graph import dijkstra
 
 __all__ = [
     "ARMS_CLASSES",
@@ -97,7 +98,7 @@ class Hexside(PackModel):
     a: HexId
     b: HexId
     terrain: HexsideTerrain = Field(description="§1.4, terrain key: gap, mountain, ridge, marsh (clear if listed)")
-    name: Text | None = Field(description="the pass's name, e.g. Halfaya Pass; null when unnamed")
+    name: Text | None = Field(description="the pass's name, e.g. Sollum pass; null when unnamed")
     source: SourceText
 
 
@@ -450,10 +451,7 @@ class RommelPack(PackModel):
 
     def block(self, block_id: str) -> Block:
         """The block ``block_id``; KeyError if there is none."""
-        for block in self.blocks:
-            if block.id == block_id:
-                return block
-        raise KeyError(block_id)
+        return self._blocks[block_id]
 
     def unit_type(self, type_id: str) -> UnitType:
         """The unit type ``type_id``; KeyError if there is none."""
@@ -497,12 +495,23 @@ class RommelPack(PackModel):
                 return cell.fire
         raise KeyError((firer, target))
 
+    @cached_property
+    def hex_map(self) -> hexes.HexMap:
+        """The kit's hex map of this pack, built once per loaded pack: land hexes, and on each hexside its terrain
+        (§1.4) and the kinds of road crossing it (§1.5) as features.
+
+        Raises:
+            DataPackError: R006 if a record does not fit the grid.
+        """
+        data = kit_map_data(self.map.grid, self._land, self._hexside_index, self._road_kinds, self.map.sources.hexsides)
+        return hexes.HexMap.from_pack(data, game=GAME_ID)
+
     def hexside(self, a: str, b: str) -> HexsideTerrain | None:
         """The terrain between two land hexes: listed, else Clear; None if they are not adjacent land hexes."""
-        land = self.land()
-        if a not in land or b not in land or b not in self.map.grid.neighbours(a):
+        # The grid's arithmetic, not hex_map: the cross-checks ask before the records are known to fit the map.
+        if a not in self._land or b not in self._land or b not in self.map.grid.neighbours(a):
             return None
-        return self._hexsides().get(frozenset((a, b)), "clear")
+        return self._hexside_index.get(frozenset((a, b)), "clear")
 
     def road_links(self) -> dict[frozenset[str], RoadKind]:
         """The best road across each hexside a road crosses (highway over track over trail)."""
@@ -523,9 +532,6 @@ class RommelPack(PackModel):
     def land(self) -> frozenset[str]:
         """The ids of every land hex."""
         return self._land
-
-    def _hexsides(self) -> dict[frozenset[str], HexsideTerrain]:
-        return self._hexside_index
 
     @cached_property
     def _land(self) -> frozenset[str]:
@@ -553,37 +559,26 @@ class RommelPack(PackModel):
                 out.setdefault(frozenset((a, b)), set()).add(road.kind)
         return {pair: frozenset(kinds) for pair, kinds in out.items()}
 
+    @cached_property
+    def _blocks(self) -> dict[str, Block]:
+        return {block.id: block for block in self.blocks}
+
     def region(self, region: str) -> tuple[str, ...]:
         """The hexes of ``region`` (``"libya"`` or ``"egypt"``)."""
         return tuple(h.id for h in self.map.hexes if h.region == region)
 
     def road_path(self, start: str, end: str, kinds: Iterable[str]) -> tuple[str, ...] | None:
-        """The shortest path from ``start`` to ``end`` crossing only hexsides carrying a road of ``kinds``."""
-        allowed = set(kinds)
-        links: dict[str, set[str]] = {}
-        for pair, present in self._road_kinds.items():
-            if present & allowed:
-                a, b = tuple(pair)
-                links.setdefault(a, set()).add(b)
-                links.setdefault(b, set()).add(a)
-        return _bfs_path(links, start, end)
+        """A shortest path from ``start`` to ``end`` crossing only hexsides carrying a road of ``kinds``."""
+        allowed = frozenset(kinds)
+        hex_map = self.hex_map
+        if start not in hex_map or end not in hex_map:
+            return None
+
+        def expand(here: hexes.HexId, _spent: int) -> Iterable[tuple[hexes.HexId, int]]:
+            return ((there, 1) for there, side in hex_map.sides(here) if side.has(*allowed))
+
+        search = dijkstra([hexes.HexId(start)], expand, goal=lambda here: here == end)
+        return search.path(hexes.HexId(end)) if end in search.cost else None
 
 
 _ROAD_RANK = {"highway": 3, "track": 2, "trail": 1}
-
-
-def _bfs_path(links: dict[str, set[str]], start: str, end: str) -> tuple[str, ...] | None:
-    previous: dict[str, str | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        if here == end:
-            path = [here]
-            while (back := previous[path[-1]]) is not None:
-                path.append(back)
-            return tuple(reversed(path))
-        for nxt in sorted(links.get(here, ())):
-            if nxt not in previous:
-                previous[nxt] = here
-                queue.append(nxt)
-    return None

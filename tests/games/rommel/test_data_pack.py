@@ -750,9 +750,11 @@ def test_r19_0_demo_moves(pack: RommelPack) -> None:
     assert grid.parse(east)[0] < grid.parse(hex_of(pack, "mersa-matruh"))[0]  # "west of Mersa Matruh"
     tobruk_to_sollum = road_steps(pack, "tobruk", "sollum", ("highway",))
     assert tobruk_to_sollum <= pack.limit("redeployment_hexes") + highway
-    habata = hex_of(pack, "bir-habata")
-    assert habata in grid.neighbours(hex_of(pack, "sollum")) and pack.passable(hex_of(pack, "sollum"), habata)
+    # Month 2: Tobruk to Sofafi in two Redeployments: 6 highway hexes to Sollum, then along the highway and the
+    # Sidi Barrani trail (the lesser bonus, the trail's, applies).
     assert grid.distance(hex_of(pack, "sollum"), sofafi) == pack.limit("redeployment_hexes")
+    second = road_steps(pack, "sollum", "sofafi", ("highway", "trail"))
+    assert second <= pack.limit("redeployment_hexes") + pack.limit("road_bonus_trail")
 
 
 def test_renderer_grid_agrees(pack: RommelPack) -> None:
