@@ -172,7 +172,7 @@ def _may_buy(
                 break
             owner = controller(pack, position, rule.space)
             if rule.requires_side_control is not None and (
-                owner is None or pack.power(owner).side != rule.requires_side_control
+                owner is None or side_of(pack, position, owner, rule.space) != rule.requires_side_control
             ):
                 return deny(rule.rule, "port-not-controlled", f"{unit.id} needs {rule.space} in Allied hands")
             if rule.per_type_per_turn is not None and count > rule.per_type_per_turn:

@@ -221,7 +221,7 @@ def landing_spaces(pack: AxisAlliesPack, position: Position, side: str) -> froze
     found = set()
     for row in pack.territories:
         owner = controller(pack, position, row.id)
-        if owner is not None and pack.power(owner).side == side:
+        if owner is not None and side_of(pack, position, owner, row.id) == side:
             found.add(row.id)
     return frozenset(found)
 

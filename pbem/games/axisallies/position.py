@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pbem.games.axisallies.data import AxisAlliesPack, UnitType
+from pbem.games.axisallies.data import AxisAlliesPack, Scenario, UnitType
 from pbem.kit.graph import LocationGraph
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "controller",
     "enemy",
     "graph_of",
+    "initial_position",
     "sea_status",
     "side_of",
     "status",
@@ -114,7 +115,7 @@ def status(pack: AxisAlliesPack, position: Position, territory: str, side: str) 
     if combat_units(pack, position, territory, enemy(side)):
         return "hostile"
     owner = controller(pack, position, territory)
-    if owner is not None and pack.power(owner).side not in (None, side):
+    if owner is not None and side_of(pack, position, owner, territory) != side:
         return "hostile"
     if owner is not None or combat_units(pack, position, territory, side):
         return "friendly"
@@ -133,3 +134,17 @@ def sea_status(pack: AxisAlliesPack, position: Position, zone: str, side: str) -
         if n > 0 and (unit.category == "air" or is_surface_warship(unit)):
             return "hostile"
     return "friendly"
+
+
+def initial_position(pack: AxisAlliesPack, scenario: Scenario) -> Position:
+    """The board of ``scenario``'s setup charts (p.8): control markers, pieces and supply at its first round."""
+    pieces: dict[str, dict[tuple[str, str], int]] = {}
+    supply: dict[str, int] = {}
+    for row in scenario.setup.placements:
+        here = pieces.setdefault(row.space, {})
+        for type_, n in row.units.items():
+            here[(row.power, type_)] = here.get((row.power, type_), 0) + n
+        if row.supply:
+            supply[row.space] = supply.get(row.space, 0) + row.supply
+    control = {row.territory: row.power for row in scenario.setup.control}
+    return Position(round=scenario.start_round, pieces=pieces, control=control, supply=supply)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pbem.games.axisallies.data import AxisAlliesPack, UnitType
-from pbem.games.axisallies.position import Position, combat_units, controller, enemy, graph_of, status
+from pbem.games.axisallies.position import Position, combat_units, controller, enemy, graph_of, side_of, status
 from pbem.kit.graph import trace
 from pbem.rules.contract import ALLOW, Verdict, deny
 
@@ -35,7 +35,7 @@ def usable_by(pack: AxisAlliesPack, position: Position, territory: str, side: st
     if combat_units(pack, position, territory, enemy(side)):
         return False
     owner = controller(pack, position, territory)
-    return owner is None or pack.power(owner).side in (None, side)
+    return owner is None or side_of(pack, position, owner, territory) == side
 
 
 def sources(pack: AxisAlliesPack, position: Position, territory: str, side: str) -> dict[str, int]:
