@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pbem.games.axisallies.data import AxisAlliesPack, UnitType
+from pbem.games.axisallies.data import AxisAlliesPack, Scenario, UnitType
+from pbem.games.axisallies.movement import may_enter
 from pbem.games.axisallies.position import Position, combat_units, controller, enemy, graph_of, side_of, status
 from pbem.kit.graph import trace
 from pbem.rules.contract import ALLOW, Verdict, deny
 
 __all__ = [
     "attack_supply_due",
+    "check_land_attack",
     "check_payment",
     "defense_supply_due",
     "exempt_from_attack_supply",
@@ -115,3 +117,44 @@ def check_payment(
         if n > allowed[place]:
             return deny(rule, "supply-short", f"{place} holds {allowed[place]} supply, {n} taken")
     return ALLOW
+
+
+def check_land_attack(
+    pack: AxisAlliesPack,
+    scenario: Scenario,
+    position: Position,
+    power: str,
+    origin: str,
+    target: str,
+    attackers: Mapping[str, int],
+    payment: Mapping[str, int],
+) -> Verdict:
+    """p.18: whether ``power`` may declare a land attack with ``attackers`` (type -> count) out of ``origin``
+    against the adjacent ``target``, paying ``payment`` (territory -> supply tokens).
+
+    The target is a hostile territory, or for scout cars alone a neutral one holding supply; every attacker could
+    enter it (the Sahara only for scout cars, p.11; the white line, p.28); AAA and trucks never attack (pp.31-32);
+    the payment is exactly :func:`attack_supply_due`, from :func:`sources` of ``origin``.
+    """
+    edge = graph_of(pack).edge(origin, target)
+    if edge is None or edge.type != "land":
+        return deny("18", "not-adjacent", f"{target} is not adjacent to {origin}")
+    side = side_of(pack, position, power, origin)
+    if not attackers or any(n <= 0 for n in attackers.values()):
+        return deny("18", "no-attackers", "an attack needs attacking land units")
+    for type_, n in sorted(attackers.items()):
+        unit = pack.unit(power, type_)
+        if unit.category != "land" or not unit.combat or any(a.id == "cannot_attack" for a in unit.abilities):
+            return deny("18", "cannot-attack", f"{unit.id} cannot attack")
+        if position.count(origin, power, type_) < n:
+            return deny("18", "units-missing", f"{origin} has fewer than {n} {unit.id}")
+        verdict = may_enter(pack, scenario, position, side, unit, target, origin)
+        if not verdict.ok:
+            return verdict
+    here = status(pack, position, target, side)
+    scouts_only = all(exempt_from_attack_supply(pack.unit(power, t)) for t in attackers)
+    if here != "hostile" and not (here == "neutral" and scouts_only and position.supply_in(target) > 0):
+        return deny("18", "not-hostile", f"{target} is not a territory {power} may attack")
+    defended = bool(combat_units(pack, position, target, enemy(side)))
+    due = attack_supply_due(pack, power, attackers, defended=defended)
+    return check_payment(pack, position, origin, side, due, payment, rule="18")

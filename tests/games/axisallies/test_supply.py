@@ -9,10 +9,11 @@ from dataclasses import replace
 
 import pytest
 
-from pbem.games.axisallies.data import AxisAlliesPack
+from pbem.games.axisallies.data import AxisAlliesPack, Scenario
 from pbem.games.axisallies.position import Position, initial_position
 from pbem.games.axisallies.supply import (
     attack_supply_due,
+    check_land_attack,
     check_payment,
     defense_supply_due,
     sources,
@@ -124,3 +125,61 @@ def test_p20_defence_supply_from_the_territory_or_a_friendly_neighbour(pack: Axi
     assert check_payment(pack, start, "mersa_matruh", "allies", 1, {"cairo": 1}, rule="20").ok
     verdict = check_payment(pack, start, "mersa_matruh", "allies", 1, {"benghazi": 1}, rule="20")
     assert (verdict.rule, verdict.reason) == ("20", "supply-out-of-reach")
+
+
+# --- p.18: declaring land attacks ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def rlp(pack: AxisAlliesPack) -> Scenario:
+    return pack.scenario("rommels_last_push")
+
+
+@pytest.mark.rule("18")
+def test_p18_declare_an_attack_paying_its_supply(pack: AxisAlliesPack, rlp: Scenario, start: Position) -> None:
+    attackers = {"tank": 2, "infantry": 1, "mech_infantry": 1, "anti_tank_gun": 1, "scout_car": 1}
+    ok = check_land_attack(pack, rlp, start, "germany", "el_agheila", "benghazi", attackers, {"el_agheila": 1})
+    assert ok.ok
+    twice = check_land_attack(pack, rlp, start, "germany", "el_agheila", "benghazi", attackers, {"el_agheila": 2})
+    assert (twice.rule, twice.reason) == ("18", "supply-amount")
+    scouts = check_land_attack(pack, rlp, start, "germany", "el_agheila", "jalo", {"scout_car": 1}, {})
+    assert scouts.ok  # scout cars alone spend nothing
+    paid = check_land_attack(pack, rlp, start, "germany", "el_agheila", "jalo", {"scout_car": 1}, {"sirte": 1})
+    assert paid.reason == "supply-amount"
+
+
+@pytest.mark.rule("18")
+def test_p18_attack_refusals(pack: AxisAlliesPack, rlp: Scenario, start: Position) -> None:
+    def reason(origin: str, target: str, attackers: dict[str, int], payment: dict[str, int]) -> tuple[str, str]:
+        verdict = check_land_attack(pack, rlp, start, "germany", origin, target, attackers, payment)
+        assert not verdict.ok
+        return verdict.rule or "", verdict.reason
+
+    assert reason("el_agheila", "tobruk", {"tank": 1}, {"el_agheila": 1}) == ("18", "not-adjacent")
+    assert reason("el_agheila", "benghazi", {"tank": 3}, {"el_agheila": 1}) == ("18", "units-missing")
+    assert reason("el_agheila", "benghazi", {"truck": 1}, {}) == ("18", "cannot-attack")
+    assert reason("el_agheila", "mechili", {"tank": 1}, {}) == ("18", "not-hostile")
+    assert reason("el_agheila", "sirte", {"tank": 1}, {}) == ("18", "not-hostile")
+    assert reason("el_agheila", "benghazi", {}, {}) == ("18", "no-attackers")
+
+
+@pytest.mark.rule("31")
+def test_p31_scout_cars_may_raid_neutral_supply(pack: AxisAlliesPack, rlp: Scenario, start: Position) -> None:
+    stocked = replace(start, supply={**start.supply, "mechili": 2})
+    assert check_land_attack(pack, rlp, stocked, "germany", "el_agheila", "mechili", {"scout_car": 1}, {}).ok
+    tanks = check_land_attack(pack, rlp, stocked, "germany", "el_agheila", "mechili", {"tank": 1}, {})
+    assert tanks.reason == "not-hostile"
+
+
+@pytest.mark.rule("11")
+def test_p11_only_scout_cars_attack_into_the_sahara(pack: AxisAlliesPack, rlp: Scenario, start: Position) -> None:
+    board = replace(
+        start,
+        pieces={
+            "cairo": {("united_kingdom", "infantry"): 1, ("united_kingdom", "scout_car"): 1},
+            "kharga": {("germany", "scout_car"): 1},
+        },
+    )
+    infantry = check_land_attack(pack, rlp, board, "united_kingdom", "cairo", "kharga", {"infantry": 1}, {"cairo": 1})
+    assert (infantry.rule, infantry.reason) == ("11", "sahara")
+    assert check_land_attack(pack, rlp, board, "united_kingdom", "cairo", "kharga", {"scout_car": 1}, {}).ok
