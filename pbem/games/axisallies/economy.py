@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pbem.games.axisallies.data import AxisAlliesPack, Scenario, UnitType
-from pbem.games.axisallies.position import Position, combat_units, controller, side_of
+from pbem.games.axisallies.position import Position, combat_units, controller, enemy, graph_of, side_of
 from pbem.kit.tables import Term, Total
 from pbem.rules.contract import ALLOW, Verdict, deny
 
@@ -28,7 +28,9 @@ __all__ = [
     "Category",
     "Order",
     "check_deployment",
+    "check_land_mine",
     "check_requisition",
+    "check_sea_mine",
     "check_upkeep",
     "convoy_arrival",
     "convoy_open",
@@ -315,3 +317,59 @@ def check_deployment(
 
 def _is_sea(pack: AxisAlliesPack, space: str) -> bool:
     return any(z.id == space for z in pack.sea_zones)
+
+
+# --- mines (p.14) --------------------------------------------------------------------------------------------
+
+
+def check_land_mine(
+    pack: AxisAlliesPack,
+    position: Position,
+    power: str,
+    territory: str,
+    facing: str,
+    *,
+    done_here: int,
+    new_token: bool,
+    tokens_in_play: int,
+) -> Verdict:
+    """p.14: whether ``power`` may deploy (``new_token``) or upgrade a land mine token in ``territory`` facing the
+    adjacent ``facing``: only where it has control or combat land units, at most the pack's
+    ``land_mine_deploys_per_territory`` a turn (``done_here`` so far), and a new token needs one in the pool."""
+    side = side_of(pack, position, power, territory)
+    own_land = any(
+        p == power and pack.unit(p, t).category == "land" for p, t in combat_units(pack, position, territory, side)
+    )
+    if controller(pack, position, territory) != power and not own_land:
+        return deny("14", "mine-not-yours", f"{power} neither controls nor occupies {territory}")
+    edge = graph_of(pack).edge(territory, facing)
+    if edge is None or edge.type != "land":
+        return deny("14", "not-adjacent", f"a mine faces an adjacent territory; {facing} is not")
+    if done_here >= pack.limit("land_mine_deploys_per_territory"):
+        return deny("14", "one-per-territory", "one land mine deployment or upgrade per territory per turn")
+    pool = next(t for t in pack.tokens if t.id == "land_mine").pieces.get("all", 0)
+    if new_token and tokens_in_play >= pool:
+        return deny("9", "no-tokens-left", "no land mine tokens are left in the pool")
+    return ALLOW
+
+
+def check_sea_mine(
+    pack: AxisAlliesPack, position: Position, power: str, zone: str, *, done_here: int, tokens_in_play: int
+) -> Verdict:
+    """p.14: whether ``power`` may deploy a sea mine token in ``zone``: no enemy combat sea units there, not an
+    enemy sea unit deployment zone, not a zone barred to Axis mines, at most the pack's
+    ``sea_mine_deploys_per_zone`` a turn, and a token left in the side's pool (``tokens_in_play`` of the side)."""
+    row = pack.sea_zone(zone)
+    side = side_of(pack, position, power, zone)
+    if any(pack.unit(p, t).category == "sea" for p, t in combat_units(pack, position, zone, enemy(side))):
+        return deny("14", "enemy-ships", f"{row.name} holds enemy combat sea units")
+    if any(side_of(pack, position, p, zone) != side for p in row.deployment_for):
+        return deny("14", "enemy-deployment-zone", f"{row.name} is an enemy sea unit deployment zone")
+    if side == "axis" and row.axis_mines_forbidden:
+        return deny("14", "axis-mines-forbidden", f"the Axis may not mine {row.name}")
+    if done_here >= pack.limit("sea_mine_deploys_per_zone"):
+        return deny("14", "one-per-zone", "one sea mine per sea zone per turn")
+    pool = next(t for t in pack.tokens if t.id == "sea_mine").pieces.get(side, 0)
+    if tokens_in_play >= pool:
+        return deny("9", "no-tokens-left", f"no {side} sea mine tokens are left in the pool")
+    return ALLOW

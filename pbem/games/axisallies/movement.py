@@ -43,6 +43,8 @@ __all__ = [
     "Phase",
     "air_range",
     "check_air_move",
+    "check_convoy_landing",
+    "check_escort_move",
     "check_land_move",
     "check_sea_move",
     "excess_destinations",
@@ -417,3 +419,49 @@ def retreat_destinations(
         for t in excess_destinations(pack, scenario, position, territory, power, type_)
         if t not in land_attacked and t not in blitzed
     )
+
+
+# --- convoy air moves (p.12, p.25) ---------------------------------------------------------------------------
+
+
+def check_convoy_landing(
+    pack: AxisAlliesPack, scenario: Scenario, position: Position, power: str, type_: str, path: Sequence[str]
+) -> Verdict:
+    """p.12: an air unit of ``power`` in its convoy zone at phase 1 flies at most the pack's
+    ``convoy_air_landing_range`` spaces to land in a friendly-controlled territory (else it is destroyed)."""
+    unit = pack.unit(power, type_)
+    side = side_of(pack, position, power, path[0]) if path else "axis"
+    verdict = _walk(pack, scenario, position, side, unit, path)
+    if not verdict.ok:
+        return verdict
+    if len(path) - 1 > pack.limit("convoy_air_landing_range"):
+        return deny("12", "too-far", f"convoy air units land within {pack.limit('convoy_air_landing_range')} spaces")
+    if path[-1] not in landing_spaces(pack, position, side):
+        return deny("12", "no-landing", f"{path[-1]} is not a friendly-controlled territory")
+    return ALLOW
+
+
+def check_escort_move(
+    pack: AxisAlliesPack,
+    scenario: Scenario,
+    position: Position,
+    power: str,
+    type_: str,
+    path: Sequence[str],
+    *,
+    open_convoys: frozenset[str],
+) -> Verdict:
+    """p.25: an air unit that did not move this turn flies at most the pack's ``escort_move_range`` spaces into a
+    sea zone holding one of ``power``'s open convoy routes (``open_convoys``, see :func:`.economy.convoy_open`)."""
+    unit = pack.unit(power, type_)
+    if unit.category != "air":
+        return deny("25", "not-an-air-unit", f"{unit.id} is not an air unit")
+    side = side_of(pack, position, power, path[0]) if path else "axis"
+    verdict = _walk(pack, scenario, position, side, unit, path)
+    if not verdict.ok:
+        return verdict
+    if len(path) - 1 > pack.limit("escort_move_range"):
+        return deny("25", "too-far", f"escorts fly at most {pack.limit('escort_move_range')} spaces")
+    if path[-1] not in open_convoys:
+        return deny("25", "not-a-convoy", f"{path[-1]} holds no open convoy route of {power}")
+    return ALLOW

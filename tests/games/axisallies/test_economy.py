@@ -13,7 +13,9 @@ from pbem.games.axisallies.data import AxisAlliesPack, Scenario
 from pbem.games.axisallies.economy import (
     Order,
     check_deployment,
+    check_land_mine,
     check_requisition,
+    check_sea_mine,
     check_upkeep,
     convoy_arrival,
     convoy_open,
@@ -322,3 +324,44 @@ def test_p28_torch_italy_deploys_only_to_tripoli_in_round_7(
     assert check_deployment(pack, torch, board, "italy", infantry, "sz15").ok
     assert check_deployment(pack, torch, board, "italy", infantry, "italy").ok
     assert check_deployment(pack, torch, replace(board, round=8), "italy", infantry, "sz20").ok
+
+
+# --- p.14: mine tokens ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("14")
+def test_p14_land_mines_where_you_control_or_stand(pack: AxisAlliesPack, start: Position) -> None:
+    def mine(power: str, territory: str, facing: str, done: int = 0, new: bool = True, used: int = 0) -> str:
+        verdict = check_land_mine(
+            pack, start, power, territory, facing, done_here=done, new_token=new, tokens_in_play=used
+        )
+        return "ok" if verdict.ok else f"{verdict.rule}:{verdict.reason}"
+
+    assert mine("united_kingdom", "mersa_matruh", "tobruk") == "ok"  # British units, no marker possible
+    assert mine("united_kingdom", "cairo", "mersa_matruh") == "ok"
+    assert mine("germany", "mersa_matruh", "tobruk") == "14:mine-not-yours"
+    assert mine("italy", "el_agheila", "benghazi") == "ok"  # an Italian tank stands there
+    assert mine("germany", "tripoli", "sirte") == "ok"  # German units in an Italian territory
+    assert mine("united_kingdom", "mersa_matruh", "benghazi") == "14:not-adjacent"
+    assert mine("united_kingdom", "mersa_matruh", "tobruk", done=1) == "14:one-per-territory"
+    pool = next(t for t in pack.tokens if t.id == "land_mine").pieces["all"]
+    assert mine("united_kingdom", "mersa_matruh", "tobruk", used=pool) == "9:no-tokens-left"
+    assert mine("united_kingdom", "mersa_matruh", "tobruk", new=False, used=pool) == "ok"  # an upgrade
+
+
+@pytest.mark.rule("14")
+def test_p14_sea_mines(pack: AxisAlliesPack, start: Position) -> None:
+    def mine(power: str, zone: str, done: int = 0, used: int = 0) -> str:
+        verdict = check_sea_mine(pack, start, power, zone, done_here=done, tokens_in_play=used)
+        return "ok" if verdict.ok else f"{verdict.rule}:{verdict.reason}"
+
+    assert mine("germany", "sz21") == "ok"
+    assert mine("germany", "sz31") == "14:enemy-ships"
+    assert mine("italy", "sz3") == "14:enemy-deployment-zone"
+    assert mine("united_kingdom", "sz1") == "14:enemy-deployment-zone"
+    assert mine("germany", "indian_ocean") == "14:axis-mines-forbidden"
+    assert mine("germany", "sz21", done=1) == "14:one-per-zone"
+    axis = next(t for t in pack.tokens if t.id == "sea_mine").pieces["axis"]
+    assert mine("germany", "sz21", used=axis) == "9:no-tokens-left"
+    assert mine("united_kingdom", "sz21") == "14:enemy-ships"  # a German submarine counts
+    assert mine("united_kingdom", "sz19", used=axis - 1) == "9:no-tokens-left"  # only 6 Allied tokens

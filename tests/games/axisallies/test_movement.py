@@ -13,6 +13,8 @@ from pbem.games.axisallies.data import AxisAlliesPack, Scenario
 from pbem.games.axisallies.movement import (
     air_range,
     check_air_move,
+    check_convoy_landing,
+    check_escort_move,
     check_land_move,
     check_sea_move,
     excess_destinations,
@@ -468,3 +470,33 @@ def test_p22_worked_example_retreat_from_mersa_matruh(pack: AxisAlliesPack, rlp:
         blitzed=frozenset({"tobruk"}),
     )
     assert none == ()
+
+
+# --- p.12, 25: convoy air moves -------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("12")
+def test_p12_convoy_air_units_land_within_two_spaces(pack: AxisAlliesPack, rlp: Scenario, start: Position) -> None:
+    board = put(start, "sz15", germany__fighter=1)
+    assert check_convoy_landing(pack, rlp, board, "germany", "fighter", ["sz15", "tripoli"]).ok
+    refused(check_convoy_landing(pack, rlp, board, "germany", "fighter", ["sz15", "sz18", "sirte"]), "12", "no-landing")
+    three = ["sz15", "tripoli", "sirte", "el_agheila"]
+    refused(check_convoy_landing(pack, rlp, board, "germany", "fighter", three), "12", "too-far")
+
+
+@pytest.mark.rule("25")
+def test_p25_escorts_fly_two_spaces_to_an_open_convoy(pack: AxisAlliesPack, rlp: Scenario, start: Position) -> None:
+    convoys = frozenset({"sz15"})
+    assert check_escort_move(pack, rlp, start, "germany", "fighter", ["tripoli", "sz15"], open_convoys=convoys).ok
+    refused(
+        check_escort_move(pack, rlp, start, "germany", "fighter", ["tripoli", "sz14"], open_convoys=convoys),
+        "25",
+        "not-a-convoy",
+    )
+    far = ["el_agheila", "sirte", "sz18", "sz15"]
+    refused(check_escort_move(pack, rlp, start, "germany", "fighter", far, open_convoys=convoys), "25", "too-far")
+    refused(
+        check_escort_move(pack, rlp, start, "germany", "tank", ["el_agheila", "sz20"], open_convoys=convoys),
+        "25",
+        "not-an-air-unit",
+    )
