@@ -48,6 +48,7 @@ __all__ = [
     "check_land_move",
     "check_sea_move",
     "excess_destinations",
+    "in_attack_position",
     "land_reach",
     "landing_spaces",
     "may_enter",
@@ -183,7 +184,30 @@ def check_land_move(
     allowance = unit.move if blitz else unit.move - 1
     if steps > allowance:
         return deny("15", "attack-point-reserved", f"{unit.id} may combat move at most {allowance} territories")
+    # A blitz is a combat move in itself: after its first step the unit may stay, to attack if it is then in
+    # attack position, or go on (p.15 "may", notes §10.11); only other moves must end in attack position.
+    if not blitz and not in_attack_position(pack, scenario, position, power, type_, path[-1]):
+        return deny("15", "not-attack-position", f"a land combat move must end in attack position, not {path[-1]}")
     return ALLOW
+
+
+def in_attack_position(
+    pack: AxisAlliesPack, scenario: Scenario, position: Position, power: str, type_: str, territory: str
+) -> bool:
+    """p.15: a land unit in ``territory`` is in attack position beside a hostile territory it could attack (the
+    Sahara, the white line and emblems as for entering it); a scout car also beside a neutral territory holding
+    supply tokens. Whether the supply for the attack is there is :func:`.supply.check_land_attack`'s question."""
+    unit = pack.unit(power, type_)
+    side = side_of(pack, position, power, territory)
+    scout = _has(unit, "hit_and_run")
+    graph = graph_of(pack)
+    for edge in graph.edges(territory):
+        if edge.type != "land" or not may_enter(pack, scenario, position, side, unit, edge.b, territory).ok:
+            continue
+        there = status(pack, position, edge.b, side)
+        if there == "hostile" or (scout and there == "neutral" and position.supply_in(edge.b) > 0):
+            return True
+    return False
 
 
 def land_reach(

@@ -18,6 +18,7 @@ from pbem.games.axisallies.movement import (
     check_land_move,
     check_sea_move,
     excess_destinations,
+    in_attack_position,
     land_reach,
     landing_spaces,
     may_enter,
@@ -500,3 +501,15 @@ def test_p25_escorts_fly_two_spaces_to_an_open_convoy(pack: AxisAlliesPack, rlp:
         "25",
         "not-an-air-unit",
     )
+
+
+@pytest.mark.rule("15")
+def test_p15_land_combat_move_ends_in_attack_position(pack: AxisAlliesPack, rlp: Scenario, start: Position) -> None:
+    board = put(start, "tripoli", germany__tank=1)
+    idle = check_land_move(pack, rlp, board, "germany", "tank", ["tripoli", "garian"], phase="combat")
+    refused(idle, "15", "not-attack-position")  # Garian borders no Allied territory; Tunisia is closed
+    assert in_attack_position(pack, rlp, start, "germany", "tank", "el_agheila")
+    assert not in_attack_position(pack, rlp, start, "germany", "tank", "tripoli")
+    stocked = replace(board, supply={**board.supply, "ghadames": 1})
+    assert not in_attack_position(pack, rlp, stocked, "germany", "tank", "garian")
+    assert in_attack_position(pack, rlp, stocked, "germany", "scout_car", "garian")  # a supply raid (p.31)
