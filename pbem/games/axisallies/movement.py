@@ -137,6 +137,7 @@ def check_land_move(
     *,
     phase: Phase,
     blitzed: frozenset[str] = frozenset(),
+    spent: int = 0,
 ) -> Verdict:
     """Whether ``power``'s ``type_`` may move along ``path`` (start first) in the combat or noncombat move.
 
@@ -145,7 +146,8 @@ def check_land_move(
     a hostile territory without enemy combat units; it may then stop to attack or go on to a friendly or neutral
     territory, up to its full move. Noncombat move (p.24): friendly or neutral territories only, up to the
     unit's move, or up to the pack's ``coast_road_territories`` for a unit with *Coast Road Movement* that starts
-    and stays on the coast road (pp.30-32). Vichy French units never move (p.29).
+    and stays on the coast road (pp.30-32), less ``spent``: the points a scout car used in its combat move and
+    attack (*Long-Range Patrol*, p.31). Vichy French units never move (p.29).
     """
     unit = pack.unit(power, type_)
     side = side_of(pack, position, power, path[0]) if path else "axis"
@@ -166,6 +168,9 @@ def check_land_move(
         allowance = unit.move
         if _coast_road(pack, unit, path):
             allowance = max(allowance, pack.limit("coast_road_territories"))
+        allowance -= spent
+        if spent and not _has(unit, "long_range_patrol"):
+            return deny("24", "already-moved", f"{unit.id} moved or fought in the combat move")
         if steps > allowance:
             return deny("24", "too-far", f"{unit.id} moves at most {allowance} territories here")
         return ALLOW

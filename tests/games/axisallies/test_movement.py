@@ -513,3 +513,21 @@ def test_p15_land_combat_move_ends_in_attack_position(pack: AxisAlliesPack, rlp:
     stocked = replace(board, supply={**board.supply, "ghadames": 1})
     assert not in_attack_position(pack, rlp, stocked, "germany", "tank", "garian")
     assert in_attack_position(pack, rlp, stocked, "germany", "scout_car", "garian")  # a supply raid (p.31)
+
+
+@pytest.mark.rule("31")
+def test_p31_long_range_patrol_splits_the_scout_car_move(pack: AxisAlliesPack, rlp: Scenario, start: Position) -> None:
+    """p.31: a scout car that moved 1 and attacked (2 points) may still noncombat move 2 spaces."""
+    board = put(start, "mechili", germany__scout_car=1)
+    two = ["mechili", "el_agheila", "sirte"]
+    assert check_land_move(pack, rlp, board, "germany", "scout_car", two, phase="noncombat", spent=2).ok
+    three = ["mechili", "el_agheila", "sirte", "tripoli"]
+    refused(
+        check_land_move(pack, rlp, board, "germany", "scout_car", three, phase="noncombat", spent=2), "24", "too-far"
+    )
+    tanks = put(start, "mechili", germany__tank=1)
+    refused(
+        check_land_move(pack, rlp, tanks, "germany", "tank", ["mechili", "el_agheila"], phase="noncombat", spent=2),
+        "24",
+        "already-moved",
+    )
