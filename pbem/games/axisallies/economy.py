@@ -14,12 +14,13 @@ is a :class:`~pbem.rules.contract.Verdict` naming the page (the pack uses pages 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
 from pbem.games.axisallies.data import AxisAlliesPack, Scenario, UnitType
 from pbem.games.axisallies.position import Position, combat_units, controller, enemy, graph_of, side_of
+from pbem.kit.graph import dijkstra
 from pbem.kit.tables import Term, Total
 from pbem.rules.contract import ALLOW, Verdict, deny
 
@@ -32,7 +33,9 @@ __all__ = [
     "check_requisition",
     "check_sea_mine",
     "check_upkeep",
+    "check_variable_reinforcements",
     "convoy_arrival",
+    "convoy_legs",
     "convoy_open",
     "income",
     "pieces_available",
@@ -124,6 +127,25 @@ def convoy_arrival(pack: AxisAlliesPack, position: Position, zone: str, power: s
     if port.supply_limit is not None:
         landed = min(supply, max(port.supply_limit - position.supply_in(port.id), 0))
     return Arrival(closed=False, combat_room=room, supply_landed=landed)
+
+
+def convoy_legs(pack: AxisAlliesPack, zone: str) -> int | None:
+    """p.12: how many phase-1 advances cargo in convoy zone ``zone`` needs to reach land, along the convoy edges
+    (the UK chain: Atlantic Ocean -> Indian Ocean -> Suez Canal -> Cairo; 1 for a zone beside its port), by the
+    kit's shortest path. None if the zone is no convoy zone."""
+    convoy = pack.sea_zone(zone).convoy
+    if convoy is None:
+        return None
+    graph = graph_of(pack)
+
+    def expand(here: str, _spent: int) -> Iterable[tuple[str, int]]:
+        for edge in graph.edges(here):
+            if edge.type == "convoy" or (here == zone and edge.b == convoy.port):
+                yield edge.b, 1
+
+    search = dijkstra([zone], expand, goal=lambda node: graph.kind(node) == "land")
+    landed = [cost for node, cost in search.cost.items() if graph.kind(node) == "land"]
+    return min(landed) if landed else None
 
 
 # --- requisition (pp.9, 13, 28-29, 38) -----------------------------------------------------------------------
@@ -255,6 +277,28 @@ def check_requisition(
     cost += order.land_mines * _token(pack, "land_mine")[0] + order.sea_mines * _token(pack, "sea_mine")[0]
     if cost > rp:
         return deny("13", "over-budget", f"the order costs {cost} RP; {power} has {rp}")
+    return ALLOW
+
+
+def check_variable_reinforcements(
+    pack: AxisAlliesPack, scenario: Scenario, zone: str, units: Mapping[str, int]
+) -> Verdict:
+    """p.9: at setup the UK places, in each of its variable-reinforcement sea zones, combat units (not trucks) of
+    any type whose total cost is at most the zone's RP (printed "-" units, the Shermans, cannot be chosen)."""
+    row = next((r for r in scenario.setup.variable_reinforcements if r.zone == zone), None)
+    if row is None:
+        return deny("9", "not-a-variable-zone", f"{zone} takes no variable reinforcements in {scenario.name}")
+    cost = 0
+    for type_, n in sorted(units.items()):
+        try:
+            unit = pack.unit(row.power, type_)
+        except KeyError:
+            return deny("9", "not-on-chart", f"{row.power} has no {type_}")
+        if not unit.combat or unit.cost is None or n <= 0:
+            return deny("9", "not-a-reinforcement", f"{unit.id} cannot be a variable reinforcement")
+        cost += unit.cost * n
+    if cost > row.rp:
+        return deny("9", "over-budget", f"{cost} RP of units; {zone} allows {row.rp}")
     return ALLOW
 
 

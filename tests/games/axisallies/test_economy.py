@@ -17,7 +17,9 @@ from pbem.games.axisallies.economy import (
     check_requisition,
     check_sea_mine,
     check_upkeep,
+    check_variable_reinforcements,
     convoy_arrival,
+    convoy_legs,
     convoy_open,
     income,
     pieces_available,
@@ -365,3 +367,41 @@ def test_p14_sea_mines(pack: AxisAlliesPack, start: Position) -> None:
     assert mine("germany", "sz21", used=axis) == "9:no-tokens-left"
     assert mine("united_kingdom", "sz21") == "14:enemy-ships"  # a German submarine counts
     assert mine("united_kingdom", "sz19", used=axis - 1) == "9:no-tokens-left"  # only 6 Allied tokens
+
+
+# --- p.35: the designers' advice, as worked examples ----------------------------------------------------------
+
+
+@pytest.mark.rule("35")
+def test_p35_axis_only_convoy_in_the_first_turn_is_tripoli(pack: AxisAlliesPack, start: Position) -> None:
+    """p.35 (RLP): "Your only convoy option during your first turn is Tripoli"."""
+    for power in ("germany", "italy"):
+        open_zones = [z.id for z in pack.sea_zones if convoy_open(pack, start, z.id, power)]
+        assert open_zones == ["sz15"]
+
+
+@pytest.mark.rule("35")
+def test_p35_atlantic_convoys_after_round_11_arrive_too_late(pack: AxisAlliesPack, rlp: Scenario) -> None:
+    """p.35: "Don't deploy reinforcements to the Atlantic Ocean convoy route after round 11, as they won't arrive
+    before the game ends": three phase-1 advances, Atlantic -> Indian Ocean -> Suez Canal -> Cairo."""
+    legs = convoy_legs(pack, "atlantic_ocean")
+    assert legs == 3
+    assert 11 + legs <= rlp.end_round < 12 + legs
+    assert convoy_legs(pack, "indian_ocean") == 2
+    assert convoy_legs(pack, "suez_canal") == convoy_legs(pack, "sz15") == convoy_legs(pack, "sz12") == 1
+    assert convoy_legs(pack, "sz1") is None
+
+
+@pytest.mark.rule("9")
+def test_p9_uk_variable_reinforcements(pack: AxisAlliesPack, rlp: Scenario, torch: Scenario) -> None:
+    """p.9 and p.35 (RLP): combat units worth up to 12 RP in each of the Atlantic, Indian Ocean and Suez zones."""
+    for zone in ("atlantic_ocean", "indian_ocean", "suez_canal"):
+        assert check_variable_reinforcements(pack, rlp, zone, {"infantry": 4}).ok  # 4 x 3 = 12
+        over = check_variable_reinforcements(pack, rlp, zone, {"infantry": 3, "artillery": 1})
+        assert (over.rule, over.reason) == ("9", "over-budget")
+    truck = check_variable_reinforcements(pack, rlp, "suez_canal", {"truck": 1})
+    assert (truck.rule, truck.reason) == ("9", "not-a-reinforcement")
+    sherman = check_variable_reinforcements(pack, rlp, "suez_canal", {"lend_lease_sherman": 1})
+    assert sherman.reason == "not-a-reinforcement"
+    assert check_variable_reinforcements(pack, torch, "suez_canal", {"infantry": 1}).reason == "not-a-variable-zone"
+    assert check_variable_reinforcements(pack, rlp, "suez_canal", {"panzer": 1}).reason == "not-on-chart"
