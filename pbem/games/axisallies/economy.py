@@ -37,8 +37,10 @@ __all__ = [
     "convoy_arrival",
     "convoy_legs",
     "convoy_open",
+    "exposed_convoys",
     "income",
     "pieces_available",
+    "transports",
 ]
 
 Category = Literal["land", "air", "sea", "supply"]
@@ -127,6 +129,32 @@ def convoy_arrival(pack: AxisAlliesPack, position: Position, zone: str, power: s
     if port.supply_limit is not None:
         landed = min(supply, max(port.supply_limit - position.supply_in(port.id), 0))
     return Arrival(closed=False, combat_room=room, supply_landed=landed)
+
+
+def transports(pack: AxisAlliesPack, land_units: int, supply: int) -> int:
+    """p.14: the virtual transports a power's convoy cargo in one zone fills: each has the pack's
+    ``transport_bays`` bays, each bay holding 1 land unit or up to ``supply_per_bay`` supply points."""
+    per_bay = pack.limit("supply_per_bay")
+    bays = land_units + -(-supply // per_bay)
+    return -(-bays // pack.limit("transport_bays"))
+
+
+def exposed_convoys(pack: AxisAlliesPack, position: Position, side: str) -> tuple[str, ...]:
+    """pp.11, 21: the convoy zones holding ``side``'s cargo (land units at sea, or supply on its powers' markers)
+    where the enemy has combat units, so the convoy can be interdicted (attacked or already contested)."""
+    found = []
+    for zone in pack.sea_zones:
+        if zone.convoy is None:
+            continue
+        here = position.pieces.get(zone.id, {})
+        at_sea = position.convoy_supply.get(zone.id, {})
+        cargo = any(n > 0 and side_of(pack, position, p, zone.id) == side for p, n in at_sea.items()) or any(
+            n > 0 and pack.unit(p, t).category == "land" and side_of(pack, position, p, zone.id) == side
+            for (p, t), n in here.items()
+        )
+        if cargo and combat_units(pack, position, zone.id, enemy(side)):
+            found.append(zone.id)
+    return tuple(found)
 
 
 def convoy_legs(pack: AxisAlliesPack, zone: str) -> int | None:

@@ -45,7 +45,8 @@ class Position:
         round: the current round (1-14).
         pieces: space -> (power, unit type) -> count; absent or zero means none.
         control: RP territory -> the power whose control marker is on it (permanent emblems come from the pack).
-        supply: space -> supply points there (tokens of 1 and 5 are interchangeable on the board, p.18).
+        supply: territory -> supply points there (tokens of 1 and 5 are interchangeable on the board, p.18).
+        convoy_supply: convoy zone -> power -> supply points at sea on that power's marker (p.18).
         french: space -> the side French pieces there fight for; absent means Vichy, the Axis (p.29).
     """
 
@@ -53,6 +54,7 @@ class Position:
     pieces: Mapping[str, Stack] = field(default_factory=dict)
     control: Mapping[str, str] = field(default_factory=dict)
     supply: Mapping[str, int] = field(default_factory=dict)
+    convoy_supply: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     french: Mapping[str, Side] = field(default_factory=dict)
 
     def count(self, space: str, power: str, type_: str) -> int:

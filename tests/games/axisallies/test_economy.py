@@ -21,8 +21,10 @@ from pbem.games.axisallies.economy import (
     convoy_arrival,
     convoy_legs,
     convoy_open,
+    exposed_convoys,
     income,
     pieces_available,
+    transports,
 )
 from pbem.games.axisallies.position import Position, initial_position
 
@@ -405,3 +407,35 @@ def test_p9_uk_variable_reinforcements(pack: AxisAlliesPack, rlp: Scenario, torc
     assert sherman.reason == "not-a-reinforcement"
     assert check_variable_reinforcements(pack, torch, "suez_canal", {"infantry": 1}).reason == "not-a-variable-zone"
     assert check_variable_reinforcements(pack, rlp, "suez_canal", {"panzer": 1}).reason == "not-on-chart"
+
+
+# --- p.14, 21: convoys at sea ---------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("14")
+@pytest.mark.parametrize(
+    ("land", "supply", "needed"), [(0, 0, 0), (1, 0, 1), (2, 0, 1), (1, 5, 1), (1, 6, 2), (3, 11, 3)]
+)
+def test_p14_two_cargo_bays_per_transport(pack: AxisAlliesPack, land: int, supply: int, needed: int) -> None:
+    """p.14: each transport has two cargo bays, each holding 1 land unit or up to 5 supply tokens."""
+    assert (pack.limit("transport_bays"), pack.limit("supply_per_bay")) == (2, 5)
+    assert transports(pack, land, supply) == needed
+
+
+@pytest.mark.rule("21")
+def test_p21_convoys_within_enemy_reach(pack: AxisAlliesPack, start: Position) -> None:
+    """p.21's example: the UK attacks the Tripoli convoy zone holding German and Italian cargo."""
+    assert exposed_convoys(pack, start, "axis") == ()
+    loaded = replace(
+        start,
+        pieces={**start.pieces, "sz15": {**start.pieces["sz15"], ("germany", "infantry"): 1}},
+        convoy_supply={"sz15": {"germany": 2, "italy": 3}},
+    )
+    assert exposed_convoys(pack, loaded, "axis") == ()  # only the Italian destroyer there
+    attacked = replace(
+        loaded, pieces={**loaded.pieces, "sz15": {**loaded.pieces["sz15"], ("united_kingdom", "submarine"): 2}}
+    )
+    assert exposed_convoys(pack, attacked, "axis") == ("sz15",)
+    supply_only = replace(attacked, pieces={**attacked.pieces, "sz15": {("united_kingdom", "submarine"): 2}})
+    assert exposed_convoys(pack, supply_only, "axis") == ("sz15",)
+    assert exposed_convoys(pack, replace(supply_only, convoy_supply={}), "axis") == ()
