@@ -63,6 +63,14 @@ def _has(unit: UnitType, ability: str) -> bool:
     return any(a.id == ability for a in unit.abilities)
 
 
+def _chart(pack: AxisAlliesPack, power: str, type_: str) -> UnitType | Verdict:
+    """The reference-chart row of ``power``'s ``type_``, or a refusal naming the charts (p.8)."""
+    try:
+        return pack.unit(power, type_)
+    except KeyError:
+        return deny("8", "unknown-unit", f"{power} has no {type_} on its reference chart")
+
+
 def _is_sub(unit: UnitType) -> bool:
     return _has(unit, "treat_hostile_sea_zones_as_friendly")
 
@@ -149,7 +157,9 @@ def check_land_move(
     and stays on the coast road (pp.30-32), less ``spent``: the points a scout car used in its combat move and
     attack (*Long-Range Patrol*, p.31). Vichy French units never move (p.29).
     """
-    unit = pack.unit(power, type_)
+    unit = _chart(pack, power, type_)
+    if isinstance(unit, Verdict):
+        return unit
     side = side_of(pack, position, power, path[0]) if path else "axis"
     if unit.category != "land":
         return deny("15", "not-a-land-unit", f"{unit.id} is not a land unit")
@@ -303,7 +313,9 @@ def check_air_move(
     enough points to reach one of ``landing`` (:func:`landing_spaces` at the start of the turn); a noncombat
     move ends in one of them.
     """
-    unit = pack.unit(power, type_)
+    unit = _chart(pack, power, type_)
+    if isinstance(unit, Verdict):
+        return unit
     if unit.category != "air":
         return deny("16", "not-an-air-unit", f"{unit.id} is not an air unit")
     side = side_of(pack, position, power, path[0]) if path else "axis"
@@ -352,7 +364,9 @@ def check_sea_move(
     entering one with an enemy destroyer (p.17). A combat move ends in attack position unless it leaves a
     hostile starting zone (p.17); a noncombat move enters friendly zones only, submarines excepted (p.24).
     """
-    unit = pack.unit(power, type_)
+    unit = _chart(pack, power, type_)
+    if isinstance(unit, Verdict):
+        return unit
     if unit.category != "sea":
         return deny("16", "not-a-sea-unit", f"{unit.id} is not a sea unit")
     side = side_of(pack, position, power, path[0]) if path else "axis"
@@ -458,7 +472,9 @@ def check_convoy_landing(
 ) -> Verdict:
     """p.12: an air unit of ``power`` in its convoy zone at phase 1 flies at most the pack's
     ``convoy_air_landing_range`` spaces to land in a friendly-controlled territory (else it is destroyed)."""
-    unit = pack.unit(power, type_)
+    unit = _chart(pack, power, type_)
+    if isinstance(unit, Verdict):
+        return unit
     side = side_of(pack, position, power, path[0]) if path else "axis"
     verdict = _walk(pack, scenario, position, side, unit, path)
     if not verdict.ok:
@@ -482,7 +498,9 @@ def check_escort_move(
 ) -> Verdict:
     """p.25: an air unit that did not move this turn flies at most the pack's ``escort_move_range`` spaces into a
     sea zone holding one of ``power``'s open convoy routes (``open_convoys``, see :func:`.economy.convoy_open`)."""
-    unit = pack.unit(power, type_)
+    unit = _chart(pack, power, type_)
+    if isinstance(unit, Verdict):
+        return unit
     if unit.category != "air":
         return deny("25", "not-an-air-unit", f"{unit.id} is not an air unit")
     side = side_of(pack, position, power, path[0]) if path else "axis"

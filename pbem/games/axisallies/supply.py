@@ -48,6 +48,8 @@ def sources(pack: AxisAlliesPack, position: Position, territory: str, side: str)
         Territory -> supply points there that ``side`` may spend (only territories with some).
     """
     graph = graph_of(pack)
+    if territory not in graph.nodes or graph.kind(territory) != "land":
+        return {}
     near = trace(
         graph,
         [territory],
@@ -143,7 +145,10 @@ def check_land_attack(
     if not attackers or any(n <= 0 for n in attackers.values()):
         return deny("18", "no-attackers", "an attack needs attacking land units")
     for type_, n in sorted(attackers.items()):
-        unit = pack.unit(power, type_)
+        try:
+            unit = pack.unit(power, type_)
+        except KeyError:
+            return deny("8", "unknown-unit", f"{power} has no {type_} on its reference chart")
         if unit.category != "land" or not unit.combat or any(a.id == "cannot_attack" for a in unit.abilities):
             return deny("18", "cannot-attack", f"{unit.id} cannot attack")
         if position.count(origin, power, type_) < n:

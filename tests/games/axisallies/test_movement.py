@@ -531,3 +531,16 @@ def test_p31_long_range_patrol_splits_the_scout_car_move(pack: AxisAlliesPack, r
         "24",
         "already-moved",
     )
+
+
+@pytest.mark.rule("8")
+def test_p8_units_off_the_reference_chart_are_refused(pack: AxisAlliesPack, rlp: Scenario, start: Position) -> None:
+    landing = landing_spaces(pack, start, "axis")
+    for verdict in (
+        check_land_move(pack, rlp, start, "italy", "mech_infantry", ["tripoli", "sirte"], phase="noncombat"),
+        check_air_move(pack, rlp, start, "germany", "zeppelin", ["tripoli", "sz15"], phase="combat", landing=landing),
+        check_sea_move(pack, rlp, start, "germany", "destroyer", ["sz1", "sz2"], phase="combat"),
+        check_convoy_landing(pack, rlp, start, "italy", "tiger_tank", ["sz15", "tripoli"]),
+        check_escort_move(pack, rlp, start, "united_states", "submarine", ["sz3", "sz2"], open_convoys=frozenset()),
+    ):
+        refused(verdict, "8", "unknown-unit")

@@ -183,3 +183,13 @@ def test_p11_only_scout_cars_attack_into_the_sahara(pack: AxisAlliesPack, rlp: S
     infantry = check_land_attack(pack, rlp, board, "united_kingdom", "cairo", "kharga", {"infantry": 1}, {"cairo": 1})
     assert (infantry.rule, infantry.reason) == ("11", "sahara")
     assert check_land_attack(pack, rlp, board, "united_kingdom", "cairo", "kharga", {"scout_car": 1}, {}).ok
+
+
+@pytest.mark.rule("8")
+def test_p8_attackers_off_the_chart_and_unknown_places(pack: AxisAlliesPack, rlp: Scenario, start: Position) -> None:
+    verdict = check_land_attack(pack, rlp, start, "germany", "el_agheila", "benghazi", {"aaa": 1}, {})
+    assert (verdict.rule, verdict.reason) == ("8", "unknown-unit")  # Germany has no AAA
+    assert sources(pack, start, "atlantis", "axis") == {}
+    assert sources(pack, start, "sz15", "axis") == {}
+    far = check_payment(pack, start, "atlantis", "axis", 1, {"atlantis": 1}, rule="18")
+    assert far.reason == "supply-out-of-reach"
