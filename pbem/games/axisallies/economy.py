@@ -36,8 +36,10 @@ __all__ = [
     "check_variable_reinforcements",
     "convoy_arrival",
     "convoy_legs",
+    "convoy_next",
     "convoy_open",
     "exposed_convoys",
+    "immediate_deployment",
     "income",
     "pieces_available",
     "transports",
@@ -155,6 +157,20 @@ def exposed_convoys(pack: AxisAlliesPack, position: Position, side: str) -> tupl
         if cargo and combat_units(pack, position, zone.id, enemy(side)):
             found.append(zone.id)
     return tuple(found)
+
+
+def convoy_next(pack: AxisAlliesPack, zone: str) -> tuple[str | None, str | None]:
+    """p.12, UK phase 1: where the units in convoy zone ``zone`` advance along the arrows, as (land units and
+    supply, sea units): the Atlantic and Indian Ocean legs move everything one leg on; Suez lands its cargo in
+    Cairo and sends sea units to sea zone 31. (None, None) for a zone without an onward convoy edge."""
+    graph = graph_of(pack)
+    onward = [e.b for e in graph.edges(zone) if e.type == "convoy"]
+    land = next((n for n in onward if graph.kind(n) == "land"), None)
+    sea = next((n for n in onward if graph.kind(n) == "sea"), None)
+    if land is not None:
+        convoy = pack.sea_zone(zone).convoy
+        return land, convoy.sea_units_to if convoy is not None else None
+    return sea, sea
 
 
 def convoy_legs(pack: AxisAlliesPack, zone: str) -> int | None:
@@ -328,6 +344,15 @@ def check_variable_reinforcements(
     if cost > row.rp:
         return deny("9", "over-budget", f"{cost} RP of units; {zone} allows {row.rp}")
     return ALLOW
+
+
+def immediate_deployment(pack: AxisAlliesPack, unit: UnitType) -> str | None:
+    """p.13, p.29: where a requisitioned ``unit`` is placed at once (German submarines in sea zone 1, Free French
+    in Oran), or None if it goes to the Reinforcements Zone."""
+    for rule in pack.immediate_deployments:
+        if rule.power == unit.power and unit.type in rule.units:
+            return rule.space
+    return None
 
 
 # --- deployment (p.25, p.28) ---------------------------------------------------------------------------------

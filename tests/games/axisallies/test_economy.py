@@ -20,8 +20,10 @@ from pbem.games.axisallies.economy import (
     check_variable_reinforcements,
     convoy_arrival,
     convoy_legs,
+    convoy_next,
     convoy_open,
     exposed_convoys,
+    immediate_deployment,
     income,
     pieces_available,
     transports,
@@ -439,3 +441,18 @@ def test_p21_convoys_within_enemy_reach(pack: AxisAlliesPack, start: Position) -
     supply_only = replace(attacked, pieces={**attacked.pieces, "sz15": {("united_kingdom", "submarine"): 2}})
     assert exposed_convoys(pack, supply_only, "axis") == ("sz15",)
     assert exposed_convoys(pack, replace(supply_only, convoy_supply={}), "axis") == ()
+
+
+@pytest.mark.rule("12")
+def test_p12_uk_convoy_chain_advances(pack: AxisAlliesPack) -> None:
+    assert convoy_next(pack, "atlantic_ocean") == ("indian_ocean", "indian_ocean")
+    assert convoy_next(pack, "indian_ocean") == ("suez_canal", "suez_canal")
+    assert convoy_next(pack, "suez_canal") == ("cairo", "sz31")  # cargo to Cairo, sea units to sea zone 31
+    assert convoy_next(pack, "sz15") == (None, None)
+
+
+@pytest.mark.rule("13")
+def test_p13_immediate_deployments(pack: AxisAlliesPack) -> None:
+    assert immediate_deployment(pack, pack.unit("germany", "submarine")) == "sz1"
+    assert immediate_deployment(pack, pack.unit("france", "infantry")) == "oran"
+    assert immediate_deployment(pack, pack.unit("italy", "submarine")) is None
