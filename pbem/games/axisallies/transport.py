@@ -1,4 +1,5 @@
-"""Trucks of *Axis & Allies: North Africa*: *Land Transport* in the noncombat move (p.32).
+"""Land units carried in the noncombat move of *Axis & Allies: North Africa*: by truck (*Land Transport*,
+p.32) and, with the optional Air Transport rule, by Axis bomber out of Italy (p.38).
 
 A truck moves like any land unit in the noncombat move (:func:`.movement.check_land_move`, coast road included)
 and carries up to the pack's ``truck_capacity`` of units and supply points (a 5-token counts five). Cargo units
@@ -6,6 +7,9 @@ are of the types the pack's ``cargo.truck`` names and belong to the truck's powe
 side may use (p.18). Cargo loads where the truck starts or along its way, never where it stops, and unloads only
 there. Whether the cargo units moved or fought this turn, and whether the truck was captured this turn, are the
 caller's history.
+
+An Axis bomber in the Axis staging territory (Italy) may carry the pack's ``air_transport_units`` land unit of
+a ``cargo.air_transport`` type and its own power; both start and end together (p.38).
 """
 
 from __future__ import annotations
@@ -13,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pbem.games.axisallies.data import AxisAlliesPack, Scenario
-from pbem.games.axisallies.movement import check_land_move
+from pbem.games.axisallies.movement import check_air_move, check_land_move, may_enter
 from pbem.games.axisallies.position import Position, side_of
 from pbem.games.axisallies.supply import usable_by
 from pbem.rules.contract import ALLOW, Verdict, deny
 
-__all__ = ["check_truck_move"]
+__all__ = ["check_air_transport", "check_truck_move"]
 
 
 def check_truck_move(
@@ -64,3 +68,36 @@ def check_truck_move(
     if carried > capacity:
         return deny("32", "over-capacity", f"a truck carries at most {capacity} units and supply; {carried} loaded")
     return ALLOW
+
+
+def check_air_transport(
+    pack: AxisAlliesPack,
+    scenario: Scenario,
+    position: Position,
+    power: str,
+    type_: str,
+    path: Sequence[str],
+    cargo: str,
+    *,
+    landing: frozenset[str],
+    options: frozenset[str],
+) -> Verdict:
+    """p.38 (optional Air Transport): whether ``power``'s bomber may fly ``path`` in the noncombat move carrying
+    one ``cargo`` land unit from the Axis staging territory to where it lands."""
+    rule = next(o for o in pack.optional_rules if o.id == "air_transport")
+    if rule.id not in options:
+        return deny(rule.rule, "optional-rule-off", "Air Transport is not in force")
+    verdict = check_air_move(pack, scenario, position, power, type_, path, phase="noncombat", landing=landing)
+    if not verdict.ok:
+        return verdict
+    side = side_of(pack, position, power, path[0])
+    bomber = pack.unit(power, type_)
+    if side != rule.side or not any(a.id == "collateral_damage" for a in bomber.abilities):
+        return deny(rule.rule, "not-a-transport", f"{bomber.id} cannot carry land units")
+    if path[0] != pack.power(power).staging:
+        return deny(rule.rule, "not-from-staging", f"air transport starts in {pack.power(power).staging}")
+    if cargo not in pack.cargo.air_transport:
+        return deny(rule.rule, "not-cargo", f"a bomber cannot carry {cargo}")
+    if position.count(path[0], power, cargo) < pack.limit("air_transport_units"):
+        return deny(rule.rule, "cargo-missing", f"{path[0]} has no {power} {cargo}")
+    return may_enter(pack, scenario, position, side, pack.unit(power, cargo), path[-1], path[-2])

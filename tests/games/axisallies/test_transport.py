@@ -1,4 +1,4 @@
-"""Trucks and their cargo (page 32), by page."""
+"""Trucks and their cargo (page 32) and the optional Air Transport (page 38), by page."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from dataclasses import replace
 import pytest
 
 from pbem.games.axisallies.data import AxisAlliesPack, Scenario
+from pbem.games.axisallies.movement import landing_spaces
 from pbem.games.axisallies.position import Position, initial_position
-from pbem.games.axisallies.trucks import check_truck_move
+from pbem.games.axisallies.transport import check_air_transport, check_truck_move
 
 
 @pytest.fixture(scope="module")
@@ -72,3 +73,27 @@ def test_p18_trucks_move_only_supply_their_side_may_use(pack: AxisAlliesPack, rl
     stranded = replace(start, pieces={**start.pieces, "el_agheila": {("united_kingdom", "truck"): 1}})
     held = why(pack, rlp, stranded, ["el_agheila", "mechili"], supply={"el_agheila": 1})
     assert held == "18:supply-not-usable"  # German-controlled: the tokens are the Axis side's
+
+
+@pytest.mark.rule("38")
+def test_p38_air_transport_from_italy(pack: AxisAlliesPack, rlp: Scenario, start: Position) -> None:
+    """Italy's bomber (move 6) flies an Italian infantry from Italy to Tripoli: sz16, sz12, sz15, Tripoli."""
+    on = frozenset({"air_transport"})
+    landing = landing_spaces(pack, start, "axis")
+    path = ["italy", "sz16", "sz12", "sz15", "tripoli"]
+
+    def carry(board: Position, route: list[str], cargo: str = "infantry", power: str = "italy", **kw: object) -> str:
+        options: frozenset[str] = kw.get("options", on)  # type: ignore[assignment]
+        verdict = check_air_transport(pack, rlp, board, power, "bomber", route, cargo, landing=landing, options=options)
+        return "ok" if verdict.ok else f"{verdict.rule}:{verdict.reason}"
+
+    assert carry(start, path) == "ok"
+    assert carry(start, path, options=frozenset()) == "38:optional-rule-off"
+    assert carry(start, path, cargo="tank") == "38:not-cargo"
+    assert carry(start, path, cargo="artillery") == "38:cargo-missing"
+    assert carry(start, ["sicily", "sz12", "sz15", "tripoli"], power="germany") == "38:not-from-staging"
+    assert carry(start, ["italy", "sz16", "sz12"]) == "24:no-landing"
+    uk = check_air_transport(
+        pack, rlp, start, "united_kingdom", "bomber", ["malta", "sz12"], "infantry", landing=landing, options=on
+    )
+    assert (uk.rule, uk.reason) == ("24", "no-landing")
