@@ -379,6 +379,16 @@ class ImmediateDeployment(PackModel):
     text: Text
 
 
+class Cargo(PackModel):
+    """p.32, p.38: which land unit types ride a truck (*Land Transport*) or, with the optional Air Transport
+    rule, an Axis bomber; the text names them, so the rules module must not."""
+
+    truck: tuple[Slug, ...] = Field(min_length=1, description="p.32: infantry, artillery, anti-tank guns and AAA")
+    air_transport: tuple[Slug, ...] = Field(description="p.38 optional: the types an Axis bomber in Italy may carry")
+    rule: RuleRef
+    source: SourceText
+
+
 class Seat(PackModel):
     """One player's seat: the powers it controls, all on one side (p.7)."""
 
@@ -636,6 +646,7 @@ class AxisAlliesPack(PackModel):
     units: tuple[UnitType, ...]
     tokens: tuple[Token, ...]
     immediate_deployments: tuple[ImmediateDeployment, ...]
+    cargo: Cargo
     scenarios: tuple[Scenario, ...]
     limits: tuple[LimitRow, ...]
     optional_rules: tuple[OptionalRule, ...]
@@ -986,6 +997,10 @@ def _check_units(pack: AxisAlliesPack) -> None:
         for type_ in row.units:
             if not any(u.power == row.power and u.type == type_ for u in pack.units):
                 _fail(f"{where}: {row.power!r} has no unit type {type_!r}")
+    for field_name in ("truck", "air_transport"):
+        for type_ in getattr(pack.cargo, field_name):
+            if not any(u.type == type_ and u.category == "land" and u.combat for u in pack.units):
+                _fail(f"cargo.{field_name} names {type_!r}, which is no combat land unit type")
     for z in pack.sea_zones:
         for type_ in z.land_deploy_types or ():
             if not any(u.type == type_ and u.category == "land" for u in pack.units):

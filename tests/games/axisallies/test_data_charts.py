@@ -247,3 +247,11 @@ def test_every_power_has_a_full_chart(pack: AxisAlliesPack) -> None:
         assert {"infantry", "artillery", "tank", "truck", "fighter", "bomber"} <= set(charts), power
         for unit in charts.values():
             assert unit.move >= 1 and (unit.cost is None or unit.cost >= 2), unit.id
+
+
+@pytest.mark.rule("32")
+def test_p32_truck_and_air_transport_cargo(pack: AxisAlliesPack) -> None:
+    """p.32: trucks carry infantry, artillery, anti-tank guns and AAA; p.38: an Axis bomber also mechanized
+    infantry."""
+    assert set(pack.cargo.truck) == {"infantry", "artillery", "anti_tank_gun", "aaa"}
+    assert set(pack.cargo.air_transport) == set(pack.cargo.truck) | {"mech_infantry"}

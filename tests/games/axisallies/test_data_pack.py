@@ -638,3 +638,11 @@ def test_duplicate_key_is_rejected(raw: Raw) -> None:
 )
 def test_unparseable_pack_is_rejected(data: bytes) -> None:
     rejected(data)
+
+
+def test_cargo_types_must_be_combat_land_units(raw: Raw) -> None:
+    raw["cargo"]["truck"] = ["infantry", "truck"]
+    assert "cargo.truck" in str(rejected(pretty(raw)))
+    raw["cargo"]["truck"] = ["infantry"]
+    raw["cargo"]["air_transport"] = ["destroyer"]
+    assert "cargo.air_transport" in str(rejected(pretty(raw)))
