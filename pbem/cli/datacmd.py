@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -18,9 +20,33 @@ app = typer.Typer(
 )
 
 
+@dataclass(frozen=True)
+class _Pack:
+    """What ``pbem data`` needs of a game's pack, from its ruleset or, before its rules are installed, from
+    its registered pack format (``pbem.packs``)."""
+
+    load: Callable[[bytes], Any]
+    bundled: Callable[[], bytes]
+    schema: Callable[[], dict[str, Any] | None]
+
+
+def _pack(game: str) -> _Pack:
+    from pbem.kit.datapack import pack_format
+    from pbem.rules import registry
+
+    if game in registry.installed():
+        ruleset = registry.get(game)
+        return _Pack(ruleset.load_data, ruleset.default_data, ruleset.data_schema)
+    fmt = pack_format(game)
+    if fmt is None:
+        registry.get(game)  # R005, naming the installed games
+    assert fmt is not None
+    return _Pack(fmt.load, fmt.bundled, fmt.schema)
+
+
 @app.command("check")
 def check(
-    game: Annotated[str, typer.Argument(help="Game id (see pbem games).")],
+    game: Annotated[str, typer.Argument(help="Game id (see pbem games; also rommel, gazala, axis-allies).")],
     file: Annotated[Path | None, typer.Argument(help="A data pack file (default: the bundled one).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -31,19 +57,16 @@ def check(
     """
     import hashlib
 
-    from pbem.rules import registry
-
-    ruleset = registry.get(game)
+    pack = _pack(game)
     if file is None:
-        raw = ruleset.default_data()
+        raw = pack.bundled()
     else:
-        try:
-            raw = file.read_bytes()
-        except OSError as exc:
-            raise PbemError("F001", f"cannot read {file}: {exc.strerror}") from exc
+        from pbem.log.store import read_regular_file
+
+        raw = read_regular_file(file, "data pack")
     sha = hashlib.sha256(raw).hexdigest()
     try:
-        ruleset.load_data(raw)
+        pack.load(raw)
     except PbemError as exc:
         if as_json:
             emit_json({"valid": False, "sha256": sha, "error": {"code": exc.code.id, "message": exc.message}})
@@ -51,7 +74,7 @@ def check(
             console.print(f"[red]INVALID[/red] {exc.render()}")
         raise typer.Exit(ExitCode.INVALID) from None
     if as_json:
-        emit_json({"valid": True, "sha256": sha, "bundled": raw == ruleset.default_data()})
+        emit_json({"valid": True, "sha256": sha, "bundled": raw == pack.bundled()})
     else:
         console.print(f"[green]valid[/green] {game} data pack, sha256 {sha}")
 
@@ -59,9 +82,7 @@ def check(
 @app.command("schema")
 def schema(game: Annotated[str, typer.Argument(help="Game id (see pbem games).")]) -> None:
     """Print the JSON Schema of the game's data pack."""
-    from pbem.rules import registry
-
-    found = registry.get(game).data_schema()
+    found = _pack(game).schema()
     if found is None:
         raise UsageError("U002", f"{game} publishes no data-pack schema")
     emit_json(found)

@@ -6,6 +6,10 @@ field, where each value came from (:data:`SourceText`). :func:`load_pack` parses
 the game's cross-checks; any defect raises :class:`~pbem.errors.DataPackError` with code R006 and a message
 naming the record (by id) and the field.
 
+A game declares its pack once as a :class:`PackFormat` and registers it under the ``pbem.packs`` entry-point
+group, so that ``pbem data check GAME FILE`` validates a transcription even before the game's rules are
+installed (a ruleset's ``load_data`` and ``default_data`` call the same format).
+
 Example (a game's pack module)::
 
     class Row(PackModel):
@@ -16,16 +20,19 @@ Example (a game's pack module)::
     class Pack(PackModel):
         rows: tuple[Row, ...]
 
-    def load(raw: bytes) -> Pack:
-        return load_pack(raw, Pack, game="demo", cross_checks=(check_rows,))
+    FORMAT = PackFormat(game="demo", model=Pack, package="pbem.games.demo", cross_checks=(check_rows,))
+    load_pack, default_pack_bytes, pack_schema = FORMAT.load, FORMAT.bundled, FORMAT.schema
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
 from importlib import resources
-from typing import Annotated, Any, NoReturn, TypeVar
+from importlib.metadata import entry_points
+from typing import Annotated, Any, Generic, NoReturn, TypeVar
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
@@ -33,6 +40,8 @@ from pbem.errors import DataPackError, LogFormatError
 from pbem.log.canon import MAX_LINE_BYTES, JSONValue, canonical, check_value, parse_line
 
 __all__ = [
+    "PACK_ENTRY_POINT_GROUP",
+    "PackFormat",
     "PackMeta",
     "PackModel",
     "RuleRef",
@@ -42,6 +51,7 @@ __all__ = [
     "bundled_pack_bytes",
     "fail",
     "load_pack",
+    "pack_format",
     "pack_schema",
     "parse_pack_json",
     "require_unique",
@@ -78,6 +88,55 @@ class PackMeta(PackModel):
     version: Text
     description: Text
     notes: tuple[Text, ...]
+
+
+PACK_ENTRY_POINT_GROUP = "pbem.packs"
+"""Entry points naming ``module:FORMAT`` for each game's :class:`PackFormat`, by game id."""
+
+
+@dataclass(frozen=True)
+class PackFormat(Generic[M]):
+    """A game's data-pack format: the root model, where the bundled pack lives, and the cross-checks."""
+
+    game: str
+    model: type[M]
+    package: str
+    resource: str = "data/pack.json"
+    cross_checks: tuple[Callable[[M], None], ...] = ()
+
+    def load(self, raw: bytes) -> M:
+        """Parse, validate and cross-check ``raw`` (:func:`load_pack`).
+
+        Raises:
+            DataPackError: R006, naming the record and field at fault.
+        """
+        return load_pack(raw, self.model, game=self.game, cross_checks=self.cross_checks)
+
+    def bundled(self) -> bytes:
+        """The bundled pack as canonical JSON, read once (:func:`bundled_pack_bytes`).
+
+        Raises:
+            DataPackError: R006 if the bundled file cannot be read or is not strict JSON.
+        """
+        return _bundled(self.package, self.resource, self.game)
+
+    def schema(self) -> dict[str, Any]:
+        """The JSON Schema of a pack (without the cross-checks), for checking a transcription in an editor."""
+        return pack_schema(self.model)
+
+
+@cache
+def _bundled(package: str, resource: str, game: str) -> bytes:
+    return bundled_pack_bytes(package, resource, game=game)
+
+
+def pack_format(game: str) -> PackFormat[Any] | None:
+    """The pack format registered under ``pbem.packs`` for ``game`` (only that entry point is imported)."""
+    for ep in entry_points(group=PACK_ENTRY_POINT_GROUP, name=game):
+        fmt = ep.load()
+        if isinstance(fmt, PackFormat) and fmt.game == game:
+            return fmt
+    return None
 
 
 def fail(game: str, message: str) -> NoReturn:

@@ -26,8 +26,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
-from typing import Annotated, Any, Literal, NoReturn
+from typing import Annotated, Literal, NoReturn
 
 from pydantic import Field, StringConstraints
 
@@ -722,30 +721,6 @@ def _sea_node(row: SeaZone) -> NodeRecord:
 # --- loading -------------------------------------------------------------------------------------------------
 
 
-def load_pack(raw: bytes) -> AxisAlliesPack:
-    """Parse, validate and cross-check a data pack (see :func:`pbem.kit.datapack.load_pack`).
-
-    Raises:
-        DataPackError: R006 naming the record and field at fault.
-    """
-    return datapack.load_pack(raw, AxisAlliesPack, game=GAME_ID, cross_checks=(_cross_check,))
-
-
-@cache
-def default_pack_bytes() -> bytes:
-    """The bundled pack as canonical JSON (RFC 8785), so its SHA-256 does not depend on formatting.
-
-    Raises:
-        DataPackError: R006 if the bundled file cannot be read or is not strict JSON.
-    """
-    return datapack.bundled_pack_bytes("pbem.games.axisallies", "data/pack.json", game=GAME_ID)
-
-
-def pack_schema() -> dict[str, Any]:
-    """The JSON Schema of a pack (without the cross-checks), for checking a transcription in an editor."""
-    return datapack.pack_schema(AxisAlliesPack)
-
-
 def _fail(message: str) -> NoReturn:
     datapack.fail(GAME_ID, message)
 
@@ -1155,3 +1130,12 @@ def _check_pieces(pack: AxisAlliesPack, s: Scenario) -> None:
         chips -= max(0, count - available)
     if chips < 0:
         _fail(f"scenario {s.id!r}: more combat land units than pieces and chips can show (p.9)")
+
+
+FORMAT = datapack.PackFormat(
+    game=GAME_ID, model=AxisAlliesPack, package="pbem.games.axisallies", cross_checks=(_cross_check,)
+)
+"""The Axis & Allies: North Africa pack format (registered under ``pbem.packs``)."""
+load_pack = FORMAT.load
+default_pack_bytes = FORMAT.bundled
+pack_schema = FORMAT.schema

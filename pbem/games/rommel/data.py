@@ -23,8 +23,6 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
-
 from pbem.games.rommel.checks import REQUIRED_LIMITS, cross_check
 from pbem.games.rommel.grid import DIRECTIONS, Grid
 from pbem.games.rommel.schema import (
@@ -59,20 +57,8 @@ __all__ = [
 ]
 
 
-def load_pack(raw: bytes) -> RommelPack:
-    """Parse, validate and cross-check a pack.
-
-    Raises:
-        DataPackError: R006, naming the record and field at fault.
-    """
-    return datapack.load_pack(raw, RommelPack, game=GAME_ID, cross_checks=(cross_check,))
-
-
-def default_pack_bytes() -> bytes:
-    """The bundled pack as canonical JSON (RFC 8785): its SHA-256 is what genesis will record."""
-    return datapack.bundled_pack_bytes("pbem.games.rommel", "data/pack.json", game=GAME_ID)
-
-
-def pack_schema() -> dict[str, Any]:
-    """The JSON Schema of a pack (without the cross-checks), for checking a transcription in an editor."""
-    return datapack.pack_schema(RommelPack)
+FORMAT = datapack.PackFormat(game=GAME_ID, model=RommelPack, package="pbem.games.rommel", cross_checks=(cross_check,))
+"""The Rommel in the Desert pack format (registered under ``pbem.packs``)."""
+load_pack = FORMAT.load
+default_pack_bytes = FORMAT.bundled
+pack_schema = FORMAT.schema
