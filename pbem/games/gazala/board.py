@@ -418,28 +418,24 @@ def check_move(sit: Situation, movers: Sequence[str], path: Sequence[HexId], *, 
     if walked.ok:
         return ALLOW
     step = walked.step or 1
-    rule = walked.rule or _WALK_RULES.get(walked.reason) or _stopping_rule(sit, side, path, step)
+    stopping = step - 1 if walked.reason == "after-stop" else step
+    rule = walked.rule or _WALK_RULES.get(walked.reason) or _stopping_rule(sit, side, path, stopping)
     return deny(rule, walked.reason, f"step {step} of the move ({path[step - 1]} to {path[step]}): {walked.reason}")
 
 
-def _stopping_rule(sit: Situation, side: Side, path: Sequence[HexId], step: int) -> str:
-    """The rule that made a step end the move or allowed it only first: Minefield (§7.3.6), Screen (§7.3.4), EZOC
-    (§5.4.1) or a Ridge/Wadi (§3.1.2)."""
-    board = sit.board
-    # after-stop names the step after the stopping one; not-first-step names the step itself
-    for index in (step, step - 1):
-        if index < 1:
-            continue
-        here, there = path[index - 1], path[index]
-        if sit.enemy_minefield(there, side):
-            return "7.3.6"
-        zone = sit.enemy_zone(side)
-        if here in zone and there in zone:
-            return "7.3.4"
-        if there in zone:
-            return "5.4.1"
-        if _side_id(board, here, there) in board.all_mp:
-            return "3.1.2"
+def _stopping_rule(sit: Situation, side: Side, path: Sequence[HexId], index: int) -> str:
+    """The rule that made step ``index`` end the move or allowed it only first: an enemy Minefield (§7.3.6),
+    Screen movement (§7.3.4), entering an EZOC (§5.4.1) or a Ridge/Wadi (§3.1.2)."""
+    here, there = path[index - 1], path[index]
+    zone = sit.enemy_zone(side)
+    if sit.enemy_minefield(there, side):
+        return "7.3.6"
+    if here in zone and there in zone:
+        return "7.3.4"
+    if there in zone:
+        return "5.4.1"
+    if _side_id(sit.board, here, there) in sit.board.all_mp:
+        return "3.1.2"
     return "7.3.2"
 
 
