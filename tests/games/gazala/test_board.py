@@ -146,9 +146,10 @@ def test_r7_3_1_a_stack_is_one_formation_starting_together(gazala: GazalaPack) -
     apart = check_move(sit, ["i-8", "115"], path("1020", "1120"), supplied=True)
     assert (apart.rule, apart.reason) == ("7.3.1", "not-together")
     # the stack's MA is its slowest unit's
-    assert budget(sit.board, ["i-8", "15pz-hq"], supplied=True) == min(
-        gazala.unit("i-8").ma, gazala.hq("15pz-hq").ma
-    ) * HALF
+    assert (
+        budget(sit.board, ["i-8", "15pz-hq"], supplied=True)
+        == min(gazala.unit("i-8").ma, gazala.hq("15pz-hq").ma) * HALF
+    )
 
 
 @pytest.mark.rule("5.6.3")
@@ -190,7 +191,9 @@ def test_r5_4_zoc_is_the_hex_and_its_six_neighbours(gazala: GazalaPack) -> None:
 
 @pytest.mark.rule("5.4")
 def test_r5_4_no_zoc_from_disrupted_units_hqs_flak_or_kg_hecker(gazala: GazalaPack) -> None:
-    sit = at(gazala, {"150-bde": "1022", "18-flak": "1422", "kg-hecker": "0820"}, {"50div-hq": "1225"}, disrupted=["150-bde"])
+    sit = at(
+        gazala, {"150-bde": "1022", "18-flak": "1422", "kg-hecker": "0820"}, {"50div-hq": "1225"}, disrupted=["150-bde"]
+    )
     assert sit.zones["cw"] == frozenset()
     assert sit.zones["axis"] == frozenset()
 
