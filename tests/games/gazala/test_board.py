@@ -224,7 +224,8 @@ def test_r5_4_no_zoc_into_an_unbreached_enemy_minefield(gazala: GazalaPack) -> N
 @pytest.mark.rule("5.4.1")
 def test_r5_4_1_entering_an_ezoc_ends_the_move(gazala: GazalaPack) -> None:
     sit = at(gazala, {"i-8": "1020", "115": "1022", "150-bde": "1023"})
-    assert step(sit, ["i-8"], "1021", "1022").stop  # even where a friendly unit already is
+    clear = half(gazala, "clear", "motorised")
+    assert step(sit, ["i-8"], "1021", "1022") == Cost(clear, stop=True)  # even where a friendly unit already is
     refused = check_move(sit, ["i-8"], path("1020", "1021", "1022", "1023"), supplied=True)
     assert (refused.rule, refused.reason) == ("5.4.1", "after-stop")
     assert check_move(sit, ["i-8"], path("1020", "1021", "1022"), supplied=True).ok
