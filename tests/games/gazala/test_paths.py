@@ -87,7 +87,7 @@ def test_r5_8_4_isolation_limits_leg_and_motorised(gazala: GazalaPack) -> None:
     assert command(motorised, "i-8").state == "out-of-command"
     assert length(motorised, "i-8") == 11 <= gazala.number("command_path_motorised")
     leg = at(gazala, {"69-bde": "1021"}, {"50div-hq": "1010"})
-    assert 11 > gazala.number("command_path_leg")
+    assert gazala.number("command_path_leg") < 11
     assert command(leg, "69-bde").state == "isolated"
     heavy = at(gazala, {"8rtr": "1021"}, {"50div-hq": "1010"}, assigned={"8rtr": "50div"})
     assert command(heavy, "8rtr").state == "isolated"  # a Commonwealth heavy tank counts as leg ("MA of 3")
