@@ -41,11 +41,28 @@ def trace_path(
     start: HexId,
     goal: Callable[[HexId], bool],
     limit: int,
+    *,
+    target: HexId | None = None,
 ) -> PathFound:
     """The shortest path from ``start`` to a hex ``goal`` accepts, at most ``limit`` hexes, under the breaks of
-    §5.7.4 / §5.8.2 (module docstring). Deterministic: the kit's search, neighbours clockwise."""
+    §5.7.4 / §5.8.2 (module docstring). Deterministic: the kit's search, neighbours clockwise.
+
+    With a single ``target`` the search is A* in the kit's Dijkstra: each step costs ``1 + h(next) - h(here)`` with
+    ``h`` the lattice distance to the target (consistent, so every step costs 0..2), and the budget shrinks by
+    ``h(start)``. A path then runs straight at the HQ, and an Isolated unit searches only the ellipse of hexes
+    that a path within ``limit`` could pass, never the whole radius."""
     board = sit.board
     grid = board.grid
+    aim = grid.coords(target) if target is not None else None
+
+    def h(hex_id: HexId) -> int:
+        if aim is None:
+            return 0
+        q, r = grid.coords(hex_id)
+        return (abs(q - aim[0]) + abs(r - aim[1]) + abs(q + r - aim[0] - aim[1])) // 2
+
+    if h(start) > limit:
+        return NO_PATH
     zone = sit.enemy_zone(side)
     enemy = sit.occupied[other(side)]
     friendly = sit.occupied[side]
@@ -64,6 +81,7 @@ def trace_path(
 
     def expand(state: tuple[HexId, int], _spent: int) -> list[tuple[tuple[HexId, int], int]]:
         here, ridges = state
+        away = h(here)
         if here != start and not passable(here):
             return []  # a path may end here (it was a goal) but not go on
         found = []
@@ -73,17 +91,18 @@ def trace_path(
             crossed = ridges + (1 if hexside.id in board.path_ridges and hexside.id not in own_sides else 0)
             if crossed > max_ridges or not (passable(there) or may_end(there)):
                 continue
-            found.append(((there, crossed), 1))
+            found.append(((there, crossed), 1 + h(there) - away))
         return found
 
     if start_mines > max_mines:
         return NO_PATH
-    search = dijkstra([(start, 0)], expand, limit=limit, goal=lambda state: may_end(state[0]))
+    search = dijkstra([(start, 0)], expand, limit=limit - h(start), goal=lambda state: may_end(state[0]))
     ends = [state for state in search.cost if may_end(state[0])]
     if not ends:
         return NO_PATH
     best = min(ends, key=lambda state: search.cost[state])
-    return PathFound(tuple(h for h, _ in search.path(best)), search.cost[best])
+    hexes = tuple(hex_id for hex_id, _ in search.path(best))
+    return PathFound(hexes, len(hexes) - 1)
 
 
 # --- command (§5.8) ----------------------------------------------------------------------------------------
@@ -118,7 +137,7 @@ def command(sit: Situation, unit: str) -> Command:
     hq_hex = position.hqs.get(hq.id)
     if hq_hex is None:
         return Command("isolated", NO_PATH)
-    found = trace_path(sit, board.side[unit], here, lambda h: h == hq_hex, command_limit(sit, unit))
+    found = trace_path(sit, board.side[unit], here, lambda h: h == hq_hex, command_limit(sit, unit), target=hq_hex)
     if found.length is None:
         return Command("isolated", found)
     return Command("in-command" if found.length <= hq.command_range else "out-of-command", found)
