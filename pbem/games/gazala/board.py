@@ -134,10 +134,10 @@ class Board:
 
 def board_of(pack: GazalaPack) -> Board:
     """The :class:`Board` of a loaded pack, built on first use and kept on the pack object."""
-    board = pack._board
-    if not isinstance(board, Board):
+    board = pack._derived.board
+    if not isinstance(board, Board) or board.pack is not pack:  # a model_copy shares the holder: rebuild for it
         board = Board(pack)
-        pack._board = board
+        pack._derived.board = board
     return board
 
 
@@ -331,8 +331,8 @@ def move_rule(sit: Situation, movers: Sequence[str], *, screen: bool = False) ->
     * §7.3.6: an unbreached enemy Minefield/Box is entered only by combat units, as the one step of a move that
       spends the whole MA (``first`` and ``rest``);
     * §3.3: an HQ enters an EZOC only with combat units or where a friendly combat unit already is;
-    * §5.4.1: entering an EZOC ends the move; EZOC to EZOC directly only as Screen movement (§7.3.4: the whole MA,
-      never into an unbreached enemy Minefield), if ``screen`` (see :func:`screen_allowed`);
+    * §5.4.1: entering an EZOC ends the move (an HQ's too); EZOC to EZOC directly only as Screen movement (§7.3.4:
+      the whole MA, never into an unbreached enemy Minefield), if ``screen`` (see :func:`screen_allowed`);
     * §7.3.3: the Road/Trail rate along a route hexside, never entering or leaving an EZOC or an unbreached enemy
       Minefield;
     * §3.1.2: a Ridge or Wadi hexside otherwise takes all MPs (first step only);
@@ -359,7 +359,7 @@ def move_rule(sit: Situation, movers: Sequence[str], *, screen: bool = False) ->
             if has_hq:
                 return Blocked("7.3.6", "hq-minefield")
             if leaving and entering:
-                return Blocked("7.3.4", "screen-minefield")
+                return Blocked("7.3.4", "screen-minefield") if screen else Blocked("5.4.1", "zoc-to-zoc")
             return Cost(0, rest=True, first=True)
         if has_hq and entering and not has_combat and there not in friendly:
             return Blocked("3.3", "hq-ezoc")

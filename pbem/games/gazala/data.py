@@ -643,6 +643,23 @@ class Scenario(PackModel):
 # --- the pack -------------------------------------------------------------------------------------------------
 
 
+class Derived:
+    """Structures derived from a loaded pack and kept on it (the board's adjacency, TEC by id…), built on first use.
+
+    Not part of the pack's value: any two compare equal, so building them never changes ``pack == other``.
+    """
+
+    __slots__ = ("board",)
+
+    def __init__(self) -> None:
+        self.board: object = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Derived)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class GazalaPack(PackModel):
     """The whole data pack. Build it with :func:`load_pack`, which also runs the cross-checks."""
 
@@ -662,7 +679,7 @@ class GazalaPack(PackModel):
     chits: tuple[Chit, ...]
     tables: Tables
     scenarios: tuple[Scenario, ...]
-    _board: object = PrivateAttr(default=None)
+    _derived: Derived = PrivateAttr(default_factory=lambda: Derived())
     """The per-pack structures of :func:`pbem.games.gazala.board.board_of`, built once on first use."""
 
     def formation(self, ident: str) -> Formation:

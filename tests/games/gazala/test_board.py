@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.games.gazala import default_pack_bytes, load_pack
 from pbem.games.gazala.board import (
     HALF,
     Situation,
@@ -263,6 +264,9 @@ def test_r7_3_4_no_screen_movement_into_an_enemy_minefield(gazala: GazalaPack) -
     assert screen_allowed(sit, "axis", HexId("2623"))
     refused = check_move(sit, ["i-8"], path("2623", "2622"), supplied=True)
     assert (refused.rule, refused.reason) == ("7.3.4", "screen-minefield")
+    weak = at(gazala, {"104": "2623", "ff-1": "2522"})
+    plain = check_move(weak, ["104"], path("2623", "2622"), supplied=True)
+    assert (plain.rule, plain.reason) == ("5.4.1", "zoc-to-zoc")
 
 
 # --- §3.3, §7.3.6 HQs and Minefields ----------------------------------------------------------------------------
@@ -345,5 +349,10 @@ def test_r7_5_1_5_defender_terrain_row_of_minefields(gazala: GazalaPack) -> None
     assert defender_terrain(sit, HexId("2824"), "cw").id == "hill"
 
 
-def test_the_board_is_built_once_per_pack(gazala: GazalaPack) -> None:
+def test_the_board_is_built_once_per_pack_and_is_not_part_of_its_value(gazala: GazalaPack) -> None:
     assert board_of(gazala) is board_of(gazala)
+    fresh = load_pack(default_pack_bytes())
+    assert fresh == gazala  # one has its board built, the other not yet
+    copy = gazala.model_copy()
+    assert board_of(copy).pack is copy
+    assert board_of(gazala).pack is gazala
