@@ -267,6 +267,19 @@ def defender_terrain(sit: Situation, hex_id: HexId, defender: Side) -> TerrainEf
     return row if row.crt_row is not None else sit.board.tec[sit.board.grid.terrain(hex_id)]
 
 
+def supporters(sit: Situation, side: Side, target: HexId) -> tuple[str, ...]:
+    """§7.5.1.5 A: the ``side`` combat units outside ``target`` that project a ZOC into it, the candidates for Combat
+    Support (whether each is In Command and supplied is the caller's check)."""
+    board = sit.board
+    found = [
+        unit
+        for there in board.grid.neighbours(target)
+        for unit in sit.combat[side].get(there, ())
+        if projects_zoc_into(sit, unit, target)
+    ]
+    return tuple(sorted(found))
+
+
 def _side_id(board: Board, a: HexId, b: HexId) -> HexsideId:
     hexside = board.grid.hexside(a, b)
     if hexside is None:
@@ -323,7 +336,7 @@ def screen_allowed(sit: Situation, side: Side, hex_id: HexId) -> bool:
     return enemy > 0 and own >= board.pack.number("screen_tp_factor") * enemy
 
 
-def move_rule(sit: Situation, movers: Sequence[str], *, screen: bool = False) -> MoveCost:
+def move_rule(sit: Situation, movers: Sequence[str], *, screen: bool = False, reinforcement: bool = False) -> MoveCost:
     """The movement rule of a stack as a kit cost function (half-MPs), for :meth:`HexMap.reach` and ``walk``.
 
     * §5.3.2, TEC: prohibited hexsides (the sea in Tobruk) are never crossed;
@@ -331,6 +344,7 @@ def move_rule(sit: Situation, movers: Sequence[str], *, screen: bool = False) ->
     * §7.3.6: an unbreached enemy Minefield/Box is entered only by combat units, as the one step of a move that
       spends the whole MA (``first`` and ``rest``);
     * §3.3: an HQ enters an EZOC only with combat units or where a friendly combat unit already is;
+    * §9.4.2, §5.4.1: the free move of a ``reinforcement`` never enters an EZOC;
     * §5.4.1: entering an EZOC ends the move (an HQ's too); EZOC to EZOC directly only as Screen movement (§7.3.4:
       the whole MA, never into an unbreached enemy Minefield), if ``screen`` (see :func:`screen_allowed`);
     * §7.3.3: the Road/Trail rate along a route hexside, never entering or leaving an EZOC or an unbreached enemy
@@ -361,6 +375,8 @@ def move_rule(sit: Situation, movers: Sequence[str], *, screen: bool = False) ->
             if leaving and entering:
                 return Blocked("7.3.4", "screen-minefield") if screen else Blocked("5.4.1", "zoc-to-zoc")
             return Cost(0, rest=True, first=True)
+        if reinforcement and entering:
+            return Blocked("9.4.2", "reinforcement-ezoc")
         if has_hq and entering and not has_combat and there not in friendly:
             return Blocked("3.3", "hq-ezoc")
         if leaving and entering:
@@ -379,19 +395,21 @@ def move_rule(sit: Situation, movers: Sequence[str], *, screen: bool = False) ->
     return rule
 
 
-def reachable(sit: Situation, movers: Sequence[str], *, supplied: bool) -> Reach[HexId]:
+def reachable(sit: Situation, movers: Sequence[str], *, supplied: bool, reinforcement: bool = False) -> Reach[HexId]:
     """§7.3: every hex the stack can end a Movement Action in, with the least half-MPs and a path (the move
     prompt). A unit may always move one hex (§7.3.2: ``minimum_move``); Screen movement is offered when allowed."""
     start = sit.position.units.get(movers[0]) or sit.position.hqs[movers[0]]
     side = movers_side(sit.board, movers)
-    rule = move_rule(sit, movers, screen=screen_allowed(sit, side, start))
+    rule = move_rule(sit, movers, screen=screen_allowed(sit, side, start), reinforcement=reinforcement)
     return sit.board.grid.reach(start, budget(sit.board, movers, supplied=supplied), rule, minimum_move=True)
 
 
 _WALK_RULES = {"over-budget": "7.3.2", "not-adjacent": "7.3", "impassable": "5.3.2"}
 
 
-def check_move(sit: Situation, movers: Sequence[str], path: Sequence[HexId], *, supplied: bool) -> Verdict:
+def check_move(
+    sit: Situation, movers: Sequence[str], path: Sequence[HexId], *, supplied: bool, reinforcement: bool = False
+) -> Verdict:
     """§7.3: whether a logged Movement Action (a stack and its path ``[h0 … hn]``) is legal, step by step (kit
     ``walk``, no search).
 
@@ -413,7 +431,10 @@ def check_move(sit: Situation, movers: Sequence[str], path: Sequence[HexId], *, 
         return deny("7.3.1", "mixed-formations", "a moving stack belongs to one formation")
     screen = screen_allowed(sit, side, path[0])
     walked: Walk = board.grid.walk(
-        path, budget(board, movers, supplied=supplied), move_rule(sit, movers, screen=screen), minimum_move=True
+        path,
+        budget(board, movers, supplied=supplied),
+        move_rule(sit, movers, screen=screen, reinforcement=reinforcement),
+        minimum_move=True,
     )
     if walked.ok:
         return ALLOW

@@ -26,6 +26,7 @@ from pbem.games.gazala.board import (
     projects_zoc_into,
     reachable,
     screen_allowed,
+    supporters,
 )
 from pbem.games.gazala.data import GazalaPack
 from pbem.games.gazala.stacking import stacking
@@ -356,3 +357,20 @@ def test_the_board_is_built_once_per_pack_and_is_not_part_of_its_value(gazala: G
     copy = gazala.model_copy()
     assert board_of(copy).pack is copy
     assert board_of(gazala).pack is gazala
+
+
+@pytest.mark.rule("9.4.2")
+def test_r9_4_2_reinforcements_never_enter_an_ezoc(gazala: GazalaPack) -> None:
+    sit = at(gazala, {"i-8": "1020", "150-bde": "1023"})
+    refused = check_move(sit, ["i-8"], path("1020", "1021", "1022"), supplied=True, reinforcement=True)
+    assert (refused.rule, refused.reason) == ("9.4.2", "reinforcement-ezoc")
+    reach = reachable(sit, ["i-8"], supplied=True, reinforcement=True)
+    assert HexId("1021") in reach
+    assert not set(reach.spent) & sit.zones["cw"]
+
+
+@pytest.mark.rule("7.5.1.5")
+def test_r7_5_1_5_combat_support_comes_from_units_projecting_a_zoc_into_the_hex(gazala: GazalaPack) -> None:
+    # 2710 is attacked: I/8 (2709) is across the Sidra ridge and 33 (2809) Disrupted; II/8 (2711) and 115 (2810) can
+    sit = at(gazala, {"150-bde": "2710", "i-8": "2709", "ii-8": "2711", "115": "2810", "33": "2809"}, disrupted=["33"])
+    assert supporters(sit, "axis", HexId("2710")) == ("115", "ii-8")
