@@ -8,6 +8,8 @@ of Tobruk (4403/4404) and the Commonwealth Minefields of the Gazala line. Every 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pbem.games.gazala import default_pack_bytes, load_pack
@@ -374,3 +376,11 @@ def test_r7_5_1_5_combat_support_comes_from_units_projecting_a_zoc_into_the_hex(
     # 2710 is attacked: I/8 (2709) is across the Sidra ridge and 33 (2809) Disrupted; II/8 (2711) and 115 (2810) can
     sit = at(gazala, {"150-bde": "2710", "i-8": "2709", "ii-8": "2711", "115": "2810", "33": "2809"}, disrupted=["33"])
     assert supporters(sit, "axis", HexId("2710")) == ("115", "ii-8")
+
+
+def test_the_board_example_of_the_data_doc_runs() -> None:
+    doc = (Path(__file__).parents[3] / "docs" / "gazala-data.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## 9. The board") :]
+    start = section.index("```python") + len("```python")
+    block = section[start : section.index("```", start)]
+    exec(compile(block, "docs/gazala-data.md §9", "exec"), {})
