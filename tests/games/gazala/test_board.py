@@ -384,3 +384,13 @@ def test_the_board_example_of_the_data_doc_runs() -> None:
     start = section.index("```python") + len("```python")
     block = section[start : section.index("```", start)]
     exec(compile(block, "docs/gazala-data.md §9", "exec"), {})
+
+
+@pytest.mark.rule("7.3.3")
+def test_r7_3_3_no_road_rate_out_of_an_unbreached_enemy_minefield(gazala: GazalaPack) -> None:
+    # the Via Balbia crosses 3802/3902; 3902 is a Tobruk perimeter Minefield, Commonwealth-owned
+    sit = at(gazala, {"i-8": "3902"})
+    terrain = sit.board.grid.terrain(HexId("3802"))
+    assert step(sit, ["i-8"], "3902", "3802") == Cost(half(gazala, terrain, "motorised"))
+    breached = at(gazala, {"i-8": "3902"}, breached=["3902"])
+    assert step(breached, ["i-8"], "3902", "3802") == Cost(half(gazala, "road", "motorised"))
