@@ -7,7 +7,8 @@ The position is The Opening Phase's setup (85 counters from the bundled pack). M
 * ``command_path``: one unit's Command Path (§5.8), over every formation unit on the map;
 * ``command_path_isolated``: the worst case, a motorised unit 15 hexes from an HQ it cannot reach (in Bir
   Hacheim, ringed by enemy Minefields), so the search exhausts every hex that could still lead there within 20;
-* ``supply_path``: one HQ's Supply Path (§5.7), over every HQ on the map;
+* ``supply_path``: one HQ's Supply Path (§5.7), over every HQ on the map (each side's Road/Trail chain traced once
+  per position and shared, as in an Admin Phase);
 * ``reach``: a full-move reachability (§7.3, the move prompt), over every combat unit on the map;
 * ``move_action``: what replaying one logged Movement Action costs the board: a fresh situation, the step-by-step
   check of a 4-hex path (kit ``walk``), and the mover's Command Path;
@@ -87,10 +88,12 @@ def main() -> None:
         _ = Situation(board, position).zones
 
     def commands() -> None:
+        sit.memo.clear()  # results are kept per position: time the searches, not the memo
         for unit in formation_units:
             command(sit, unit)
 
     def supplies() -> None:
+        sit.memo.clear()  # each side's Road/Trail chain is then traced once, as an Admin Phase would
         for hq in hqs:
             supply(sit, hq)
 
@@ -112,6 +115,10 @@ def main() -> None:
     far = Situation(board, Position(units={"i-8": HexId("1021")}, hqs={"15pz-hq": HexId("2521")}))
     assert command(far, "i-8").state == "isolated"
 
+    def isolated() -> None:
+        far.memo.clear()
+        command(far, "i-8")
+
     key = Ed25519PrivateKey.generate()
     message = bytes(600)
     signature = key.sign(message)
@@ -121,7 +128,7 @@ def main() -> None:
         "board_build": build,
         "situation": median_us(fresh),
         "command_path": median_us(commands, per=len(formation_units)),
-        "command_path_isolated": median_us(lambda: command(far, "i-8")),
+        "command_path_isolated": median_us(isolated),
         "supply_path": median_us(supplies, per=len(hqs)),
         "reach": median_us(reaches, per=len(units)),
         "move_action": median_us(move_action, repeat=51),

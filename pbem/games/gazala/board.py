@@ -170,6 +170,8 @@ class Situation:
     def __init__(self, board: Board, position: Position):
         self.board = board
         self.position = position
+        self.memo: dict[tuple[str, ...], object] = {}
+        """Results other modules compute once per position (command states, supply chains), by a key they own."""
 
     @cached_property
     def combat(self) -> Mapping[Side, Mapping[HexId, tuple[str, ...]]]:

@@ -128,6 +128,15 @@ def command(sit: Situation, unit: str) -> Command:
     """§5.8: In Command (a path no longer than the parent HQ's Command Range, counting the HQ's hex and not the
     unit's), Out of Command (longer, up to :func:`command_limit`), or Isolated (no unbroken path that short, or no
     HQ on the map). An unassigned independent unit is never Out of Command or Isolated (§5.8, §5.8.4)."""
+    known = sit.memo.get(("command", unit))
+    if isinstance(known, Command):
+        return known
+    found = _command(sit, unit)
+    sit.memo["command", unit] = found
+    return found
+
+
+def _command(sit: Situation, unit: str) -> Command:
     board, position = sit.board, sit.position
     here = position.units[unit]
     formation = sit.formation(unit)
@@ -182,7 +191,12 @@ def cross_country(sit: Situation, tracer: str) -> int:
 
 def chain(sit: Situation, side: Side, sources: Collection[HexId]) -> dict[str, int]:
     """§5.7.2, §5.7.4: the Road/Trail hexes joined to ``sources`` by an unbroken chain of Road/Trail hexes along
-    the roads (other terrain ignored), hex -> chain length. Kit ``trace`` over the board's route graph."""
+    the roads (other terrain ignored), hex -> chain length. Kit ``trace`` over the board's route graph; once per
+    position and set of sources."""
+    key = ("chain", side, *sorted(sources))
+    known = sit.memo.get(key)
+    if isinstance(known, dict):
+        return known
     zone = sit.enemy_zone(side)
     enemy = sit.occupied[other(side)]
     friendly = sit.occupied[side]
@@ -193,7 +207,9 @@ def chain(sit: Situation, side: Side, sources: Collection[HexId]) -> dict[str, i
             return False
         return h not in zone or h in friendly
 
-    return trace(sit.board.routes, sources, enter=enter)
+    found = trace(sit.board.routes, sorted(sources), enter=enter)
+    sit.memo[key] = found
+    return found
 
 
 def supply(sit: Situation, tracer: str) -> Supply:

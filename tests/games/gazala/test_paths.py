@@ -204,3 +204,14 @@ def test_r5_7_3_tobruk_supplies_its_owner_inside_the_perimeter(gazala: GazalaPac
     assert supply(lost, "50div-hq").source is None
     taken = at(gazala, {}, {"brescia-hq": "4203"}, blocked=AXIS_MAJORS, tobruk="axis")
     assert supply(taken, "brescia-hq").source == "tobruk"
+
+
+def test_results_are_kept_per_position(gazala: GazalaPack) -> None:
+    sit = at(gazala, {"i-8": "1021"}, {"15pz-hq": "1019", "brescia-hq": "0611"})
+    assert command(sit, "i-8") is command(sit, "i-8")
+    supply(sit, "15pz-hq")
+    chains = [key for key in sit.memo if key[0] == "chain"]
+    supply(sit, "brescia-hq")
+    assert [key for key in sit.memo if key[0] == "chain"] == chains  # one Road/Trail chain per side and sources
+    fresh = at(gazala, {"i-8": "1021"}, {"15pz-hq": "1010"})
+    assert command(fresh, "i-8").state == "out-of-command"  # another position, another answer
