@@ -387,14 +387,24 @@ def move_rule(sit: Situation, movers: Sequence[str], *, screen: bool = False, re
             return Cost(0, rest=True, first=True)
         kind = board.route_kind.get(hexside.id)
         if kind is not None and not leaving and not entering and not sit.enemy_minefield(here, side):
-            row = board.tec[kind]
-            return Cost(max(board.cost(row, c) for c in on_route))
+            return _row_step(board, (board.tec[kind],), on_route, stop=False)
         if hexside.id in board.all_mp:
             return Cost(0, rest=True, first=True, stop=entering)
         rows = (board.tec[board.grid.terrain(there)], board.hex_row(there, breached, side))
-        return Cost(max(board.cost(r, c) for r in rows for c in off_route), stop=entering)
+        return _row_step(board, rows, off_route, stop=entering)
 
     return rule
+
+
+def _row_step(board: Board, rows: Sequence[TerrainEffect], paying: Sequence[Column], *, stop: bool) -> StepCost:
+    """The step cost of TEC rows for the stack's columns: refused where a row is ``prohibited``, all MPs where one
+    is ``all_mp`` (first step only, §3.1.2), else the highest cost (the pack gives one for every other row)."""
+    for row in rows:
+        if row.prohibited:
+            return Blocked(row.rule, "prohibited-terrain")
+    if any(row.all_mp for row in rows):
+        return Cost(0, rest=True, first=True, stop=stop)
+    return Cost(max(board.cost(row, column) for row in rows for column in paying), stop=stop)
 
 
 def reachable(sit: Situation, movers: Sequence[str], *, supplied: bool, reinforcement: bool = False) -> Reach[HexId]:

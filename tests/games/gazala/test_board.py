@@ -8,6 +8,7 @@ of Tobruk (4403/4404) and the Commonwealth Minefields of the Gazala line. Every 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,7 @@ from pbem.games.gazala.data import GazalaPack
 from pbem.games.gazala.stacking import stacking
 from pbem.kit.graph import Blocked, Cost, StepCost
 from pbem.kit.hexes import HexId
+from pbem.log.canon import canonical
 from tests.games.gazala.board_helpers import at, path
 
 
@@ -394,3 +396,18 @@ def test_r7_3_3_no_road_rate_out_of_an_unbreached_enemy_minefield(gazala: Gazala
     assert step(sit, ["i-8"], "3902", "3802") == Cost(half(gazala, terrain, "motorised"))
     breached = at(gazala, {"i-8": "3902"}, breached=["3902"])
     assert step(breached, ["i-8"], "3902", "3802") == Cost(half(gazala, "road", "motorised"))
+
+
+@pytest.mark.rule("3.1.1")
+def test_r3_1_1_a_transcribed_tec_may_make_terrain_all_mp_or_prohibited(gazala: GazalaPack) -> None:
+    raw = json.loads(default_pack_bytes())
+    rows = {row["id"]: row for row in raw["tables"]["terrain_effects"]}
+    rows["hill"].update(leg=None, motorised=None, hq=None, all_mp=True)
+    rows["broken"].update(leg=None, motorised=None, hq=None, prohibited=True)
+    changed = load_pack(canonical(raw))
+    hill = at(changed, {"i-8": "2923"})
+    assert step(hill, ["i-8"], "2923", "2824") == Cost(0, rest=True, first=True)
+    broken = at(changed, {"i-8": "0121"})
+    assert step(broken, ["i-8"], "0121", "0122") == Blocked("3.1.1", "prohibited-terrain")
+    refused = check_move(broken, ["i-8"], path("0121", "0122"), supplied=True)
+    assert (refused.rule, refused.reason) == ("3.1.1", "prohibited-terrain")
