@@ -28,8 +28,9 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Annotated, Any, Literal, NoReturn, Protocol, TypeVar
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, PrivateAttr, StringConstraints
 
+from pbem.games.gazala.stacking import stacking
 from pbem.kit import datapack
 from pbem.kit.datapack import PackMeta, PackModel, RuleRef, Slug, SourceText, Text
 from pbem.kit.hexes import HexId, HexMap, HexMapData
@@ -642,6 +643,23 @@ class Scenario(PackModel):
 # --- the pack -------------------------------------------------------------------------------------------------
 
 
+class Derived:
+    """Structures derived from a loaded pack and kept on it (the board's adjacency, TEC by id…), built on first use.
+
+    Not part of the pack's value: any two compare equal, so building them never changes ``pack == other``.
+    """
+
+    __slots__ = ("board",)
+
+    def __init__(self) -> None:
+        self.board: object = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Derived)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class GazalaPack(PackModel):
     """The whole data pack. Build it with :func:`load_pack`, which also runs the cross-checks."""
 
@@ -661,6 +679,8 @@ class GazalaPack(PackModel):
     chits: tuple[Chit, ...]
     tables: Tables
     scenarios: tuple[Scenario, ...]
+    _derived: Derived = PrivateAttr(default_factory=lambda: Derived())
+    """The per-pack structures of :func:`pbem.games.gazala.board.board_of`, built once on first use."""
 
     def formation(self, ident: str) -> Formation:
         """The formation ``ident``; KeyError if there is none."""
@@ -1128,24 +1148,7 @@ def _check_assignment(pack: GazalaPack, where: str, ident: str, assigned: str | 
 
 
 def _check_stack(pack: GazalaPack, where: str, stack: list[str]) -> None:
-    """§5.3.1 stacking at setup (HQs: one per hex, §3.3)."""
-    unit_ids = {u.id for u in pack.units}
-    hq_count = sum(1 for ident in stack if ident not in unit_ids)
-    units = [pack.unit(ident) for ident in stack if ident in unit_ids]
-    if hq_count > pack.number("hq_per_hex"):
-        _fail(f"{where}: more than one HQ (§3.3)")
-    if len({pack.side_of(ident) for ident in stack}) > 1:
-        _fail(f"{where}: units of both sides")
-    counted = [u for u in units if not u.free_stacking]
-    if units and units[0].side == "axis":
-        infantry = sum(1 for u in counted if u.is_infantry and u.type != "engineer")
-        armour = sum(1 for u in counted if u.is_tank or u.is_recce)
-        if infantry > pack.number("axis_stack_infantry") or armour > pack.number("axis_stack_panzer_recce"):
-            _fail(f"{where}: over the Axis stacking limit (§5.3.1)")
-    elif units:
-        halves = [u for u in counted if u.half_brigade]
-        legs = sum(1 for u in counted if u.movement == "leg" and u.is_infantry and not u.half_brigade)
-        legs += 1 if halves else 0
-        total = len(counted) - len(halves) + (1 if halves else 0)
-        if total > pack.number("cw_stack_units") or legs > pack.number("cw_stack_leg_infantry"):
-            _fail(f"{where}: over the Commonwealth stacking limit (§5.3.1)")
+    """§5.3.1 stacking at setup (HQs: one per hex, §3.3), by the rules' own :func:`.stacking.stacking`."""
+    verdict = stacking(pack, stack)
+    if not verdict.ok:
+        _fail(f"{where}: {verdict.message} (§{verdict.rule})")
