@@ -9,7 +9,7 @@ import pytest
 
 from tests.helpers import Cli
 
-PACK_GAMES = ("rommel", "axis-allies")  # gazala joins when its pack format is registered
+PACK_GAMES = ("rommel", "gazala", "axis-allies")
 
 
 @pytest.mark.parametrize("game", PACK_GAMES)

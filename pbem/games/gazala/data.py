@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from functools import cache
-from typing import Annotated, Any, Literal, NoReturn, Protocol, TypeVar
+from typing import Annotated, Literal, NoReturn, Protocol, TypeVar
 
 from pydantic import Field, PrivateAttr, StringConstraints
 
@@ -762,30 +761,6 @@ def _by_id(rows: Iterable[T], ident: str) -> T:
 # --- loading --------------------------------------------------------------------------------------------------
 
 
-def load_pack(raw: bytes) -> GazalaPack:
-    """Parse, validate and cross-check a data pack (see :func:`pbem.kit.datapack.load_pack`).
-
-    Raises:
-        DataPackError: R006, naming the record and field at fault.
-    """
-    return datapack.load_pack(raw, GazalaPack, game=GAME_ID, cross_checks=(_cross_check,))
-
-
-@cache
-def default_pack_bytes() -> bytes:
-    """The bundled pack as canonical JSON (RFC 8785), so that its SHA-256 does not depend on formatting.
-
-    Raises:
-        DataPackError: R006 if the bundled file cannot be read or is not strict JSON.
-    """
-    return datapack.bundled_pack_bytes("pbem.games.gazala", "data/pack.json", game=GAME_ID)
-
-
-def pack_schema() -> dict[str, Any]:
-    """The JSON Schema of a pack (without the cross-checks), for checking a transcription in an editor."""
-    return datapack.pack_schema(GazalaPack)
-
-
 def _fail(message: str) -> NoReturn:
     datapack.fail(GAME_ID, message)
 
@@ -1152,3 +1127,10 @@ def _check_stack(pack: GazalaPack, where: str, stack: list[str]) -> None:
     verdict = stacking(pack, stack)
     if not verdict.ok:
         _fail(f"{where}: {verdict.message} (§{verdict.rule})")
+
+
+FORMAT = datapack.PackFormat(game=GAME_ID, model=GazalaPack, package="pbem.games.gazala", cross_checks=(_cross_check,))
+"""The Operation Theseus: Gazala 1942 pack format (registered under ``pbem.packs``)."""
+load_pack = FORMAT.load
+default_pack_bytes = FORMAT.bundled
+pack_schema = FORMAT.schema
