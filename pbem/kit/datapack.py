@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from importlib.metadata import entry_points
-from typing import Annotated, Any, Generic, NoReturn, TypeVar
+from typing import Annotated, Any, Generic, NoReturn, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
@@ -49,6 +49,7 @@ __all__ = [
     "SourceText",
     "Text",
     "bundled_pack_bytes",
+    "by_id",
     "fail",
     "load_pack",
     "pack_format",
@@ -137,6 +138,22 @@ def pack_format(game: str) -> PackFormat[Any] | None:
         if isinstance(fmt, PackFormat) and fmt.game == game:
             return fmt
     return None
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+R = TypeVar("R", bound=_Identified)
+
+
+def by_id(rows: Iterable[R], ident: str) -> R:
+    """The record of ``rows`` whose ``id`` is ``ident``; KeyError if there is none (a pack's lookups)."""
+    for row in rows:
+        if row.id == ident:
+            return row
+    raise KeyError(ident)
 
 
 def fail(game: str, message: str) -> NoReturn:

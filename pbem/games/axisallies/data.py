@@ -31,7 +31,7 @@ from typing import Annotated, Literal, NoReturn
 from pydantic import Field, StringConstraints
 
 from pbem.kit import datapack
-from pbem.kit.datapack import PackMeta, PackModel, RuleRef, Slug, SourceText, Text
+from pbem.kit.datapack import PackMeta, PackModel, RuleRef, Slug, SourceText, Text, by_id
 from pbem.kit.graph import EdgeRecord, LocationGraph, NodeRecord, components
 
 __all__ = [
@@ -652,24 +652,15 @@ class AxisAlliesPack(PackModel):
 
     def territory(self, ident: str) -> Territory:
         """The territory ``ident``; KeyError if there is none."""
-        for row in self.territories:
-            if row.id == ident:
-                return row
-        raise KeyError(ident)
+        return by_id(self.territories, ident)
 
     def sea_zone(self, ident: str) -> SeaZone:
         """The sea zone ``ident``; KeyError if there is none."""
-        for row in self.sea_zones:
-            if row.id == ident:
-                return row
-        raise KeyError(ident)
+        return by_id(self.sea_zones, ident)
 
     def power(self, ident: str) -> Power:
         """The power ``ident``; KeyError if there is none."""
-        for row in self.powers:
-            if row.id == ident:
-                return row
-        raise KeyError(ident)
+        return by_id(self.powers, ident)
 
     def unit(self, power: str, type_: str) -> UnitType:
         """The chart row of ``power``'s ``type_``; KeyError if the power has no such unit."""
@@ -680,10 +671,7 @@ class AxisAlliesPack(PackModel):
 
     def scenario(self, ident: str) -> Scenario:
         """The scenario ``ident``; KeyError if there is none."""
-        for row in self.scenarios:
-            if row.id == ident:
-                return row
-        raise KeyError(ident)
+        return by_id(self.scenarios, ident)
 
     def limit(self, ident: str) -> int:
         """The value of ``limits`` row ``ident``; KeyError if there is none."""

@@ -29,7 +29,7 @@ from typing import Annotated, Any, Literal, NoReturn
 from pydantic import BaseModel, Field, PrivateAttr, StringConstraints
 
 from pbem.kit import datapack
-from pbem.kit.datapack import PackModel, RuleRef, Slug, SourceText, Text
+from pbem.kit.datapack import PackModel, RuleRef, Slug, SourceText, Text, by_id
 
 __all__ = [
     "ALLIED_UNIT_COUNT",
@@ -485,17 +485,11 @@ class BattleaxePack(_Model):
 
     def location(self, location_id: str) -> Location:
         """The location ``location_id``; KeyError if there is none."""
-        for loc in self.locations:
-            if loc.id == location_id:
-                return loc
-        raise KeyError(location_id)
+        return by_id(self.locations, location_id)
 
     def unit(self, unit_id: str) -> Unit:
         """The unit ``unit_id``; KeyError if there is none."""
-        for unit in self.units:
-            if unit.id == unit_id:
-                return unit
-        raise KeyError(unit_id)
+        return by_id(self.units, unit_id)
 
     def boundary(self, a: str, b: str) -> Boundary | None:
         """The boundary between ``a`` and ``b`` (either order), if any."""

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from typing import Annotated, Literal, NoReturn, Protocol, TypeVar
+from typing import Annotated, Literal, NoReturn
 
 from pydantic import Field, PrivateAttr, StringConstraints
 
 from pbem.games.gazala.stacking import stacking
 from pbem.kit import datapack
-from pbem.kit.datapack import PackMeta, PackModel, RuleRef, Slug, SourceText, Text
+from pbem.kit.datapack import PackMeta, PackModel, RuleRef, Slug, SourceText, Text, by_id
 from pbem.kit.hexes import HexId, HexMap, HexMapData
 from pbem.kit.tables import CombatTable
 
@@ -683,15 +683,15 @@ class GazalaPack(PackModel):
 
     def formation(self, ident: str) -> Formation:
         """The formation ``ident``; KeyError if there is none."""
-        return _by_id(self.formations, ident)
+        return by_id(self.formations, ident)
 
     def unit(self, ident: str) -> Unit:
         """The combat unit ``ident``; KeyError if there is none."""
-        return _by_id(self.units, ident)
+        return by_id(self.units, ident)
 
     def hq(self, ident: str) -> Hq:
         """The HQ ``ident``; KeyError if there is none."""
-        return _by_id(self.hqs, ident)
+        return by_id(self.hqs, ident)
 
     def hq_of(self, formation: str) -> Hq:
         """The HQ of a formation; KeyError if it has none."""
@@ -709,27 +709,27 @@ class GazalaPack(PackModel):
 
     def chit(self, ident: str) -> Chit:
         """The chit ``ident`` (``"21"``, ``"a10"``); KeyError if there is none."""
-        return _by_id(self.chits, ident)
+        return by_id(self.chits, ident)
 
     def scenario(self, ident: str) -> Scenario:
         """The scenario ``ident``; KeyError if there is none."""
-        return _by_id(self.scenarios, ident)
+        return by_id(self.scenarios, ident)
 
     def number(self, ident: str) -> int:
         """The value of ``tables.numbers`` row ``ident``; KeyError if there is none."""
-        return _by_id(self.tables.numbers, ident).value
+        return by_id(self.tables.numbers, ident).value
 
     def setting(self, ident: str) -> str:
         """The value of ``tables.settings`` row ``ident``; KeyError if there is none."""
-        return _by_id(self.tables.settings, ident).value
+        return by_id(self.tables.settings, ident).value
 
     def example(self, ident: str) -> dict[str, int]:
         """The numbers of worked example ``ident``; KeyError if there is none."""
-        return _by_id(self.tables.examples, ident).values
+        return by_id(self.tables.examples, ident).values
 
     def terrain_effect(self, ident: str) -> TerrainEffect:
         """The TEC row ``ident``; KeyError if there is none."""
-        return _by_id(self.tables.terrain_effects, ident)
+        return by_id(self.tables.terrain_effects, ident)
 
     def place(self, name: str) -> HexId:
         """The hex carrying the name ``name`` on the map; KeyError if none does."""
@@ -741,21 +741,6 @@ class GazalaPack(PackModel):
     def minefield(self, hex_id: str) -> Minefield | None:
         """The Minefield record of a hex, or None."""
         return next((m for m in self.minefields if m.hex == hex_id), None)
-
-
-class _HasId(Protocol):
-    @property
-    def id(self) -> str: ...
-
-
-T = TypeVar("T", bound=_HasId)
-
-
-def _by_id(rows: Iterable[T], ident: str) -> T:
-    for row in rows:
-        if row.id == ident:
-            return row
-    raise KeyError(ident)
 
 
 # --- loading --------------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from pydantic import Field, StringConstraints
 
 from pbem.games.rommel.grid import Grid, kit_map_data
 from pbem.kit import hexes
-from pbem.kit.datapack import PackMeta, PackModel, RuleRef, Slug, SourceText, Text
+from pbem.kit.datapack import PackMeta, PackModel, RuleRef, Slug, SourceText, Text, by_id
 from pbem.kit.graph import dijkstra
 
 __all__ = [
@@ -444,10 +444,7 @@ class RommelPack(PackModel):
 
     def place(self, place_id: str) -> Place:
         """The place ``place_id``; KeyError if there is none."""
-        for place in self.map.places:
-            if place.id == place_id:
-                return place
-        raise KeyError(place_id)
+        return by_id(self.map.places, place_id)
 
     def block(self, block_id: str) -> Block:
         """The block ``block_id``; KeyError if there is none."""
@@ -455,31 +452,19 @@ class RommelPack(PackModel):
 
     def unit_type(self, type_id: str) -> UnitType:
         """The unit type ``type_id``; KeyError if there is none."""
-        for row in self.unit_types:
-            if row.id == type_id:
-                return row
-        raise KeyError(type_id)
+        return by_id(self.unit_types, type_id)
 
     def scenario(self, scenario_id: str) -> Scenario:
         """The scenario ``scenario_id``; KeyError if there is none."""
-        for row in self.scenarios:
-            if row.id == scenario_id:
-                return row
-        raise KeyError(scenario_id)
+        return by_id(self.scenarios, scenario_id)
 
     def area(self, area_id: str) -> Area:
         """The area ``area_id``; KeyError if there is none."""
-        for row in self.map.areas:
-            if row.id == area_id:
-                return row
-        raise KeyError(area_id)
+        return by_id(self.map.areas, area_id)
 
     def line(self, line_id: str) -> Line:
         """The line ``line_id``; KeyError if there is none."""
-        for row in self.map.lines:
-            if row.id == line_id:
-                return row
-        raise KeyError(line_id)
+        return by_id(self.map.lines, line_id)
 
     def limit(self, limit_id: str) -> int:
         """The value of the limit row ``limit_id``; KeyError if there is none."""
