@@ -228,7 +228,7 @@ def test_web_a_game_without_a_map_is_played_with_buttons(tmp_path: Path) -> None
         assert "So far" not in page
         _post(site, red, do="pick", pick='{"field": "action", "mode": "is", "value": "choose_reserve"}')
         page = _post(site, red, do="pick", pick='{"field": "value", "mode": "is", "value": 2}')
-        assert "added to your batch: Choose reserve: value 2" in page
+        assert "added to your batch: Choose reserve: reserve 2" in page  # the field as the game titles it
         page = _post(site, red, do="sign", note="<b>good luck</b>")
     assert "your batch: signed 1 entry" in page
     assert table.verify().valid and table.lines()[-1].count(b"good luck") == 1
