@@ -103,7 +103,7 @@ class Leaf:
             else:
                 part, glue = f"{level.title} {level.label}", ", "
             text = f"{text}{glue}{part}" if text else part
-        return f"{kind.label.capitalize()}: {text}" if text else kind.label.capitalize()
+        return f"{_upper(kind.label)}: {text}" if text else _upper(kind.label)
 
 
 _DESTINATIONS = frozenset({"to", "zone", "dst"})  # fields that name where a unit goes, told as "to …"
@@ -123,6 +123,11 @@ def leaves(tree: Choices) -> list[Leaf]:
 
     walk(tree, ())
     return found
+
+
+def _upper(text: str) -> str:
+    """``text`` with its first letter a capital, the rest as the game wrote it (``Air Support``, ``Zone H``)."""
+    return text[:1].upper() + text[1:]
 
 
 def _named(naming: Naming, value: object) -> bool:
@@ -158,12 +163,12 @@ def matching(found: Sequence[Leaf], picks: Sequence[Pick]) -> list[Leaf]:
 def _option(naming: Naming, level: Level) -> Option:
     pick = Pick("is", level.field, level.value)
     if level.field == "action":
-        return Option(level.label.capitalize(), pick)
+        return Option(_upper(level.label), pick)
     if isinstance(level.value, bool):
-        return Option(f"{level.title.capitalize()}: {level.label}", pick)
+        return Option(f"{_upper(level.title)}: {level.label}", pick)
     unit = level.value if isinstance(level.value, str) and level.value in naming.units else None
     location = level.value if _is_location(naming, level.value) else None
-    label = level.label if unit or location else level.label.capitalize()
+    label = level.label if unit or location else _upper(level.label)
     return Option(label, pick, unit=unit, location=location)
 
 
@@ -173,7 +178,7 @@ def _prompt(naming: Naming, title: str, values: Sequence[object]) -> str:
     if all(_is_location(naming, v) for v in values):
         return f"Where ({title})? Click a highlighted place on the map or below."
     if all(isinstance(v, bool) for v in values):
-        return f"{title.capitalize()}?"
+        return f"{_upper(title)}?"
     return f"Choose the {title}."
 
 
