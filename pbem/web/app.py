@@ -299,7 +299,14 @@ def _situation(turn: Turn, view: View | None, presentation: Presentation | None)
     if presentation is None or game.result is not None:
         return view.summary
     period = presentation.period_title(game.ruleset.period(game.state))
-    return " · ".join(part for part in (period, presentation.stage(view)) if part)
+    stage = presentation.stage(view)
+    if _letters(stage) == _letters(period):  # "Setup" and "Set-up": one is enough
+        return period
+    return " · ".join(part for part in (period, stage) if part)
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
 
 
 def _slot(naming: Naming, name: str) -> str:

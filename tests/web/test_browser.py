@@ -187,6 +187,7 @@ def _clicked_game(browser: Any, table: Table) -> None:
                 pass
             if batches == 0:
                 shot(browser, "4-aftermath")
+            assert "_" not in browser.find_element("id", "summary").text  # no raw step name (voluntary_retreat)
             press(browser, browser.find_element("id", "sign").text)
         batches += 1
         seat = "axis" if seat == "allied" else "allied"
