@@ -151,8 +151,12 @@ def _has(leaf: Leaf, pick: Pick, picks: Sequence[Pick]) -> bool:
         return False
     if pick.mode == "has":
         return pick.value in level.value
-    chosen = [p.value for p in picks if p.mode == "has" and p.field == pick.field]
-    return sorted(map(str, level.value)) == sorted(map(str, chosen))
+    return _same(level.value, [p.value for p in picks if p.mode == "has" and p.field == pick.field])
+
+
+def _same(elements: Sequence[object], chosen: Sequence[object]) -> bool:
+    """Whether a list field's value holds exactly the elements chosen, in any order."""
+    return sorted(map(str, elements)) == sorted(map(str, chosen))
 
 
 def matching(found: Sequence[Leaf], picks: Sequence[Pick]) -> list[Leaf]:
@@ -241,9 +245,7 @@ def _list_question(candidates: Sequence[Leaf], picks: Sequence[Pick], field: str
         label = naming.label(field, element)
         options.append(Option(f"Add {label}", Pick("has", field, element), unit=unit, location=location))
     so_far = naming.label(field, chosen)
-    done = next(
-        (level for level, v in zip(levels, lists, strict=True) if sorted(map(str, v)) == sorted(map(str, chosen))), None
-    )
+    done = next((level for level, v in zip(levels, lists, strict=True) if _same(v, chosen)), None)
     if done is not None:
         options.append(Option(f"That is all: {done.label}" if chosen else f"No {title}", Pick("all", field)))
     prompt = f"Which {title}? Add them one at a time, on the map or below."
