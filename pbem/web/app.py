@@ -30,10 +30,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from pbem.client.turn import Turn
 from pbem.errors import PbemError
 from pbem.log.entry import entry_count
 from pbem.report import render
-from pbem.web.choices import Pick
+from pbem.rules.contract import View
+from pbem.rules.presentation import Presentation
+from pbem.web.choices import Naming, Pick
 from pbem.web.desk import Desk
 from pbem.web.overlay import moves_of, with_arrows
 from pbem.web.tray import tray
@@ -231,7 +234,7 @@ def _page(web: WebApp) -> str:
         web.tell(f"your unsigned batch no longer applies and was dropped ({exc.render()})", "error")
         turn = desk.turn()
     view = desk.view(turn)
-    naming = desk.naming(view)
+    naming = desk.naming(turn, view)
     question = desk.question(turn, naming)
     renderer = desk.renderer()
     news = chron.since_last_turn(seat)
@@ -251,14 +254,7 @@ def _page(web: WebApp) -> str:
     owed = [w for w in game.awaiting() if w.seat == seat and w.what != "act"]
     undoable = game.undoable
     request = game.undo_request
-    picks = [
-        "that is all"
-        if p.mode == "all"
-        else naming.kind(str(p.value))
-        if p.field == "action"
-        else naming.value(p.value)
-        for p in desk.picks
-    ]
+    picks = [o.label for o in desk.picks]
     places = set(renderer.regions) if renderer is not None else set()
     touched = {v for t in news if t.event is not None for v in _named(t.event.data.values())}
     messages, web.messages = web.messages, []
@@ -268,7 +264,7 @@ def _page(web: WebApp) -> str:
         csrf=web.token,
         title=genesis.title or (chron.ruleset.name if chron.ruleset else genesis.ruleset),
         me=chron.name_of(seat),
-        summary=view.summary if view is not None else "the game has not started",
+        summary=_situation(turn, view, presentation),
         waits=waits,
         result=game.result,
         board=board,
@@ -276,17 +272,14 @@ def _page(web: WebApp) -> str:
         picks=picks,
         options=[(o, json.dumps(o.pick.__dict__, sort_keys=True)) for o in question.options] if question else [],
         steps=[s.label for s in desk.steps],
-        stacks=[s.label for s in desk.stacks(turn, naming)] if question is not None else [],
+        stacks=[s.label for s in desk.stacks(turn)] if question is not None else [],
         events=[e.text for e in turn.events if e.text and (e.visible_to is None or seat in e.visible_to)],
         news=[(told, chron.name_of(told.seat) if told.seat else "") for told in news[-RECENT:]],
         news_places=" ".join(sorted(touched & places)),
         news_units=" ".join(sorted(touched & set(naming.units))),
         earlier=max(0, len(news) - RECENT),
         scores=presentation.scores(view) if presentation is not None and view is not None else {},
-        hidden=[
-            (" · ".join(map(naming.value, name.split("/"))), naming.value(value))
-            for name, value in desk.hidden_values()
-        ],
+        hidden=[(_slot(naming, name), naming.label(name, value)) for name, value in desk.hidden_values()],
         owed=[w.describe() for w in owed],
         may_request_undo=undoable is not None and undoable.author == seat and request is None,
         undo_asked=None if request is None or seat not in request.waiting else chron.name_of(request.author),
@@ -295,6 +288,31 @@ def _page(web: WebApp) -> str:
         messages=messages,
         log=desk.log.name,
     )
+
+
+def _situation(turn: Turn, view: View | None, presentation: Presentation | None) -> str:
+    """Where the game stands, in the game's words: the period's title and the stage (``Turn 1: June 15 ·
+    Impulse 2``), as reports head their sections; the game's own summary once it is over or has no look."""
+    game = turn.game()
+    if view is None or game.state is None:
+        return "the game has not started"
+    if presentation is None or game.result is not None:
+        return view.summary
+    period = presentation.period_title(game.ruleset.period(game.state))
+    stage = presentation.stage(view)
+    if _letters(stage) == _letters(period):  # "Setup" and "Set-up": one is enough
+        return period
+    return " · ".join(part for part in (period, stage) if part)
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
+def _slot(naming: Naming, name: str) -> str:
+    """A hidden slot's name in words: ``strength/red-1`` → ``strength · Red 1`` (units and places by name)."""
+    parts = name.split("/")
+    return " · ".join(naming.units.get(p) or naming.locations.get(p) or p.replace("_", " ") for p in parts)
 
 
 def _named(values: Iterable[object]) -> Iterator[str]:

@@ -1,24 +1,21 @@
-"""Multi-part choices asked step by step, derived from the rules engine's legal action list.
+"""Multi-part choices asked step by step, walking the rules' choice tree (``Ruleset.choices(state, seat)``).
 
-The engine offers whole atomic actions (``{"action": "move", "unit": "7rtr", "to": "6"}``); a player should
-not pick from their cross product. This adapter groups the legal list by action kind, then by field, and asks
-one field at a time: what to do, which unit, where, yes or no. A list field (the areas of an assault) is built
-one element at a time, so 36 combinations become a few clicks. Every answer only narrows the legal list, so
-whatever the player ends with is one of the engine's own actions.
-
-This is the one place that knows how to split actions into steps: when the rules contract grows a choice tree
-(``choices(state, seat)``), only this module changes.
+The tree is the game's one account of what a seat may do: action kind, then each field, with the game's own
+labels (units and places by name) and field titles. This module only walks it: it asks one field at a time
+(what to do, which unit, where, yes or no), and every answer narrows the tree's complete actions, so whatever
+the player ends with is one of the tree's own leaves. A list field (the areas of an assault) is offered by the
+tree as whole lists; it is built here one element at a time, so 36 combinations become a few clicks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from pbem.rules.contract import Action
+from pbem.rules.contract import Action, Choices
 
-__all__ = ["Naming", "Option", "Pick", "Question", "matching", "next_step"]
+__all__ = ["Leaf", "Level", "Naming", "Option", "Pick", "Question", "leaves", "matching", "next_step"]
 
 Mode = Literal["is", "has", "all"]
 
@@ -61,174 +58,195 @@ class Question:
         return tuple(o.unit for o in self.options if o.unit is not None)
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ").replace("-", " ")
-
-
 @dataclass(frozen=True)
 class Naming:
-    """Names for what actions hold: units by the viewer's view, locations by the map."""
+    """What a click on the map can stand for (unit ids as the viewer sees them, the map's places), and the
+    game's label for one element of a list field (the tree labels whole lists only)."""
 
     units: Mapping[str, str]
     locations: Mapping[str, str]
+    label: Callable[[str, Any], str]
 
-    def value(self, value: object) -> str:
-        """``value`` in words: a unit's or place's name, yes/no, a list of names; never a Python repr."""
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        if value is None:
-            return "none"
-        if isinstance(value, list | tuple):
-            return ", ".join(self.value(v) for v in value) or "none"
-        if isinstance(value, str):
-            if value in self.units:
-                return self.units[value]
-            if value in self.locations:
-                return self.locations[value]
-            return _words(value)
-        return str(value)
 
-    def kind(self, action: str) -> str:
-        """An action kind in words: ``end_assault`` → ``End assault``."""
-        return _words(action).capitalize()
+@dataclass(frozen=True)
+class Level:
+    """One level of a path through the tree: the field, its title, the value taken and the game's label."""
 
-    def describe(self, action: Action) -> str:
-        """A plain-language line for ``action``: ``Move: 7RTR to Area 6 (Halfaya Pass)``."""
-        parts = []
-        for field, value in action.items():
-            if field == "action" or value is None:
+    field: str
+    title: str
+    value: Any
+    label: str
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """One complete action of the tree and the levels that lead to it."""
+
+    levels: tuple[Level, ...]
+    action: Action
+
+    def level(self, field: str) -> Level | None:
+        """The level that sets ``field`` (None: this action has no such field)."""
+        return next((level for level in self.levels if level.field == field), None)
+
+    def describe(self, naming: Naming) -> str:
+        """The action in the game's words: ``Move: 7RTR to Area 6 (Halfaya Pass)``, ``Support: air no``."""
+        kind, *rest = self.levels
+        text = ""
+        for level in rest:
+            if level.value is None:
                 continue
-            named = isinstance(value, str) and (value in self.units or value in self.locations)
-            if named and field == "unit":
-                parts.append(self.value(value))
-            elif named and field in _DESTINATIONS:
-                parts.append(f"to {self.value(value)}")
-            elif isinstance(value, list) and value and all(isinstance(v, str) and v in self.locations for v in value):
-                parts.append(self.value(value))
+            if level.field in _DESTINATIONS and _named(naming, level.value):
+                part, glue = f"to {level.label}", " "  # "7RTR to Area 6"
+            elif _named(naming, level.value):
+                part, glue = level.label, ", "
             else:
-                parts.append(f"{_words(field)} {self.value(value)}")
-        kind = self.kind(str(action.get("action", "")))
-        if not parts:
-            return kind
-        text = parts[0]
-        for part in parts[1:]:
-            text += (" " if part.startswith("to ") else ", ") + part  # "7RTR to Area 6", "air no, artillery yes"
-        return f"{kind}: {text}"
+                part, glue = f"{level.title} {level.label}", ", "
+            text = f"{text}{glue}{part}" if text else part
+        return f"{_upper(kind.label)}: {text}" if text else _upper(kind.label)
 
 
 _DESTINATIONS = frozenset({"to", "zone", "dst"})  # fields that name where a unit goes, told as "to …"
 
 
-def _has(action: Action, pick: Pick, picks: Sequence[Pick]) -> bool:
-    value = action.get(pick.field)
-    if pick.mode == "is":
-        return pick.field in action and value == pick.value
-    if not isinstance(value, list):
-        return False
-    if pick.mode == "has":
-        return pick.value in value
-    chosen = [p.value for p in picks if p.mode == "has" and p.field == pick.field]
-    return sorted(map(str, value)) == sorted(map(str, chosen))
+def leaves(tree: Choices) -> list[Leaf]:
+    """Every complete action of ``tree`` with its path, in the tree's order (kept internal: never listed)."""
+    found: list[Leaf] = []
+
+    def walk(node: Choices, above: tuple[Level, ...]) -> None:
+        for branch in node.options:
+            path = (*above, Level(node.field, node.title, branch.value, branch.label))
+            if branch.action is not None:
+                found.append(Leaf(path, branch.action))
+            if branch.then is not None:
+                walk(branch.then, path)
+
+    walk(tree, ())
+    return found
 
 
-def matching(legal: Sequence[Action], picks: Sequence[Pick]) -> list[Action]:
-    """The legal actions consistent with every pick so far."""
-    return [a for a in legal if all(_has(a, p, picks) for p in picks)]
+def _upper(text: str) -> str:
+    """``text`` with its first letter a capital, the rest as the game wrote it (``Air Support``, ``Zone H``)."""
+    return text[:1].upper() + text[1:]
 
 
-def _fields(candidates: Sequence[Action]) -> list[str]:
-    """Every field of the candidates, ``action`` first, then in the engine's own order."""
-    order = ["action"]
-    for action in candidates:
-        order.extend(f for f in action if f not in order)
-    return order
+def _named(naming: Naming, value: object) -> bool:
+    """Whether ``value`` is a unit or place (or a list of them): its label then reads without the field title."""
+    if isinstance(value, list):
+        return bool(value) and all(_named(naming, v) for v in value)
+    return isinstance(value, str) and (value in naming.units or value in naming.locations)
 
 
 def _is_location(naming: Naming, value: object) -> bool:
     return isinstance(value, str) and value in naming.locations and value not in naming.units
 
 
-def _option(naming: Naming, field: str, value: object) -> Option:
-    if field == "action":
-        return Option(naming.kind(str(value)), Pick("is", field, value))
-    if isinstance(value, bool):
-        return Option(f"{_words(field).capitalize()}: {naming.value(value)}", Pick("is", field, value))
-    unit = value if isinstance(value, str) and value in naming.units else None
-    location = value if isinstance(value, str) and _is_location(naming, value) else None
-    label = naming.value(value)
-    return Option(
-        label if unit or location else label.capitalize(), Pick("is", field, value), unit=unit, location=location
-    )
+def _has(leaf: Leaf, pick: Pick, picks: Sequence[Pick]) -> bool:
+    level = leaf.level(pick.field)
+    if level is None:
+        return False
+    if pick.mode == "is":
+        return bool(level.value == pick.value)
+    if not isinstance(level.value, list):
+        return False
+    if pick.mode == "has":
+        return pick.value in level.value
+    return _same(level.value, [p.value for p in picks if p.mode == "has" and p.field == pick.field])
 
 
-def _prompt(naming: Naming, field: str, values: Sequence[object]) -> str:
+def _same(elements: Sequence[object], chosen: Sequence[object]) -> bool:
+    """Whether a list field's value holds exactly the elements chosen, in any order."""
+    return sorted(map(str, elements)) == sorted(map(str, chosen))
+
+
+def matching(found: Sequence[Leaf], picks: Sequence[Pick]) -> list[Leaf]:
+    """The tree's actions consistent with every pick so far."""
+    return [leaf for leaf in found if all(_has(leaf, p, picks) for p in picks)]
+
+
+def _option(naming: Naming, level: Level) -> Option:
+    pick = Pick("is", level.field, level.value)
+    if level.field == "action":
+        return Option(_upper(level.label), pick)
+    if isinstance(level.value, bool):
+        return Option(f"{_upper(level.title)}: {level.label}", pick)
+    unit = level.value if isinstance(level.value, str) and level.value in naming.units else None
+    location = level.value if _is_location(naming, level.value) else None
+    label = level.label if unit or location else _upper(level.label)
+    return Option(label, pick, unit=unit, location=location)
+
+
+def _prompt(naming: Naming, title: str, values: Sequence[object]) -> str:
     if all(isinstance(v, str) and v in naming.units for v in values):
-        return f"Which unit ({_words(field)})? Click one on the map or below."
+        return f"Which {title}? Click one on the map or below."
     if all(_is_location(naming, v) for v in values):
-        return f"Where ({_words(field)})? Click a highlighted place on the map or below."
+        return f"Where ({title})? Click a highlighted place on the map or below."
     if all(isinstance(v, bool) for v in values):
-        return f"{_words(field).capitalize()}?"
-    return f"Choose the {_words(field)}."
+        return f"{_upper(title)}?"
+    return f"Choose the {title}."
 
 
-def _top(candidates: Sequence[Action], naming: Naming) -> Question:
+def _top(candidates: Sequence[Leaf], naming: Naming) -> Question:
     """The first question: what to do, or which unit to act with (a click on the map)."""
-    kinds = list(dict.fromkeys(str(a["action"]) for a in candidates))
-    options = [_option(naming, "action", k) for k in kinds]
-    units: dict[tuple[str, str], None] = {}
-    for action in candidates:
-        for field, value in action.items():
-            if field != "action" and isinstance(value, str) and value in naming.units:
-                units.setdefault((field, value), None)
+    kinds = {repr(leaf.levels[0].value): leaf.levels[0] for leaf in candidates}
+    options = [_option(naming, level) for level in kinds.values()]
+    units: dict[tuple[str, str], Level] = {}
+    for leaf in candidates:
+        for level in leaf.levels[1:]:
+            if isinstance(level.value, str) and level.value in naming.units:
+                units.setdefault((level.field, level.value), level)
                 break  # the first unit of an action is the one clicked to start it
-    options.extend(_option(naming, field, value) for field, value in units)
+    options.extend(_option(naming, level) for level in units.values())
     hint = " Click a unit on the map, or choose below." if units else ""
     return Question(f"What do you want to do?{hint}", tuple(options))
 
 
-def next_step(legal: Sequence[Action], picks: Sequence[Pick], naming: Naming) -> Question | Action | None:
-    """The next question for ``picks``, or the one action they settle (None: the picks fit no legal action).
+def next_step(found: Sequence[Leaf], picks: Sequence[Pick], naming: Naming) -> Question | Leaf | None:
+    """The next question for ``picks``, or the one action they settle (None: the picks fit no action).
 
     A place the action goes to is always asked, even if only one is legal, so a move ends on a map click.
     """
-    candidates = matching(legal, picks)
+    candidates = matching(found, picks)
     if not candidates:
         return None
     if not picks:
         return _top(candidates, naming)
     settled = {p.field for p in picks if p.mode in ("is", "all")}
-    for field in _fields(candidates):
+    order = list(dict.fromkeys(level.field for leaf in candidates for level in leaf.levels))
+    for field in order:
         if field in settled:
             continue
-        values = [a.get(field) for a in candidates]
-        if any(isinstance(v, list) for v in values):
+        levels = [level for level in (leaf.level(field) for leaf in candidates) if level is not None]
+        if any(isinstance(level.value, list) for level in levels):
             question = _list_question(candidates, picks, field, naming)
             if question is not None:
                 return question
             continue
-        distinct = list(dict.fromkeys(values))
-        if len(distinct) > 1 or (_is_location(naming, distinct[0]) and len(candidates) == 1):
-            return Question(_prompt(naming, field, distinct), tuple(_option(naming, field, v) for v in distinct))
+        distinct = list({repr(level.value): level for level in levels}.values())
+        if len(distinct) > 1 or (len(candidates) == 1 and _is_location(naming, distinct[0].value)):
+            prompt = _prompt(naming, distinct[0].title, [level.value for level in distinct])
+            return Question(prompt, tuple(_option(naming, level) for level in distinct))
     return candidates[0]  # they agree on every field: one action
 
 
-def _list_question(candidates: Sequence[Action], picks: Sequence[Pick], field: str, naming: Naming) -> Question | None:
+def _list_question(candidates: Sequence[Leaf], picks: Sequence[Pick], field: str, naming: Naming) -> Question | None:
     """Add one more element to a list field, or say it is complete (None: the candidates agree already)."""
     chosen = [p.value for p in picks if p.mode == "has" and p.field == field]
-    lists = [v if isinstance(v, list) else [] for v in (a.get(field) for a in candidates)]
+    levels = [level for level in (leaf.level(field) for leaf in candidates) if level is not None]
+    lists = [level.value if isinstance(level.value, list) else [] for level in levels]
     if len({tuple(sorted(map(str, v))) for v in lists}) == 1 and chosen:
         return None
+    title = levels[0].title
     more = list(dict.fromkeys(e for v in lists for e in v if e not in chosen))
     options = []
     for element in more:
-        label = naming.value(element)
-        location = element if isinstance(element, str) and _is_location(naming, element) else None
+        location = element if _is_location(naming, element) else None
         unit = element if isinstance(element, str) and element in naming.units else None
+        label = naming.label(field, element)
         options.append(Option(f"Add {label}", Pick("has", field, element), unit=unit, location=location))
-    if any(sorted(map(str, v)) == sorted(map(str, chosen)) for v in lists):
-        done = f"That is all: {naming.value(chosen)}" if chosen else f"No {_words(field)}"
-        options.append(Option(done, Pick("all", field)))
-    what = _words(field)
-    so_far = f" So far: {naming.value(chosen)}." if chosen else ""
-    prompt = f"Which {what}? Add them one at a time, on the map or below.{so_far}"
-    return Question(prompt, tuple(options))
+    so_far = naming.label(field, chosen)
+    done = next((level for level, v in zip(levels, lists, strict=True) if _same(v, chosen)), None)
+    if done is not None:
+        options.append(Option(f"That is all: {done.label}" if chosen else f"No {title}", Pick("all", field)))
+    prompt = f"Which {title}? Add them one at a time, on the map or below."
+    return Question(f"{prompt} So far: {so_far}." if chosen else prompt, tuple(options))

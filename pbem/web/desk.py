@@ -28,8 +28,8 @@ from pbem.log.store import LogStore, read_log, write_file
 from pbem.replay.game import DataProvider, builtin_data
 from pbem.report.chronicle import Chronicle, chronicle
 from pbem.report.svg import MapRenderer
-from pbem.rules.contract import Action, View
-from pbem.web.choices import Naming, Pick, Question, next_step
+from pbem.rules.contract import View
+from pbem.web.choices import Leaf, Naming, Option, Pick, Question, leaves, next_step
 
 __all__ = ["Desk"]
 
@@ -53,7 +53,8 @@ class Desk:
     clock: Clock = system_clock
     entropy: Entropy = os.urandom
     steps: list[Choice] = field(default_factory=list)
-    picks: list[Pick] = field(default_factory=list)
+    picks: list[Option] = field(default_factory=list)
+    """The answers given so far to the choice in progress."""
     _snapshot: _Snapshot | None = None
     _renderer: tuple[int, MapRenderer | None] | None = None
 
@@ -107,69 +108,74 @@ class Desk:
         game = turn.game()
         return None if game.state is None else game.ruleset.view(game.state, self.seat)
 
-    def naming(self, view: View | None) -> Naming:
-        """Names of units (as ``view`` shows them) and of the map's places."""
+    def naming(self, turn: Turn, view: View | None) -> Naming:
+        """What a map click stands for (units as ``view`` shows them, the map's places) and the game's labels."""
         renderer = self.renderer()
         units = {u.id: u.name for u in view.units} if view is not None else {}
         locations = {r.id: renderer.name(r.id) for r in renderer.spec.regions} if renderer is not None else {}
-        return Naming(units, locations)
+        game = turn.game()
+        state = game.state
+        return Naming(units, locations, lambda field, value: game.ruleset.label(state, field, value))
 
-    def legal(self, turn: Turn) -> list[Action]:
-        """This seat's legal actions after the batch so far ([] while it must wait)."""
+    def tree(self, turn: Turn) -> list[Leaf]:
+        """This seat's choice tree after the batch so far, as its complete actions ([] while it must wait)."""
         if turn.must_wait():
             return []
         game = turn.game()
         assert game.state is not None
-        return game.ruleset.legal_actions(game.state, self.seat)
+        return leaves(game.ruleset.choices(game.state, self.seat))
+
+    def _step(self, turn: Turn, naming: Naming) -> Question | Leaf | None:
+        found = self.tree(turn)
+        if not found:
+            self.picks.clear()
+            return None
+        step = next_step(found, [o.pick for o in self.picks], naming)
+        if step is None:  # the picks no longer fit (the batch changed): start the choice again
+            self.picks.clear()
+            step = next_step(found, [], naming)
+        return step
 
     def question(self, turn: Turn, naming: Naming) -> Question | None:
         """The next question of the choice in progress (None: nothing to choose now)."""
-        legal = self.legal(turn)
-        if not legal:
+        step = self._step(turn, naming)
+        if isinstance(step, Leaf):  # a choice left complete: start the next one
             self.picks.clear()
-            return None
-        step = next_step(legal, self.picks, naming)
-        if not isinstance(step, Question):
-            self.picks.clear()
-            step = next_step(legal, self.picks, naming)
+            step = self._step(turn, naming)
         return step if isinstance(step, Question) else None
 
     # --- building the batch ----------------------------------------------------------------------------------
     def answer(self, pick: Pick) -> str | None:
         """Take ``pick`` if it is one of the options now; the label of the action it completes, if any."""
         turn = self.turn()
-        naming = self.naming(self.view(turn))
+        naming = self.naming(turn, self.view(turn))
         question = self.question(turn, naming)
-        if question is None or pick not in [o.pick for o in question.options]:
+        option = next((o for o in question.options if o.pick == pick), None) if question is not None else None
+        if option is None:
             return None
-        self.picks.append(pick)
-        step = next_step(self.legal(turn), self.picks, naming)
-        if isinstance(step, dict):
+        self.picks.append(option)
+        step = self._step(turn, naming)
+        if isinstance(step, Leaf):
             self.picks.clear()
-            label = naming.describe(step)
-            self.steps.append(Choice(label, (step,)))
+            label = step.describe(naming)
+            self.steps.append(Choice(label, (step.action,)))
             return label
         return None
 
-    def stacks(self, turn: Turn, naming: Naming) -> list[Choice]:
-        """Whole-stack moves of the unit picked so far (each legal as a whole), named in plain language."""
-        if len(self.picks) != 1 or self.picks[0].mode != "is" or self.picks[0].field != "unit":
+    def stacks(self, turn: Turn) -> list[Choice]:
+        """The rules' whole-stack moves (their tree's groups) of the unit picked so far, each legal as a whole."""
+        if len(self.picks) != 1 or self.picks[0].pick.mode != "is" or self.picks[0].pick.field != "unit":
             return []
-        unit = self.picks[0].value
+        unit = self.picks[0].pick.value
         found = []
         for choice in turn.options():
-            if len(choice.actions) < 2 or all(a.get("unit") != unit for a in choice.actions):
-                continue
-            first = choice.actions[0]
-            names = ", ".join(naming.value(a["unit"]) for a in choice.actions)
-            label = f"{naming.kind(str(first['action']))} the whole stack to {naming.value(first['to'])} ({names})"
-            found.append(Choice(label, choice.actions))
+            if len(choice.actions) > 1 and any(a.get("unit") == unit for a in choice.actions):
+                found.append(Choice(choice.label[:1].upper() + choice.label[1:], choice.actions))
         return found
 
     def take_stack(self, number: int) -> str | None:
         """Add stack move ``number`` (from 1) of :meth:`stacks` to the batch; its label, if there is one."""
-        turn = self.turn()
-        stacks = self.stacks(turn, self.naming(self.view(turn)))
+        stacks = self.stacks(self.turn())
         if not 1 <= number <= len(stacks):
             return None
         self.steps.append(stacks[number - 1])

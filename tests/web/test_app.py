@@ -228,9 +228,21 @@ def test_web_a_game_without_a_map_is_played_with_buttons(tmp_path: Path) -> None
         assert "So far" not in page
         _post(site, red, do="pick", pick='{"field": "action", "mode": "is", "value": "choose_reserve"}')
         page = _post(site, red, do="pick", pick='{"field": "value", "mode": "is", "value": 2}')
-        assert "added to your batch: Choose reserve: value 2" in page
+        assert "added to your batch: Choose reserve: reserve 2" in page  # the field as the game titles it
         page = _post(site, red, do="sign", note="<b>good luck</b>")
     assert "your batch: signed 1 entry" in page
     assert table.verify().valid and table.lines()[-1].count(b"good luck") == 1
     blue = _page(table, "blue")
     assert "<b>good luck</b>" not in blue and "“&lt;b&gt;good luck&lt;/b&gt;”" in blue  # the note is text
+
+
+def test_web_the_header_tells_the_period_and_stage_in_the_games_words(tmp_path: Path) -> None:
+    table = Table.start(tmp_path, "campaign", game="battleaxe", options={})
+    summary = '<span id="summary">{}</span>'
+    assert summary.format("Setup") in _page(table, "allied")
+    table.act(
+        "allied", {"action": "place", "unit": "11h", "zone": "A"}, {"action": "place", "unit": "cih", "zone": "B"}
+    )
+    table.act("allied", {"action": "assault", "areas": ["H"]})
+    page = _page(table, "allied")
+    assert summary.format("Turn 1: June 15 · Impulse 1") in page  # the presentation's titles, not "declare"

@@ -161,8 +161,8 @@ def _clicked_game(browser: Any, table: Table) -> None:
         press(browser, "Lead")
         click_unit(browser, "9aus")
         press(browser, "Support")
-        press(browser, "Air: no")
-        press(browser, "Artillery: no")
+        press(browser, "Air Support: no")
+        press(browser, "Artillery Support: no")
         shot(browser, "3-batch")
         assert len(batch(browser)) == 6 and not browser.find_elements("id", "choices")
         assert allied.steps and not signed_actions(table.path)  # nothing is written before signing
@@ -172,7 +172,7 @@ def _clicked_game(browser: Any, table: Table) -> None:
         browser.get(site.url)
         assert "Combat" not in browser.find_element("id", "news").text
         click_unit(browser, "xx-mot")  # lead the defense
-        press(browser, "Artillery: no")
+        press(browser, "Artillery Support: no")
         press(browser, "Sign this action and append to game.jsonl")
     with served(allied) as site:
         browser.get(site.url)
@@ -187,6 +187,7 @@ def _clicked_game(browser: Any, table: Table) -> None:
                 pass
             if batches == 0:
                 shot(browser, "4-aftermath")
+            assert "_" not in browser.find_element("id", "summary").text  # no raw step name (voluntary_retreat)
             press(browser, browser.find_element("id", "sign").text)
         batches += 1
         seat = "axis" if seat == "allied" else "allied"
@@ -238,7 +239,7 @@ def _moment_with_losses(directory: Path, monkeypatch: pytest.MonkeyPatch) -> tim
         axis.sign(None)
         allied.do_owed()
         monkeypatch.setattr(time, "gmtime", real)
-        if any(a["action"] == "absorb" for a in axis.legal(axis.turn())):
+        if any(leaf.action["action"] == "absorb" for leaf in axis.tree(axis.turn())):
             return frozen
     raise AssertionError("the assault fails at every moment tried")
 
