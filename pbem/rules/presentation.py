@@ -6,10 +6,13 @@ never a state, so a report can only show what its viewer may see.
 
 **Event conventions** the reports rely on (any game that follows them gets combat tables and charts):
 
-* ``combat_resolved``: ``data`` holds ``location``, ``result`` and ``sides``, a list of
-  ``{"role": "attack"|"defense", "side", "units": [ids], "lead": id|None, "terms": [{"label", "value",
-  "rule"}], "dice": [faces], "total"}``. The events that follow it and whose kinds are in
+* ``combat_resolved``: ``data`` is a :class:`pbem.rules.records.CombatRecord` (``record.data()``): the
+  location, the result, and whichever of two-sided totals (``sides``: lead, terms citing rules, dice, total),
+  rounds of fire steps (each unit's or each group of pieces' dice and hits, a table lookup), hits and losses
+  by side and kind the combat has. The events that follow it and whose kinds are in
   :attr:`Presentation.combat_followups` (losses, retreats, results changed after the roll) belong to it.
+* Any event's ``data.location`` (an id) or ``data.locations`` (a list of ids) outlines those places on the
+  maps of its turn and of its replay step.
 * Losses are read from the views themselves (a unit's ``steps`` going down), so they need no convention.
 """
 
@@ -87,8 +90,9 @@ class CounterFace(_Model):
         side: a key of :attr:`MapStyle.sides`.
         shape: ``counter`` (a square with a unit symbol) or ``block`` (a standing block, as in Rommel in the Desert).
         title: the short designation along the top.
-        symbol: a NATO unit-type symbol: ``infantry``, ``armor``, ``mechanized``, ``motorized``, ``anti_tank``,
-            ``artillery``, ``recon``, ``hq`` (None: none).
+        symbol: a NATO unit-type symbol (None: none). Ground units: ``infantry``, ``armor``, ``mechanized``,
+            ``motorized``, ``anti_tank``, ``artillery``, ``recon``, ``hq``; aircraft: ``fighter``, ``bomber``;
+            ships: ``transport``, ``carrier``, ``battleship``, ``cruiser``, ``destroyer``; ``submarine``.
         value: the values along the bottom (``"5-4"``); for a block, its strength.
         reduced: the unit shows its reduced side (a band across the counter).
         marks: small badges (``"OOS"``).
