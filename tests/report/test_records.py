@@ -135,7 +135,7 @@ def test_battleaxe_combats_carry_a_two_sided_record(sample: Chronicle) -> None:
         assert record is not None and [s.role for s in record.sides] == ["attack", "defense"]
         attack, defense = record.sides
         assert attack.lead in attack.units and attack.terms[0].label.startswith("lead ")
-        assert sum(h.count for h in record.hits) == event.data["ap"] == max(0, attack.total - defense.total)
+        assert sum(h.count for h in record.hits) == max(0, attack.total - defense.total)  # Attrition Points
 
 
 def test_skirmish_combats_record_the_eliminated_block(skirmish: Chronicle) -> None:

@@ -809,7 +809,7 @@ class Rules:
                 seat=attacker,
                 rule="11.4.4",
                 text=text,
-                data=record.data(ap=ap, dice=other_dice),
+                data=record.data(dice=other_dice),
             )
         )
         if result == "repulse" and self._holds(state, attacker):
