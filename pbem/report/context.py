@@ -426,7 +426,7 @@ def _combat(line: int, event: Event, record: CombatRecord, names: _Names) -> Com
         sides=sides,
         rounds=rounds,
         lookup=lookup_text(record.lookup) if record.lookup is not None else "",
-        hits=[f"{names.side(h.side)}: {h.count} {h.kind}" for h in record.hits],
+        hits=[f"{names.side(h.side)} scored {_count(h.count, h.kind.removesuffix('s'))}" for h in record.hits],
         losses=[f"{names.side(side)}: {text}" for side, text in losses_in_words(record, names.unit)],
         consequences=[],
     )

@@ -113,6 +113,7 @@ def test_rounds_of_fire_pieces_by_type_and_a_lookup_render_in_the_combat_table()
     assert "3 infantry" in out and "2 armor" in out and "7th Armoured" in out and "hits on 3 or less" in out
     assert "crt (rule 7.5) column 2:1 shifted +1 to 3:1, roll 5: DE" in out
     assert "axis: 3 infantry, 1 armor" in out and "allied: 1 infantry" in out  # pieces add up by type
+    assert "allied scored 4 hits; axis scored 1 hit" in out
     assert [s.hits for s in table.rounds[0].steps] == [3, 1]
 
 
