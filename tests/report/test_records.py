@@ -18,6 +18,7 @@ from pbem.report import render
 from pbem.report.chronicle import Chronicle, Moment, chronicle
 from pbem.report.context import _combat, _Names, turn_context
 from pbem.report.documents import pick_period
+from pbem.report.replay import replay_page
 from pbem.report.story import _Teller
 from pbem.report.svg import AIR, SEA, SUBSURFACE, draw_face
 from pbem.rules.contract import OMNISCIENT, Event
@@ -33,6 +34,7 @@ from pbem.rules.records import (
     combat_record,
     event_locations,
 )
+from tests.report.test_replay_privacy import page_data
 
 TRIAD = Path(__file__).resolve().parents[1] / "vectors" / "protocol-v1" / "game.jsonl"
 
@@ -221,3 +223,12 @@ def test_air_and_naval_symbols_draw_their_frame_and_letters(symbol: str) -> None
     texts: list[Any] = [e.text for e in root.iter("text")]
     assert len(frames) == 1 and letters in texts
     assert not [e for e in root.iter("rect") if e.get("height") and float(e.get("height", 0)) < 10]  # no land box
+
+
+def test_replay_steps_outline_the_locations_of_their_events(sample: Chronicle) -> None:
+    data = page_data(replay_page(sample).decode())
+    by_line = {step["line"]: step for step in data["steps"]}
+    changed = [(m.line, e.data["location"]) for m in sample.moments for e in m.events if e.kind == "control_changed"]
+    assert changed
+    for line, location in changed:
+        assert location in by_line[line]["highlight"]
