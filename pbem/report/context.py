@@ -22,7 +22,7 @@ from pbem.report.chronicle import QUIET, Chronicle, Moment
 from pbem.report.story import Fight, Paragraph, lookup_text, losses_in_words, tell, visible
 from pbem.report.svg import MapRenderer
 from pbem.rules.contract import OBSERVER, OMNISCIENT, Event, OptionSpec, View
-from pbem.rules.presentation import Presentation
+from pbem.rules.presentation import Presentation, period_title
 from pbem.rules.records import CombatRecord, Fire, combat_record, event_locations
 
 __all__ = [
@@ -478,7 +478,7 @@ def turn_context(chron: Chronicle, period: str, viewer: str) -> TurnContext:
     moments = chron.moments_of(period)
     start_view = chron.view(None, viewer, state=chron.state_before(period)) if moments else None
     end_view = chron.view(moments[-1], viewer) if moments else None
-    title = presentation.period_title(period) if presentation is not None else period
+    title = presentation.period_title(period) if presentation is not None else period_title(period)
     names = _names(end_view or start_view, renderer)
     followups = presentation.combat_followups if presentation is not None else frozenset()
     sections: list[Section] = []
@@ -678,7 +678,7 @@ def _main_period(group: list[str]) -> str:
 
 def _group_title(presentation: Presentation | None, group: list[str]) -> str:
     turn = _main_period(group)
-    return presentation.period_title(turn) if presentation is not None else turn
+    return presentation.period_title(turn) if presentation is not None else period_title(turn)
 
 
 def _scores_by_group(

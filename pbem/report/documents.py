@@ -10,6 +10,7 @@ from pbem.report import render
 from pbem.report.chronicle import Chronicle
 from pbem.report.context import aar_context, default_viewer, turn_context
 from pbem.rules.contract import OBSERVER, OMNISCIENT
+from pbem.rules.presentation import period_title
 
 __all__ = ["Format", "after_action_report", "pick_period", "pick_viewer", "turn_report"]
 
@@ -52,8 +53,9 @@ def pick_period(chron: Chronicle, turn: str) -> str:
             return found[0]
         if not numbered and 1 <= int(turn) <= len(periods):
             return periods[int(turn) - 1]
-    elif presentation is not None:
-        titled = [p for p in periods if presentation.period_title(p).casefold() == turn.strip().casefold()]
+    else:
+        title = presentation.period_title if presentation is not None else period_title
+        titled = [p for p in periods if title(p).casefold() == turn.strip().casefold()]
         if len(titled) == 1:
             return titled[0]
     raise UsageError("U003", f"--turn {turn}: the game has no such turn (it has: {', '.join(periods) or 'none'})")

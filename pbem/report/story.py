@@ -222,7 +222,7 @@ class _Teller:
             else outcome_by_totals(data)
         )
         record = fight.record
-        winner = next((s.side for s in record.sides if s.role == outcome.winner), None)
+        winner = next((s.side for s in record.sides if s.role == outcome.winner), record.winner)
         winner_name = side_name(self.presentation, winner) if winner else ""
         region = record.location
         where = self.place(region)

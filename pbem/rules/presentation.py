@@ -36,6 +36,7 @@ __all__ = [
     "SideStyle",
     "Stroke",
     "outcome_by_totals",
+    "period_title",
 ]
 
 
@@ -170,10 +171,8 @@ class Presentation(ABC):
         return ""
 
     def period_title(self, period: str) -> str:
-        """A heading for a checkpoint period (``"turn-1"`` → ``"June 15"``)."""
-        if period == "end":  # the engine's period after the result: disclosure and the final checkpoint
-            return "After the game"
-        return period.replace("-", " ").capitalize()
+        """A heading for a checkpoint period (``"turn-1"`` → ``"June 15"``); by default :func:`period_title`."""
+        return period_title(period)
 
     def scores(self, view: View) -> dict[str, int]:
         """Numbers charted turn by turn (``{"Allied VP": 7}``)."""
@@ -188,6 +187,13 @@ class Presentation(ABC):
         (those of :attr:`combat_followups` after it) had their say. By default the higher total wins and
         equal totals leave nobody the winner; a game whose results read otherwise overrides this."""
         return outcome_by_totals(data)
+
+
+def period_title(period: str) -> str:
+    """A period's heading for a game that names none (``"month-3"`` → ``"Month 3"``)."""
+    if period == "end":  # the engine's period after the result: disclosure and the final checkpoint
+        return "After the game"
+    return period.replace("-", " ").capitalize()
 
 
 def outcome_by_totals(data: Mapping[str, Any]) -> CombatOutcome:

@@ -140,6 +140,9 @@ class CombatRecord(_Record):
     lookup: Lookup[str] | None = None
     hits: tuple[Hits, ...] = ()
     losses: tuple[Loss, ...] = ()
+    winner: str | None = None
+    """The side that won, for a combat without two sides whose roles say it (rounds of fire); None: read the
+    winning role of :meth:`Presentation.combat_outcome` from ``sides``."""
 
     def data(self, **extra: Any) -> dict[str, Any]:
         """The event's ``data``: the record as JSON, empty parts left out, and the game's ``extra`` keys."""

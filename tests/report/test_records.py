@@ -79,6 +79,7 @@ def axis_and_allies() -> CombatRecord:
         rounds=(first, second),
         lookup=_crt().resolve(5, 2, roll=5, shift=1),
         hits=(Hits(side="allied", count=4), Hits(side="axis", count=1)),
+        winner="allied",
         losses=(
             Loss(side="axis", kind="infantry", pieces=2),
             Loss(side="axis", kind="armor", pieces=1),
@@ -128,6 +129,7 @@ def test_the_story_tells_rounds_hits_and_losses_of_a_combat_without_sides() -> N
     (fight,) = teller.fights
     assert fight.sentence.startswith("Combat 4 at tobruk over 2 rounds of fire (allied 4 hits, axis 1 hit)")
     assert "losses: axis 3 infantry, 1 armor; allied 1 infantry" in fight.sentence
+    assert fight.winner == "allied" and fight.sentence.endswith("won by the allied side.")
 
 
 def test_battleaxe_combats_carry_a_two_sided_record(sample: Chronicle) -> None:
@@ -184,7 +186,8 @@ def test_triad_rounds_make_turn_reports() -> None:
     period = pick_period(triad, "2")
     assert period == "round-2"
     ctx = turn_context(triad, period, OMNISCIENT)
-    assert ctx.period == "round-2" and ctx.sections and all(s.lines for s in ctx.sections)
+    assert ctx.period == "round-2" and ctx.title == "Round 2" and ctx.sections and all(s.lines for s in ctx.sections)
+    assert pick_period(triad, "round 3") == "round-3"  # by its title
 
 
 # --- map highlights ---------------------------------------------------------------------------------------
