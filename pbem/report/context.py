@@ -19,10 +19,11 @@ from pydantic import BaseModel, ConfigDict
 
 from pbem.report import charts
 from pbem.report.chronicle import QUIET, Chronicle, Moment
-from pbem.report.story import Fight, Paragraph, tell, visible
+from pbem.report.story import Fight, Paragraph, lookup_text, losses_in_words, tell, visible
 from pbem.report.svg import MapRenderer
 from pbem.rules.contract import OBSERVER, OMNISCIENT, Event, OptionSpec, View
-from pbem.rules.presentation import Presentation
+from pbem.rules.presentation import Presentation, period_title
+from pbem.rules.records import CombatRecord, Fire, combat_record, event_locations
 
 __all__ = [
     "PRINT_WIDTH_MM",
@@ -112,6 +113,31 @@ class CombatSide(_Model):
     total: int
 
 
+class FireRow(_Model):
+    """One unit's or one group of pieces' fire: ``3 infantry``, its dice, what it needed and its hits."""
+
+    who: str
+    dice: list[int]
+    needs: int | None
+    hits: int
+
+
+class StepRow(_Model):
+    """A volley of a round: who fired, under which rule, each firer's dice and hits, any table read."""
+
+    label: str
+    side: str
+    rule: str | None
+    fire: list[FireRow]
+    lookup: str
+    hits: int
+
+
+class RoundRow(_Model):
+    number: int
+    steps: list[StepRow]
+
+
 class Consequence(_Model):
     text: str
     rule: str | None
@@ -123,6 +149,10 @@ class CombatTable(_Model):
     result: str
     rule: str | None
     sides: list[CombatSide]
+    rounds: list[RoundRow]
+    lookup: str
+    hits: list[str]
+    losses: list[str]
     consequences: list[Consequence]
 
 
@@ -341,8 +371,9 @@ def narrate(
                 combat = None
             credited = moment.credit(event)
             actor = chron.name_of(credited) if credited else ""
-            if event.kind == "combat_resolved" and "sides" in event.data:
-                combat = _combat(moment.line, event, names)
+            record = combat_record(event)
+            if record is not None:
+                combat = _combat(moment.line, event, record, names)
                 yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=event.text, combat=combat)
             elif event.text:
                 yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=event.text, rule=event.rule)
@@ -355,29 +386,57 @@ def narrate(
             yield moment, Line(line=moment.line, kind="resigned", who=who, text=f"{who} resigns")
 
 
-def _combat(line: int, event: Event, names: _Names) -> CombatTable:
-    data: dict[str, Any] = event.data
-    sides = []
-    for side in data.get("sides", []):
-        sides.append(
-            CombatSide(
-                role=str(side.get("role", "")),
-                side=names.side(str(side.get("side", ""))),
-                units=[names.unit(u) for u in side.get("units", [])],
-                lead=names.unit(side["lead"]) if side.get("lead") else "",
-                terms=[Term(label=str(t["label"]), value=int(t["value"]), rule=str(t["rule"])) for t in side["terms"]],
-                dice=[int(d) for d in side.get("dice", [])],
-                total=int(side.get("total", 0)),
-            )
+def _combat(line: int, event: Event, record: CombatRecord, names: _Names) -> CombatTable:
+    sides = [
+        CombatSide(
+            role=side.role,
+            side=names.side(side.side),
+            units=[names.unit(u) for u in side.units],
+            lead=names.unit(side.lead) if side.lead else "",
+            terms=[Term(label=t.label, value=t.value, rule=t.rule) for t in side.terms],
+            dice=list(side.dice),
+            total=side.total,
         )
+        for side in record.sides
+    ]
+    rounds = [
+        RoundRow(
+            number=r.number,
+            steps=[
+                StepRow(
+                    label=step.label,
+                    side=names.side(step.side),
+                    rule=step.rule,
+                    fire=[
+                        FireRow(who=_firer(f, names), dice=list(f.dice), needs=f.needs, hits=f.hits) for f in step.fire
+                    ],
+                    lookup=lookup_text(step.lookup) if step.lookup is not None else "",
+                    hits=step.hits,
+                )
+                for step in r.steps
+            ],
+        )
+        for r in record.rounds
+    ]
     return CombatTable(
         line=line,
-        location=names.place(str(data.get("location", ""))),
-        result=str(data.get("result", "")).replace("_", " ").title(),
+        location=names.place(record.location),
+        result=record.result.replace("_", " ").title(),
         rule=event.rule,
         sides=sides,
+        rounds=rounds,
+        lookup=lookup_text(record.lookup) if record.lookup is not None else "",
+        hits=[f"{names.side(h.side)} scored {_count(h.count, h.kind.removesuffix('s'))}" for h in record.hits],
+        losses=[f"{names.side(side)}: {text}" for side, text in losses_in_words(record, names.unit)],
         consequences=[],
     )
+
+
+def _firer(fire: Fire, names: _Names) -> str:
+    kind = fire.kind.replace("_", " ")
+    if fire.unit:
+        return names.unit(fire.unit)
+    return f"{fire.count} {kind}" if fire.count != 1 else kind
 
 
 def _names(view: View | None, renderer: MapRenderer | None) -> _Names:
@@ -419,7 +478,7 @@ def turn_context(chron: Chronicle, period: str, viewer: str) -> TurnContext:
     moments = chron.moments_of(period)
     start_view = chron.view(None, viewer, state=chron.state_before(period)) if moments else None
     end_view = chron.view(moments[-1], viewer) if moments else None
-    title = presentation.period_title(period) if presentation is not None else period
+    title = presentation.period_title(period) if presentation is not None else period_title(period)
     names = _names(end_view or start_view, renderer)
     followups = presentation.combat_followups if presentation is not None else frozenset()
     sections: list[Section] = []
@@ -433,7 +492,7 @@ def turn_context(chron: Chronicle, period: str, viewer: str) -> TurnContext:
         if not sections or sections[-1].title != stage:
             sections.append(Section(title=stage, anchor=_anchor(f"{period}-{stage}-{len(sections)}"), lines=[]))
         sections[-1].lines.append(line)
-    combats = [ln.combat.location for s in sections for ln in s.lines if ln.combat is not None]
+    places = [p for m in moments for e in m.events if visible(e, viewer) for p in event_locations(e.data)]
     status = presentation.status(end_view) if presentation is not None and end_view is not None else []
     scores = sorted(presentation.scores(end_view).items()) if presentation is not None and end_view else []
     return TurnContext(
@@ -445,7 +504,7 @@ def turn_context(chron: Chronicle, period: str, viewer: str) -> TurnContext:
             renderer,
             end_view,
             f"{title}: the end",
-            highlight=_locations(end_view, combats, renderer),
+            highlight=_regions(places, renderer),
             before=start_view,
         ),
         sections=sections,
@@ -455,12 +514,12 @@ def turn_context(chron: Chronicle, period: str, viewer: str) -> TurnContext:
     )
 
 
-def _locations(view: View | None, names: list[str], renderer: MapRenderer | None) -> list[str]:
-    """Region ids of the named locations (combat sites are named in the tables)."""
+def _regions(locations: list[str], renderer: MapRenderer | None) -> list[str]:
+    """The map's regions among ``locations`` (events name locations by id: ``data.location(s)``), in map order."""
     if renderer is None:
         return []
-    wanted = set(names)
-    return [r.id for r in renderer.spec.regions if renderer.name(r.id) in wanted]
+    wanted = set(locations)
+    return [r.id for r in renderer.spec.regions if r.id in wanted]
 
 
 # --- after-action report -----------------------------------------------------------------------------------
@@ -619,7 +678,7 @@ def _main_period(group: list[str]) -> str:
 
 def _group_title(presentation: Presentation | None, group: list[str]) -> str:
     turn = _main_period(group)
-    return presentation.period_title(turn) if presentation is not None else turn
+    return presentation.period_title(turn) if presentation is not None else period_title(turn)
 
 
 def _scores_by_group(

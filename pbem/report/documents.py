@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pbem.errors import UsageError
@@ -9,6 +10,7 @@ from pbem.report import render
 from pbem.report.chronicle import Chronicle
 from pbem.report.context import aar_context, default_viewer, turn_context
 from pbem.rules.contract import OBSERVER, OMNISCIENT
+from pbem.rules.presentation import period_title
 
 __all__ = ["Format", "after_action_report", "pick_period", "pick_viewer", "turn_report"]
 
@@ -29,18 +31,33 @@ def pick_viewer(chron: Chronicle, viewer: str | None) -> str:
     return viewer
 
 
+NUMBERED = re.compile(r"^[^\s-].*-([0-9]+)$")
+"""A period named with a number at its end, whatever the word before it: ``turn-3``, ``month-3``, ``round-2``."""
+
+
 def pick_period(chron: Chronicle, turn: str) -> str:
-    """The period ``turn`` names: a label (``setup``, ``turn-2``), or a number N for ``turn-N``.
+    """The period ``turn`` names: a label (``setup``, ``month-2``), its title in reports (``Round 2``), or a
+    number N: the one period named ``<anything>-N``, or the N-th period of a game whose periods carry no number.
 
     Raises:
         UsageError: U003 naming the periods the game has.
     """
     periods = chron.periods
-    for candidate in (turn, f"turn-{turn}"):
-        if candidate in periods:
-            return candidate
-    if turn.isdigit() and 1 <= int(turn) <= len(periods) and not any(p.startswith("turn-") for p in periods):
-        return periods[int(turn) - 1]
+    if turn in periods:
+        return turn
+    presentation = chron.presentation
+    if turn.isdigit():
+        numbered = {p: int(m[1]) for p in periods if (m := NUMBERED.match(p))}
+        found = [p for p, n in numbered.items() if n == int(turn)]
+        if len(found) == 1:
+            return found[0]
+        if not numbered and 1 <= int(turn) <= len(periods):
+            return periods[int(turn) - 1]
+    else:
+        title = presentation.period_title if presentation is not None else period_title
+        titled = [p for p in periods if title(p).casefold() == turn.strip().casefold()]
+        if len(titled) == 1:
+            return titled[0]
     raise UsageError("U003", f"--turn {turn}: the game has no such turn (it has: {', '.join(periods) or 'none'})")
 
 

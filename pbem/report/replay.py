@@ -25,6 +25,7 @@ from pbem.report.draw import el
 from pbem.report.svg import MapRenderer, draw_face
 from pbem.rules.contract import OBSERVER, OMNISCIENT, Event, GameState
 from pbem.rules.presentation import CounterFace
+from pbem.rules.records import event_locations
 
 __all__ = ["page_viewers", "replay_page"]
 
@@ -144,9 +145,8 @@ def replay_page(chron: Chronicle, *, seat: str | None = None, progress: Progress
         if moment.note:
             lines.append(["note", chron.name_of(moment.author), moment.note, None, None])
         action = _action(chron, renderer, before, moment.state, public)
-        fought = [
-            str(e.data["location"]) for e in moment.events if e.kind == "combat_resolved" and "location" in e.data
-        ]
+        # one highlight serves every viewer of the page: only events everyone may read mark the map
+        fought = [place for e in moment.events if e.visible_to is None for place in event_locations(e.data)]
         steps.append(
             {
                 "line": moment.line,

@@ -8,18 +8,20 @@ where they fall. Everything is told as one viewer may see it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from pbem.kit.tables import Lookup
 from pbem.report.chronicle import QUIET, Chronicle, Moment
 from pbem.report.svg import CombatSite, MapRenderer
 from pbem.rules.contract import OMNISCIENT, Event, View
 from pbem.rules.presentation import Presentation, outcome_by_totals
+from pbem.rules.records import CombatRecord, combat_record
 
-__all__ = ["Fight", "Paragraph", "TurnStory", "tell"]
+__all__ = ["Fight", "Paragraph", "TurnStory", "lookup_text", "losses_in_words", "tell"]
 
 
 class _Model(BaseModel):
@@ -83,6 +85,32 @@ def _names(units: Sequence[str]) -> str:
     return units[0] if len(units) == 1 else ", ".join(units[:-1]) + " and " + units[-1]
 
 
+def lookup_text(found: Lookup[str]) -> str:
+    """A table lookup in words: ``CRT (rule 7.5) column 2:1 shifted +1 to 3:1, roll 4: DE``."""
+    column = found.column
+    if found.applied:
+        column = f"{found.base} shifted {found.applied:+d} to {found.column}"
+    elif found.shift:
+        column = f"{found.column} (shift {found.shift:+d} stopped at the edge)"
+    return f"{found.table} (rule {found.rule}) column {column}, roll {found.roll}: {found.result}"
+
+
+def losses_in_words(record: CombatRecord, unit_name: Callable[[str], str]) -> list[tuple[str, str]]:
+    """Each side's losses in words, as (side, ``"2 tanks, 1 step of 7th Armoured"``); pieces of one kind add up."""
+    by_side: dict[str, list[str]] = {}
+    pieces: dict[tuple[str, str], int] = {}
+    for loss in record.losses:
+        if loss.unit is None:
+            pieces[(loss.side, loss.kind)] = pieces.get((loss.side, loss.kind), 0) + loss.pieces
+            continue
+        name = unit_name(loss.unit)
+        what = f"{name} eliminated" if loss.eliminated else f"{loss.steps} step{'s' * (loss.steps != 1)} of {name}"
+        by_side.setdefault(loss.side, []).append(what)
+    for (side, kind), count in pieces.items():
+        by_side.setdefault(side, []).append(f"{count} {kind.replace('_', ' ')}")
+    return [(side, ", ".join(parts)) for side, parts in by_side.items()]
+
+
 @dataclass
 class _Open:
     """A combat whose consequences are still being told."""
@@ -90,6 +118,7 @@ class _Open:
     number: int
     line: int
     event: Event
+    record: CombatRecord
     followups: list[Event] = field(default_factory=list)
 
 
@@ -159,10 +188,10 @@ class _Teller:
             self._sentences.append(sentence(f"{side_name(self.presentation, side)} moves: {'; '.join(parts)}"))
 
     # --- combat -------------------------------------------------------------------------------------------------
-    def fight(self, moment: Moment, event: Event) -> None:
+    def fight(self, moment: Moment, event: Event, record: CombatRecord) -> None:
         self.close_fight()
         self.flush_moves()
-        self._open = _Open(self.first_fight + len(self.fights), moment.line, event)
+        self._open = _Open(self.first_fight + len(self.fights), moment.line, event, record)
         self._sentences.append(f"\0{self._open.number}")  # filled in when its consequences are known
 
     def place(self, location: str) -> str:
@@ -192,19 +221,25 @@ class _Teller:
             if self.presentation is not None
             else outcome_by_totals(data)
         )
-        sides = {str(s.get("role")): s for s in data.get("sides", [])}
-        winner = sides.get(outcome.winner or "", {}).get("side")
-        winner_name = side_name(self.presentation, str(winner)) if winner else ""
-        region = str(data.get("location", ""))
+        record = fight.record
+        winner = next((s.side for s in record.sides if s.role == outcome.winner), record.winner)
+        winner_name = side_name(self.presentation, winner) if winner else ""
+        region = record.location
         where = self.place(region)
 
         def party(role: str) -> str:
-            side = sides.get(role, {})
-            units = [self._units.get(u, u) for u in side.get("units", [])]
-            who = side_name(self.presentation, str(side.get("side", "")))
-            return f"{who} {_names(units)} ({side.get('total', '?')})" if units else f"{who} ({side.get('total', '?')})"
+            side = record.side(role)
+            if side is None:
+                return "?"
+            units = [self._units.get(u, u) for u in side.units]
+            who = side_name(self.presentation, side.side)
+            return f"{who} {_names(units)} ({side.total})" if units else f"{who} ({side.total})"
 
-        told = f"Combat {fight.number} at {where}: {party('attack')} attacked {party('defense')}"
+        if record.sides:
+            told = f"Combat {fight.number} at {where}: {party('attack')} attacked {party('defense')}"
+        else:
+            told = f"Combat {fight.number} at {where}"
+        told += self._fire(record)
         consequences = "; ".join(e.text.rstrip(".") for e in fight.followups if visible(e, self.viewer) and e.text)
         result = outcome.result.capitalize()
         verdict = f"{result}, won by the {winner_name} side" if winner_name else f"{result}, neither side won"
@@ -226,6 +261,22 @@ class _Teller:
             if f"\0{fight.number}" in paragraph.sentences:
                 filled = [text if s == f"\0{fight.number}" else s for s in paragraph.sentences]
                 self.paragraphs[paragraph_index] = paragraph.model_copy(update={"sentences": filled})
+
+    def _fire(self, record: CombatRecord) -> str:
+        """Rounds of fire, hits and losses in a clause each (empty for a combat without them)."""
+        said = ""
+        if record.rounds:
+            scored: dict[str, int] = {}
+            for round_ in record.rounds:
+                for step in round_.steps:
+                    scored[step.side] = scored.get(step.side, 0) + step.hits
+            hits = ", ".join(f"{side_name(self.presentation, s)} {n} hit{'s' * (n != 1)}" for s, n in scored.items())
+            rounds = len(record.rounds)
+            said += f" over {rounds} round{'s' * (rounds != 1)} of fire ({hits})"
+        lost = losses_in_words(record, lambda u: self._units.get(u, u))
+        if lost:
+            said += "; losses: " + "; ".join(f"{side_name(self.presentation, s)} {text}" for s, text in lost)
+        return said
 
     def sites(self) -> list[CombatSite]:
         return [CombatSite(f.region, f.number, f.winner) for f in self.fights]
@@ -255,8 +306,9 @@ def tell(
         for event in moment.events:
             if not visible(event, viewer):
                 continue
-            if event.kind == "combat_resolved" and "sides" in event.data:
-                teller.fight(moment, event)
+            record = combat_record(event)
+            if record is not None:
+                teller.fight(moment, event, record)
                 combat_line = True
             elif teller.followup(event):
                 combat_line = True

@@ -196,11 +196,35 @@ def draw_face(parent: ET.Element, face: CounterFace, style: MapStyle) -> None:
         )
 
 
+AIR = {"fighter": "F", "bomber": "B"}
+"""Aircraft (APP-6: an air frame, a dome open below, with the type's letter)."""
+SEA = {"transport": "TP", "carrier": "CV", "battleship": "BB", "cruiser": "CA", "destroyer": "DD"}
+"""Surface ships (APP-6: a sea-surface frame, a circle, with the class's letters)."""
+SUBSURFACE = {"submarine": "SS"}
+"""Submarines (APP-6: a subsurface frame, a bowl open above)."""
+
+
 def _symbol(parent: ET.Element, symbol: str, c: float, ink: str) -> None:
-    """A NATO unit-type symbol in a box across the middle of the counter."""
+    """A NATO unit-type symbol in a box across the middle of the counter (a dome, circle or bowl at sea and in
+    the air)."""
     x0, y0, w, h = c * 0.24, c * 0.3, c * 0.52, c * 0.26
     x1, y1 = x0 + w, y0 + h
     g = el(parent, "g", fill="none", stroke=ink, stroke_width=num(max(0.6, c * 0.03)))
+    letters = AIR.get(symbol) or SEA.get(symbol) or SUBSURFACE.get(symbol)
+    if letters is not None:
+        mid, r = y0 + h / 2, c * 0.16
+        if symbol in AIR:
+            d = f"M{num(x0)},{num(y1)} V{num(mid)} A{num(w / 2)},{num(h / 2)} 0 0 1 {num(x1)},{num(mid)} V{num(y1)}"
+            el(g, "path", d=d, class_="frame-air")
+        elif symbol in SEA:
+            el(g, "circle", cx=num(c / 2), cy=num(mid), r=num(r), class_="frame-sea")
+        else:
+            d = f"M{num(x0)},{num(y0)} V{num(mid)} A{num(w / 2)},{num(h / 2)} 0 0 0 {num(x1)},{num(mid)} V{num(y0)}"
+            el(g, "path", d=d, class_="frame-subsurface")
+        size = h * (0.7 if len(letters) == 1 else 0.55)
+        el(g, "text", letters, x=num(c / 2), y=num(mid + size * 0.36), text_anchor="middle", font_size=num(size),
+           font_weight="bold", font_family=FONT, fill=ink, stroke="none")  # fmt: skip
+        return
     el(g, "rect", x=num(x0), y=num(y0), width=num(w), height=num(h))
     if symbol == "hq":
         el(

@@ -6,10 +6,13 @@ never a state, so a report can only show what its viewer may see.
 
 **Event conventions** the reports rely on (any game that follows them gets combat tables and charts):
 
-* ``combat_resolved``: ``data`` holds ``location``, ``result`` and ``sides``, a list of
-  ``{"role": "attack"|"defense", "side", "units": [ids], "lead": id|None, "terms": [{"label", "value",
-  "rule"}], "dice": [faces], "total"}``. The events that follow it and whose kinds are in
+* ``combat_resolved``: ``data`` is a :class:`pbem.rules.records.CombatRecord` (``record.data()``): the
+  location, the result, and whichever of two-sided totals (``sides``: lead, terms citing rules, dice, total),
+  rounds of fire steps (each unit's or each group of pieces' dice and hits, a table lookup), hits and losses
+  by side and kind the combat has. The events that follow it and whose kinds are in
   :attr:`Presentation.combat_followups` (losses, retreats, results changed after the roll) belong to it.
+* Any event's ``data.location`` (an id) or ``data.locations`` (a list of ids) outlines those places on the
+  maps of its turn and of its replay step.
 * Losses are read from the views themselves (a unit's ``steps`` going down), so they need no convention.
 """
 
@@ -33,6 +36,7 @@ __all__ = [
     "SideStyle",
     "Stroke",
     "outcome_by_totals",
+    "period_title",
 ]
 
 
@@ -87,8 +91,9 @@ class CounterFace(_Model):
         side: a key of :attr:`MapStyle.sides`.
         shape: ``counter`` (a square with a unit symbol) or ``block`` (a standing block, as in Rommel in the Desert).
         title: the short designation along the top.
-        symbol: a NATO unit-type symbol: ``infantry``, ``armor``, ``mechanized``, ``motorized``, ``anti_tank``,
-            ``artillery``, ``recon``, ``hq`` (None: none).
+        symbol: a NATO unit-type symbol (None: none). Ground units: ``infantry``, ``armor``, ``mechanized``,
+            ``motorized``, ``anti_tank``, ``artillery``, ``recon``, ``hq``; aircraft: ``fighter``, ``bomber``;
+            ships: ``transport``, ``carrier``, ``battleship``, ``cruiser``, ``destroyer``; ``submarine``.
         value: the values along the bottom (``"5-4"``); for a block, its strength.
         reduced: the unit shows its reduced side (a band across the counter).
         marks: small badges (``"OOS"``).
@@ -166,10 +171,8 @@ class Presentation(ABC):
         return ""
 
     def period_title(self, period: str) -> str:
-        """A heading for a checkpoint period (``"turn-1"`` → ``"June 15"``)."""
-        if period == "end":  # the engine's period after the result: disclosure and the final checkpoint
-            return "After the game"
-        return period.replace("-", " ").capitalize()
+        """A heading for a checkpoint period (``"turn-1"`` → ``"June 15"``); by default :func:`period_title`."""
+        return period_title(period)
 
     def scores(self, view: View) -> dict[str, int]:
         """Numbers charted turn by turn (``{"Allied VP": 7}``)."""
@@ -184,6 +187,13 @@ class Presentation(ABC):
         (those of :attr:`combat_followups` after it) had their say. By default the higher total wins and
         equal totals leave nobody the winner; a game whose results read otherwise overrides this."""
         return outcome_by_totals(data)
+
+
+def period_title(period: str) -> str:
+    """A period's heading for a game that names none (``"month-3"`` → ``"Month 3"``)."""
+    if period == "end":  # the engine's period after the result: disclosure and the final checkpoint
+        return "After the game"
+    return period.replace("-", " ").capitalize()
 
 
 def outcome_by_totals(data: Mapping[str, Any]) -> CombatOutcome:

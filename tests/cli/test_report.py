@@ -123,3 +123,13 @@ def test_report_with_a_key_says_whose_view_it_is(cli: Cli, tmp_path: Path) -> No
     page = out.read_text()
     assert "an observer" not in page
     assert "Seen as Archie" in page
+
+
+def test_report_turn_of_a_game_whose_periods_are_rounds(cli: Cli, tmp_path: Path) -> None:
+    """Triad's periods are ``round-N``: ``--turn 2`` is its second round, not an error."""
+    triad = Path(__file__).resolve().parents[1] / "vectors" / "protocol-v1" / "game.jsonl"
+    out = tmp_path / "round-2.html"
+    run = cli("report", triad, "--turn", "2", "-o", out, "--format", "html")
+    assert run.code == 0, run.err
+    assert "Round 2" in out.read_text()  # its title, as the default presentation names it
+    cli("report", triad, "--turn", "7", "-o", tmp_path / "x.html").assert_error("U003", 2)

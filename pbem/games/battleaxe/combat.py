@@ -9,6 +9,8 @@ from pbem.games.battleaxe.board import AXIS, Side
 from pbem.games.battleaxe.data import ModifierRow
 from pbem.games.battleaxe.situation import Situation
 from pbem.games.battleaxe.state import Combat
+from pbem.kit import tables
+from pbem.rules.records import CombatRecord, CombatSide, Hits
 
 __all__ = [
     "Loss",
@@ -21,6 +23,7 @@ __all__ = [
     "goal",
     "loss_options",
     "outcome",
+    "record",
 ]
 
 
@@ -91,6 +94,37 @@ def describe(terms: Sequence[Term]) -> str:
     """``lead 2/RTR 5; +2 artillery``."""
     first, *rest = terms
     return "; ".join([f"{first['label']} {first['value']}", *(f"+{t['value']} {t['label']}" for t in rest)])
+
+
+def record(
+    combat: Combat,
+    attacker: Side,
+    defender: Side,
+    result: str,
+    ap: int,
+    attack: tuple[Sequence[Term], Sequence[int]],
+    defense: tuple[Sequence[Term], Sequence[int]],
+) -> CombatRecord:
+    """11.4.4: the combat as reports read it (pbem.rules.records): both sides' lead, terms and dice, and the
+    Attrition Points the attacker scored."""
+
+    def side(
+        role: str, who: Side, units: Sequence[str], lead: str | None, scored: tuple[Sequence[Term], Sequence[int]]
+    ) -> CombatSide:
+        terms = tuple(tables.Term(label=str(t["label"]), value=int(t["value"]), rule=str(t["rule"])) for t in scored[0])
+        dice = tuple(scored[1])
+        total = sum(t.value for t in terms) + sum(dice)
+        return CombatSide(role=role, side=who, units=tuple(units), lead=lead, terms=terms, dice=dice, total=total)
+
+    return CombatRecord(
+        location=combat.target,
+        result=result,
+        sides=(
+            side("attack", attacker, combat.attackers, combat.lead, attack),
+            side("defense", defender, combat.defenders, combat.def_lead, defense),
+        ),
+        hits=(Hits(side=attacker, count=ap, kind="attrition points"),) if ap else (),
+    )
 
 
 def absorbable(situation: Situation, units: Iterable[str]) -> int:

@@ -8,7 +8,7 @@ drift apart. ``apply`` and ``resume`` produce the next state and events.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from itertools import combinations
 from typing import Any
 
@@ -26,27 +26,6 @@ Result = tuple[BattleaxeState, list[Event]]
 
 def _event(kind: str, rule: str, text: str, seat: str | None = None, **data: Any) -> Event:
     return Event(kind=kind, seat=seat, rule=rule, text=text, data=data)
-
-
-def _combat_side(
-    role: str,
-    side: Side,
-    units: Sequence[str],
-    lead: str | None,
-    terms: list[cmb.Term],
-    dice: Sequence[int],
-) -> dict[str, Any]:
-    """One side of a ``combat_resolved`` event, in the shape reports read (pbem.rules.presentation)."""
-    total = sum(int(t["value"]) for t in terms) + sum(dice)
-    return {
-        "role": role,
-        "side": side,
-        "units": list(units),
-        "lead": lead,
-        "terms": terms,
-        "dice": list(dice),
-        "total": total,
-    }
 
 
 class Rules:
@@ -814,22 +793,23 @@ class Rules:
             f"{'+'.join(map(str, dice['attack']))} = {at} against defense {dv} ({cmb.describe(dv_terms)}) + DR "
             f"{'+'.join(map(str, dice['defense']))} = {dt}: {words[result]}"
         )
-        sides = [
-            _combat_side("attack", attacker, combat.attackers, combat.lead, av_terms, dice["attack"]),
-            _combat_side("defense", defender, combat.defenders, combat.def_lead, dv_terms, dice["defense"]),
-        ]
+        record = cmb.record(
+            combat,
+            attacker,
+            defender,
+            result,
+            ap,
+            (av_terms, dice["attack"]),
+            (dv_terms, dice["defense"]),
+        )
         other_dice = {k: list(v) for k, v in dice.items() if k not in ("attack", "defense")}
         events.append(
-            _event(
-                "combat_resolved",
-                "11.4.4",
-                text,
-                attacker,
-                location=combat.target,
-                result=result,
-                ap=ap,
-                sides=sides,
-                dice=other_dice,
+            Event(
+                kind="combat_resolved",
+                seat=attacker,
+                rule="11.4.4",
+                text=text,
+                data=record.data(dice=other_dice),
             )
         )
         if result == "repulse" and self._holds(state, attacker):

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pbem.errors import DataPackError
+from pbem.kit.tables import Term
 from pbem.rules.contract import (
     ALLOW,
     OMNISCIENT,
@@ -50,6 +51,7 @@ from pbem.rules.contract import (
 )
 from pbem.rules.maps import Edge, HexGrid, Label, MapSpec, Path, hex_regions
 from pbem.rules.presentation import CounterFace, MapStyle, Presentation, SideStyle, Stroke
+from pbem.rules.records import CombatRecord, CombatSide, Loss
 
 __all__ = ["RULESET", "Skirmish"]
 
@@ -351,33 +353,38 @@ class Skirmish(Ruleset[SkirmishState]):
             ("attack", attacker, outcome.dice["attack"], 0),
             ("defense", defender, outcome.dice["defense"], bonus),
         )
-        sides: list[dict[str, Any]] = []
-        totals: list[int] = []
+        sides: list[CombatSide] = []
         for role, block, die, extra in fights:
-            terms: list[dict[str, Any]] = [
-                {"label": f"strength of {_name(block)}", "value": state.hidden[_slot(block)].value, "rule": "SK3.3"}
-            ]
+            terms = [Term(label=f"strength of {_name(block)}", value=state.hidden[_slot(block)].value, rule="SK3.3")]
             if extra:
-                terms.append({"label": state.data.terrain[where], "value": extra, "rule": "SK3.3"})
-            total = sum(int(t["value"]) for t in terms) + die[0]
-            side = {"role": role, "side": _side(block), "units": [block], "lead": block, "terms": terms}
-            sides.append({**side, "dice": list(die), "total": total})
-            totals.append(total)
-        won = totals[0] > totals[1]
+                terms.append(Term(label=state.data.terrain[where], value=extra, rule="SK3.3"))
+            total = sum(t.value for t in terms) + die[0]
+            sides.append(
+                CombatSide(
+                    role=role,
+                    side=_side(block),
+                    units=(block,),
+                    lead=block,
+                    terms=tuple(terms),
+                    dice=tuple(die),
+                    total=total,
+                )
+            )
+        won = sides[0].total > sides[1].total
         loser, winner = (defender, attacker) if won else (attacker, defender)
         location = {**state.location, loser: None}
         if won:
             location[attacker] = where
         result = "attacker wins" if won else "defender holds"
-        text = f"{_name(attacker)} {sides[0]['total']} against {_name(defender)} {sides[1]['total']}: {result}"
+        text = f"{_name(attacker)} {sides[0].total} against {_name(defender)} {sides[1].total}: {result}"
+        record = CombatRecord(
+            location=where,
+            result=result,
+            sides=tuple(sides),
+            losses=(Loss(side=_side(loser), kind="infantry", unit=loser, steps=1, eliminated=True),),
+        )
         events = [
-            Event(
-                kind="combat_resolved",
-                seat=_side(attacker),
-                rule="SK3.4",
-                data={"location": where, "result": result, "sides": sides},
-                text=text,
-            ),
+            Event(kind="combat_resolved", seat=_side(attacker), rule="SK3.4", data=record.data(), text=text),
             Event(
                 kind="unit_eliminated",
                 seat=_side(loser),
