@@ -52,3 +52,39 @@ def test_a_stack_moves_as_one_choice(tmp_path: Path) -> None:
         turn.sign()
     report, _ = verify_file(table.path)
     assert report.valid
+
+
+def _at_the_first_assault(turn: Turn) -> None:
+    while not any(o.actions[0]["action"] == "assault" for o in turn.options()):
+        turn.choose(turn.options()[0])  # the free set-up, first choice each time
+
+
+def test_an_assault_is_built_one_area_at_a_time_from_named_places(tmp_path: Path) -> None:
+    """The areas of an assault are picked one by one (with "done" once they make a legal action), never as a
+    flat menu of every combination; kinds and places read as words, never as ids or Python values."""
+    table = Table.start(tmp_path, "campaign", game="battleaxe", options={})
+    with table.session("allied") as session:
+        turn = Turn(session)
+        _at_the_first_assault(turn)
+        legal = [o.actions[0] for o in turn.options() if len(o.actions) == 1 and o.actions[0]["action"] == "assault"]
+        longest = max(legal, key=lambda a: len(a["areas"]))
+        assert len(longest["areas"]) > 1, legal
+        builder = turn.builder()
+        assert builder is not None
+        kinds = builder.entries()
+        assert all(e.label and "_" not in e.label and "{" not in e.label for e in kinds)
+        builder.pick(next(e for e in kinds if e.label == "assault"))
+        first = builder.entries()
+        assert all(e.item is not None for e in first)  # areas, never whole combinations
+        assert all(e.label != e.item and "(" in e.label for e in first), [e.label for e in first]  # named
+        *most, last = longest["areas"]
+        for area in most:
+            assert builder.pick(next(e for e in builder.entries() if e.item == area)) is None
+            assert "so far: " in builder.title()
+        assert builder.back() and builder.items == most[:-1]  # u takes back the last area only
+        builder.pick(next(e for e in builder.entries() if e.item == most[-1]))
+        done = [e for e in builder.entries() if e.label.startswith("done: ")]
+        assert bool(done) == (most in [a["areas"] for a in legal])
+        choice = builder.pick(next(e for e in builder.entries() if e.item == last))
+        assert choice is not None and choice.actions == (longest,)  # nothing can be added: it is complete
+        assert choice.label.startswith("assault ") and "(" in choice.label
