@@ -192,7 +192,7 @@ class Builder:
                 if rest[_key(item)] > 0:
                     label = self.ruleset.label(self.state, self.level.field, item)
                     found.setdefault(_key(item), Entry(label, item=item))
-        finish = [Entry(f"done: {done.label}", branch=done)] if done is not None and self.items else []
+        finish = [Entry(f"done: {done.label or 'none'}", branch=done)] if done is not None else []
         return [*stacks, *found.values(), *finish]
 
     def pick(self, entry: Entry) -> Choice | None:

@@ -96,3 +96,15 @@ def test_answering_n_at_the_sign_prompt_keeps_the_batch(play: object, duel_log: 
     assert kept.code == 0, kept.err
     assert "batch is complete" in kept.out and "undone:" in kept.out and "signed 1 entry" in kept.out
     assert len(actions(duel_log)) == 1
+
+
+def test_a_choice_is_built_a_field_at_a_time_and_u_steps_back_within_it(
+    play: object, duel_log: Path, alice: Player
+) -> None:
+    run = play  # type: ignore[assignment]
+    built = run(alice, "1\nu\n1\n2\ny\n\n")  # choose reserve; u: back to the kinds; choose reserve, 2; sign
+    assert built.code == 0, built.err
+    assert "Choose an action:" in built.out and "choose reserve · reserve:" in built.out
+    assert "undone" not in built.out and "nothing to undo" not in built.out  # u took back a part, not a choice
+    assert "1. choose reserve 2" in built.out  # the batch, read back before signing
+    assert actions(duel_log) == [[{"action": "choose_reserve"}]]  # the reserve itself is secret (sealed)
