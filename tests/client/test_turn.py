@@ -88,3 +88,31 @@ def test_an_assault_is_built_one_area_at_a_time_from_named_places(tmp_path: Path
         choice = builder.pick(next(e for e in builder.entries() if e.item == last))
         assert choice is not None and choice.actions == (longest,)  # nothing can be added: it is complete
         assert choice.label.startswith("assault ") and "(" in choice.label
+
+
+def test_the_axis_pairwise_assaults_are_one_area_at_a_time(tmp_path: Path) -> None:
+    """Where the Axis may activate any two Areas (36 pairs of 9), the menu lists the 9 Areas, then the rest."""
+    table = Table.start(tmp_path, "campaign", game="battleaxe", options={})
+    for _ in range(200):
+        table.settle()
+        seat = next(s for s in ("allied", "axis") if table.legal(s))
+        legal = table.legal(seat)
+        assaults = [a["areas"] for a in legal if a["action"] == "assault"]
+        if seat == "axis" and any(len(areas) == 2 for areas in assaults):
+            break
+        table.act(seat, next((a for a in legal if a["action"] in ("pass", "end_assault", "regroup")), legal[0]))
+    else:
+        raise AssertionError("the Axis was never offered a pair of Areas")
+    singles = sorted(areas[0] for areas in assaults if len(areas) == 1)
+    assert len(assaults) > 2 * len(singles)  # the flat menu would list every pair
+    with table.session("axis") as session:
+        builder = Turn(session).builder()
+        assert builder is not None
+        builder.pick(next(e for e in builder.entries() if e.label == "assault"))
+        assert sorted(e.item for e in builder.entries()) == singles
+        first, second = next(areas for areas in assaults if len(areas) == 2)
+        builder.pick(next(e for e in builder.entries() if e.item == first))
+        labels = [e.label for e in builder.entries()]
+        assert labels[-1].startswith("done: ") and len(labels) == len(singles)  # the other Areas, then done
+        choice = builder.pick(next(e for e in builder.entries() if e.item == second))
+        assert choice is not None and choice.actions == ({"action": "assault", "areas": [first, second]},)
