@@ -13,13 +13,15 @@ from pbem.cli._common import DataOpt, KeyOpt, PassOpt, console, data_provider, l
 if TYPE_CHECKING:  # imported where used, so a command loads only what it needs (CLI start time)
     from rich.console import Console
 
-    from pbem.client.turn import Choice, Turn
+    from pbem.client.turn import Turn
     from pbem.report.chronicle import Chronicle
 
 
 __all__ = ["play"]
 
-HELP = "number: choose · u: undo the last choice · s: sign the batch now · q: quit without signing · ?: help"
+HELP = (
+    "number: choose · u: take back the last part or choice · s: sign the batch now · q: quit without signing · ?: help"
+)
 RECENT = 40  # lines of "since your last turn" shown before the rest is summarized
 
 
@@ -59,33 +61,45 @@ def _situation(out: Console, turn: Turn) -> None:
                 out.print(f"     [green]→ {event.text}[/green]", markup=True)
 
 
-def _list(out: Console, options: list[Choice]) -> None:
-    for number, choice in enumerate(options, 1):
-        out.print(f"  [cyan]{number:>3}[/cyan]. {choice.label}", highlight=False)
+def _list(out: Console, labels: list[str]) -> None:
+    for number, label in enumerate(labels, 1):
+        out.print(f"  [cyan]{number:>3}[/cyan]. {label}", highlight=False)
 
 
 def _choose(out: Console, turn: Turn) -> bool:
-    """Let the player add choices until the batch is complete or they ask to sign; False: they quit."""
-    while options := turn.options():
+    """Let the player add choices until the batch is complete or they ask to sign; False: they quit.
+
+    Each choice is built a step at a time (:class:`pbem.client.turn.Builder`): the action kind, then each field.
+    """
+    while (builder := turn.builder()) is not None:
         _situation(out, turn)
-        _list(out, options)
-        answer = _ask(out, "Choose (? for help): ")
-        if answer is None or answer == "q":
-            out.print("quit: nothing was signed")
-            return False
-        if answer == "?":
-            out.print(HELP)
-        elif answer == "u":
-            undone = turn.undo()
-            out.print(f"undone: {undone.label}" if undone else "nothing to undo")
-        elif answer == "s":
-            if turn.steps:
-                return True
-            out.print("nothing chosen yet")
-        elif answer.isdigit() and 1 <= int(answer) <= len(options):
-            turn.choose(options[int(answer) - 1])
-        else:
-            out.print(f"[red]{answer!r} is not a choice[/red] ({HELP})")
+        while True:
+            entries = builder.entries()
+            out.print(f"{builder.title()}:", highlight=False)
+            _list(out, [e.label for e in entries])
+            answer = _ask(out, "Choose (? for help): ")
+            if answer is None or answer == "q":
+                out.print("quit: nothing was signed")
+                return False
+            if answer == "?":
+                out.print(HELP)
+            elif answer == "u":
+                if builder.back():
+                    continue
+                undone = turn.undo()
+                out.print(f"undone: {undone.label}" if undone else "nothing to undo")
+                break
+            elif answer == "s":
+                if turn.steps:
+                    return True
+                out.print("nothing chosen yet")
+            elif answer.isdigit() and 1 <= int(answer) <= len(entries):
+                choice = builder.pick(entries[int(answer) - 1])
+                if choice is not None:
+                    turn.choose(choice)
+                    break
+            else:
+                out.print(f"[red]“{untrusted(answer)}” is not a choice[/red] ({HELP})")
     return True
 
 
@@ -160,7 +174,7 @@ def play(
                 break
             if confirm == "u":
                 out.print(f"undone: {turn.undo().label}")  # type: ignore[union-attr]
-            elif not turn.options():  # 'n' with nothing more to add: the batch stays as it is
+            elif turn.builder() is None:  # 'n' with nothing more to add: the batch stays as it is
                 out.print("not signed; the batch is complete: u takes back its last choice, q quits without signing")
             else:
                 out.print("not signed: your batch is kept, go on choosing")

@@ -130,7 +130,8 @@ def parse_line(raw: bytes) -> dict[str, JSONValue]:
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
-        raise LogFormatError("L003", f"not JSON: {exc.msg} at column {exc.colno}") from exc
+        what = exc.msg.removesuffix(" at")  # json's "Unterminated string starting at" names its own place
+        raise LogFormatError("L003", f"not JSON: {what} at column {exc.colno}") from exc
     except RecursionError as exc:
         raise LogFormatError("L009", f"nesting deeper than {MAX_DEPTH}") from exc
     if not isinstance(value, dict):

@@ -510,7 +510,8 @@ class Game:
         verdict = self.ruleset.contains(state, seat, candidate, unseen=unseen)
         if not verdict.ok:
             rule = f"§{verdict.rule}" if verdict.rule else None
-            raise ActionError("R001", f"{seat}: {shown} is illegal: {verdict.reason}: {verdict.message}", rule=rule)
+            what = self.ruleset.describe(shown)  # formatted only on refusal: this is the hot path
+            raise ActionError("R001", f"{seat}: {what} is illegal: {verdict.reason}: {verdict.message}", rule=rule)
         return parsed
 
     # --- copying ----------------------------------------------------------------------------------

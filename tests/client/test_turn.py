@@ -52,3 +52,67 @@ def test_a_stack_moves_as_one_choice(tmp_path: Path) -> None:
         turn.sign()
     report, _ = verify_file(table.path)
     assert report.valid
+
+
+def _at_the_first_assault(turn: Turn) -> None:
+    while not any(o.actions[0]["action"] == "assault" for o in turn.options()):
+        turn.choose(turn.options()[0])  # the free set-up, first choice each time
+
+
+def test_an_assault_is_built_one_area_at_a_time_from_named_places(tmp_path: Path) -> None:
+    """The areas of an assault are picked one by one (with "done" once they make a legal action), never as a
+    flat menu of every combination; kinds and places read as words, never as ids or Python values."""
+    table = Table.start(tmp_path, "campaign", game="battleaxe", options={})
+    with table.session("allied") as session:
+        turn = Turn(session)
+        _at_the_first_assault(turn)
+        legal = [o.actions[0] for o in turn.options() if len(o.actions) == 1 and o.actions[0]["action"] == "assault"]
+        longest = max(legal, key=lambda a: len(a["areas"]))
+        assert len(longest["areas"]) > 1, legal
+        builder = turn.builder()
+        assert builder is not None
+        kinds = builder.entries()
+        assert all(e.label and "_" not in e.label and "{" not in e.label for e in kinds)
+        builder.pick(next(e for e in kinds if e.label == "assault"))
+        first = builder.entries()
+        assert all(e.item is not None for e in first)  # areas, never whole combinations
+        assert all(e.label != e.item and "(" in e.label for e in first), [e.label for e in first]  # named
+        *most, last = longest["areas"]
+        for area in most:
+            assert builder.pick(next(e for e in builder.entries() if e.item == area)) is None
+            assert "so far: " in builder.title()
+        assert builder.back() and builder.items == most[:-1]  # u takes back the last area only
+        builder.pick(next(e for e in builder.entries() if e.item == most[-1]))
+        done = [e for e in builder.entries() if e.label.startswith("done: ")]
+        assert bool(done) == (most in [a["areas"] for a in legal])
+        choice = builder.pick(next(e for e in builder.entries() if e.item == last))
+        assert choice is not None and choice.actions == (longest,)  # nothing can be added: it is complete
+        assert choice.label.startswith("assault ") and "(" in choice.label
+
+
+def test_the_axis_pairwise_assaults_are_one_area_at_a_time(tmp_path: Path) -> None:
+    """Where the Axis may activate any two Areas (36 pairs of 9), the menu lists the 9 Areas, then the rest."""
+    table = Table.start(tmp_path, "campaign", game="battleaxe", options={})
+    for _ in range(200):
+        table.settle()
+        seat = next(s for s in ("allied", "axis") if table.legal(s))
+        legal = table.legal(seat)
+        assaults = [a["areas"] for a in legal if a["action"] == "assault"]
+        if seat == "axis" and any(len(areas) == 2 for areas in assaults):
+            break
+        table.act(seat, next((a for a in legal if a["action"] in ("pass", "end_assault", "regroup")), legal[0]))
+    else:
+        raise AssertionError("the Axis was never offered a pair of Areas")
+    singles = sorted(areas[0] for areas in assaults if len(areas) == 1)
+    assert len(assaults) > 2 * len(singles)  # the flat menu would list every pair
+    with table.session("axis") as session:
+        builder = Turn(session).builder()
+        assert builder is not None
+        builder.pick(next(e for e in builder.entries() if e.label == "assault"))
+        assert sorted(e.item for e in builder.entries()) == singles
+        first, second = next(areas for areas in assaults if len(areas) == 2)
+        builder.pick(next(e for e in builder.entries() if e.item == first))
+        labels = [e.label for e in builder.entries()]
+        assert labels[-1].startswith("done: ") and len(labels) == len(singles)  # the other Areas, then done
+        choice = builder.pick(next(e for e in builder.entries() if e.item == second))
+        assert choice is not None and choice.actions == ({"action": "assault", "areas": [first, second]},)

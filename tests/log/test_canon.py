@@ -512,3 +512,12 @@ def test_an_invalid_utf8_byte_anywhere_is_refused(obj: dict[str, Any], bad: byte
     with pytest.raises(LogFormatError) as raised:
         parse_line(line[:at] + bad + line[at:])
     assert raised.value.code.id == "L001"
+
+
+@pytest.mark.parametrize("raw", [b'{"a": "open', b'{"a": "\\q"}', b'{"a": "tab\there"}', b'{"a" 1}'])
+def test_not_json_says_at_column_once(raw: bytes) -> None:
+    """json's own message may end in "at" ("Unterminated string starting at"): the column is named once."""
+    with pytest.raises(LogFormatError) as failed:
+        parse_line(raw)
+    assert failed.value.code.id == "L003"
+    assert " at column " in failed.value.message and " at at " not in failed.value.message

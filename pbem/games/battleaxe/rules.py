@@ -68,7 +68,7 @@ class Rules:
             return deny("8.0", "not-your-turn", f"the {side} player does not act now ({state.step})")
         name = action.action
         if name not in _STEP_ACTIONS.get(state.step, ()):
-            return deny("8.1", "wrong-step", f"{name!r} is not possible now ({state.step})")
+            return deny("8.1", "wrong-step", f"{name.replace('_', ' ')} is not possible now ({state.step})")
         return _HANDLERS[name][0](self, state, side, action)
 
     def apply(self, state: BattleaxeState, side: Side, action: actions.BattleaxeAction) -> Result:
@@ -85,7 +85,8 @@ class Rules:
         if unit not in state.setup_left:
             return deny("5.2.1", "not-free-setup", f"{unit} is not a unit of the Allied free set-up")
         if zone not in self.board.units[unit].setup_options:
-            return deny("5.2.1", "setup-zone", f"{unit} sets up in one of {list(self.board.units[unit].setup_options)}")
+            zones = ", ".join(self._place(z) for z in self.board.units[unit].setup_options)
+            return deny("5.2.1", "setup-zone", f"{self._label(unit)} sets up in one of {zones}")
         return ALLOW
 
     def _do_place(self, state: BattleaxeState, side: Side, action: actions.Place) -> Result:
@@ -130,8 +131,8 @@ class Rules:
         s = self.at(state)
         if not isinstance(areas, list) or not areas or len(set(areas)) != len(areas):
             return deny("9.1", "areas", "name the Active Area(s)")
-        if any(a not in self.board.locations for a in areas):
-            return deny("9.1", "areas", f"unknown location in {areas}")
+        if unknown := [a for a in areas if a not in self.board.locations]:
+            return deny("9.1", "areas", f"unknown location {', '.join(map(str, unknown))}")
         first = sorted(self.board.pack.role("first_activation_zones"))
         if sorted(areas) == first and len(areas) > 1:
             if not (side == ALLIED and state.turn == 1 and state.impulse == 1):
@@ -458,8 +459,9 @@ class Rules:
         return state.model_copy(update={"assault": assault}), []
 
     def _can_end_assault(self, state: BattleaxeState, side: Side, action: actions.EndAssault) -> Verdict:
-        if self._pending_mandatory(state):
-            return deny("11.1", "mandatory-attack", f"Mandatory Attack pending in {self._pending_mandatory(state)}")
+        if pending := self._pending_mandatory(state):
+            where = ", ".join(self._place(a) for a in pending)
+            return deny("11.1", "mandatory-attack", f"Mandatory Attack pending in {where}")
         return ALLOW
 
     def _do_end_assault(self, state: BattleaxeState, side: Side, action: actions.EndAssault) -> Result:
@@ -658,7 +660,7 @@ class Rules:
         combat = state.combat
         assert combat is not None
         if action.lead not in self.at(state).units_of(side, combat.target):
-            return deny("11.4.3", "lead", f"the Lead Defending Unit must be in {combat.target}")
+            return deny("11.4.3", "lead", f"the Lead Defending Unit must be in {self._place(combat.target)}")
         if action.artillery and state.artillery[side] <= 0:
             return deny("10.2", "no-artillery", f"the {side} player has no Artillery Support marker left this turn")
         return ALLOW
@@ -960,7 +962,7 @@ class Rules:
         options = self._absorb_options(state, unit)
         if loss not in options:
             german = "11.5.1" if state.units[unit].full and loss == "retreat" else "11.5"
-            return deny(german, "loss", f"{unit} cannot absorb AP by {loss!r}")
+            return deny(german, "loss", f"{self._label(unit)} cannot absorb AP by {str(loss).replace('_', ' ')}")
         retreat = loss in ("retreat", "flip_retreat")
         if retreat != (to is not None) or (retreat and to not in self.at(state).retreat_options(side, combat.target)):
             return deny("11.6.2", "retreat-priority", f"{to} is not a retreat destination the priorities allow")
@@ -1163,7 +1165,7 @@ class Rules:
         there = action.target
         if there not in self.board.adjacent[combat.target]:
             rule = "9.3.2" if there in self.board.escarpment[combat.target] else "11.4.4"
-            return deny(rule, "not-adjacent", f"{there} is not adjacent to {combat.target}")
+            return deny(rule, "not-adjacent", f"{self._place(there)} is not adjacent to {self._place(combat.target)}")
         if there in assault.attacked:
             return deny("9.2.1", "attacked", f"{there} has been attacked this Impulse")
         if self.at(state).full_for(side, there):

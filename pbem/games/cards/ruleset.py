@@ -157,7 +157,7 @@ class HighCard(Ruleset[HighCardState]):
             return deny("C3.1", "unknown-action", "the only action is play with the position of a card in hand")
         card = action["card"]
         if type(card) is not int or not 0 <= card < len(self._hand(state, seat)):
-            return deny("C2.2", "not-in-hand", f"{seat} holds no card at position {card!r}")
+            return deny("C2.2", "not-in-hand", f"{seat} holds no card at position {json.dumps(card)}")
         return ALLOW
 
     # --- applying -----------------------------------------------------------------------------------

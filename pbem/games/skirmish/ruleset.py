@@ -278,7 +278,7 @@ class Skirmish(Ruleset[SkirmishState]):
 
     def _check_step(self, state: SkirmishState, seat: str, block: str, there: str | None, *, moving: bool) -> Verdict:
         if block not in self._blocks(state, seat):
-            return deny("SK2.1", "no-block", f"{block!r} is not a block of {seat} on the map")
+            return deny("SK2.1", "no-block", f"{block} is not a block of {seat} on the map")
         here = state.location[block]
         assert here is not None
         if there is None or not _on_grid(state.data.grid, there) or not _adjacent(state.data.grid, here, there):

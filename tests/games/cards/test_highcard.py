@@ -184,7 +184,7 @@ def test_a_whole_game_by_packets_with_pbem_play_verifies(
     hands_seen: list[str] = []
     for turn in range(60):
         seat = SEATS[turn % 2]
-        monkeypatch.setattr("sys.stdin", io.StringIO("1\ny\n\n"))  # play the first card, sign, no note
+        monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\ny\n\n"))  # play, the first card, sign, no note
         run = cli("play", logs[seat], "--key", players[seat].key)
         assert run.code == 0, run.err
         hands_seen += [line for line in run.out.splitlines() if "your hand (position" in line]
