@@ -182,7 +182,7 @@ def _near_miss(session: Session, actions: list[dict[str, Any]], error: PbemError
             close = difflib.get_close_matches(name, names, n=1)
             if close:
                 return error.__class__(
-                    error.code.id, f"{error.message}; did you mean {close[0]!r}?", entry=error.entry, rule=error.rule
+                    error.code.id, f"{error.message}; did you mean “{close[0]}”?", entry=error.entry, rule=error.rule
                 )
     return error
 

@@ -294,7 +294,8 @@ class Machine(Generic[S, A]):
         verdict, spec, parsed = self._decide(state, seat, act)
         if spec is None or parsed is None:
             code = {"malformed": "R004", "not-your-turn": "R002"}.get(verdict.reason, "R001")
-            raise ActionError(code, f"{verdict.reason}: {verdict.message}", rule=verdict.rule)
+            rule = f"§{verdict.rule}" if verdict.rule else None  # as the replay cites rules
+            raise ActionError(code, f"{verdict.reason}: {verdict.message}", rule=rule)
         return spec.effect(state, seat, parsed)
 
     def resume(self, state: S, outcome: Outcome) -> Step[S]:

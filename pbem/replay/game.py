@@ -54,7 +54,7 @@ from pbem.replay.books import (
 from pbem.replay.guard import GuardedRuleset, Where
 from pbem.replay.hidden_info import SealCursor
 from pbem.rules import registry
-from pbem.rules.contract import Action, Event, GameState, HiddenSlot, Result, Roster, RosterSeat, Step
+from pbem.rules.contract import Action, Event, GameState, HiddenSlot, Result, Roster, RosterSeat, Step, shown
 
 __all__ = [
     "UNKNOWN",
@@ -440,7 +440,7 @@ class Game:
     ) -> tuple[GameState, tuple[Event, ...], Action]:
         name = action.get("action") if isinstance(action, dict) else None
         if not isinstance(name, str):
-            raise ActionError("R004", f"action {action!r} has no action name")
+            raise ActionError("R004", f"action {shown(action)} has no action name")
         secret_fields = self._secret_fields(state, book.seat, action, plain)
         plain_action: Action | None = None
         if plain:

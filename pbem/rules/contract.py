@@ -57,6 +57,7 @@ revealed cards. ``view`` must show a hand's cards only to its owner.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -106,6 +107,7 @@ __all__ = [
     "View",
     "deny",
     "listed",
+    "shown",
 ]
 
 Action = dict[str, Any]
@@ -481,6 +483,12 @@ def _adapter(union: Any) -> TypeAdapter[Any]:
     return TypeAdapter(Annotated[union, Field(discriminator="action")])
 
 
+def shown(value: Any, limit: int = 120) -> str:
+    """A logged value as its JSON text for a message (never a Python repr), cut to ``limit`` characters."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _where(loc: tuple[int | str, ...]) -> str:
     return ".".join(map(str, loc)) or "the action"
 
@@ -533,7 +541,7 @@ class Ruleset(ABC, Generic[S]):
         """
         name = action.get("action") if isinstance(action, dict) else None
         if not isinstance(name, str):
-            raise ActionError("R004", f"action {action!r} has no action name")
+            raise ActionError("R004", f"action {shown(action)} has no action name")
         if self.actions is None:
             return action
         try:

@@ -46,7 +46,7 @@ def test_an_unknown_action_name_suggests_the_near_match(cli: Cli, duel_log: Path
     assert cli("act", duel_log, "--key", bob.key, '{"action": "choose_reserve", "value": 3}').code == 0
     run = cli("act", duel_log, "--key", alice.key, '{"action": "pas"}')
     assert run.code == 1
-    assert "did you mean 'pass'?" in run.err
+    assert "did you mean “pass”?" in run.err
 
 
 def test_tournament_table_is_not_clipped_and_names_players_from_their_joins(cli: Cli, tmp_path: Path) -> None:

@@ -161,7 +161,7 @@ def test_apply_checks_first_and_names_the_code() -> None:
     assert caught.value.code.id == "R002"
     with pytest.raises(ActionError) as illegal:
         MACHINE.apply(setup(), "red", Advance(unit="r1", to=4))
-    assert illegal.value.code.id == "R001" and illegal.value.rule == "3.1"
+    assert illegal.value.code.id == "R001" and illegal.value.rule == "§3.1"
 
 
 def test_the_pending_stack_is_part_of_the_signed_state() -> None:
