@@ -70,7 +70,7 @@ class ExitCode(IntEnum):
 
 
 def exit_code_for(error: PbemError) -> ExitCode:
-    if error.code.id == "U007":
+    if error.code.id in ("U007", "R009"):  # a bug in pbem or in a game module: to report, never a bad log
         return ExitCode.BUG
     if error.code.id in ("F001", "F002", "F003", "F006", "K009"):
         return ExitCode.UNREADABLE

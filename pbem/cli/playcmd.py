@@ -61,6 +61,7 @@ def new(
     """Start a game: write its genesis (and your join) to a new log."""
     from pbem.client.session import create_game
     from pbem.log import keys
+    from pbem.log.store import read_regular_file
     from pbem.rules import registry
 
     ruleset = registry.get(game)
@@ -78,10 +79,7 @@ def new(
         ref = (name, keys.load_public(Path(path)))
     pack = None
     if data is not None:
-        try:
-            pack = data.read_bytes()
-        except OSError as exc:
-            raise UsageError("U003", f"cannot read data pack {data}: {exc.strerror}") from exc
+        pack = read_regular_file(data, "data pack")
     created = create_game(
         output, ruleset, scenario, seats, load_key(key, passphrase_file),
         options=options, referee=ref, referee_dice=referee_dice, team_dice=team_dice, title=title, name=player,
@@ -91,7 +89,8 @@ def new(
         emit_json({"game": created.game, "seat": created.seat, "log": str(output)})
         return
     console.print(f"game {created.game[:16]}… created in {output}; you hold seat {created.seat} and have joined")
-    console.print("send the log to the other players so they can join (pbem join)")
+    if len(seats) > 1:
+        console.print("send the log to the other players so they can join (pbem join)")
 
 
 def _sign(
@@ -209,9 +208,9 @@ def act(
         try:
             value = json.loads(text)
         except ValueError as exc:
-            raise ActionError("R004", f"action {text!r} is not JSON") from exc
+            raise ActionError("R004", f"action “{text}” is not JSON") from exc
         if not isinstance(value, dict):
-            raise ActionError("R004", f"action {text!r} is not a JSON object")
+            raise ActionError("R004", f"action “{text}” is not a JSON object")
         parsed.append(value)
     _sign(log, key, passphrase_file, data, as_json, lambda session: _act(session, parsed, note))
 

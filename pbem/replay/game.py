@@ -504,13 +504,13 @@ class Game:
         parsed = self.ruleset.parse_action(logged)
         if plain is not None:
             exact = parsed if not secret else self.ruleset.parse_action(plain)  # no secret: the logged action
-            candidate, shown, unseen = exact, plain, frozenset[str]()
+            candidate, told, unseen = exact, plain, frozenset[str]()
         else:
-            candidate, shown, unseen = parsed, logged, frozenset(secret)
+            candidate, told, unseen = parsed, logged, frozenset(secret)
         verdict = self.ruleset.contains(state, seat, candidate, unseen=unseen)
         if not verdict.ok:
             rule = f"§{verdict.rule}" if verdict.rule else None
-            what = self.ruleset.describe(shown)  # formatted only on refusal: this is the hot path
+            what = self.ruleset.describe(told)  # formatted only on refusal: this is the hot path
             raise ActionError("R001", f"{seat}: {what} is illegal: {verdict.reason}: {verdict.message}", rule=rule)
         return parsed
 

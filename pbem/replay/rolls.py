@@ -20,7 +20,7 @@ from pbem.log.entry import ActionEntry, Envelope, RevealEntry, RollDeclaration
 from pbem.replay.basics import draw_value
 from pbem.replay.books import Commitment, PendingRoll, RollRecord, SeatBook
 from pbem.replay.hidden_info import hidden_changes
-from pbem.rules.contract import Event, Outcome, RollRequest, RollSpec, Step
+from pbem.rules.contract import Event, Outcome, RollRequest, RollSpec, Step, shown
 
 if TYPE_CHECKING:
     from pbem.replay.game import Game
@@ -41,7 +41,7 @@ def declare(
         raise PbemError("D007", "the rules need dice here but the entry declares none")
     items = declared if isinstance(declared, list) else [declared]
     if len(items) != len(requests) or (len(requests) > 1) != isinstance(declared, list):
-        wanted = [[r.model_dump() for r in q.rolls] for q in requests]
+        wanted = shown([[r.model_dump() for r in q.rolls] for q in requests], limit=300)
         raise PbemError("D007", f"the rules need {len(requests)} roll requests, declared as in §6.7: {wanted}")
     slots = [q.slot for q in requests if q.slot is not None]
     if len(set(slots)) != len(slots):

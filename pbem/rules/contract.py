@@ -549,7 +549,7 @@ class Ruleset(ABC, Generic[S]):
         except ValidationError as exc:
             error = exc.errors(include_url=False)[0]
             if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
-                raise ActionError("R004", f"{self.id} has no action {name!r}") from exc
+                raise ActionError("R004", f"{self.id} has no action “{name}”") from exc
             field = _where(tuple(error["loc"])[1:])
             raise ActionError("R004", f"{name}: {field}: {error['msg']}") from exc
 

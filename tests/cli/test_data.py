@@ -32,3 +32,12 @@ def test_data_check_of_an_unknown_game_names_the_installed_ones(cli: Cli) -> Non
 
 def test_data_check_refuses_a_file_that_is_not_regular(cli: Cli) -> None:
     cli("data", "check", "rommel", "/dev/zero").assert_error("F001", 3)
+
+
+def test_new_refuses_a_data_pack_that_is_not_a_regular_file(cli: Cli, tmp_path: Path) -> None:
+    assert cli("key", "new", "red", "--dir", tmp_path).code == 0
+    out = tmp_path / "solo.jsonl"
+    made = cli("new", "triad", "--scenario", "solo", "--seat", f"red={tmp_path / 'red.pub'}",
+               "--key", tmp_path / "red.key", "-o", out, "--data", "/dev/zero")  # fmt: skip
+    made.assert_error("F001", 3)
+    assert not out.exists()

@@ -71,3 +71,12 @@ def test_usage_slips_exit_2(cli: Cli, duel_log: Path, tmp_path: Path) -> None:
     assert cli("verify").code == 2  # missing argument (click)
     cli("show", duel_log, "--at", "0").assert_error("U003", exit_code=2)
     cli("report", duel_log, "-o", tmp_path / "x.pdf", "-f", "html").assert_error("U003", exit_code=2)
+
+
+def test_a_game_module_bug_exits_4_from_every_command() -> None:
+    """R009 is a bug to report (exit 4) whichever command met it, as U007 is; never the exit code of a bad log."""
+    from pbem.cli._common import ExitCode, exit_code_for
+    from pbem.errors import PbemError
+
+    assert exit_code_for(PbemError("R009", "module raised")) == ExitCode.BUG == 4
+    assert exit_code_for(PbemError("U007", "bug")) == ExitCode.BUG

@@ -328,9 +328,10 @@ class Triad(Ruleset[TriadState]):
                     return deny("T10.1", "no-challenge", "challenges belong to the teams and solo scenarios")
                 if state.scenario == "solo" and target is not None:
                     return deny("T12.1", "no-target", "a solitaire challenge names no seat: fate answers")
+                if state.scenario == "teams" and target is None:
+                    return deny("T9.1", "no-target", "a challenge names a seat of another team")
                 if state.scenario == "teams" and (
-                    target is None
-                    or target not in state.seats
+                    target not in state.seats
                     or state.health.get(target, 0) <= 0
                     or state.teams[target] == state.teams[seat]
                 ):
@@ -472,7 +473,8 @@ class Triad(Ruleset[TriadState]):
             health[loser] = max(0, health[loser] - 1)
         elif mine > theirs:  # alone, beating fate heals one
             health[challenge.challenger] += 1
-        text = f"{challenge.challenger} rolls {mine} against {theirs}" + (f": {loser} loses 1" if loser else "")
+        outcome = f": {loser} loses 1" if loser else ", heals 1" if mine > theirs else ""
+        text = f"{challenge.challenger} rolls {mine} against {theirs}{outcome}"
         event = Event(
             kind="roll_off",
             seat=challenge.challenger,
@@ -494,7 +496,7 @@ class Triad(Ruleset[TriadState]):
                 seat=seat,
                 rule="T11.2",
                 data={"die": outcome.dice["rally"][0], "healed": healed},
-                text=f"{seat} rallies: {outcome.dice['rally'][0]}" + (", heals 1" if healed else ""),
+                text=f"{seat}'s rally: {outcome.dice['rally'][0]}, " + ("heals 1" if healed else "no heal"),
             )
             return Step(state=state.model_copy(update={"health": health}), events=(event,))
         if outcome.dice is not None and "bonus" in outcome.dice:

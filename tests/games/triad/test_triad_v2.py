@@ -55,6 +55,7 @@ def test_t9_1_attacks_and_challenges_target_another_team() -> None:
     state = start("teams")
     assert refusal(state, "red", {"action": "attack", "target": "green"}) == ("T9.1", "teammate")
     assert refusal(state, "red", {"action": "challenge", "target": "green"}) == ("T9.1", "target")
+    assert refusal(state, "red", {"action": "challenge"}) == ("T9.1", "no-target")
     assert {"action": "challenge", "target": "blue"} in R.legal_actions(state, "red")
 
 
@@ -83,8 +84,9 @@ def test_t10_2_the_lower_die_loses_one_health(mine: int, theirs: int, red: int, 
 @pytest.mark.rule("T10.3")
 def test_t10_3_alone_beating_fate_heals_one() -> None:
     state = do(start("solo"), "red", {"action": "challenge"}).state
-    state = roll(roll(state, challenger=(5,)).state, challenged=(2,)).state
-    assert state.health["red"] == 13
+    healed = roll(roll(state, challenger=(5,)).state, challenged=(2,))
+    state = healed.state
+    assert state.health["red"] == 13 and healed.events[0].text.endswith("heals 1")
     state = state.model_copy(update={"turn": 0, "phase": "main", "round": 1})
     lost = do(state, "red", {"action": "challenge"}).state
     lost = roll(roll(lost, challenger=(1,)).state, challenged=(2,))
