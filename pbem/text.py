@@ -38,7 +38,7 @@ def one_line(text: str) -> str:
 
 
 def json_safe(text: str) -> str:
-    """JSON text with the unsafe characters inside its strings written as ``\\uXXXX`` (still the same JSON).
+    """JSON text with the unsafe characters inside its strings written as ``\\u`` escapes (still the same JSON).
 
     ``json.dumps`` escapes C0 controls but, without ASCII escaping, emits C1, bidi and separator characters raw.
     """
