@@ -71,6 +71,21 @@ def _chart(pack: AxisAlliesPack, power: str, type_: str) -> UnitType | Verdict:
         return deny("8", "unknown-unit", f"{power} has no {type_} on its reference chart")
 
 
+def _mover(pack: AxisAlliesPack, power: str, type_: str, category: str, rule: str) -> UnitType | Verdict:
+    """The chart row of ``power``'s ``type_`` if it is a unit of ``category`` (land, air, sea), else the refusal
+    citing ``rule``."""
+    unit = _chart(pack, power, type_)
+    if isinstance(unit, Verdict) or unit.category == category:
+        return unit
+    article = "an" if category[0] in "aeiou" else "a"
+    return deny(rule, f"not-{article}-{category}-unit", f"{unit.id} is not {article} {category} unit")
+
+
+def _side(pack: AxisAlliesPack, position: Position, power: str, path: Sequence[str]) -> str:
+    """The side ``power`` plays for where ``path`` starts (French pieces follow their allegiance there)."""
+    return side_of(pack, position, power, path[0]) if path else "axis"
+
+
 def _is_sub(unit: UnitType) -> bool:
     return _has(unit, "treat_hostile_sea_zones_as_friendly")
 
@@ -157,12 +172,10 @@ def check_land_move(
     and stays on the coast road (pp.30-32), less ``spent``: the points a scout car used in its combat move and
     attack (*Long-Range Patrol*, p.31). Vichy French units never move (p.29).
     """
-    unit = _chart(pack, power, type_)
+    unit = _mover(pack, power, type_, "land", "15")
     if isinstance(unit, Verdict):
         return unit
-    side = side_of(pack, position, power, path[0]) if path else "axis"
-    if unit.category != "land":
-        return deny("15", "not-a-land-unit", f"{unit.id} is not a land unit")
+    side = _side(pack, position, power, path)
     if unit.power == "france":
         allegiance = next(a for a in pack.allegiances if a.side == side)
         if not allegiance.can_move:
@@ -313,12 +326,10 @@ def check_air_move(
     enough points to reach one of ``landing`` (:func:`landing_spaces` at the start of the turn); a noncombat
     move ends in one of them.
     """
-    unit = _chart(pack, power, type_)
+    unit = _mover(pack, power, type_, "air", "16")
     if isinstance(unit, Verdict):
         return unit
-    if unit.category != "air":
-        return deny("16", "not-an-air-unit", f"{unit.id} is not an air unit")
-    side = side_of(pack, position, power, path[0]) if path else "axis"
+    side = _side(pack, position, power, path)
     verdict = _walk(pack, scenario, position, side, unit, path)
     if not verdict.ok:
         return verdict
@@ -364,12 +375,10 @@ def check_sea_move(
     entering one with an enemy destroyer (p.17). A combat move ends in attack position unless it leaves a
     hostile starting zone (p.17); a noncombat move enters friendly zones only, submarines excepted (p.24).
     """
-    unit = _chart(pack, power, type_)
+    unit = _mover(pack, power, type_, "sea", "16")
     if isinstance(unit, Verdict):
         return unit
-    if unit.category != "sea":
-        return deny("16", "not-a-sea-unit", f"{unit.id} is not a sea unit")
-    side = side_of(pack, position, power, path[0]) if path else "axis"
+    side = _side(pack, position, power, path)
     verdict = _walk(pack, scenario, position, side, unit, path)
     if not verdict.ok:
         return verdict
@@ -475,7 +484,7 @@ def check_convoy_landing(
     unit = _chart(pack, power, type_)
     if isinstance(unit, Verdict):
         return unit
-    side = side_of(pack, position, power, path[0]) if path else "axis"
+    side = _side(pack, position, power, path)
     verdict = _walk(pack, scenario, position, side, unit, path)
     if not verdict.ok:
         return verdict
@@ -498,12 +507,10 @@ def check_escort_move(
 ) -> Verdict:
     """p.25: an air unit that did not move this turn flies at most the pack's ``escort_move_range`` spaces into a
     sea zone holding one of ``power``'s open convoy routes (``open_convoys``, see :func:`.economy.convoy_open`)."""
-    unit = _chart(pack, power, type_)
+    unit = _mover(pack, power, type_, "air", "25")
     if isinstance(unit, Verdict):
         return unit
-    if unit.category != "air":
-        return deny("25", "not-an-air-unit", f"{unit.id} is not an air unit")
-    side = side_of(pack, position, power, path[0]) if path else "axis"
+    side = _side(pack, position, power, path)
     verdict = _walk(pack, scenario, position, side, unit, path)
     if not verdict.ok:
         return verdict
