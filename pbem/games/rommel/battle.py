@@ -11,13 +11,16 @@ The pieces, by module (all re-exported here; import from this module):
 * :mod:`~pbem.games.rommel.battle_units`: :class:`BattleUnit`, :class:`BattleHex` (Attacker, Fortress, Minefield),
   :class:`Round` (initiator, Assault), :func:`check_strength` (§2.3: a reported strength).
 * :mod:`~pbem.games.rommel.battle_fire`: a volley (§9.1): :func:`legal_targets` and :func:`check_fire` (§9.2
-  artillery first, §9.3 targeting), :func:`fire_dice` (§9.21, §13.2 multipliers), :func:`fire` (§9.4 Fire Table,
-  §9.52 half-hits), :func:`volley_losses`, :func:`check_volley_losses` and :func:`apply_volley` (§9.5).
+  artillery first, §9.3 targeting), :func:`fire_options` (for prompts), :func:`fire_dice` (§9.21, §13.2
+  multipliers), :func:`fire` (§9.4 Fire Table, §9.52 half-hits), :func:`volley_losses`, :func:`check_volley_losses`
+  and :func:`apply_volley` (§9.5).
 * :mod:`~pbem.games.rommel.battle_losses`: :class:`Hits`, :func:`check_losses` and :func:`legal_losses`: the
   owner's allocation, exactly (§9.5, §9.52, §2.4).
 * :mod:`~pbem.games.rommel.battle_retreat`: Pursuit Fire (§10.5), Routs (§11.3), Overruns (§11.4), Refusing
-  Battle (§8.4, §10.2), full and partial retreats and Probe Combat (§10.3, §10.4, §10.41), Disruption recovery
-  (§11.2), mandatory combat (§8.6, §13.2), and the audit's checks of hidden claims.
+  Battle (§8.4, §10.2), full and partial retreats and Probe Combat (§10.3, §10.4, §10.41), and the audit's checks
+  of hidden claims (:func:`check_slowest_speed`, :func:`check_pursuit_dice`).
+* :mod:`~pbem.games.rommel.battle_phase`: which battles are fought (:func:`check_combat`: §8.6, §13.2, §10.4,
+  §4.5; :func:`check_assault`: §4.3), the Battle Array (§8.5), the end of a battle, Disruption recovery (§11.2).
 
 Example, the §19 demo battle at Buq Buq (the Allies defend, the Axis attacked; an Axis turn)::
 
@@ -56,6 +59,7 @@ from pbem.games.rommel.battle_fire import (
     fire,
     fire_dice,
     fire_level,
+    fire_options,
     half_hits,
     hits_scored,
     legal_targets,
@@ -74,11 +78,17 @@ from pbem.games.rommel.battle_losses import (
     reduced,
     usable_points,
 )
+from pbem.games.rommel.battle_phase import (
+    battle_array,
+    battle_over,
+    can_recover,
+    check_assault,
+    check_combat,
+    fortress_pass_withdrawal,
+)
 from pbem.games.rommel.battle_retreat import (
     Engagement,
     RetreatKind,
-    can_recover,
-    check_combat,
     check_pursuers,
     check_pursuit_dice,
     check_refuse_battle,
@@ -128,8 +138,11 @@ __all__ = [
     "Volley",
     "apply_losses",
     "apply_volley",
+    "battle_array",
+    "battle_over",
     "battle_unit",
     "can_recover",
+    "check_assault",
     "check_combat",
     "check_fire",
     "check_losses",
@@ -145,6 +158,8 @@ __all__ = [
     "fire",
     "fire_dice",
     "fire_level",
+    "fire_options",
+    "fortress_pass_withdrawal",
     "half_hits",
     "hits_scored",
     "legal_losses",

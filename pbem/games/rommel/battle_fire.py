@@ -35,6 +35,7 @@ __all__ = [
     "fire",
     "fire_dice",
     "fire_level",
+    "fire_options",
     "half_hits",
     "hits_scored",
     "legal_targets",
@@ -123,6 +124,17 @@ def check_fire(battle: BattleHex, volley: Volley, block: str, target: ArmsClass)
     if allowed == (unit.arms_class,):
         return deny("9.3", f"must-target-{unit.arms_class}", f"{block} must fire at the enemy {unit.arms_class}")
     return deny("9.3", "artillery-supported", "only artillery may fire at supported artillery")
+
+
+def fire_options(battle: BattleHex, volley: Volley) -> tuple[tuple[str, ArmsClass], ...]:
+    """Every (unit, target class) the volley's side may fire next, for prompts: exactly what :func:`check_fire`
+    accepts. Empty when no unit can fire (the volley is over, or the side declines the rest)."""
+    return tuple(
+        (u.block, target)
+        for u in battle.of(volley.side)
+        for target in legal_targets(battle, volley, u.block)
+        if check_fire(battle, volley, u.block, target).ok
+    )
 
 
 def fire_level(pack: RommelPack, firer: ArmsClass, target: ArmsClass, *, unsupported: bool = False) -> Fire:

@@ -1,5 +1,5 @@
-"""Leaving battles and their cost (§8.2, §8.4, §10, §11): Pursuit Fire, Refusing Battle, full and partial Retreats
-with Probe Combat, Routs and Overruns, Disruption recovery, and which battles must (or may not) be fought.
+"""Leaving battles and their cost (§8.2, §8.4, §10, §11.3, §11.4): Pursuit Fire, Refusing Battle, full and partial
+Retreats with Probe Combat, Routs and Overruns.
 
 The procedures, as the rules order them (the ruleset drives them; these functions answer each step):
 
@@ -33,8 +33,6 @@ from pbem.rules.contract import ALLOW, Verdict, deny
 __all__ = [
     "Engagement",
     "RetreatKind",
-    "can_recover",
-    "check_combat",
     "check_pursuers",
     "check_pursuit_dice",
     "check_refuse_battle",
@@ -276,63 +274,3 @@ def probe_round(active: Side) -> Round:
     """§10.41: Probe Combat's round: the Passive Player initiates it (the Rearguard fires Defensive Fire first), never
     an Assault."""
     return Round(initiator=other_side(active))
-
-
-# --- §11.2 recovery ---------------------------------------------------------------------------------------------
-
-
-def can_recover(*, in_battle_hex: bool, supply_line: bool, enemy_turns_disrupted: int) -> Verdict:
-    """§11.2: whether a Disrupted unit recovers at its side's Initial Supply Check.
-
-    Args:
-        in_battle_hex: it is in a battle hex (enemy units in its hex, §11.11).
-        supply_line: it has a Supply Line.
-        enemy_turns_disrupted: complete enemy Player-Turns it has spent Disrupted (a unit Disrupted in an enemy turn,
-            by Refusing Battle or a Rout, has not spent that one).
-    """
-    if in_battle_hex:
-        return deny("11.2", "in-battle", "Disrupted units cannot recover while enemy units remain in the hex")
-    if not supply_line:
-        return deny("11.2", "no-supply-line", "Disrupted units recover only with a Supply Line")
-    if enemy_turns_disrupted < 1:
-        return deny("11.2", "too-recent", "a unit recovers after one complete enemy Player-Turn Disrupted")
-    return ALLOW
-
-
-# --- §8.6, §13.2, §10.4, §4.5 which battles are fought ------------------------------------------------------------
-
-
-def check_combat(
-    *,
-    fight: bool,
-    active: Side,
-    attacker: Side,
-    new: bool,
-    fortress: bool,
-    blitz: bool = False,
-    partial_retreat: bool = False,
-    pass_turn: bool = False,
-) -> Verdict:
-    """Whether the Active Player may fight (``fight``) or skip a battle in this Combat phase.
-
-    Args:
-        new: the battle began in the Movement phase just played (Blitz Movement for Blitz Combat) (§8.6).
-        fortress: the battle hex is a Fortress (§13.2: the Attacker must fight every Combat round, not in Blitz
-            Combat).
-        partial_retreat: the Active Player made a Partial Retreat from it this Player-Turn (§10.4: no combat there).
-        pass_turn: a Pass Turn (§4.5: no combat at all).
-    """
-    if fight:
-        if pass_turn:
-            return deny("4.5", "pass-no-combat", "no combat in a Pass Turn")
-        if partial_retreat:
-            return deny("10.4", "partial-retreat-no-combat", "no combat in a battle after a Partial Retreat from it")
-        return ALLOW
-    if pass_turn:
-        return ALLOW
-    if new and not partial_retreat:
-        return deny("8.6", "new-battle", "combat is required in the first Combat phase of a new battle")
-    # RULING (notes §10.9): the §10.4 prohibition wins over mandatory Fortress combat.
-    if fortress and active == attacker and not blitz and not partial_retreat:
-        return deny("13.2", "fortress-combat", "the Attacker must wage combat in a Fortress every Combat round")
-    return ALLOW

@@ -195,6 +195,8 @@ def test_r11_11_disrupted_units_rout_once_no_shielding_unit_remains(rommel: Romm
 
 
 @pytest.mark.rule("10.3")
+@pytest.mark.rule("10.0")
+@pytest.mark.rule("7.2")
 def test_r10_3_full_retreat_disengages_every_undisrupted_unit() -> None:
     shaken = unit("shaken", "axis", "infantry", 2, disrupted=True)
     battle = BattleHex((ARMOR, MOT, shaken, unit("foe", "allied", "armor", 4)), attacker="axis")
@@ -304,3 +306,27 @@ def test_r4_5_no_combat_in_a_pass_turn() -> None:
 def test_r6_4_a_retreating_unit_failing_a_forced_march_loses_a_step(rommel: RommelPack) -> None:
     assert retreat_forced_march(rommel, LEG) == unit("leg", "axis", "infantry", 3, speed=1)
     assert retreat_forced_march(rommel, unit("e", "axis", "infantry", 2, elite=True)) is None
+
+
+@pytest.mark.rule("10.2")
+@pytest.mark.rule("11.3")
+def test_r10_2_refusing_battle_with_disrupted_units_in_the_group(rommel: RommelPack) -> None:
+    # §8.6 sidebar, Refusing Battle: Disrupted Units in the Group. The undisrupted units take Pursuit Fire and
+    # withdraw; the Disrupted units, now unshielded, Rout: attrition, then Pursuit Fire from unfired pursuers.
+    fast = unit("fast", "allied", "armor", 4, speed=3)
+    shaken = unit("shaken", "allied", "infantry", 3, speed=1, disrupted=True)
+    hunters = (RECON, ARMOR, LEG)
+    battle = BattleHex((fast, shaken, *hunters), attacker="axis")
+    assert check_refuse_battle(
+        [fast, shaken], {"fast"}, attacked=True, engaged_before=False, supply_lines={"fast": True}
+    ).ok
+    # The Axis saves its leg infantry for the Rout (Pursuit Deception): recon and armor pursue the armor (speed 3).
+    assert check_pursuers(battle, "axis", {"recon", "armor"}).ok
+    assert pursuit_dice(rommel, slowest_speed([fast]), [RECON, ARMOR]) == 3
+    after = battle.without({"fast"})
+    assert routed(after, "allied") == (shaken,)
+    survivor = rout_attrition(rommel, shaken)
+    assert survivor is not None and survivor.cv == 2
+    pursuers = unfired_pursuers(after, "axis", fired={"recon", "armor"})
+    assert pursuers == (LEG,)
+    assert pursuit_dice(rommel, slowest_speed([survivor]), pursuers) == 1
