@@ -20,7 +20,9 @@ The pieces, by module (all re-exported here; import from this module):
   Battle (§8.4, §10.2), full and partial retreats and Probe Combat (§10.3, §10.4, §10.41), and the audit's checks
   of hidden claims (:func:`check_slowest_speed`, :func:`check_pursuit_dice`).
 * :mod:`~pbem.games.rommel.battle_phase`: which battles are fought (:func:`check_combat`: §8.6, §13.2, §10.4,
-  §4.5; :func:`check_assault`: §4.3), the Battle Array (§8.5), the end of a battle, Disruption recovery (§11.2).
+  §4.5; :func:`check_assault`: §4.3), battle hexside control as :class:`~pbem.games.rommel.board.Battle`
+  (:func:`attacked`, :func:`engaged_across`, :func:`is_raider`: §8.1, §8.3, §12.5), the Battle Array (§8.5), the end
+  of a battle, Disruption recovery (§11.2).
 
 Example, the §19 demo battle at Buq Buq (the Allies defend, the Axis attacked; an Axis turn)::
 
@@ -79,12 +81,15 @@ from pbem.games.rommel.battle_losses import (
     usable_points,
 )
 from pbem.games.rommel.battle_phase import (
+    attacked,
     battle_array,
     battle_over,
     can_recover,
     check_assault,
     check_combat,
+    engaged_across,
     fortress_pass_withdrawal,
+    is_raider,
 )
 from pbem.games.rommel.battle_retreat import (
     Engagement,
@@ -138,6 +143,7 @@ __all__ = [
     "Volley",
     "apply_losses",
     "apply_volley",
+    "attacked",
     "battle_array",
     "battle_over",
     "battle_unit",
@@ -154,6 +160,7 @@ __all__ = [
     "check_strength",
     "check_volley_losses",
     "dice_multiplier",
+    "engaged_across",
     "engagement",
     "fire",
     "fire_dice",
@@ -162,6 +169,7 @@ __all__ = [
     "fortress_pass_withdrawal",
     "half_hits",
     "hits_scored",
+    "is_raider",
     "legal_losses",
     "legal_targets",
     "lose_steps",

@@ -1,5 +1,5 @@
-"""Which battles are fought, and how (§4.3, §4.5, §8.5, §8.6, §13.2), the Battle Array (§8.5), the end of a battle,
-and Disruption recovery (§11.2).
+"""Which battles are fought, and how (§4.3, §4.5, §8.5, §8.6, §13.2), battle hexsides (§8.1, §12.5 Raiders), the
+Battle Array (§8.5), the end of a battle, and Disruption recovery (§11.2).
 
 The Active Player selects the Active Battles (:func:`check_combat` for each battle: new battles and the Attacker's
 Fortress battles must be fought, none in a Pass Turn or after a Partial Retreat) and, in an Assault Turn, the
@@ -9,18 +9,44 @@ Assault battles (:func:`check_assault`). :func:`battle_array` is what the Battle
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
+from types import MappingProxyType
 
-from pbem.games.rommel.battle_units import CLASSES, BattleHex, BattleUnit, Side
+from pbem.games.rommel.battle_units import CLASSES, BattleHex, BattleUnit, Side, other_side
+from pbem.games.rommel.board import Battle
 from pbem.rules.contract import ALLOW, Verdict, deny
 
 __all__ = [
+    "attacked",
     "battle_array",
     "battle_over",
     "can_recover",
     "check_assault",
     "check_combat",
+    "engaged_across",
     "fortress_pass_withdrawal",
+    "is_raider",
 ]
+
+
+def attacked(mover: Side) -> Battle:
+    """§8.3, §8.1: the battle ``mover`` starts by Attacking: the other side is its Defender, and every hexside no one
+    has crossed yet is friendly to the Defender."""
+    return Battle(defender=other_side(mover))
+
+
+def engaged_across(control: Battle, hexside: str, side: Side, *, supplied: bool = True) -> Battle:
+    """§8.1: the battle after ``side``'s units engage across ``hexside``: it becomes friendly to ``side`` at once,
+    except that Unsupplied units entering across an enemy hexside do not make it friendly (§12.5, Raiders)."""
+    if not supplied and control.owner(hexside) != side:
+        return control
+    return replace(control, crossed=MappingProxyType({**control.crossed, hexside: side}))
+
+
+def is_raider(control: Battle, entry: str, side: Side, *, supplied: bool) -> bool:
+    """§12.5: a unit that entered the battle Unsupplied across ``entry`` is a Raider if that hexside is still enemy
+    after all movement (it fights normally, but is cut off from friendly supply)."""
+    return not supplied and control.owner(entry) != side
 
 
 def battle_array(battle: BattleHex) -> Mapping[Side, tuple[BattleUnit, ...]]:

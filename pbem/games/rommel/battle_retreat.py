@@ -216,6 +216,8 @@ def check_refuse_battle(
         return deny("8.4", "already-engaged", "groups engaged when Movement began cannot Refuse Battle")
     if not attacked:
         return deny("10.2", "not-attacked", "only groups just Attacked may Refuse Battle")
+    # RULING: only the undisrupted units need a Supply Line (§8.4 sidebar: no Partial Retreat when Refusing Battle);
+    # Disrupted ones stay and Rout anyway (§8.6 sidebar), eliminated if they cannot withdraw (§11.3).
     able = [u.block for u in group if not u.disrupted]
     if not able:
         return deny("8.2", "unshielded-routs", "unshielded Disrupted units that are Attacked Rout instead")

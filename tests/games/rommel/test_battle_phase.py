@@ -12,13 +12,16 @@ from pbem.games.rommel.battle import (
     BattleHex,
     Round,
     Volley,
+    attacked,
     battle_array,
     battle_over,
     check_assault,
     check_fire,
+    engaged_across,
     fire,
     fire_options,
     fortress_pass_withdrawal,
+    is_raider,
 )
 from pbem.games.rommel.data import RommelPack
 
@@ -87,3 +90,26 @@ def test_r9_3_fire_options_are_exactly_the_accepted_fires(rommel: RommelPack) ->
         volley, _ = fire(rommel, battle, round_, volley, block, target, (6,) * (battle.unit(block).cv))
     # The armor (free: no Allied armor) and the infantry fired; the disrupted unit and the late artillery did not.
     assert [s.block for s in volley.shots] == ["ax-armor", "ax-inf"]
+
+
+@pytest.mark.rule("8.1")
+def test_r8_1_battle_hexsides_are_friendly_to_the_side_that_last_engaged_across_them() -> None:
+    control = attacked("axis")
+    assert control.defender == "allied"
+    assert control.owner("h1") == "allied"  # uncrossed: the Defender's
+    control = engaged_across(control, "h1", "axis")
+    assert control.owner("h1") == "axis" and control.owner("h2") == "allied"
+    control = engaged_across(control, "h1", "allied")
+    assert control.owner("h1") == "allied"
+
+
+@pytest.mark.rule("12.5")
+def test_r12_5_unsupplied_units_entering_across_an_enemy_hexside_do_not_flip_it_and_are_raiders() -> None:
+    control = attacked("axis")
+    assert engaged_across(control, "h1", "axis", supplied=False).owner("h1") == "allied"
+    assert is_raider(control, "h1", "axis", supplied=False)
+    assert not is_raider(control, "h1", "axis", supplied=True)
+    # Entering across a hexside already friendly keeps it friendly, and the unit is no Raider.
+    friendly = engaged_across(control, "h1", "axis")
+    assert engaged_across(friendly, "h1", "axis", supplied=False).owner("h1") == "axis"
+    assert not is_raider(friendly, "h1", "axis", supplied=False)
