@@ -12,8 +12,9 @@ The pieces, by module (all re-exported here; import from this module):
   :class:`Round` (initiator, Assault), :func:`check_strength` (§2.3: a reported strength).
 * :mod:`~pbem.games.rommel.battle_fire`: a volley (§9.1): :func:`legal_targets` and :func:`check_fire` (§9.2
   artillery first, §9.3 targeting), :func:`fire_options` (for prompts), :func:`fire_dice` (§9.21, §13.2
-  multipliers), :func:`fire` (§9.4 Fire Table, §9.52 half-hits), :func:`volley_losses`, :func:`check_volley_losses`
-  and :func:`apply_volley` (§9.5).
+  multipliers), :func:`fire` (§9.4 Fire Table, §9.52 half-hits), or a whole volley from one roll
+  (:func:`plan_dice`, :func:`resolve_plan`), then :func:`volley_losses`, :func:`check_volley_losses` and
+  :func:`apply_volley` (§9.5).
 * :mod:`~pbem.games.rommel.battle_losses`: :class:`Hits`, :func:`check_losses` and :func:`legal_losses`: the
   owner's allocation, exactly (§9.5, §9.52, §2.4).
 * :mod:`~pbem.games.rommel.battle_retreat`: Pursuit Fire (§10.5), Routs (§11.3), Overruns (§11.4), Refusing
@@ -52,6 +53,7 @@ Example, the §19 demo battle at Buq Buq (the Allies defend, the Axis attacked; 
 from __future__ import annotations
 
 from pbem.games.rommel.battle_fire import (
+    PlannedFire,
     Shot,
     Volley,
     apply_volley,
@@ -65,7 +67,9 @@ from pbem.games.rommel.battle_fire import (
     half_hits,
     hits_scored,
     legal_targets,
+    plan_dice,
     remaining_classes,
+    resolve_plan,
     volley_losses,
 )
 from pbem.games.rommel.battle_losses import (
@@ -136,6 +140,7 @@ __all__ = [
     "Engagement",
     "Hits",
     "Losses",
+    "PlannedFire",
     "RetreatKind",
     "Round",
     "Shot",
@@ -175,6 +180,7 @@ __all__ = [
     "lose_steps",
     "losses_steps",
     "other_side",
+    "plan_dice",
     "probe_battle",
     "probe_round",
     "pursuit_dice",
@@ -183,6 +189,7 @@ __all__ = [
     "rearguard",
     "reduced",
     "remaining_classes",
+    "resolve_plan",
     "retreat_forced_march",
     "retreat_kind",
     "rout_attrition",

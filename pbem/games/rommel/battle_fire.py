@@ -26,6 +26,7 @@ from pbem.games.rommel.schema import Fire, RommelPack
 from pbem.rules.contract import ALLOW, Verdict, deny
 
 __all__ = [
+    "PlannedFire",
     "Shot",
     "Volley",
     "apply_volley",
@@ -39,7 +40,9 @@ __all__ = [
     "half_hits",
     "hits_scored",
     "legal_targets",
+    "plan_dice",
     "remaining_classes",
+    "resolve_plan",
     "volley_losses",
 ]
 
@@ -53,6 +56,14 @@ class Shot:
     fire: Fire
     rolls: tuple[int, ...]
     hits: Hits
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedFire:
+    """A unit's entry in a fire plan: it fires at the first of ``targets`` it may target when its turn comes."""
+
+    block: str
+    targets: tuple[ArmsClass, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +230,7 @@ def fire(
         raise ValueError(f"§{verdict.rule} {verdict.reason}: {verdict.message}")
     need = fire_dice(pack, battle, round_, block)
     if len(rolls) != need:
-        raise ValueError(f"{block} rolls {need} dice, not {len(rolls)}")
+        raise ValueError(f"dice-count: {block} rolls {need} dice, not {len(rolls)}")
     unit = battle.unit(block)
     unsupported = target == "artillery" and remaining_classes(battle, volley) == {"artillery"}
     level = fire_level(pack, unit.arms_class, target, unsupported=unsupported)
@@ -227,6 +238,49 @@ def fire(
     hits = Hits(half=scored) if half_hits(battle, round_, unit) else Hits(full=scored)
     shot = Shot(block, target, level, tuple(rolls), hits)
     return replace(volley, shots=(*volley.shots, shot)), shot
+
+
+def plan_dice(pack: RommelPack, battle: BattleHex, round_: Round, plan: Sequence[PlannedFire]) -> int:
+    """The dice a whole fire plan needs: every planned unit's :func:`fire_dice` (a unit's CV does not change during
+    its side's volley, §9.5: losses are finalized when the fire is complete)."""
+    return sum(fire_dice(pack, battle, round_, p.block) for p in plan)
+
+
+def resolve_plan(
+    pack: RommelPack,
+    battle: BattleHex,
+    round_: Round,
+    volley: Volley,
+    plan: Sequence[PlannedFire],
+    rolls: Sequence[int],
+) -> Volley:
+    """A whole volley fired from one set of rolls (one decision, one roll, instead of one per unit).
+
+    The units fire in plan order, each taking the next :func:`fire_dice` rolls and firing at the first of its
+    ``targets`` that :func:`check_fire` accepts at that moment (an earlier shot may have eliminated a class, §9.3);
+    a unit with none of them left does not fire and its rolls are unused. The plan must still be legal in itself:
+    artillery before other units (§9.2), each unit once.
+
+    Raises:
+        ValueError: ``len(rolls) != plan_dice(...)``, a unit planned twice, or artillery planned after another unit.
+    """
+    if len(rolls) != plan_dice(pack, battle, round_, plan):
+        raise ValueError(f"dice-count: the plan rolls {plan_dice(pack, battle, round_, plan)} dice, not {len(rolls)}")
+    blocks = [p.block for p in plan]
+    if len(set(blocks)) != len(blocks) or set(blocks) & volley.fired:
+        raise ValueError("§9.2 already-fired: a unit fires once in a round")
+    artillery = [battle.unit(b).arms_class == "artillery" for b in blocks]
+    others_before = any(battle.unit(s.block).arms_class != "artillery" for s in volley.shots)
+    if any(artillery[i] and (others_before or not all(artillery[:i])) for i in range(len(plan))):
+        raise ValueError("§9.2 artillery-fires-first: artillery is planned after other units")
+    at = 0
+    for entry in plan:
+        need = fire_dice(pack, battle, round_, entry.block)
+        mine, at = rolls[at : at + need], at + need
+        target = next((t for t in entry.targets if check_fire(battle, volley, entry.block, t).ok), None)
+        if target is not None:
+            volley, _ = fire(pack, battle, round_, volley, entry.block, target, mine)
+    return volley
 
 
 def volley_losses(battle: BattleHex, volley: Volley) -> tuple[tuple[ArmsClass, tuple[BattleUnit, ...], Hits], ...]:

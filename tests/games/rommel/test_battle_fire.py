@@ -15,6 +15,7 @@ from pbem.games.rommel.battle import (
     BattleUnit,
     Hits,
     Losses,
+    PlannedFire,
     Round,
     Side,
     Volley,
@@ -28,7 +29,9 @@ from pbem.games.rommel.battle import (
     half_hits,
     hits_scored,
     legal_targets,
+    plan_dice,
     remaining_classes,
+    resolve_plan,
     volley_losses,
 )
 from pbem.games.rommel.data import ARMS_CLASSES, RommelPack
@@ -333,3 +336,61 @@ def test_r9_5_volley_hits_are_allocated_per_class_by_their_owner(rommel: RommelP
     assert [u.block for u in after.units] == ["ax-at", "ax-art", *(["al-armor"] if armor_hits < 4 else []), "al-inf"]
     with pytest.raises(ValueError):
         apply_volley(battle, volley, {})
+
+
+# --- fire plans: one roll for a whole volley ---------------------------------------------------------------------
+
+
+@pytest.mark.rule("9.2")
+def test_r9_2_a_fire_plan_is_the_same_volley_as_unit_by_unit_fire(rommel: RommelPack) -> None:
+    battle = hexof(AX_ART, AX_INF, AX_ARMOR, AL_INF, AL_ART, AL_ARMOR)
+    round_ = Round("axis")
+    plan = [
+        PlannedFire("ax-art", ("artillery",)),
+        PlannedFire("ax-inf", ("infantry",)),
+        PlannedFire("ax-armor", ("armor",)),
+    ]
+    assert plan_dice(rommel, battle, round_, plan) == 3 + 4 + 6
+    rolls = (6, 5, 1, 6, 1, 1, 2, 6, 6, 1, 1, 1, 1)
+    planned = resolve_plan(rommel, battle, round_, Volley("axis"), plan, rolls)
+    volley = Volley("axis")
+    volley, _ = fire(rommel, battle, round_, volley, "ax-art", "artillery", rolls[:3])
+    volley, _ = fire(rommel, battle, round_, volley, "ax-inf", "infantry", rolls[3:7])
+    volley, _ = fire(rommel, battle, round_, volley, "ax-armor", "armor", rolls[7:])
+    assert planned == volley
+
+
+@pytest.mark.rule("9.3")
+def test_r9_3_a_fire_plan_falls_back_when_a_class_is_eliminated(rommel: RommelPack) -> None:
+    lone = unit("al-lone", "allied", "infantry", 1)
+    second = unit("ax-inf2", "axis", "infantry", 2)
+    battle = hexof(AX_INF, second, lone, AL_ART)
+    round_ = Round("axis")
+    plan = [PlannedFire("ax-inf", ("infantry",)), PlannedFire("ax-inf2", ("infantry", "artillery"))]
+    volley = resolve_plan(rommel, battle, round_, Volley("axis"), plan, (6, 1, 1, 1, 4, 1))
+    assert [(s.block, s.target, s.fire, s.hits) for s in volley.shots] == [
+        ("ax-inf", "infantry", "sf", Hits(full=1)),
+        ("ax-inf2", "artillery", "tf", Hits(full=1)),
+    ]
+    # Without a fallback the second unit holds its fire and its rolls go unused.
+    held = resolve_plan(
+        rommel, battle, round_, Volley("axis"), [plan[0], PlannedFire("ax-inf2", ("infantry",))], (6,) * 6
+    )
+    assert [s.block for s in held.shots] == ["ax-inf"]
+
+
+@pytest.mark.rule("9.2")
+def test_r9_2_an_illegal_fire_plan_is_refused(rommel: RommelPack) -> None:
+    battle = hexof(AX_ART, AX_INF, AL_INF)
+    round_ = Round("axis")
+    art = PlannedFire("ax-art", ("infantry",))
+    inf = PlannedFire("ax-inf", ("infantry",))
+    with pytest.raises(ValueError, match="artillery-fires-first"):
+        resolve_plan(rommel, battle, round_, Volley("axis"), [inf, art], (1,) * 7)
+    with pytest.raises(ValueError, match="already-fired"):
+        resolve_plan(rommel, battle, round_, Volley("axis"), [inf, inf], (1,) * 8)
+    with pytest.raises(ValueError, match="dice-count"):
+        resolve_plan(rommel, battle, round_, Volley("axis"), [art, inf], (1,) * 6)
+    after_inf, _ = fire(rommel, battle, round_, Volley("axis"), "ax-inf", "infantry", (1,) * 4)
+    with pytest.raises(ValueError, match="artillery-fires-first"):
+        resolve_plan(rommel, battle, round_, after_inf, [art], (1,) * 3)
