@@ -3,17 +3,27 @@
 Pure, deterministic functions over typed inputs. The rules module keeps the state; this library never rolls or
 draws: every die face and every chit drawn is an argument, and each step says what it needs.
 
-The Combat Action sequence (§7.5.1, A-I) and where each step lives:
+The Combat Action sequence (§7.5.1, A-I), where each step lives and the dice or chits it needs (the ruleset
+rolls and draws them; 0 on a d10 reads 10, §3.9):
 
-* A. declaration, B. Retreat before Combat (2 d10: attacker, defender), C. escalation: :mod:`.combat_declare`;
-* D. the chits (one per side, two distinct chits of the 29, returned after the combat): :mod:`.combat_chits`;
-* E. battle strengths (:func:`attack_strength`, :func:`defence_strength`), the preliminary ratio and the Combined
-  Arms bonus (:func:`combined_arms`), F. Axis air (:func:`air_shift`): this module;
-* G. the five DRMs: :mod:`.combat_drm`; their total and the combat roll (1 d10, the attacker's):
-  :func:`final_drm`, :func:`modified_roll`; H. the CRT: :func:`crt_lookup`, :func:`resolve`;
-* I. hit distribution (1 d10 per unit for the ECs of a red result): :mod:`.combat_hits`; retreats and the
-  opponent's displacements: :mod:`.combat_displace`; Battle Victory: :mod:`.combat_victory`; SNAFU re-rolls
-  (any one opponent d10, never a chit): :mod:`.combat_victory` (:func:`~.combat_victory.snafu_reroll`).
+* A. declaration and AP cost; an Isolated participant's EC (1 d10 each): :mod:`.combat_declare`
+  (``check_declaration``, ``attack_cost``, ``isolated_check``);
+* B. Retreat before Combat (1 d10 for the attacker, then 1 d10 for the defender, each plus the DRM of a unit the
+  side names) and its free move: :mod:`.combat_declare` (``check_rbc``, ``rbc_bonus_options``, ``rbc_succeeds``,
+  ``check_rbc_move``);
+* C. escalation: :mod:`.combat_declare` (``escalation_cost``, ``check_escalation``);
+* D. the chits: two distinct chits of the pool of 29 (a d29 for the attacker, then a d28 among the rest; or two
+  cards of a 29-card deck), returned after the combat, never re-drawn by SNAFU: :mod:`.combat_chits`;
+* E. battle strengths (:func:`attack_strength`, :func:`defence_strength`), Combined Arms (:func:`combined_arms`);
+  F. Axis air (:func:`check_air`, :func:`air_shift`); the shifts as terms (:func:`shift_terms`): this module;
+* G. the five DRMs and the decisions they need (Lead Formation, Tank or Anti-Tank Points, tied units):
+  :mod:`.combat_drm`; their total (:func:`final_drm`);
+* H. the attacker's 1 d10 (:func:`modified_roll`) on the CRT (:func:`crt_lookup`, :func:`parse_result`);
+  :func:`resolve` runs E-H in one call;
+* I. hit distribution, the defender's first (a red number: 1 d10 per unit of the stack for its EC, in the order
+  of ``ec_rollers``): :mod:`.combat_hits`; retreat paths and displacements by the opponent (§5.3.3) or of HQs by
+  their owner (§5.3.2): :mod:`.combat_displace`; Battle Victory bonus APs and the SNAFU re-roll check (any one
+  opponent d10 while it is the latest roll): :mod:`.combat_victory`.
 
 Ambiguities of the rulebook are :class:`CombatOptions` fields whose defaults are the engineering notes'
 recommendations (§10 of the notes); the ruleset maps its genesis options onto them.
@@ -155,13 +165,16 @@ class Ground:
         at_bonus: the TEC's Anti-Tank bonus of the defender's hex (§7.5.1.5 C).
         tp_halved: the attacker's Tank Points are halved (a Ridge or Wadi hexside, an unbreached Minefield…).
         improved: the defender has Improved Defence, or holds an unbreached friendly Minefield or Box hex
-            (§7.5.1.2, §7.7: always Improved Defence, even when Disrupted).
+            (§7.5.1.2, §7.7: always Improved Defence).
+        friendly_minefield: the defender holds an unbreached Minefield or Box hex of its own (a Disrupted unit reads
+            the Improved Defence column there too, §5.6.3).
     """
 
     crt_row: str
     at_bonus: int
     tp_halved: bool
     improved: bool
+    friendly_minefield: bool = False
 
 
 def ground(sit: Situation, attacker: HexId, target: HexId, defender: Side, *, improved_defence: bool) -> Ground:
@@ -180,6 +193,7 @@ def ground(sit: Situation, attacker: HexId, target: HexId, defender: Side, *, im
         at_bonus=row.at_bonus,
         tp_halved=row.attacker_tp_halved or attacker_tp_halved(sit.board, attacker, target),
         improved=improved_defence or friendly_mine,
+        friendly_minefield=friendly_mine,
     )
 
 
@@ -187,14 +201,14 @@ def ground(sit: Situation, attacker: HexId, target: HexId, defender: Side, *, im
 
 
 def chit_column(unit: Combatant, *, attack: AttackKind | None, ground: Ground | None = None) -> int:
-    """The chit column a unit reads (§7.5.1.2): attacking, by the kind of attack; defending, Improved Defence /
-    Friendly Minefield (right) when ``ground.improved`` (a Disrupted unit too), else Disrupted (left) for a
-    Disrupted unit and Regular Defence (centre) for the others."""
+    """The chit column a unit reads (§7.5.1.2, §5.6.3): attacking, by the kind of attack; defending, Improved
+    Defence / Friendly Minefield (right) when ``ground.improved``, else Regular Defence (centre); a Disrupted unit
+    cannot be in Improved Defence and reads Disrupted (left), except in its own unbreached Minefield (right)."""
     if attack is not None:
         return ATTACK_KINDS.index(attack)
-    if ground is not None and ground.improved:
-        return RIGHT
-    return LEFT if unit.disrupted else CENTRE
+    if unit.disrupted:
+        return RIGHT if ground is not None and ground.friendly_minefield else LEFT
+    return RIGHT if ground is not None and ground.improved else CENTRE
 
 
 @dataclass(frozen=True)

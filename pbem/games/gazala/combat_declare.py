@@ -4,18 +4,19 @@ costs of §7.1 and the command effects of §5.8.3 / §5.8.4.
 Dice: an Isolated participant rolls 1 d10 (an EC) before it takes part (§5.8.4, :func:`isolated_check`); Retreat
 before Combat rolls 1 d10 for the attacker and 1 d10 for the defender (:func:`rbc_succeeds`). A successful Retreat
 before Combat is a free Movement Action of the whole defending stack, checked by the board's movement rules (it
-may enter hexes adjacent to enemy units; never Screen movement); the combat ends, the attacker's AP is lost and it
-may not advance.
+may enter hexes adjacent to enemy units; never Screen movement: :func:`check_rbc_move`); the combat ends, the
+attacker's AP is lost and it may not advance.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.games.gazala.board import Situation, adjacent, other
+from pbem.games.gazala.board import Situation, adjacent, budget, columns, move_rule, movers_side, other
 from pbem.games.gazala.combat import AttackKind, Combatant
 from pbem.games.gazala.data import GazalaPack
-from pbem.kit.hexes import HexId
+from pbem.kit.graph import Blocked, Cost, StepCost
+from pbem.kit.hexes import HexId, Hexside, MoveCost
 from pbem.rules.contract import ALLOW, Verdict, deny
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "check_escalation",
     "check_rbc",
     "check_rbc_bonus",
+    "check_rbc_move",
     "escalation_cost",
     "isolated_check",
     "rbc_bonus_options",
@@ -149,3 +151,47 @@ def check_rbc_bonus(
 def rbc_succeeds(attacker_total: int, defender_total: int) -> bool:
     """§7.5.1.1: the retreat succeeds if the defender's modified d10 is greater than the attacker's (a tie fails)."""
     return defender_total > attacker_total
+
+
+def _rbc_rule(sit: Situation, movers: Sequence[str], start: HexId) -> MoveCost:
+    """§7.5.1.1: the movement rule of a Retreat before Combat: the board's (:func:`~.board.move_rule`) without
+    Screen movement, except that the first step may go from the attacker's zone straight into another EZOC ("it is
+    allowed to enter a hex adjacent to other enemy units"), at the hex's TEC cost, and ends the move there."""
+    board = sit.board
+    inner = move_rule(sit, movers, screen=False)
+    side = movers_side(board, movers)
+    paying = columns(board, movers, on_route=False)
+
+    def rule(here: HexId, there: HexId, hexside: Hexside) -> StepCost:
+        step = inner(here, there, hexside)
+        if not (isinstance(step, Blocked) and step.reason == "zoc-to-zoc" and here == start):
+            return step
+        if sit.enemy_minefield(there, side):
+            return step  # an enemy Minefield from an EZOC stays closed (it is never a Screen move either)
+        rows = (board.tec[board.grid.terrain(there)], board.hex_row(there, sit.position.breached, side))
+        if any(row.prohibited for row in rows):
+            return Blocked("7.3.2", "prohibited-terrain")
+        if hexside.id in board.all_mp or any(row.all_mp for row in rows):
+            return Cost(0, rest=True, first=True, stop=True)
+        return Cost(max(board.cost(row, column) for row in rows for column in paying), stop=True)
+
+    return rule
+
+
+def check_rbc_move(sit: Situation, movers: Sequence[str], path: Sequence[HexId], *, supplied: bool) -> Verdict:
+    """§7.5.1.1: the free Movement Action of a successful Retreat before Combat: the whole defending stack
+    (``movers``: every unit and HQ of the hex) along ``path`` (``[h0 … hn]``), by :func:`_rbc_rule` and the stack's
+    budget (:func:`~.board.budget`). Refused: ``rbc-stack`` (not the whole stack of ``h0``), or the walk's reason."""
+    position = sit.position
+    if len(path) < 2:
+        return deny("7.5.1.1", "rbc-stack", "a Retreat before Combat moves at least one hex")
+    here = path[0]
+    stack = {u for u, h in position.units.items() if h == here} | {h for h, at in position.hqs.items() if at == here}
+    if set(movers) != stack:
+        return deny("7.5.1.1", "rbc-stack", f"a Retreat before Combat moves every unit of {here}, and only them")
+    walked = sit.board.grid.walk(
+        path, budget(sit.board, movers, supplied=supplied), _rbc_rule(sit, movers, here), minimum_move=True
+    )
+    if walked.ok:
+        return ALLOW
+    return deny(walked.rule or "7.5.1.1", walked.reason, f"step {walked.step} of the Retreat before Combat")

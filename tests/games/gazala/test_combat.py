@@ -46,8 +46,11 @@ def test_r7_5_1_2_chit_columns(gazala: GazalaPack) -> None:
     assert [chit_column(fresh, attack=k) for k in ("hasty", "regular", "prepared")] == [0, 1, 2]
     assert chit_column(fresh, attack=None, ground=CLEAR) == 1  # Regular Defence: centre
     assert chit_column(shaken, attack=None, ground=CLEAR) == 0  # Disrupted: left
-    improved = Ground(crt_row="clear", at_bonus=0, tp_halved=False, improved=True)
-    assert chit_column(shaken, attack=None, ground=improved) == 2  # a friendly minefield: right, even Disrupted
+    marker = Ground(crt_row="clear", at_bonus=0, tp_halved=False, improved=True)
+    assert chit_column(fresh, attack=None, ground=marker) == 2  # Improved Defence: right
+    assert chit_column(shaken, attack=None, ground=marker) == 0  # a Disrupted unit is never in Improved Defence
+    mined = Ground(crt_row="minefield", at_bonus=1, tp_halved=True, improved=True, friendly_minefield=True)
+    assert chit_column(shaken, attack=None, ground=mined) == 2  # its own minefield: right, even Disrupted
 
 
 @pytest.mark.rule("7.5.1.2")
@@ -237,9 +240,9 @@ def test_r7_5_1_2_mines_have_no_friends(gazala: GazalaPack) -> None:
     hex_id = HexId(mine.hex)
     neighbour = next(n for n in at(gazala, {}).board.grid.neighbours(hex_id) if gazala.minefield(n) is None)
     own = ground(at(gazala, {"7mot": mine.hex}), neighbour, hex_id, "cw", improved_defence=False)
-    assert (own.crt_row, own.improved, own.tp_halved) == ("minefield", True, True)
+    assert (own.crt_row, own.improved, own.tp_halved, own.friendly_minefield) == ("minefield", True, True, True)
     enemy = ground(at(gazala, {"104": mine.hex}), neighbour, hex_id, "axis", improved_defence=False)
-    assert (enemy.crt_row, enemy.improved) == ("minefield", False)
+    assert (enemy.crt_row, enemy.improved, enemy.friendly_minefield) == ("minefield", False, False)
     breached = ground(
         at(gazala, {"7mot": mine.hex}, breached=[mine.hex]), neighbour, hex_id, "cw", improved_defence=False
     )
@@ -266,3 +269,15 @@ def test_r7_5_1_resolve_the_example(gazala: GazalaPack) -> None:
     )
     assert (done.attack.total, done.defence.total, done.shifts.value, done.drm) == (32, 37, 1, -4)
     assert (done.lookup.roll, done.lookup.column, done.lookup.result) == (6, "1:1", "2!/1")
+
+
+@pytest.mark.rule("7.5.1")
+def test_r7_5_1_module_examples_run() -> None:
+    """The usage examples of the combat modules' docstrings stay true."""
+    import doctest
+
+    from pbem.games.gazala import combat, combat_chits
+
+    for module in (combat, combat_chits):
+        failed, tried = doctest.testmod(module)
+        assert tried and not failed, module.__name__

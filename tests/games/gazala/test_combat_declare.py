@@ -6,6 +6,7 @@ import itertools
 
 import pytest
 
+from pbem.games.gazala.board import check_move
 from pbem.games.gazala.combat_chits import chit_pool, chits_from_cards, chits_from_dice, draw_sizes
 from pbem.games.gazala.combat_declare import (
     attack_cost,
@@ -13,6 +14,7 @@ from pbem.games.gazala.combat_declare import (
     check_escalation,
     check_rbc,
     check_rbc_bonus,
+    check_rbc_move,
     escalation_cost,
     isolated_check,
     rbc_bonus_options,
@@ -129,6 +131,23 @@ def test_r7_5_1_1_full_effectiveness_against_leg_attackers(gazala: GazalaPack) -
     assert check_rbc_bonus(gazala, defenders, legs, None, defending=True).ok
     # a Disrupted armoured car gives nothing; the printed (front) Effectiveness counts
     assert rbc_bonus_options(gazala, (unit(gazala, "3", disrupted=True),), defenders, defending=False) == ()
+
+
+@pytest.mark.rule("7.5.1.1")
+def test_r7_5_1_1_the_free_move_may_enter_a_hex_next_to_other_enemies(gazala: GazalaPack) -> None:
+    """The whole stack moves; from the attacker's zone it may step straight into another EZOC (which a normal move
+    may not, §5.4.1), and stops there; no Screen movement."""
+    units = {**EXAMPLE, "7rtr": "2406"}  # 7 RTR's zone covers 2506
+    sit = at(gazala, units, assigned={"18-flak": "21pz"})
+    stack = ("104", "3", "18-flak")
+    path = [HexId("2607"), HexId("2506")]
+    assert check_rbc_move(sit, stack, path, supplied=True).ok
+    assert check_move(sit, stack, path, supplied=True).reason == "zoc-to-zoc"
+    on = check_rbc_move(sit, stack, [*path, HexId("2505")], supplied=True)
+    assert on.reason == "after-stop"
+    assert check_rbc_move(sit, stack, [HexId("2607"), HexId("2507"), HexId("2407")], supplied=True).ok
+    assert check_rbc_move(sit, stack[:2], path, supplied=True).reason == "rbc-stack"  # never part of the stack
+    assert check_rbc_move(sit, stack, [HexId("2607"), HexId("2707")], supplied=True).reason == "enemy-occupied"
 
 
 # --- D. chits --------------------------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from tests.games.gazala.board_helpers import at
 from tests.games.gazala.combat_helpers import BROKEN, example_attackers, example_defenders, unit
 
 CLEAR = Ground(crt_row="clear", at_bonus=0, tp_halved=False, improved=False)
-MINEFIELD = Ground(crt_row="minefield", at_bonus=1, tp_halved=True, improved=True)
+MINEFIELD = Ground(crt_row="minefield", at_bonus=1, tp_halved=True, improved=True, friendly_minefield=True)
 EXAMPLE_AS = CombatOptions(armour_negative_with_at=True)
 
 
