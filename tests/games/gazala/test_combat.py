@@ -216,7 +216,14 @@ def test_r7_5_1_5_drm_and_roll_clamps(gazala: GazalaPack) -> None:
 
 @pytest.mark.rule("7.5.2")
 def test_r7_5_2_red_numbers_mean_an_ec(gazala: GazalaPack) -> None:
-    assert parse_result("3!/0") == parse_result("3!/0")
+    shown = gazala.example("result-illustration")  # "3 / 0": the attacking stack's 3 hits + EC, no hits, no EC
+    three = parse_result("3!/0")
+    assert (three.attacker, three.attacker_ec, three.defender, three.defender_ec) == (
+        shown["attacker_hits"],
+        bool(shown["attacker_red"]),
+        shown["defender_hits"],
+        bool(shown["defender_red"]),
+    )
     r = parse_result("3/1!")
     assert (r.attacker, r.attacker_ec, r.defender, r.defender_ec) == (3, False, 1, True)
 

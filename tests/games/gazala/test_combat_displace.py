@@ -69,6 +69,16 @@ def test_r7_5_2_3_a_blocked_forced_retreat_costs_two_per_hex(gazala: GazalaPack)
     assert _paths(gazala, units, 1, forced=False) == ()
 
 
+@pytest.mark.rule("7.5.2.3")
+def test_r7_5_2_3_retreat_example_ridges_all_round(gazala: GazalaPack) -> None:
+    """ "Failed Forced Retreat (Ridges)": a stack whose homeward hexsides are all Ridges cannot retreat; each unit
+    loses 2 Strength Points per hex it could not enter. A Voluntary Retreat is not possible there."""
+    sit = at(gazala, {"104": "1609", "3": "1609"})
+    paths = retreat_paths(gazala, sit, "axis", H("1609"), ("104", "3"), 1, forced=True)
+    assert paths == (RetreatPath((), 1, (), ()),) and paths[0].losses(gazala) == 2
+    assert not can_retreat(gazala, sit, "axis", H("1609"), ("104", "3"), 1)
+
+
 @pytest.mark.rule("7.5.2.2")
 def test_r7_5_2_2_overstacking_is_avoided_then_costs(gazala: GazalaPack) -> None:
     """Avoiding extra losses takes precedence: a full hex is entered only when nothing better is open, and then

@@ -116,6 +116,15 @@ def test_r7_5_1_5_example_support_on_the_board(gazala: GazalaPack) -> None:
     assert support_hexes(sit, "cw", HexId("2607"), HexId("2707")) == ()  # a Disrupted unit projects no ZOC
 
 
+@pytest.mark.rule("5.4")
+@pytest.mark.rule("7.5.1.5")
+def test_r5_4_support_needs_a_zoc_into_the_enemy_hex(gazala: GazalaPack) -> None:
+    """§5.4 "Combat Support ZOC" example: a unit across a Ridge hexside projects no ZOC into the enemy hex and cannot
+    support; one across an open hexside can."""
+    sit = at(gazala, {"104": "2302", "3rtr-4": "2301", "5rtr-4": "2303", "7mot": "2202"})
+    assert support_hexes(sit, "cw", HexId("2302"), HexId("2301")) == (("7mot", HexId("2202")),)
+
+
 # --- B. HQ Attack Support -----------------------------------------------------------------------------------------
 
 
