@@ -77,7 +77,7 @@ class Ecs:
 
 def effectiveness_checks(pack: GazalaPack, units: Sequence[Combatant], rolls: Mapping[str, int]) -> Ecs:
     """§5.6.1: each unit's EC passes with a d10 at or below its current Effectiveness Rating; a failure disrupts it,
-    and a unit already Disrupted loses ``overstack_disrupted_loss`` (1) Strength Point instead (§5.6.2)."""
+    and a unit already Disrupted loses ``ec_disrupted_loss`` (1) Strength Point as well (§5.6.2)."""
     passed, failed, losses = [], [], {}
     for unit in units:
         if unit.id not in rolls:
@@ -87,7 +87,7 @@ def effectiveness_checks(pack: GazalaPack, units: Sequence[Combatant], rolls: Ma
         else:
             failed.append(unit.id)
             if unit.disrupted:
-                losses[unit.id] = pack.number("overstack_disrupted_loss")
+                losses[unit.id] = pack.number("ec_disrupted_loss")
     return Ecs(tuple(passed), tuple(failed), losses)
 
 
@@ -260,7 +260,7 @@ def _holder_sets(side: SideHits) -> list[tuple[str, ...]]:
 def distribution_options(pack: GazalaPack, side: SideHits, *, can_retreat: bool = True) -> tuple[Distribution, ...]:
     """Every legal :class:`Distribution` of ``side``'s remaining hits. ``can_retreat``: False when the stack has no
     legal Voluntary Retreat (notes B6: then only Hold is offered)."""
-    if side.remaining == 0:
+    if side.remaining == 0 or not side.alive():
         return (Distribution(),)
     found: list[Distribution] = []
     for row in _rows(pack, side):
@@ -275,11 +275,11 @@ def distribution_options(pack: GazalaPack, side: SideHits, *, can_retreat: bool 
 
 
 def check_distribution(pack: GazalaPack, side: SideHits, choice: Distribution, *, can_retreat: bool = True) -> Verdict:
-    """§7.5.2, §7.5.2.1: ``choice`` is legal. Refused: ``no-choice`` (no hit remains: nothing to choose),
+    """§7.5.2, §7.5.2.1: ``choice`` is legal. Refused: ``no-choice`` (no hit remains, or no unit: nothing to choose),
     ``hit-option`` (not an option of this side, colour and EC case; a Voluntary Retreat with no open path),
     ``holders`` (Hold needs undisrupted units that passed their EC), ``loss-count`` (the losses do not add up to
     the hits, or fall on units that retreat), ``unbalanced`` (a second loss before every unit took one)."""
-    if side.remaining == 0:
+    if side.remaining == 0 or not side.alive():
         if choice != Distribution():
             return deny("7.5.2", "no-choice", "no hit remains to distribute")
         return ALLOW
@@ -310,7 +310,8 @@ def distribute(pack: GazalaPack, side: SideHits, choice: Distribution) -> Outcom
     verdict = check_distribution(pack, side, choice)
     if not verdict.ok:
         raise ValueError(verdict.message)
-    row = next((r for r in _rows(pack, side) if r.choice == choice.choice), None) if side.remaining else None
+    live = side.remaining and side.alive()
+    row = next((r for r in _rows(pack, side) if r.choice == choice.choice), None) if live else None
     plan = _plan(side, row, choice.holders)
     losses = dict(choice.losses)
     if side.first is not None:

@@ -52,6 +52,16 @@ def test_r5_6_2_ecs_disrupt_or_cost_a_disrupted_unit_a_strength_point(gazala: Ga
     ecs = effectiveness_checks(gazala, units, {"104": 7, "i-5": 5})
     assert (ecs.passed, ecs.failed, dict(ecs.losses)) == (("104",), ("i-5",), {"i-5": 1})
     assert ec_rollers((unit(gazala, "18-flak", 1), unit(gazala, "104")), "18-flak") == ("104",)  # eliminated first
+    assert gazala.number("ec_disrupted_loss") == 1
+
+
+@pytest.mark.rule("7.5.2")
+def test_r7_5_2_nothing_to_choose_once_every_unit_is_gone(gazala: GazalaPack) -> None:
+    units = (unit(gazala, "104", 1), unit(gazala, "i-5", 1, disrupted=True))
+    side = _side(gazala, "defender", 3, units, "104", red=True, rolls={"i-5": 10})
+    assert distribution_options(gazala, side) == (Distribution(),)
+    out = distribute(gazala, side, Distribution())
+    assert out.eliminated == {"104", "i-5"} and dict(out.ec_losses) == {"i-5": 1} and not out.retreats
 
 
 # --- the rulebook's examples -----------------------------------------------------------------------------------------
