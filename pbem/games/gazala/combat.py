@@ -51,7 +51,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
+
+from pydantic_core import to_jsonable_python
 
 from pbem.games.gazala.board import Situation, attacker_tp_halved, defender_terrain
 from pbem.games.gazala.data import Chit, GazalaPack, Side, Unit
@@ -62,6 +64,8 @@ from pbem.rules.contract import ALLOW, Verdict, deny
 __all__ = [
     "ATTACK_KINDS",
     "DEFAULT_OPTIONS",
+    "INFANTRY_KINDS",
+    "MOTORISED_INFANTRY",
     "AttackKind",
     "BattleStrength",
     "CombatOptions",
@@ -89,6 +93,11 @@ __all__ = [
 AttackKind = Literal["hasty", "regular", "prepared"]
 ATTACK_KINDS: tuple[AttackKind, ...] = ("hasty", "regular", "prepared")
 """§7.1, §7.5.1 C: a Combat Action is a Hasty Attack, escalated to Regular (+1 AP) or Prepared (+2 AP)."""
+
+INFANTRY_KINDS = frozenset({"infantry", "mot_infantry", "panzergrenadier"})
+"""§7.5.1.2: "infantry type" units: leg, motorised, armoured infantry / Panzergrenadier (engineers are not)."""
+MOTORISED_INFANTRY = frozenset({"mot_infantry", "panzergrenadier"})
+"""§7.5.1.3, §7.5.1.5 C: motorised and armoured infantry (Panzergrenadier)."""
 
 LEFT, CENTRE, RIGHT = 0, 1, 2
 """Chit columns (§7.5.1.2): attacker Hasty | Regular | Prepared; defender Disrupted | Regular | Improved."""
@@ -234,7 +243,7 @@ class BattleStrength:
 
 def _flak_alone(unit: Combatant, stack: Iterable[Combatant]) -> bool:
     """§7.5.1.2: a German FLAK unit not stacked with any infantry-type unit fights with one Strength Point."""
-    return unit.unit.type == "flak88" and not any(other.unit.is_infantry for other in stack)
+    return unit.unit.type == "flak88" and not any(other.unit.type in INFANTRY_KINDS for other in stack)
 
 
 def _strength(
@@ -294,7 +303,7 @@ def combined_arms(units: Sequence[Combatant]) -> bool:
     undisrupted Panzergrenadier / armoured or motorised infantry unit of the same formation among ``units`` (the
     attacking participants, or every defender)."""
     tanks = {u.formation for u in units if u.unit.is_tank and not u.unit.no_combined_arms and not u.disrupted}
-    infantry = {u.formation for u in units if u.unit.type in ("panzergrenadier", "mot_infantry") and not u.disrupted}
+    infantry = {u.formation for u in units if u.unit.type in MOTORISED_INFANTRY and not u.disrupted}
     return bool((tanks & infantry) - {None})
 
 
@@ -400,6 +409,11 @@ class Resolution:
     roll: int
     lookup: Lookup[str]
     result: Result
+
+    def record(self) -> dict[str, Any]:
+        """The resolution as plain JSON data (strings and integers only) for a ``combat_resolved`` event."""
+        data: dict[str, Any] = to_jsonable_python(self)
+        return data
 
 
 def resolve(

@@ -13,7 +13,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pbem.games.gazala.board import Situation, supporters
-from pbem.games.gazala.combat import DEFAULT_OPTIONS, AttackKind, Combatant, CombatOptions, Ground
+from pbem.games.gazala.combat import (
+    DEFAULT_OPTIONS,
+    INFANTRY_KINDS,
+    MOTORISED_INFANTRY,
+    AttackKind,
+    Combatant,
+    CombatOptions,
+    Ground,
+)
 from pbem.games.gazala.data import GazalaPack, Side
 from pbem.kit.hexes import HexId
 from pbem.kit.tables import Term
@@ -192,7 +200,7 @@ def _flak_attack(
     """Attacking German FLAK with mot/armoured infantry in its stack, against a tank: +2 Tank Points (once)."""
     hex_units = [*attackers, *stack]
     flak = any(a.unit.type == "flak88" for a in attackers)
-    infantry = any(u.unit.type in ("mot_infantry", "panzergrenadier") for u in hex_units)
+    infantry = any(u.unit.type in MOTORISED_INFANTRY for u in hex_units)
     tanks = any(d.unit.is_tank for d in defenders)
     return pack.number("flak_attack_tp") if flak and infantry and tanks else 0
 
@@ -200,7 +208,7 @@ def _flak_attack(
 def _flak_defence(pack: GazalaPack, defenders: Sequence[Combatant], attackers: Sequence[Combatant]) -> int:
     """Defending German FLAK stacked with an infantry unit, against a tank: +3 Tank or Anti-Tank Points (once)."""
     flak = any(d.unit.type == "flak88" for d in defenders)
-    infantry = any(d.unit.is_infantry for d in defenders)
+    infantry = any(d.unit.type in INFANTRY_KINDS for d in defenders)
     tanks = any(a.unit.is_tank for a in attackers)
     return pack.number("flak_defence_bonus") if flak and infantry and tanks else 0
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pbem.games.gazala.combat import (
@@ -93,6 +95,8 @@ def test_r7_5_1_2_lone_flak_fights_with_one_strength_point(gazala: GazalaPack) -
     attacking = attack_strength(gazala, (flak,), chit, "hasty", stack=(unit(gazala, "104"),))
     assert attacking.parts[0].strength == 2
     assert attack_strength(gazala, (flak,), chit, "hasty").parts[0].strength == 1
+    engineers = defence_strength(gazala, (flak, unit(gazala, "kg-hecker", formation="21pz")), chit, BROKEN)
+    assert engineers.parts[0].strength == 1  # engineers are not an infantry type here
 
 
 @pytest.mark.rule("5.1")
@@ -276,6 +280,10 @@ def test_r7_5_1_resolve_the_example(gazala: GazalaPack) -> None:
     )
     assert (done.attack.total, done.defence.total, done.shifts.value, done.drm) == (32, 37, 1, -4)
     assert (done.lookup.roll, done.lookup.column, done.lookup.result) == (6, "1:1", "2!/1")
+    record = done.record()
+    assert json.loads(json.dumps(record)) == record  # plain data for the log
+    assert record["result"] == {"attacker": 2, "attacker_ec": True, "defender": 1, "defender_ec": False}
+    assert record["attack"]["total"] == 32 and record["drms"]["value"] == -4
 
 
 @pytest.mark.rule("7.5.1")
