@@ -40,7 +40,8 @@ Example (the rulebook's combat example, §7.5.1: 3 RTR/4 and 7th Inf Bde attack 
     37
     >>> combined_arms(att), combined_arms(dfn)
     (True, False)
-    >>> found = crt_lookup(pack, ground, 32, d.total, modified_roll(pack, 10, -4), shift=1)
+    >>> attack = 32  # the example's Commonwealth strength (its chit Nº 1/29 is not reproducible: notes §10 A4)
+    >>> found = crt_lookup(pack, ground, attack, d.total, modified_roll(pack, 10, -4), shift=1)
     >>> (found.base, found.column, found.result)
     ('2:3', '1:1', '2!/1')
     >>> parse_result(found.result)
