@@ -98,7 +98,8 @@ class SideHits:
     Attributes:
         role: attacker or defender. hits: its CRT number; red: printed red (ECs were rolled).
         units: its units in the combat as they were before the combat (strength, Disrupted status).
-        first: the unit that took the first loss (None without hits). ecs: the ECs of a red result.
+        first: the unit that took the first loss (None without hits). ecs: the ECs of a red result (a result
+            given for a unit the first loss eliminated is dropped: it rolls none, :func:`ec_rollers`).
     """
 
     role: Role
@@ -107,6 +108,17 @@ class SideHits:
     units: tuple[Combatant, ...]
     first: str | None
     ecs: Ecs = Ecs()
+
+    def __post_init__(self) -> None:
+        # a unit eliminated by the first loss rolls no EC (ec_rollers): drop any result given for it
+        gone = {u.id for u in self.units if u.id == self.first and u.strength <= 1}
+        if gone & {*self.ecs.passed, *self.ecs.failed}:
+            ecs = Ecs(
+                tuple(u for u in self.ecs.passed if u not in gone),
+                tuple(u for u in self.ecs.failed if u not in gone),
+                {u: n for u, n in self.ecs.losses.items() if u not in gone},
+            )
+            object.__setattr__(self, "ecs", ecs)
 
     @property
     def remaining(self) -> int:

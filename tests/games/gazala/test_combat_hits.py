@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.games.gazala.combat import Combatant
 from pbem.games.gazala.combat_hits import (
@@ -291,3 +293,39 @@ def test_r7_5_2_every_option_is_accepted_and_nothing_else(gazala: GazalaPack) ->
                 accepted = {c for c in candidates if check_distribution(gazala, side, c).ok}
                 assert options == accepted, (role, hits, rolls)
                 assert options
+
+
+@pytest.mark.rule("7.5.2")
+@pytest.mark.rule("7.5.2.1")
+def test_r7_5_2_every_hit_is_accounted_for(gazala: GazalaPack) -> None:
+    """Random sides: every enumerated option is accepted and applies; with no unit eliminated, the first loss, the
+    remaining step losses and the hexes of a whole-stack retreat add up to the CRT number exactly."""
+
+    @settings(max_examples=150, deadline=None)
+    @given(
+        strengths=st.lists(st.integers(1, 4), min_size=1, max_size=3),
+        disrupted=st.lists(st.booleans(), min_size=3, max_size=3),
+        hits=st.integers(0, 6),
+        red=st.booleans(),
+        rolls=st.lists(st.integers(1, 10), min_size=3, max_size=3),
+        role=st.sampled_from(["attacker", "defender"]),
+    )
+    def check(strengths: list[int], disrupted: list[bool], hits: int, red: bool, rolls: list[int], role: str) -> None:
+        ids = ("104", "i-5", "3")[: len(strengths)]
+        units = tuple(unit(gazala, u, s, disrupted=d) for u, s, d in zip(ids, strengths, disrupted, strict=False))
+        first = ids[0] if hits else None
+        ec_rolls = dict(zip(ids, rolls, strict=False))
+        side = _side(gazala, role, hits, units, first, red=red and hits > 0, rolls=ec_rolls)
+        options = distribution_options(gazala, side)
+        assert options
+        for option in options:
+            assert check_distribution(gazala, side, option).ok
+            out = distribute(gazala, side, option)
+            for ident, lost in out.losses.items():
+                assert lost + out.ec_losses.get(ident, 0) <= next(u.strength for u in units if u.id == ident)
+            assert all(set(r.units).isdisjoint(out.eliminated) for r in out.retreats)
+            if hits and not out.eliminated:
+                whole = [r for r in out.retreats if option.choice in ("retreat", "follow", "forced")]
+                assert sum(out.losses.values()) + sum(r.hexes for r in whole) == hits
+
+    check()
