@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from pbem.games.gazala.combat_displace import (
@@ -16,6 +18,7 @@ from pbem.games.gazala.combat_displace import (
     retreat_paths,
 )
 from pbem.games.gazala.data import GazalaPack
+from pbem.games.gazala.retreat import home_distance
 from pbem.kit.hexes import HexId
 from tests.games.gazala.board_helpers import at
 
@@ -152,3 +155,40 @@ def test_r5_3_2_hq_displacement(gazala: GazalaPack) -> None:
     assert around and H(mine.hex) not in around
     assert all(mined.board.grid.distance(H(mine.hex), h) == 1 for h in around)
     assert hq_displacement_options(at(gazala, {}, {"7armd-hq": "2707"}), "7armd-hq") == ()
+
+
+@pytest.mark.rule("5.3.3")
+def test_r5_3_3_displacing_until_the_limits_are_met(gazala: GazalaPack) -> None:
+    """One displacement at a time: once the hex meets the limits, nothing more may be displaced."""
+    units = {"3rtr-4": "2807", "7mot": "2807", "8h-4": "2807"}
+    sit = at(gazala, units)
+    move = displacement_options(gazala, sit, "cw", H("2807"))[0]
+    assert move.to is not None
+    after = at(gazala, {**units, move.unit: move.to})
+    assert not overstacked(gazala, after, "cw", H("2807"))
+    assert displacement_options(gazala, after, "cw", H("2807")) == ()
+
+
+@pytest.mark.rule("7.5.2.2")
+def test_r7_5_2_2_retreat_paths_are_homeward_and_accepted(gazala: GazalaPack) -> None:
+    """Sweep over a band of the map: every enumerated path steps to an adjacent hex nearer home each time, avoids
+    EZOCs when voluntary, and is accepted by the check."""
+    sit = at(gazala, {"104": "2607", "i-5": "2708", "7mot": "3010", "69-bde": "2204"})
+    grid = sit.board.grid
+    zone = sit.enemy_zone("cw")
+    checked = 0
+    for col in range(20, 34, 3):
+        for row in range(4, 16, 3):
+            start = H(f"{col:02d}{row:02d}")
+            if start not in grid or start in sit.occupied["axis"]:
+                continue
+            for forced in (False, True):
+                for path in retreat_paths(gazala, sit, "cw", start, ("3rtr-4",), 2, forced=forced):
+                    hexes = (start, *path.hexes)
+                    for a, b in itertools.pairwise(hexes):
+                        assert grid.distance(a, b) == 1
+                        assert home_distance(sit, "cw", b) < home_distance(sit, "cw", a)
+                    assert forced or not any(h in zone for h in path.hexes)
+                    assert check_retreat_path(gazala, sit, "cw", start, ("3rtr-4",), 2, path.hexes, forced=forced).ok
+                    checked += 1
+    assert checked > 20
