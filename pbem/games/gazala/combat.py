@@ -58,6 +58,7 @@ from pydantic_core import to_jsonable_python
 
 from pbem.games.gazala.board import Situation, attacker_tp_halved, defender_terrain
 from pbem.games.gazala.data import Chit, GazalaPack, Side, Unit
+from pbem.games.gazala.paths import command
 from pbem.kit.hexes import HexId
 from pbem.kit.tables import Lookup, Term, Total
 from pbem.rules.contract import ALLOW, Verdict, deny
@@ -80,6 +81,7 @@ __all__ = [
     "attack_strength",
     "check_air",
     "chit_column",
+    "combatant",
     "combined_arms",
     "crt_lookup",
     "defence_strength",
@@ -164,6 +166,23 @@ class Combatant:
     def unassigned(self) -> bool:
         """An independent unit not assigned to a formation (§5.5.2)."""
         return self.formation is None
+
+
+def combatant(sit: Situation, unit: str, strength: int, *, supplied: bool) -> Combatant:
+    """The :class:`Combatant` of a combat unit on the board: its counter, Disrupted status and formation (its stripe
+    or assignment) from the position, its command state by :func:`~.paths.command` (§5.8); ``strength`` its current
+    combat strength and ``supplied`` the supply status the state recorded at the last check (§5.7.1: of its
+    formation's HQ, or of the unit itself when it is an unassigned independent)."""
+    state = command(sit, unit).state
+    return Combatant(
+        unit=sit.board.units[unit],
+        strength=strength,
+        disrupted=unit in sit.position.disrupted,
+        formation=sit.formation(unit),
+        in_command=state == "in-command",
+        supplied=supplied,
+        isolated=state == "isolated",
+    )
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from pbem.games.gazala.combat import (
     attack_strength,
     check_air,
     chit_column,
+    combatant,
     combined_arms,
     crt_lookup,
     defence_strength,
@@ -296,3 +297,21 @@ def test_r7_5_1_module_examples_run() -> None:
     for module in (combat, combat_chits):
         failed, tried = doctest.testmod(module)
         assert tried and not failed, module.__name__
+
+
+@pytest.mark.rule("5.8")
+def test_r5_8_combatants_from_the_board(gazala: GazalaPack) -> None:
+    """Command state by the board's command paths; formation by stripe or assignment; Disrupted from the position."""
+    sit = at(
+        gazala,
+        {"3rtr-4": "2707", "104": "2607", "18-flak": "2607"},
+        {"7armd-hq": "2808"},
+        disrupted=["104"],
+        assigned={"18-flak": "21pz"},
+    )
+    tank = combatant(sit, "3rtr-4", 4, supplied=True)
+    assert (tank.in_command, tank.isolated, tank.formation, tank.disrupted) == (True, False, "7armd", False)
+    infantry = combatant(sit, "104", 9, supplied=False)  # 21. Panzer's HQ is not on the map: Isolated
+    assert (infantry.in_command, infantry.isolated, infantry.disrupted, infantry.supplied) == (False, True, True, False)
+    flak = combatant(sit, "18-flak", 2, supplied=True)
+    assert flak.formation == "21pz" and flak.strength == 2
