@@ -1,0 +1,150 @@
+"""The combat library of *Axis & Allies: North Africa* (pp.19-23, 26-27, 29-34): pure functions, no dice.
+
+A combat is a :class:`Battle`: the pieces on each side counted by (power, type), the space, the round, and the
+origins of the attacking land units. Each step says how many d10s it needs (:class:`FireGroup` s, or a count);
+the caller rolls them (the protocol's committed dice) and hands the faces back; the owner of the pieces hit
+chooses casualties, which :func:`check_casualties` judges and :func:`casualty_options` enumerates. Refusals are
+:class:`~pbem.rules.contract.Verdict` s citing the rulebook page (the pack uses pages as sections).
+
+The pieces live in submodules, re-exported here:
+
+* :mod:`.combat_types`: :class:`Battle`, :class:`FireGroup`, :class:`Hit`, :class:`Cargo`, counted units.
+* :mod:`.combat_fire`: who fires how many dice at what value (support, flanking rerolls, defensive bonus,
+  aimed hits), the hits, and where hits may fall (:func:`volley`).
+* :mod:`.combat_casualties`: legal casualty choices (as many hits as possible, aimed hits, escorts first,
+  battleships' two hits).
+* :mod:`.combat_land`: air defense and the defender's fight-or-retreat orders.
+
+Example: one round of land combat. Three German tanks and an anti-tank gun attack two British infantry and a
+Matilda; the defenders pay a supply token to fight::
+
+    >>> from pbem.games.axisallies.data import default_pack_bytes, load_pack
+    >>> from pbem.games.axisallies.position import Position
+    >>> pack = load_pack(default_pack_bytes())
+    >>> uk_inf, uk_tank = ("united_kingdom", "infantry"), ("united_kingdom", "tank")
+    >>> battle = Battle(
+    ...     space="tobruk", kind="land", attacker="axis",
+    ...     land={"derna": {("germany", "tank"): 3, ("germany", "anti_tank_gun"): 1}},
+    ...     defenders={uk_inf: 2, uk_tank: 1},
+    ... )
+    >>> board = Position(round=1, supply={"tobruk": 2})
+    >>> orders = Orders(fight=True, payment={"tobruk": 1})
+    >>> check_orders(pack, board, battle, orders).ok
+    True
+    >>> groups = attack_fire(pack, battle)
+    >>> [(g.type, g.count, g.needs, g.target) for g in groups]
+    [('anti_tank_gun', 1, 2, 'tanks'), ('tank', 3, 5, 'any')]
+    >>> faces = {0: [[1]], 1: [[4, 9, 6]]}                     # the protocol rolls, the caller hands back
+    >>> [group_hits(pack, g, faces[i]) for i, g in enumerate(groups)]
+    [1, 1]
+    >>> hits = volley(pack, battle, [Scored(groups[0], 1, {"tanks": 1}), Scored(groups[1], 1)])
+    >>> pool = casualty_pool(pack, battle, "defender")
+    >>> check_casualties(hits, pool, {uk_inf: 2}, rule="21").reason   # the aimed hit must take the tank
+    'aimed-hit-ignored'
+    >>> check_casualties(hits, pool, {uk_inf: 1, uk_tank: 1}, rule="21").ok
+    True
+    >>> [(g.type, g.count, g.needs) for g in defense_fire(pack, battle, fighting(pack, battle, orders))]
+    [('infantry', 2, 4), ('tank', 1, 6)]
+
+Tobruk's Defensive Bonus (the pack's reconstruction: +1) raises the defenders' values.
+"""
+
+from __future__ import annotations
+
+from pbem.games.axisallies.combat_casualties import (
+    Score,
+    apply_hits,
+    best,
+    casualty_options,
+    check_casualties,
+    hits_assignable,
+    pool_of,
+)
+from pbem.games.axisallies.combat_fire import (
+    Scored,
+    attack_fire,
+    casualty_pool,
+    check_aims,
+    check_faces,
+    defense_bonus,
+    defense_fire,
+    dice_needed,
+    final_faces,
+    group_hits,
+    main_candidates,
+    roll_specs,
+    two_hit_pieces,
+    volley,
+)
+from pbem.games.axisallies.combat_land import (
+    Orders,
+    air_defense_dice,
+    air_defense_hits,
+    air_defense_volley,
+    check_orders,
+    fighting,
+    is_exempt,
+    is_vichy,
+    orders_options,
+    retreating,
+)
+from pbem.games.axisallies.combat_types import (
+    TRANSPORT,
+    Battle,
+    Cargo,
+    FireGroup,
+    Hit,
+    Piece,
+    Role,
+    Target,
+    Units,
+    add,
+    subtract,
+    total,
+)
+
+__all__ = [
+    "TRANSPORT",
+    "Battle",
+    "Cargo",
+    "FireGroup",
+    "Hit",
+    "Orders",
+    "Piece",
+    "Role",
+    "Score",
+    "Scored",
+    "Target",
+    "Units",
+    "add",
+    "air_defense_dice",
+    "air_defense_hits",
+    "air_defense_volley",
+    "apply_hits",
+    "attack_fire",
+    "best",
+    "casualty_options",
+    "casualty_pool",
+    "check_aims",
+    "check_casualties",
+    "check_faces",
+    "check_orders",
+    "defense_bonus",
+    "defense_fire",
+    "dice_needed",
+    "fighting",
+    "final_faces",
+    "group_hits",
+    "hits_assignable",
+    "is_exempt",
+    "is_vichy",
+    "main_candidates",
+    "orders_options",
+    "pool_of",
+    "retreating",
+    "roll_specs",
+    "subtract",
+    "total",
+    "two_hit_pieces",
+    "volley",
+]
