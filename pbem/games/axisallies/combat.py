@@ -13,7 +13,10 @@ The pieces live in submodules, re-exported here:
   aimed hits), the hits, and where hits may fall (:func:`volley`).
 * :mod:`.combat_casualties`: legal casualty choices (as many hits as possible, aimed hits, escorts first,
   battleships' two hits).
-* :mod:`.combat_land`: air defense and the defender's fight-or-retreat orders.
+* :mod:`.combat_land`: air defense, supply strikes, the defender's fight-or-retreat orders and retreats, the
+  Vichy surrender.
+* :mod:`.combat_end`: the end of a round and of a combat: press (and its supply) or cease, who holds the
+  territory, moving in, captured trucks, control and convoy markers.
 
 Example: one round of land combat. Three German tanks and an anti-tank gun attack two British infantry and a
 Matilda; the defenders pay a supply token to fight::
@@ -60,6 +63,17 @@ from pbem.games.axisallies.combat_casualties import (
     hits_assignable,
     pool_of,
 )
+from pbem.games.axisallies.combat_end import (
+    Conclusion,
+    Press,
+    after_press,
+    check_cease,
+    check_move_in,
+    check_press,
+    combat_over,
+    conclude,
+    press_due,
+)
 from pbem.games.axisallies.combat_fire import (
     Scored,
     attack_fire,
@@ -78,15 +92,22 @@ from pbem.games.axisallies.combat_fire import (
 )
 from pbem.games.axisallies.combat_land import (
     Orders,
+    aaa_destroyed,
     air_defense_dice,
     air_defense_hits,
     air_defense_volley,
     check_orders,
+    check_retreats,
+    check_supply_strikes,
     fighting,
     is_exempt,
     is_vichy,
+    needs_fight,
     orders_options,
+    retreat_room,
     retreating,
+    supply_strikes,
+    surrenders,
 )
 from pbem.games.axisallies.combat_types import (
     TRANSPORT,
@@ -107,16 +128,20 @@ __all__ = [
     "TRANSPORT",
     "Battle",
     "Cargo",
+    "Conclusion",
     "FireGroup",
     "Hit",
     "Orders",
     "Piece",
+    "Press",
     "Role",
     "Score",
     "Scored",
     "Target",
     "Units",
+    "aaa_destroyed",
     "add",
+    "after_press",
     "air_defense_dice",
     "air_defense_hits",
     "air_defense_volley",
@@ -127,8 +152,15 @@ __all__ = [
     "casualty_pool",
     "check_aims",
     "check_casualties",
+    "check_cease",
     "check_faces",
+    "check_move_in",
     "check_orders",
+    "check_press",
+    "check_retreats",
+    "check_supply_strikes",
+    "combat_over",
+    "conclude",
     "defense_bonus",
     "defense_fire",
     "dice_needed",
@@ -139,11 +171,16 @@ __all__ = [
     "is_exempt",
     "is_vichy",
     "main_candidates",
+    "needs_fight",
     "orders_options",
     "pool_of",
+    "press_due",
+    "retreat_room",
     "retreating",
     "roll_specs",
     "subtract",
+    "supply_strikes",
+    "surrenders",
     "total",
     "two_hit_pieces",
     "volley",
