@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pbem.games.axisallies.combat_casualties import pool_of
-from pbem.games.axisallies.combat_types import TRANSPORT, Battle, FireGroup, Hit, Piece, Role, Target, Units
+from pbem.games.axisallies.combat_types import TRANSPORT, Battle, FireGroup, Hit, Piece, Role, Target, Units, total
 from pbem.games.axisallies.data import AxisAlliesPack, UnitType
 from pbem.rules.contract import ALLOW, RollSpec, Verdict, deny
 
@@ -34,6 +34,7 @@ __all__ = [
     "attack_fire",
     "casualty_pool",
     "check_aims",
+    "check_battle",
     "check_faces",
     "defense_bonus",
     "defense_fire",
@@ -350,3 +351,37 @@ def volley(pack: AxisAlliesPack, battle: Battle, scored: Sequence[Scored]) -> tu
         if plain:
             out.append(Hit(plain, allowed, escorts_first=True))
     return tuple(out)
+
+
+def check_battle(pack: AxisAlliesPack, battle: Battle) -> Verdict:
+    """Whether ``battle`` is a combat the rules allow: a land combat in a territory between land and air units
+    (there are no naval bombardments, p.6; land units attack only territories, p.15), a sea combat in a sea
+    zone between sea and air units; trucks are never in a combat (p.32), AAA never attacks (p.31); each side's
+    pieces belong to its side (French pieces fight for either, p.29)."""
+    graph_kind = "land" if any(t.id == battle.space for t in pack.territories) else "sea"
+    if graph_kind != battle.kind:
+        return deny("19", "wrong-space", f"{battle.space} is not a {battle.kind} space")
+    if battle.kind == "sea" and any(total(u) for u in battle.land.values()):
+        return deny("15", "land-attack-at-sea", "land units attack territories only")
+    sides = {"attacker": battle.attacker, "defender": "allies" if battle.attacker == "axis" else "axis"}
+    for role, units in (("attacker", battle.attackers()), ("defender", dict(battle.defenders))):
+        for piece in sorted(k for k, n in units.items() if n > 0):
+            try:
+                unit = _unit(pack, piece)
+            except KeyError:
+                return deny("8", "unknown-unit", f"{piece[0]} has no {piece[1]} on its reference chart")
+            if not unit.combat:
+                return deny("32", "not-a-combat-unit", f"{unit.id} is never in a combat")
+            if battle.kind == "land" and unit.category == "sea":
+                return deny("6", "naval-bombardment", f"{unit.id}: there are no naval bombardments")
+            if battle.kind == "sea" and unit.category == "land":
+                return deny("19", "land-unit-at-sea", f"{unit.id} does not fight at sea (cargo is not a unit)")
+            if role == "attacker" and unit.has("cannot_attack"):
+                return deny("31", "cannot-attack", f"{unit.id} cannot attack")
+            side = pack.power(piece[0]).side
+            if side is not None and side != sides[role]:
+                return deny("20", "wrong-side", f"{unit.id} is not on the {role}'s side")
+    for piece in battle.air_sea:
+        if _category(pack, piece) == "land":
+            return deny("15", "land-unit-without-origin", f"{piece[0]} {piece[1]} attacks from a territory")
+    return ALLOW

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.games.axisallies import combat_fire, combat_land
+from pbem.games.axisallies import (
+    combat_casualties,
+    combat_end,
+    combat_fire,
+    combat_land,
+    combat_mines,
+    combat_sea,
+)
 from pbem.games.axisallies.combat import (
     Battle,
     FireGroup,
@@ -66,7 +73,7 @@ def test_module_examples() -> None:
 
     from pbem.games.axisallies import combat
 
-    for module in (combat, combat_fire, combat_land):
+    for module in (combat, combat_fire, combat_land, combat_end, combat_sea, combat_mines, combat_casualties):
         assert doctest.testmod(module).failed == 0
 
 
