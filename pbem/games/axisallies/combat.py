@@ -78,6 +78,7 @@ from pbem.games.axisallies.combat_end import (
 )
 from pbem.games.axisallies.combat_fire import (
     Scored,
+    aim_options,
     attack_fire,
     casualty_pool,
     check_aims,
@@ -171,6 +172,7 @@ __all__ = [
     "add",
     "after_detonation",
     "after_press",
+    "aim_options",
     "air_defense_dice",
     "air_defense_hits",
     "air_defense_volley",

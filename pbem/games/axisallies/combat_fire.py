@@ -31,6 +31,7 @@ from pbem.rules.contract import ALLOW, RollSpec, Verdict, deny
 
 __all__ = [
     "Scored",
+    "aim_options",
     "attack_fire",
     "casualty_pool",
     "check_aims",
@@ -320,6 +321,22 @@ def check_aims(
             if has(pack, piece, "cannot_be_hit_by_air_units") and not _destroyer(pack, battle.attackers(), None):
                 return deny(rule, "bad-aim", "submarines may be named only with an attacking destroyer")
     return ALLOW
+
+
+def aim_options(pack: AxisAlliesPack, battle: Battle, group: FireGroup, pool: Units) -> tuple[str, ...]:
+    """The targets the firer of ``group`` may usefully aim a hit at (see :func:`check_aims`; targets the
+    opponent has none of are left out), for prompts."""
+    if group.target in ("tanks", "air"):
+        candidates: list[str] = [group.target]
+    elif group.target == "any":
+        candidates = []
+    else:
+        candidates = sorted({k[1] for k, n in pool.items() if n > 0})
+    return tuple(
+        a
+        for a in candidates
+        if _aim_set(pack, group.target, a, pool) and check_aims(pack, battle, group, 1, {a: 1}, pool).ok
+    )
 
 
 @dataclass(frozen=True)

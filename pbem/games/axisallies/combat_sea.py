@@ -63,7 +63,8 @@ def check_submerge(pack: AxisAlliesPack, battle: Battle, role: Role, submerged: 
     """p.34 *Submersible*: whether ``role`` may submerge ``submerged`` of its submarines this round."""
     if total(submerged) and not may_surprise(pack, battle, role):
         return deny("34", "cannot-submerge", "a submarine cannot submerge with an enemy destroyer in the combat")
-    subs = submarines(pack, battle, role)
+    units = battle.attackers() if role == "attacker" else battle.defenders
+    subs = {k: n for k, n in units.items() if n > 0 and has(pack, k, "submersible")}
     for piece, n in sorted(submerged.items()):
         if n < 0 or n > subs.get(piece, 0):
             return deny("34", "not-a-submarine", f"no {n} {piece[0]} {piece[1]} submarines to submerge")
