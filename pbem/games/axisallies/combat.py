@@ -72,9 +72,11 @@ from pbem.games.axisallies.combat_end import (
     check_cease,
     check_move_in,
     check_press,
+    check_reinforcements,
     combat_over,
     conclude,
     press_due,
+    reinforce,
 )
 from pbem.games.axisallies.combat_fire import (
     Scored,
@@ -116,6 +118,7 @@ from pbem.games.axisallies.combat_land import (
 from pbem.games.axisallies.combat_mines import (
     after_detonation,
     check_detonation,
+    check_sea_detonation,
     check_turned_back,
     joint_icons,
     land_mine_owners,
@@ -195,7 +198,9 @@ __all__ = [
     "check_move_in",
     "check_orders",
     "check_press",
+    "check_reinforcements",
     "check_retreats",
+    "check_sea_detonation",
     "check_submerge",
     "check_supply_strikes",
     "check_transport_hit",
@@ -222,6 +227,7 @@ __all__ = [
     "orders_options",
     "pool_of",
     "press_due",
+    "reinforce",
     "retreat_room",
     "retreating",
     "roll_specs",

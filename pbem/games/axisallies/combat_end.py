@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from pbem.games.axisallies.combat_fire import Scored, has, volley
-from pbem.games.axisallies.combat_types import Battle, FireGroup, Piece, Role, Units, subtract, total
+from pbem.games.axisallies.combat_types import Battle, FireGroup, Piece, Role, Units, add, subtract, total
 from pbem.games.axisallies.data import AxisAlliesPack
 from pbem.games.axisallies.position import Position, combat_units, side_of
 from pbem.games.axisallies.supply import check_payment, exempt_from_attack_supply, sources
@@ -32,9 +32,11 @@ __all__ = [
     "check_cease",
     "check_move_in",
     "check_press",
+    "check_reinforcements",
     "combat_over",
     "conclude",
     "press_due",
+    "reinforce",
 ]
 
 
@@ -127,6 +129,40 @@ def check_press(pack: AxisAlliesPack, position: Position, battle: Battle, press:
         if not verdict.ok:
             return verdict
     return ALLOW
+
+
+def check_reinforcements(
+    pack: AxisAlliesPack, battle: Battle, units: Mapping[str, Units], *, options: frozenset[str]
+) -> Verdict:
+    """p.38 optional *Reinforcing Land Attacks*: when pressing, the attacker may add land combat units from
+    ``units`` (origin -> pieces). Scout cars cannot reinforce. Whether each is in attack position with a
+    movement point left and declared no attack this turn is the caller's history. Their anti-tank guns never
+    aim at tanks: they join from round 2 on, when no gun does (p.30)."""
+    rule = next(o for o in pack.optional_rules if o.id == "reinforcing_land_attacks")
+    if rule.id not in options:
+        return deny(rule.rule, "optional-rule-off", "Reinforcing Land Attacks is not in force")
+    if battle.kind != "land":
+        return deny(rule.rule, "not-a-land-attack", "only land attacks are reinforced")
+    for pieces in units.values():
+        for piece, n in sorted(pieces.items()):
+            unit = pack.unit(*piece)
+            if n <= 0:
+                continue
+            if unit.category != "land" or not unit.combat or unit.has("cannot_attack"):
+                return deny(rule.rule, "cannot-reinforce", f"{unit.id} cannot join a land attack")
+            if unit.has("hit_and_run"):
+                return deny(rule.rule, "scouts-cannot-reinforce", "scout cars cannot reinforce attacks")
+            if pack.power(piece[0]).side not in (None, battle.attacker):
+                return deny(rule.rule, "cannot-reinforce", f"{unit.id} is not the attacker's")
+    return ALLOW
+
+
+def reinforce(battle: Battle, units: Mapping[str, Units]) -> Battle:
+    """The combat with ``units`` (origin -> pieces, see :func:`check_reinforcements`) added to the attack."""
+    land = {o: dict(u) for o, u in battle.land.items()}
+    for origin, pieces in units.items():
+        land[origin] = add(land.get(origin, {}), pieces)
+    return replace(battle, land=land)
 
 
 def check_cease(pack: AxisAlliesPack, position: Position, battle: Battle) -> Verdict:

@@ -75,7 +75,8 @@ def main_candidates(battle: Battle) -> tuple[str, ...]:
 
 
 def _flanking(battle: Battle, origin: str) -> bool:
-    return battle.main is not None and origin != battle.main and len([o for o in battle.land if battle.land[o]]) > 1
+    """p.19: land units not attacking from the main attack's origin flank, even once the main attack is gone."""
+    return battle.main is not None and origin != battle.main
 
 
 def _attack_target(pack: AxisAlliesPack, battle: Battle, piece: Piece) -> Target:
@@ -374,7 +375,8 @@ def check_battle(pack: AxisAlliesPack, battle: Battle) -> Verdict:
     """Whether ``battle`` is a combat the rules allow: a land combat in a territory between land and air units
     (there are no naval bombardments, p.6; land units attack only territories, p.15), a sea combat in a sea
     zone between sea and air units; trucks are never in a combat (p.32), AAA never attacks (p.31); each side's
-    pieces belong to its side (French pieces fight for either, p.29)."""
+    pieces belong to its side (French pieces fight for either, p.29); with several origins the main attack is
+    named, in round 1 one of :func:`main_candidates` (p.19)."""
     graph_kind = "land" if any(t.id == battle.space for t in pack.territories) else "sea"
     if graph_kind != battle.kind:
         return deny("19", "wrong-space", f"{battle.space} is not a {battle.kind} space")
@@ -401,4 +403,9 @@ def check_battle(pack: AxisAlliesPack, battle: Battle) -> Verdict:
     for piece in battle.air_sea:
         if _category(pack, piece) == "land":
             return deny("15", "land-unit-without-origin", f"{piece[0]} {piece[1]} attacks from a territory")
+    origins = [o for o, units in battle.land.items() if total(units)]
+    if len(origins) > 1 and battle.main is None:
+        return deny("19", "main-attack-unset", "land units attack from several territories: name the main attack")
+    if battle.round == 1 and battle.main is not None and battle.main not in main_candidates(battle):
+        return deny("19", "not-main-attack", f"{battle.main} has fewer attacking land units than another origin")
     return ALLOW

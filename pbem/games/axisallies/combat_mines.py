@@ -26,6 +26,7 @@ from pbem.rules.contract import ALLOW, Verdict, deny
 __all__ = [
     "after_detonation",
     "check_detonation",
+    "check_sea_detonation",
     "check_turned_back",
     "joint_icons",
     "land_mine_owners",
@@ -71,6 +72,17 @@ def check_detonation(
         return deny("26", "own-turn", "mines are detonated only during enemy powers' turns")
     if not 1 <= icons <= sum(tokens):
         return deny("26", "too-many-mines", f"{sum(tokens)} mine icons on the border, {icons} detonated")
+    return ALLOW
+
+
+def check_sea_detonation(pack: AxisAlliesPack, owner: str, acting: str, tokens: int, detonated: int) -> Verdict:
+    """p.27: whether ``owner`` may detonate ``detonated`` of its ``tokens`` sea mines in a zone that ``acting``
+    entered or deployed into: sea mines are always active, but only their power detonates them, and only
+    during an enemy power's turn (p.26)."""
+    if pack.power(owner).side == pack.power(acting).side:
+        return deny("26", "own-turn", "mines are detonated only during enemy powers' turns")
+    if not 1 <= detonated <= tokens:
+        return deny("27", "too-many-mines", f"{owner} has {tokens} sea mine tokens here, {detonated} detonated")
     return ALLOW
 
 

@@ -384,3 +384,24 @@ def test_p22_the_combat_ends_when_a_side_is_gone(pack: AxisAlliesPack) -> None:
     assert not combat_over(pack, battle)
     assert combat_over(pack, replace(battle, defenders={}))
     assert combat_over(pack, replace(battle, land={}))
+
+
+@pytest.mark.rule("38")
+def test_p38_optional_reinforcing_land_attacks(pack: AxisAlliesPack) -> None:
+    from pbem.games.axisallies.combat import check_reinforcements, reinforce
+
+    battle = Battle(
+        "tobruk", "land", "axis", land={"derna": {DE_TANK: 2}}, main="derna", defenders={UK_INF: 1}, round=2
+    )
+    on = frozenset({"reinforcing_land_attacks"})
+    extra = {"mechili": {DE_INF: 2}}
+    off = check_reinforcements(pack, battle, extra, options=frozenset())
+    assert (off.rule, off.reason) == ("38", "optional-rule-off")
+    assert check_reinforcements(pack, battle, extra, options=on).ok
+    scouts = check_reinforcements(pack, battle, {"mechili": {DE_SCOUT: 1}}, options=on)
+    assert (scouts.rule, scouts.reason) == ("38", "scouts-cannot-reinforce")
+    aaa = check_reinforcements(pack, battle, {"mechili": {IT_AAA: 1}}, options=on)
+    assert (aaa.rule, aaa.reason) == ("38", "cannot-reinforce")
+    joined = reinforce(battle, extra)
+    assert joined.land == {"derna": {DE_TANK: 2}, "mechili": {DE_INF: 2}}
+    assert [g.flanking for g in attack_fire(pack, joined)] == [False, True]  # they flank the main attack

@@ -399,3 +399,27 @@ def test_p10_mareth_bonus_only_against_land_attacks_from_tripoli(pack: AxisAllie
     assert defense_bonus(pack, from_tripoli) == 1
     assert defense_bonus(pack, from_garian) == 0
     assert defense_bonus(pack, by_air) == 0
+
+
+@pytest.mark.rule("19")
+def test_p19_flanking_lasts_after_the_main_attack_is_gone(pack: AxisAlliesPack) -> None:
+    """p.19: "This bonus remains in effect throughout the combat, even after all of the units in the main attack
+    have retreated or been destroyed"."""
+    battle = Battle(
+        "tobruk", "land", "axis", land={"mechili": {DE_TANK: 2}}, main="derna", defenders={UK_INF: 1}, round=3
+    )
+    assert [g.flanking for g in attack_fire(pack, battle)] == [True]
+
+
+@pytest.mark.rule("19")
+def test_p19_several_origins_need_a_main_attack_with_the_most_land_units(pack: AxisAlliesPack) -> None:
+    from pbem.games.axisallies.combat import check_battle
+
+    battle = Battle(
+        "tobruk", "land", "axis", land={"derna": {DE_TANK: 3}, "mechili": {DE_TANK: 1}}, defenders={UK_INF: 1}
+    )
+    unset = check_battle(pack, battle)
+    assert (unset.rule, unset.reason) == ("19", "main-attack-unset")
+    wrong = check_battle(pack, Battle(**{**battle.__dict__, "main": "mechili"}))
+    assert (wrong.rule, wrong.reason) == ("19", "not-main-attack")
+    assert check_battle(pack, Battle(**{**battle.__dict__, "main": "derna"})).ok

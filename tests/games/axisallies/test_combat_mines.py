@@ -119,3 +119,14 @@ def test_p27_a_mine_hit_on_transports_costs_two_newly_deployed_pieces(pack: Axis
     assert check_transport_hit(pack, lone, CargoLoss(unit=UK_INF), None, None, rule="27").ok
     lapsed = check_transport_hit(pack, lone, CargoLoss(unit=UK_INF), "infantry", CargoLoss(unit=UK_INF), rule="27")
     assert (lapsed.rule, lapsed.reason) == ("27", "nothing-left")
+
+
+@pytest.mark.rule("27")
+def test_p27_only_the_owning_power_detonates_sea_mines_on_enemy_turns(pack: AxisAlliesPack) -> None:
+    from pbem.games.axisallies.combat import check_sea_detonation
+
+    assert check_sea_detonation(pack, "italy", "united_kingdom", 2, 2).ok
+    own = check_sea_detonation(pack, "italy", "germany", 2, 1)
+    assert (own.rule, own.reason) == ("26", "own-turn")
+    much = check_sea_detonation(pack, "italy", "united_states", 1, 2)
+    assert (much.rule, much.reason) == ("27", "too-many-mines")
