@@ -181,7 +181,9 @@ def check_casualties(hits: Sequence[Hit], pool: Units, chosen: Units, *, rule: s
     goal = best(hits, pool)
     mine = best(hits, pool, chosen)
     taken = total(chosen)
-    if taken > goal.assigned or mine.forced < taken:
+    if taken > goal.assigned:
+        return deny(rule, "too-many-casualties", f"{goal.assigned} hits are assigned, {taken} casualties chosen")
+    if mine.forced < taken:
         return deny(rule, "casualty-cannot-be-hit", f"the hits scored cannot take these {taken} casualties")
     if taken < goal.assigned:
         return deny(rule, "too-few-casualties", f"{goal.assigned} hits must be assigned, {taken} chosen")

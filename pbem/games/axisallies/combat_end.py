@@ -29,6 +29,7 @@ __all__ = [
     "Conclusion",
     "Press",
     "after_press",
+    "attacker_retreats",
     "check_cease",
     "check_move_in",
     "check_press",
@@ -173,6 +174,23 @@ def check_cease(pack: AxisAlliesPack, position: Position, battle: Battle) -> Ver
     if all(sum(sources(pack, position, o, battle.attacker).values()) >= n for o, n in due.items()):
         return deny("28", "must-press", "the Torch landings press until one side is gone")
     return ALLOW
+
+
+def attacker_retreats(pack: AxisAlliesPack, battle: Battle, press: Press) -> dict[str, dict[Piece, int]]:
+    """p.23: where the units turned aside by ``press`` (and leaving scout cars, p.31) end up: land units stay in
+    the territory they attacked from (they never entered), air and sea units stay in the contested space until
+    the noncombat move (p.23 step 6). They take no further part in the combat and may not move in."""
+    out: dict[str, dict[Piece, int]] = {}
+    for origin, units in sorted(battle.land.items()):
+        leaving = add(
+            {k: min(n, units.get(k, 0)) for k, n in press.retreat.get(origin, {}).items()},
+            _hit_and_run(pack, subtract(units, press.retreat.get(origin, {}))),
+        )
+        if leaving:
+            out[origin] = add(out.get(origin, {}), leaving)
+    if total(press.air_retreat):
+        out[battle.space] = add(out.get(battle.space, {}), press.air_retreat)
+    return out
 
 
 def after_press(pack: AxisAlliesPack, battle: Battle, press: Press) -> Battle:

@@ -140,7 +140,8 @@ def _support(pack: AxisAlliesPack, battle: Battle) -> dict[Piece, int]:
 
     RULING: artillery supports infantry of its own power (each power attacks alone, p.20; in the joint Algiers
     landing neither power has artillery). Pairs go first to flanking units, whose rerolls make the support worth
-    more, then infantry before mechanized infantry by type name; the attacker loses nothing by this order."""
+    more, then by origin and type name (infantry before mechanized infantry, which attack alike); so the
+    attacker is never worse off and has no pairing to declare."""
     guns: dict[str, int] = {}
     for units in battle.land.values():
         for piece, n in units.items():

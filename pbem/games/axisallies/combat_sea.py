@@ -12,6 +12,22 @@
 * p.22 step 4: in a convoy zone the defender may let up to the pack's ``convoy_escapes_per_round`` pieces of
   cargo escape each round (each a land unit or up to ``supply_per_bay`` supply tokens); they stay in the zone
   and rejoin the convoy after the combat.
+
+Submarines that submerge leave the :class:`~.combat_types.Battle` before anything fires (they can neither fire
+nor be hit); those that strike are ``holding`` for :func:`.combat_fire.attack_fire` / ``defense_fire``.
+
+Example: two Italian submarines catch a British destroyer and submarine; the British submarine submerges::
+
+    >>> from pbem.games.axisallies.data import default_pack_bytes, load_pack
+    >>> pack = load_pack(default_pack_bytes())
+    >>> it_sub, uk_sub, uk_dd = ("italy", "submarine"), ("united_kingdom", "submarine"), ("united_kingdom", "destroyer")
+    >>> battle = Battle("sz25", "sea", "axis", air_sea={it_sub: 2}, defenders={uk_sub: 1, uk_dd: 1})
+    >>> may_surprise(pack, battle, "attacker"), may_surprise(pack, battle, "defender")
+    (False, True)
+    >>> check_submerge(pack, battle, "defender", {uk_sub: 1}).ok
+    True
+    >>> surprise_fire(pack, battle, "defender", {uk_sub: 1})
+    ()
 """
 
 from __future__ import annotations

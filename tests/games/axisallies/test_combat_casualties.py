@@ -92,7 +92,7 @@ def test_p21_land_hits_fall_anywhere_every_choice_of_that_many_is_legal(pack: Ax
     few = check_casualties(hits, pool, {UK_INF: 1}, rule="21")
     assert (few.rule, few.reason) == ("21", "too-few-casualties")
     many = check_casualties(hits, pool, {UK_INF: 2, UK_TANK: 1}, rule="21")
-    assert (many.rule, many.reason) == ("21", "casualty-cannot-be-hit")
+    assert (many.rule, many.reason) == ("21", "too-many-casualties")
     absent = check_casualties(hits, pool, {UK_SHERMAN: 1, UK_INF: 1}, rule="21")
     assert (absent.rule, absent.reason) == ("21", "casualty-not-present")
 

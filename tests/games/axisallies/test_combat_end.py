@@ -405,3 +405,22 @@ def test_p38_optional_reinforcing_land_attacks(pack: AxisAlliesPack) -> None:
     joined = reinforce(battle, extra)
     assert joined.land == {"derna": {DE_TANK: 2}, "mechili": {DE_INF: 2}}
     assert [g.flanking for g in attack_fire(pack, joined)] == [False, True]  # they flank the main attack
+
+
+@pytest.mark.rule("23")
+def test_p23_turned_aside_attackers_stay_where_they_attacked_from(pack: AxisAlliesPack) -> None:
+    from pbem.games.axisallies.combat import attacker_retreats
+
+    battle = Battle(
+        "tobruk",
+        "land",
+        "allies",
+        land={"mersa_matruh": {UK_INF: 5, UK_AT: 2, UK_SCOUT: 1}},
+        air_sea={UK_FIGHTER: 2},
+        defenders={DE_INF: 2},
+    )
+    press = Press(retreat={"mersa_matruh": {UK_AT: 2}}, air_retreat={UK_FIGHTER: 1})
+    assert attacker_retreats(pack, battle, press) == {
+        "mersa_matruh": {UK_AT: 2, UK_SCOUT: 1},  # the scout car leaves after round 1 anyway (p.31)
+        "tobruk": {UK_FIGHTER: 1},  # in the air over Tobruk until the noncombat move
+    }
