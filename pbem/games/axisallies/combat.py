@@ -20,6 +20,37 @@ The pieces live in submodules, re-exported here:
 * :mod:`.combat_sea`: submarines (surprise strike or submerge), transports' cargo losses, convoy escapes.
 * :mod:`.combat_mines`: land and sea mine ownership, detonation, dice and hits.
 
+**A land combat, step by step** (who decides in brackets; the state between steps is the caller's):
+
+1. :func:`check_battle`; with several origins the attacker names the main attack among
+   :func:`main_candidates` (p.19).
+2. Before round 1: :func:`air_defense_dice` d10s, :func:`air_defense_hits`, and [attacker] air losses judged
+   by :func:`check_casualties` on :func:`air_defense_volley` (rule ``"31"``); then [attacker]
+   :func:`supply_strikes` / :func:`check_supply_strikes`. Without :func:`needs_fight` the combat goes to step 8
+   (:func:`aaa_destroyed` says whether the AAA dies).
+3. Step 1 [defender]: :func:`orders_options` / :func:`check_orders` (fight paying 1 supply, or retreat).
+4. Step 2: :func:`attack_fire` groups, :func:`roll_specs`, :func:`dice_needed` for flanking rerolls,
+   :func:`check_faces`, :func:`group_hits`; [attacker] :func:`aim_options` / :func:`check_aims`; :func:`volley`;
+   [defender] :func:`casualty_options` / :func:`check_casualties` (rule ``"21"``) on :func:`casualty_pool`.
+   Marked casualties still fire.
+5. Step 3: :func:`defense_fire` of :func:`fighting`, the same way, [attacker] casualties (rule ``"22"``),
+   removed at once with :func:`apply_hits`.
+6. Step 4: the defender's casualties go (:func:`apply_hits`); [defender] :func:`check_retreats` for the
+   :func:`retreating` survivors; :func:`surrenders` for the Vichy French.
+7. Step 5: :func:`combat_over`, else [attacker] :func:`check_press` (:func:`press_due`, paid per origin) then
+   :func:`after_press` and :func:`attacker_retreats`, or :func:`check_cease`.
+8. Step 6: :func:`conclude`, and [attacker] :func:`check_move_in`.
+
+**A sea combat**: step 1 [attacker, then defender] :func:`check_submerge`, then :func:`surprise_fire` of each
+side (casualties rule ``"34"``, removed at the end of step 1); steps 2 and 3 with ``holding`` set to the
+submarines that struck or submerged; a hit on :data:`TRANSPORT` is resolved by :func:`check_transport_hit`
+(:func:`cargo_first_options`, [firer] :func:`cargo_names`, :func:`cargo_second_options`); step 4 [defender]
+:func:`check_escape`; step 5 press (free) or cease.
+
+**Mines**: :func:`land_mine_owners`, [owner] :func:`check_detonation` (:func:`joint_icons` on a tie),
+:func:`mine_dice` / :func:`mine_hits`, :func:`after_detonation`, [acting player] :func:`check_turned_back`; sea
+mines :func:`check_sea_detonation` and :func:`sea_mine_volley`.
+
 Example: one round of land combat. Three German tanks and an anti-tank gun attack two British infantry and a
 Matilda; the defenders pay a supply token to fight::
 

@@ -402,6 +402,11 @@ def test_p38_optional_reinforcing_land_attacks(pack: AxisAlliesPack) -> None:
     assert (scouts.rule, scouts.reason) == ("38", "scouts-cannot-reinforce")
     aaa = check_reinforcements(pack, battle, {"mechili": {IT_AAA: 1}}, options=on)
     assert (aaa.rule, aaa.reason) == ("38", "cannot-reinforce")
+    at_sea = Battle(
+        "sz25", "sea", "axis", air_sea={("italy", "destroyer"): 1}, defenders={("united_kingdom", "destroyer"): 1}
+    )
+    sea = check_reinforcements(pack, at_sea, extra, options=on)
+    assert (sea.rule, sea.reason) == ("38", "not-a-land-attack")
     joined = reinforce(battle, extra)
     assert joined.land == {"derna": {DE_TANK: 2}, "mechili": {DE_INF: 2}}
     assert [g.flanking for g in attack_fire(pack, joined)] == [False, True]  # they flank the main attack

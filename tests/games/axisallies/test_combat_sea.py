@@ -268,7 +268,12 @@ def test_p6_there_are_no_naval_bombardments(pack: AxisAlliesPack) -> None:
     assert check_battle(pack, replace(battle, air_sea={UK_FIGHTER: 1})).ok
 
 
+@pytest.mark.rule("8")
+@pytest.mark.rule("15")
 @pytest.mark.rule("19")
+@pytest.mark.rule("20")
+@pytest.mark.rule("31")
+@pytest.mark.rule("32")
 def test_p19_battles_hold_only_pieces_that_can_fight_there(pack: AxisAlliesPack) -> None:
     cases = [
         (Battle("sz25", "land", "allies", air_sea={UK_FIGHTER: 1}), "19", "wrong-space"),
@@ -282,6 +287,7 @@ def test_p19_battles_hold_only_pieces_that_can_fight_there(pack: AxisAlliesPack)
         ),
         (Battle("tobruk", "land", "allies", land={"mersa_matruh": {DE_INF: 1}}), "20", "wrong-side"),
         (Battle("tobruk", "land", "axis", air_sea={DE_INF: 1}), "15", "land-unit-without-origin"),
+        (Battle("tobruk", "land", "axis", air_sea={("germany", "battleship"): 1}), "8", "unknown-unit"),
     ]
     for battle, rule, reason in cases:
         verdict = check_battle(pack, battle)
