@@ -17,6 +17,7 @@ The pieces live in submodules, re-exported here:
   Vichy surrender.
 * :mod:`.combat_end`: the end of a round and of a combat: press (and its supply) or cease, who holds the
   territory, moving in, captured trucks, control and convoy markers.
+* :mod:`.combat_losses`: casualties named per origin (:class:`Losses`) and taken off the combat.
 * :mod:`.combat_sea`: submarines (surprise strike or submerge), transports' cargo losses, convoy escapes.
 * :mod:`.combat_mines`: land and sea mine ownership, detonation, dice and hits.
 
@@ -33,9 +34,9 @@ The pieces live in submodules, re-exported here:
    :func:`check_faces`, :func:`group_hits`; [attacker] :func:`aim_options` / :func:`check_aims`; :func:`volley`;
    [defender] :func:`casualty_options` / :func:`check_casualties` (rule ``"21"``) on :func:`casualty_pool`.
    Marked casualties still fire.
-5. Step 3: :func:`defense_fire` of :func:`fighting`, the same way, [attacker] casualties (rule ``"22"``),
-   removed at once with :func:`apply_hits`.
-6. Step 4: the defender's casualties go (:func:`apply_hits`); [defender] :func:`check_retreats` for the
+5. Step 3: :func:`defense_fire` of :func:`fighting`, the same way, [attacker] :class:`Losses` per origin
+   judged by :func:`check_losses` (rule ``"22"``), removed at once with :func:`take_losses`.
+6. Step 4: the defender's casualties go (:func:`take_losses`); [defender] :func:`check_retreats` for the
    :func:`retreating` survivors; :func:`surrenders` for the Vichy French.
 7. Step 5: :func:`combat_over`, else [attacker] :func:`check_press` (:func:`press_due`, paid per origin) then
    :func:`after_press` and :func:`attacker_retreats`, or :func:`check_cease`.
@@ -147,6 +148,7 @@ from pbem.games.axisallies.combat_land import (
     supply_strikes,
     surrenders,
 )
+from pbem.games.axisallies.combat_losses import Losses, check_losses, take_losses
 from pbem.games.axisallies.combat_mines import (
     after_detonation,
     check_detonation,
@@ -195,6 +197,7 @@ __all__ = [
     "Conclusion",
     "FireGroup",
     "Hit",
+    "Losses",
     "Orders",
     "Piece",
     "Press",
@@ -228,6 +231,7 @@ __all__ = [
     "check_detonation",
     "check_escape",
     "check_faces",
+    "check_losses",
     "check_move_in",
     "check_orders",
     "check_press",
@@ -270,6 +274,7 @@ __all__ = [
     "supply_strikes",
     "surprise_fire",
     "surrenders",
+    "take_losses",
     "total",
     "two_hit_pieces",
     "volley",

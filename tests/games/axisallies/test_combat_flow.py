@@ -19,6 +19,7 @@ from pbem.games.axisallies import (
 )
 from pbem.games.axisallies.combat import (
     Battle,
+    Losses,
     Orders,
     Piece,
     Press,
@@ -27,13 +28,13 @@ from pbem.games.axisallies.combat import (
     air_defense_dice,
     air_defense_hits,
     air_defense_volley,
-    apply_hits,
     attack_fire,
     casualty_options,
     casualty_pool,
     check_aims,
     check_battle,
     check_casualties,
+    check_losses,
     check_move_in,
     check_orders,
     check_press,
@@ -46,7 +47,7 @@ from pbem.games.axisallies.combat import (
     main_candidates,
     press_due,
     supply_strikes,
-    two_hit_pieces,
+    take_losses,
     volley,
 )
 from pbem.games.axisallies.combat import after_press as next_round
@@ -156,15 +157,14 @@ def test_p19_to_p23_a_german_assault_on_tobruk_from_two_sides(pack: AxisAlliesPa
     attackers = casualty_pool(pack, battle, "attacker")
     aimed = check_casualties(answer, attackers, {DE_INF: 2}, rule="22")
     assert (aimed.rule, aimed.reason) == ("30", "aimed-hit-ignored")
-    assert check_casualties(answer, attackers, {DE_TANK: 1, DE_INF: 1}, rule="22").ok
+    lost = Losses(land={"derna": {DE_TANK: 1, DE_INF: 1}})
+    assert check_losses(pack, battle, "attacker", answer, lost, rule="22").ok
+    battle = take_losses(pack, battle, "attacker", lost)  # the attacker's go at once
 
-    # Step 4: the British are gone; the attacker's losses come off by origin.
-    defenders, _ = apply_hits(battle.defenders, {}, marked, two_hit_pieces(pack, battle.defenders))
-    battle = replace(
-        battle,
-        defenders=defenders,
-        land={"derna": {DE_TANK: 2, DE_INF: 1, DE_ART: 1}, "mechili": {DE_MECH: 1, DE_SCOUT: 1}},
-    )
+    # Step 4: the British casualties go: none is left.
+    battle = take_losses(pack, battle, "defender", Losses(other=marked))
+    assert battle.defenders == {}
+    assert battle.land == {"derna": {DE_TANK: 2, DE_INF: 1, DE_ART: 1}, "mechili": {DE_MECH: 1, DE_SCOUT: 1}}
     assert combat_over(pack, battle)
 
     # Step 6 (p.23): the land units but the scout car move in; the British truck is captured.

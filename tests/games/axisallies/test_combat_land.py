@@ -12,6 +12,7 @@ from pbem.games.axisallies import (
     combat_end,
     combat_fire,
     combat_land,
+    combat_losses,
     combat_mines,
     combat_sea,
 )
@@ -73,7 +74,16 @@ def test_module_examples() -> None:
 
     from pbem.games.axisallies import combat
 
-    for module in (combat, combat_fire, combat_land, combat_end, combat_sea, combat_mines, combat_casualties):
+    for module in (
+        combat,
+        combat_fire,
+        combat_land,
+        combat_end,
+        combat_sea,
+        combat_mines,
+        combat_casualties,
+        combat_losses,
+    ):
         assert doctest.testmod(module).failed == 0
 
 
