@@ -226,3 +226,55 @@ def test_p30_every_combat_ability_of_both_charts_is_read_by_the_combat_modules(p
     for ability in sorted(combat_side - read_elsewhere):
         assert f'"{ability}"' in source, ability
     assert set(OUTSIDE_COMBAT) <= set(ABILITIES)
+
+
+@pytest.mark.rule("34")
+def test_p20_to_p23_german_submarines_strike_a_british_convoy(pack: AxisAlliesPack) -> None:
+    from pbem.games.axisallies.combat import (
+        TRANSPORT,
+        Cargo,
+        check_escape,
+        check_submerge,
+        may_surprise,
+        surprise_fire,
+    )
+
+    de_sub, uk_bb, uk_fighter = (
+        ("germany", "submarine"),
+        ("united_kingdom", "battleship"),
+        ("united_kingdom", "fighter"),
+    )
+    battle = Battle(
+        "sz2",
+        "sea",
+        "axis",
+        air_sea={de_sub: 2},
+        defenders={uk_bb: 1, uk_fighter: 1},
+        cargo=Cargo(units={UK_INF: 3}, supply={"united_kingdom": 5}),
+    )
+    assert check_battle(pack, battle).ok
+    # Step 1: no British destroyer, so the U-boats strike (none submerges); the British have no submarine.
+    assert may_surprise(pack, battle, "attacker") and not may_surprise(pack, battle, "defender")
+    assert check_submerge(pack, battle, "attacker", {}).ok
+    (strike,) = surprise_fire(pack, battle, "attacker", {})
+    hits = volley(pack, battle, [Scored(strike, group_hits(pack, strike, [[3, 9]]))])
+    pool = casualty_pool(pack, battle, "defender")
+    assert pool == {uk_bb: 2, uk_fighter: 1, TRANSPORT: 2}
+    assert casualty_options(hits, pool, {}) == (uk_bb,)  # not the fighter (p.34), not the convoy (p.21)
+    battle = take_losses(pack, battle, "defender", Losses(other={uk_bb: 1}))
+    assert battle.defenders == {uk_bb: 1, uk_fighter: 1} and battle.damaged == {uk_bb: 1}  # it stays, damaged
+    # Step 2: the submarines already fired.
+    assert attack_fire(pack, battle, holding={de_sub: 2}) == ()
+    # Step 3: the battleship and the fighter fire; the fighter's hit cannot fall on a submarine.
+    back = defense_fire(pack, battle, battle.defenders)
+    assert [(g.type, g.needs) for g in back] == [("battleship", 6), ("fighter", 5)]
+    answer = volley(pack, battle, [Scored(back[0], 1), Scored(back[1], 1)])
+    too_many = check_losses(pack, battle, "attacker", answer, Losses(other={de_sub: 2}), rule="22")
+    assert (too_many.rule, too_many.reason) == ("22", "too-many-casualties")
+    assert check_losses(pack, battle, "attacker", answer, Losses(other={de_sub: 1}), rule="22").ok
+    battle = take_losses(pack, battle, "attacker", Losses(other={de_sub: 1}))
+    # Step 4: two pieces of cargo escape; step 5: the U-boat may press, for free.
+    assert check_escape(pack, battle.cargo or Cargo(), Cargo(units={UK_INF: 1}, supply={"united_kingdom": 5})).ok
+    assert not combat_over(pack, battle)
+    assert press_due(pack, battle, Press()) == {}
+    assert check_press(pack, Position(round=3), battle, Press()).ok
