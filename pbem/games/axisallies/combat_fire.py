@@ -28,6 +28,7 @@ from pbem.games.axisallies.combat_casualties import pool_of
 from pbem.games.axisallies.combat_types import TRANSPORT, Battle, FireGroup, Hit, Piece, Role, Target, Units, total
 from pbem.games.axisallies.data import AxisAlliesPack, UnitType
 from pbem.rules.contract import ALLOW, RollSpec, Verdict, deny
+from pbem.rules.records import Fire, FireStep
 
 __all__ = [
     "Scored",
@@ -41,6 +42,7 @@ __all__ = [
     "defense_fire",
     "dice_needed",
     "final_faces",
+    "fire_step",
     "group_hits",
     "has",
     "main_candidates",
@@ -246,6 +248,31 @@ def final_faces(pack: AxisAlliesPack, group: FireGroup, batches: Sequence[Sequen
 def group_hits(pack: AxisAlliesPack, group: FireGroup, batches: Sequence[Sequence[int]]) -> int:
     """The hits of ``group``: final faces at or under its value (p.21)."""
     return sum(1 for f in final_faces(pack, group, batches) if f <= group.needs)
+
+
+def fire_step(
+    pack: AxisAlliesPack, label: str, side: str, groups: Sequence[FireGroup], batches: Sequence[Sequence[Sequence[int]]]
+) -> FireStep:
+    """The report record of one volley (:class:`~pbem.rules.records.FireStep`): each group's pieces as
+    ``<power>-<type>`` (the chart row), all its dice in the order rolled (rerolls included), its value and hits.
+
+    Args:
+        label: the volley's name in reports ("attacking units fire").
+        side: the firing side (``axis`` or ``allies``).
+        groups: the groups that fired; ``batches`` their dice, one list of batches per group.
+    """
+    fire = tuple(
+        Fire(
+            kind=f"{g.power}-{g.type}",
+            count=g.count,
+            dice=tuple(f for batch in b for f in batch),
+            needs=g.needs,
+            hits=group_hits(pack, g, b),
+        )
+        for g, b in zip(groups, batches, strict=True)
+    )
+    rule = groups[0].rule if groups else None
+    return FireStep(label=label, side=side, rule=rule, fire=fire)
 
 
 def two_hit_pieces(pack: AxisAlliesPack, units: Units) -> frozenset[Piece]:

@@ -433,3 +433,24 @@ def test_p19_several_origins_need_a_main_attack_with_the_most_land_units(pack: A
     wrong = check_battle(pack, Battle(**{**battle.__dict__, "main": "mechili"}))
     assert (wrong.rule, wrong.reason) == ("19", "not-main-attack")
     assert check_battle(pack, Battle(**{**battle.__dict__, "main": "derna"})).ok
+
+
+@pytest.mark.rule("21")
+def test_p21_a_volley_is_recorded_per_unit_type_with_its_dice(pack: AxisAlliesPack) -> None:
+    from pbem.games.axisallies.combat import fire_step
+
+    battle = Battle(
+        "tobruk",
+        "land",
+        "axis",
+        land={"derna": {DE_TANK: 2}, "mechili": {DE_INF: 1}},
+        main="derna",
+        defenders={UK_INF: 1},
+    )
+    tanks, infantry = attack_fire(pack, battle)
+    step = fire_step(pack, "attacking units fire", "axis", (tanks, infantry), ([[5, 6]], [[9], [2]]))
+    assert [(f.kind, f.count, f.dice, f.needs, f.hits) for f in step.fire] == [
+        ("germany-tank", 2, (5, 6), 5, 1),
+        ("germany-infantry", 1, (9, 2), 2, 1),
+    ]
+    assert step.hits == 2 and step.side == "axis"
