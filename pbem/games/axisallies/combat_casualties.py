@@ -188,7 +188,8 @@ def check_casualties(hits: Sequence[Hit], pool: Units, chosen: Units, *, rule: s
     if taken < goal.assigned:
         return deny(rule, "too-few-casualties", f"{goal.assigned} hits must be assigned, {taken} chosen")
     if mine.aimed < goal.aimed:
-        return deny("30", "aimed-hit-ignored", "an aimed hit must fall on its target where possible")
+        rule_of_aim = min((h.aim_rule for h in hits if h.preferred), default="30")
+        return deny(rule_of_aim, "aimed-hit-ignored", "an aimed hit must fall on its target where possible")
     if mine.escorts < goal.escorts:
         return deny("21", "transports-before-escorts", "transports are hit only once no escort is left")
     return ALLOW

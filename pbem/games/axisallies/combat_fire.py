@@ -393,7 +393,8 @@ def volley(pack: AxisAlliesPack, battle: Battle, scored: Sequence[Scored]) -> tu
                 continue
             preferred = _aim_set(pack, s.group.target, aim, pool)
             allowed_here = allowed | (preferred if s.group.target == "sea_type" else frozenset())
-            out.append(Hit(n, allowed_here, preferred & allowed_here, escorts_first=aim != TRANSPORT[1]))
+            rule = {"tanks": "30", "air": "31"}.get(s.group.target, "33")
+            out.append(Hit(n, allowed_here, preferred & allowed_here, aim != TRANSPORT[1], rule))
         if plain:
             out.append(Hit(plain, allowed, escorts_first=True))
     return tuple(out)

@@ -170,3 +170,5 @@ class Hit:
     allowed: frozenset[Piece]
     preferred: frozenset[Piece] = frozenset()
     escorts_first: bool = False
+    aim_rule: str = "30"
+    """The page of the aim (30 anti-tank guns, 31 scout cars, 33 bombers), cited when it is ignored."""

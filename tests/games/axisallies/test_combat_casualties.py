@@ -245,3 +245,24 @@ def test_p21_the_choice_rules_match_an_exhaustive_search(problem: tuple[tuple[Hi
             reached.append(chosen)
         frontier += [{**chosen, k: chosen.get(k, 0) + 1} for k in options]
     assert sorted(map(sorted, (c.items() for c in reached))) == sorted(map(sorted, (c.items() for c in legal)))
+
+
+@pytest.mark.rule("31")
+def test_p31_an_ignored_scout_car_aim_cites_page_31(pack: AxisAlliesPack) -> None:
+    scout: Piece = ("germany", "scout_car")
+    battle = Battle("tobruk", "land", "axis", land={"derna": {scout: 1}}, defenders={UK_INF: 1, UK_FIGHTER: 1})
+    (group,) = attack_fire(pack, battle)
+    hits = volley(pack, battle, [Scored(group, 1, {"air": 1})])
+    pool = casualty_pool(pack, battle, "defender")
+    refused = check_casualties(hits, pool, {UK_INF: 1}, rule="21")
+    assert (refused.rule, refused.reason) == ("31", "aimed-hit-ignored")
+    assert check_casualties(hits, pool, {UK_FIGHTER: 1}, rule="21").ok
+
+
+@pytest.mark.rule("33")
+def test_p33_an_ignored_bomber_aim_cites_page_33(pack: AxisAlliesPack) -> None:
+    battle = Battle("tobruk", "land", "axis", air_sea={DE_BOMBER: 1}, defenders={UK_INF: 1, UK_TANK: 1})
+    (group,) = attack_fire(pack, battle)
+    hits = volley(pack, battle, [Scored(group, 1, {"tank": 1})])
+    refused = check_casualties(hits, casualty_pool(pack, battle, "defender"), {UK_INF: 1}, rule="21")
+    assert (refused.rule, refused.reason) == ("33", "aimed-hit-ignored")
