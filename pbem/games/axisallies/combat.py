@@ -26,14 +26,15 @@ The pieces live in submodules, re-exported here:
 1. :func:`check_battle`; with several origins the attacker names the main attack among
    :func:`main_candidates` (p.19).
 2. Before round 1: :func:`air_defense_dice` d10s, :func:`air_defense_hits`, and [attacker] air losses judged
-   by :func:`check_casualties` on :func:`air_defense_volley` (rule ``"31"``); then [attacker]
-   :func:`supply_strikes` / :func:`check_supply_strikes`. Without :func:`needs_fight` the combat goes to step 8
-   (:func:`aaa_destroyed` says whether the AAA dies).
+   by :func:`check_casualties` on :func:`air_defense_volley` (rule ``"31"``). Without :func:`needs_fight` the
+   attacker may still use its :func:`supply_strikes` and the combat goes to step 8 (:func:`aaa_destroyed` says
+   whether the AAA dies).
 3. Step 1 [defender]: :func:`orders_options` / :func:`check_orders` (fight paying 1 supply, or retreat).
-4. Step 2: :func:`attack_fire` groups, :func:`roll_specs`, :func:`dice_needed` for flanking rerolls,
-   :func:`check_faces`, :func:`group_hits`; [attacker] :func:`aim_options` / :func:`check_aims`; :func:`volley`;
-   [defender] :func:`casualty_options` / :func:`check_casualties` (rule ``"21"``) on :func:`casualty_pool`.
-   Marked casualties still fire.
+4. Step 2: in round 1, "immediately before rolling attack dice" (pp.31, 33), [attacker]
+   :func:`supply_strikes` / :func:`check_supply_strikes`; then :func:`attack_fire` groups, :func:`roll_specs`,
+   :func:`dice_needed` for flanking rerolls, :func:`check_faces`, :func:`group_hits`; [attacker]
+   :func:`aim_options` / :func:`check_aims`; :func:`volley`; [defender] :func:`casualty_options` /
+   :func:`check_casualties` (rule ``"21"``) on :func:`casualty_pool`. Marked casualties still fire.
 5. Step 3: :func:`defense_fire` of :func:`fighting`, the same way, [attacker] :class:`Losses` per origin
    judged by :func:`check_losses` (rule ``"22"``), removed at once with :func:`take_losses`.
 6. Step 4: the defender's casualties go (:func:`take_losses`); [defender] :func:`check_retreats` for the

@@ -166,7 +166,8 @@ def orders_options(pack: AxisAlliesPack, position: Position, battle: Battle) -> 
 
 def supply_strikes(pack: AxisAlliesPack, position: Position, battle: Battle) -> tuple[str, ...]:
     """pp.31, 33: the characteristics that let the attacker destroy 1 supply token in the attacked territory
-    immediately before the first round's attack dice: *Supply Raider* with an attacking scout car,
+    immediately before the first round's attack dice (so after the defender's orders of step 1, which may
+    already have spent a token): *Supply Raider* with an attacking scout car,
     *Collateral Damage* with an attacking bomber (after air defense: not if all were shot down); each once,
     whatever the number of such units, and only while the territory holds supply."""
     if battle.kind != "land" or battle.round != 1:

@@ -106,14 +106,18 @@ def test_p19_to_p23_a_german_assault_on_tobruk_from_two_sides(pack: AxisAlliesPa
     assert check_casualties(ad, attackers, {DE_FIGHTER: 1}, rule="31").ok
     battle = replace(battle, air_sea={DE_BOMBER: 1})
 
-    # Supply strikes (p.31, p.33): the scout car and the surviving bomber may each destroy a token.
-    assert supply_strikes(pack, board, battle) == ("supply_raider", "collateral_damage")
-    assert check_supply_strikes(pack, board, battle, ["supply_raider"]).ok
-    board = replace(board, supply={"tobruk": 1, "derna": 4})
-
-    # Step 1 (p.20): the British fight, paying their last token.
+    # Step 1 (p.20): the British fight, paying a token of Tobruk's two.
     orders = Orders(True, payment={"tobruk": 1})
     assert check_orders(pack, board, battle, orders).ok
+    board = replace(board, supply={"tobruk": 1, "derna": 4})
+
+    # Immediately before the attack dice (p.31, p.33): the scout car and the surviving bomber could each
+    # destroy a token, but only one is left.
+    assert supply_strikes(pack, board, battle) == ("supply_raider",)
+    assert check_supply_strikes(pack, board, battle, ["supply_raider"]).ok
+    refused = check_supply_strikes(pack, board, battle, ["supply_raider", "collateral_damage"])
+    assert (refused.rule, refused.reason) == ("33", "no-supply-strike")
+    board = replace(board, supply={"derna": 4})
 
     # Step 2 (p.21): the artillery supports the flanking mechanized infantry first (RULING, p.30).
     assert sort_groups(battle, pack, "attacker") == [
