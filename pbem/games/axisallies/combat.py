@@ -8,6 +8,7 @@ chooses casualties, which :func:`check_casualties` judges and :func:`casualty_op
 
 The pieces live in submodules, re-exported here:
 
+* :mod:`.combat_start`: a :class:`Battle` read off the board (:func:`start_battle`: defenders, convoy cargo).
 * :mod:`.combat_types`: :class:`Battle`, :class:`FireGroup`, :class:`Hit`, :class:`Cargo`, counted units.
 * :mod:`.combat_fire`: who fires how many dice at what value (support, flanking rerolls, defensive bonus,
   aimed hits), the hits, and where hits may fall (:func:`volley`).
@@ -176,6 +177,7 @@ from pbem.games.axisallies.combat_sea import (
     submarines,
     surprise_fire,
 )
+from pbem.games.axisallies.combat_start import convoy_cargo, defenders_in, start_battle
 from pbem.games.axisallies.combat_types import (
     TRANSPORT,
     Battle,
@@ -246,6 +248,8 @@ __all__ = [
     "check_turned_back",
     "combat_over",
     "conclude",
+    "convoy_cargo",
+    "defenders_in",
     "defense_bonus",
     "defense_fire",
     "dice_needed",
@@ -272,6 +276,7 @@ __all__ = [
     "retreating",
     "roll_specs",
     "sea_mine_volley",
+    "start_battle",
     "submarines",
     "subtract",
     "supply_strikes",

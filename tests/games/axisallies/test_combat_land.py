@@ -15,6 +15,7 @@ from pbem.games.axisallies import (
     combat_losses,
     combat_mines,
     combat_sea,
+    combat_start,
 )
 from pbem.games.axisallies.combat import (
     Battle,
