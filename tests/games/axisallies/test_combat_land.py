@@ -84,6 +84,7 @@ def test_module_examples() -> None:
         combat_mines,
         combat_casualties,
         combat_losses,
+        combat_start,
     ):
         assert doctest.testmod(module).failed == 0
 
