@@ -51,7 +51,9 @@ def test_p28_a_torch_landing_fights_in_the_territory_it_landed_in(pack: AxisAlli
     scenario = pack.scenario("operation_torch")
     board = initial_position(pack, scenario)
     landing = next(row for row in scenario.torch.landings if row.territory == "casablanca")
-    attackers = {(p, t): n for (p, t), n in board.pieces["casablanca"].items() if p in landing.attackers}
+    attackers: dict[Piece, int] = {
+        (str(p), t): n for (p, t), n in board.pieces["casablanca"].items() if p in landing.attackers
+    }
     battle = start_battle(pack, board, "casablanca", "allies", land={"casablanca": attackers}, must_press=True)
     assert battle.defenders and all(p == "france" for p, _ in battle.defenders)  # the Vichy French
     assert check_battle(pack, battle).ok
