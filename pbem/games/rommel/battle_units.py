@@ -96,8 +96,9 @@ def battle_unit(
     """The :class:`BattleUnit` of ``block`` at ``cv`` (default: its maximum) from the pack's block and unit type.
 
     Args:
-        i_tanks: the optional Allied I-Tanks rule is in play: I-tank blocks are elite (2 CV a step).
-        speed: overrides the unit type's speed (the I-Tanks rule gives I-tanks Speed 2; the pack has no row for it).
+        i_tanks: the optional Allied I-Tanks rule is in play (Optional Rules sidebar, cited 17.0): I-tank blocks are
+            elite (the pack's ``elite_step``) and move at the pack's ``i_tank_speed`` instead of their type's.
+        speed: overrides the speed the pack gives (a test's hand-made unit); None reads it from the pack.
 
     Raises:
         KeyError: an unknown block.
@@ -105,8 +106,11 @@ def battle_unit(
     """
     record = pack.block(block)
     unit_type = pack.unit_type(record.unit_type)
-    elite = record.elite or (i_tanks and record.i_tank)
+    i_tank = i_tanks and record.i_tank
+    elite = record.elite or i_tank
     step = pack.limit("elite_step") if elite else pack.limit("step")
+    if speed is None:
+        speed = pack.limit("i_tank_speed") if i_tank else unit_type.speed
     strength = record.cv_max if cv is None else cv
     verdict = check_strength(pack, block, strength, i_tanks=i_tanks)
     if not verdict.ok:
@@ -115,7 +119,7 @@ def battle_unit(
         block=block,
         side=record.side,
         arms_class=unit_type.arms_class,
-        speed=unit_type.speed if speed is None else speed,
+        speed=speed,
         cv=strength,
         cv_min=record.cv_min,
         step=step,
