@@ -170,15 +170,18 @@ def retreat_forced_march(pack: RommelPack, unit: BattleUnit) -> BattleUnit | Non
 
 def engagement(units_in_hex: Iterable[BattleUnit], mover: Side) -> Engagement:
     """What moving ``mover``'s units into a hex holding ``units_in_hex`` is (§7.0, §8.2, §11.4): ``none`` (no enemy),
-    ``join`` (an existing battle: not an Attack), ``overrun`` (only enemy units, all Disrupted: they Rout) or
-    ``attack``."""
+    ``overrun`` (every enemy unit there is Disrupted, so none shields them: they Rout, even beside ``mover``'s own
+    Disrupted units, §5.3 sidebar), ``join`` (an existing battle: not an Attack) or ``attack``.
+
+    A Retreating Withdrawal passes through or stops with enemy Disrupted units with no effect (§5.3 sidebar): the
+    mover, not this function, tells an Overrun from that."""
     enemy = [u for u in units_in_hex if u.side != mover]
     if not enemy:
         return "none"
-    if any(u.side == mover for u in units_in_hex):
-        return "join"
     if all(u.disrupted for u in enemy):
         return "overrun"
+    if any(u.side == mover for u in units_in_hex):
+        return "join"
     return "attack"
 
 
