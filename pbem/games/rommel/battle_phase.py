@@ -89,7 +89,8 @@ def can_recover(*, in_battle_hex: bool, supply_line: bool, enemy_turns_disrupted
     """§11.2: whether a Disrupted unit recovers at its side's Initial Supply Check.
 
     Args:
-        in_battle_hex: it is in a battle hex (enemy units in its hex, §11.11).
+        in_battle_hex: it is in a battle hex (enemy units in its hex, §11.11). A hex holding only Disrupted units of
+            both sides is not one (notes §10.18: "the first Group to recover will Rout the other", §5.3 sidebar).
         supply_line: it has a Supply Line.
         enemy_turns_disrupted: complete enemy Player-Turns it has spent Disrupted (a unit Disrupted in an enemy turn,
             by Refusing Battle or a Rout, has not spent that one).

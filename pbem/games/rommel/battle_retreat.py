@@ -187,8 +187,9 @@ def engagement(units_in_hex: Iterable[BattleUnit], mover: Side) -> Engagement:
 
 def routed(battle: BattleHex, side: Side) -> tuple[BattleUnit, ...]:
     """§11.11, §11.3: ``side``'s Disrupted units that Rout: those left in a battle hex without an undisrupted
-    friendly unit to shield them (none while one remains)."""
-    if battle.of(side):
+    friendly unit to shield them (none while one remains). Only undisrupted enemy units rout them: with no enemy left
+    the battle is won (§11.11), and Disrupted units of both sides alone in a hex coexist (§5.3 sidebar)."""
+    if battle.of(side) or not battle.of(other_side(side)):
         return ()
     return battle.of(side, disrupted=True)
 

@@ -202,6 +202,17 @@ def test_r11_11_disrupted_units_rout_once_no_shielding_unit_remains(rommel: Romm
     )
 
 
+@pytest.mark.rule("11.3")
+def test_r11_3_disrupted_units_rout_only_from_undisrupted_enemy_units() -> None:
+    # §11.3 routs Disrupted units left "in a battle hex": with no enemy left the battle is won (§11.11), and beside
+    # enemy units that are all Disrupted too nothing happens (§5.3 sidebar: the first to recover Routs the other).
+    shaken = unit("shaken", "allied", "infantry", 3, disrupted=True, speed=2)
+    assert routed(BattleHex((shaken,), attacker="axis"), "allied") == ()
+    both = BattleHex((shaken, unit("dazed", "axis", "infantry", 2, disrupted=True)), attacker="axis")
+    assert routed(both, "allied") == () and routed(both, "axis") == ()
+    assert routed(BattleHex((shaken, LEG), attacker="axis"), "allied") == (shaken,)
+
+
 # --- §10.3, §10.4, §10.41 Retreats -------------------------------------------------------------------------------
 
 
