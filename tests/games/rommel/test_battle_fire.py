@@ -304,7 +304,7 @@ def test_r13_2_fortress_double_dice_only_for_defending_non_armor(rommel: RommelP
         "ax-inf": (1, 2),
         "al-armor": (1, 2),
         "al-inf": (2, rommel.limit("fortress_assault_dice")),
-        "al-art": (2, 4),
+        "al-art": (2, rommel.limit("fortress_assault_dice")),
     }
 
 
