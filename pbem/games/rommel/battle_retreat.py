@@ -137,7 +137,8 @@ def unfired_pursuers(battle: BattleHex, pursuer: Side, fired: Collection[str] = 
 
 def pursuit_hits(pack: RommelPack, rolls: Sequence[int]) -> int:
     """§10.5: one hit per roll of 4, 5 or 6 (the pack's ``pursuit_hit_min``). They are full hits on any retreating
-    units (RULING: Minefield Double Defense is a Combat effect, §14.2; retreating units have left their positions).
+    units: "one hit is scored" (§10.5); half-hits are only Offensive Fire by Attacking units on Minefield Defenders
+    (§9.52, §14.2), and Pursuit Fire is neither (the text settles it, no option).
 
     Raises:
         ValueError: a roll outside 1-6.
@@ -220,8 +221,9 @@ def check_refuse_battle(
         return deny("8.4", "already-engaged", "groups engaged when Movement began cannot Refuse Battle")
     if not attacked:
         return deny("10.2", "not-attacked", "only groups just Attacked may Refuse Battle")
-    # RULING: only the undisrupted units need a Supply Line (§8.4 sidebar: no Partial Retreat when Refusing Battle);
-    # Disrupted ones stay and Rout anyway (§8.6 sidebar), eliminated if they cannot withdraw (§11.3).
+    # Only the undisrupted units need a Supply Line: the sidebar on Disrupted units in a refusing Group has them stay
+    # and Rout, then withdraw as a group of their own (eliminated if they cannot, §11.3), so they never make the
+    # refusal the Partial Retreat the sidebar on units without a Supply Line forbids (the text settles it, no option).
     able = [u.block for u in group if not u.disrupted]
     if not able:
         return deny("8.2", "unshielded-routs", "unshielded Disrupted units that are Attacked Rout instead")
@@ -237,8 +239,9 @@ def check_refuse_battle(
 
 
 def retreat_kind(battle: BattleHex, side: Side, disengaging: Collection[str]) -> RetreatKind:
-    """§10.0: a Full Retreat when every undisrupted ``side`` unit disengages (RULING: Disrupted units cannot move,
-    §11.1, so they do not make it partial: they Rout once alone, §10.3 procedure step 4), else Partial."""
+    """§10.0: a Full Retreat when every undisrupted ``side`` unit disengages, else Partial. Disrupted units cannot
+    move (§11.1) and do not make it partial: the Full Retreat Procedure's step 4 Routs "any Disrupted units remaining
+    in the Retreat hex", and §10.4's Rearguard is "all Undisrupted units remaining" (the text settles it)."""
     return "full" if {u.block for u in battle.of(side)} <= set(disengaging) else "partial"
 
 
