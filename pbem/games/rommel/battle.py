@@ -143,6 +143,7 @@ from pbem.games.rommel.battle_units import (
     battle_unit,
     check_strength,
     other_side,
+    unit_speed,
 )
 
 __all__ = [
@@ -212,6 +213,7 @@ __all__ = [
     "routed",
     "slowest_speed",
     "unfired_pursuers",
+    "unit_speed",
     "usable_points",
     "volley_losses",
 ]

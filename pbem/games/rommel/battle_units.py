@@ -24,6 +24,7 @@ __all__ = [
     "battle_unit",
     "check_strength",
     "other_side",
+    "unit_speed",
 ]
 
 Side = Literal["axis", "allied"]
@@ -106,11 +107,8 @@ def battle_unit(
     """
     record = pack.block(block)
     unit_type = pack.unit_type(record.unit_type)
-    i_tank = i_tanks and record.i_tank
-    elite = record.elite or i_tank
+    elite = record.elite or (i_tanks and record.i_tank)
     step = pack.limit("elite_step") if elite else pack.limit("step")
-    if speed is None:
-        speed = pack.limit("i_tank_speed") if i_tank else unit_type.speed
     strength = record.cv_max if cv is None else cv
     verdict = check_strength(pack, block, strength, i_tanks=i_tanks)
     if not verdict.ok:
@@ -119,12 +117,26 @@ def battle_unit(
         block=block,
         side=record.side,
         arms_class=unit_type.arms_class,
-        speed=speed,
+        speed=unit_speed(pack, block, i_tanks=i_tanks) if speed is None else speed,
         cv=strength,
         cv_min=record.cv_min,
         step=step,
         disrupted=disrupted,
     )
+
+
+def unit_speed(pack: RommelPack, block: str, *, i_tanks: bool = False) -> int:
+    """§6.1: ``block``'s Unit Speed from its unit type, or the pack's ``i_tank_speed`` for an I-tank when the optional
+    Allied I-Tanks rule is in play ("reduced Unit Speed of 2, instead of 3"). Movement, Regroup reach and Pursuit
+    Fire all use this speed.
+
+    Raises:
+        KeyError: an unknown block.
+    """
+    record = pack.block(block)
+    if i_tanks and record.i_tank:
+        return pack.limit("i_tank_speed")
+    return pack.unit_type(record.unit_type).speed
 
 
 def check_strength(pack: RommelPack, block: str, cv: int, *, i_tanks: bool = False) -> Verdict:

@@ -19,6 +19,7 @@ from pbem.games.rommel.battle import (
     legal_losses,
     losses_steps,
     reduced,
+    unit_speed,
     usable_points,
 )
 from pbem.games.rommel.data import RommelPack
@@ -239,3 +240,4 @@ def test_r17_0_i_tanks_option_makes_army_tanks_elite_at_the_packs_speed(rommel: 
     assert rommel.limit("i_tank_speed") == 2
     # The rule touches only the four I-tanks: other Allied armor keeps its speed.
     assert battle_unit(rommel, "uk-7ad-4", i_tanks=True).speed == rommel.unit_type("armor").speed
+    assert [unit_speed(rommel, "uk-32at", i_tanks=on) for on in (False, True)] == [plain.speed, i_tank.speed]
