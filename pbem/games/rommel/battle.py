@@ -25,6 +25,20 @@ The pieces, by module (all re-exported here; import from this module):
   (:func:`attacked`, :func:`engaged_across`, :func:`is_raider`: §8.1, §8.3, §12.5), the Battle Array (§8.5), the end
   of a battle, Disruption recovery (§11.2).
 
+Options: where the text is truly ambiguous the choice is a parameter whose default is the design notes'
+recommended ruling, for the ruleset to expose as a genesis option:
+
+* ``Volley(fire_optional=True)`` (notes §10.29): a unit may hold its fire; False makes every unit with a target
+  fire, all artillery first (:func:`check_volley_over`).
+* ``check_combat(partial_retreat_bars_fortress_combat=True)`` (notes §10.9): after the Fortress Attacker's Partial
+  Retreat, §10.4's ban on combat wins over §13.2's mandatory Fortress combat; False lets §13.2 win.
+* ``battle_unit(i_tanks=False)``: the optional Allied I-Tanks rule (elite, the pack's ``i_tank_speed``).
+
+Readings the text settles (no option): Pursuit hits are full hits (§10.5 "one hit", half-hits are Minefield
+Defenders' against Offensive Fire, §14.2); a Full Retreat is every undisrupted unit disengaging, Disrupted units
+left behind Rout (§10.3 procedure step 4); only the undisrupted units of a group Refusing Battle need a Supply
+Line (§8.6 sidebar: its Disrupted units never withdraw with it, they Rout).
+
 Example, the §19 demo battle at Buq Buq (the Allies defend, the Axis attacked; an Axis turn)::
 
     >>> from pbem.games.rommel.data import default_pack_bytes, load_pack
@@ -59,6 +73,7 @@ from pbem.games.rommel.battle_fire import (
     apply_volley,
     check_fire,
     check_volley_losses,
+    check_volley_over,
     dice_multiplier,
     fire,
     fire_dice,
@@ -128,6 +143,7 @@ from pbem.games.rommel.battle_units import (
     battle_unit,
     check_strength,
     other_side,
+    unit_speed,
 )
 
 __all__ = [
@@ -164,6 +180,7 @@ __all__ = [
     "check_slowest_speed",
     "check_strength",
     "check_volley_losses",
+    "check_volley_over",
     "dice_multiplier",
     "engaged_across",
     "engagement",
@@ -196,6 +213,7 @@ __all__ = [
     "routed",
     "slowest_speed",
     "unfired_pursuers",
+    "unit_speed",
     "usable_points",
     "volley_losses",
 ]

@@ -2,11 +2,17 @@
 
 A combat round (§9.1) is two volleys: the side that did not initiate it fires Defensive Fire, its hits are applied
 (:func:`volley_losses` / :func:`apply_volley`), then the initiator fires Offensive Fire with its surviving, reduced
-units. In a volley each undisrupted unit may fire once (RULING: firing is optional, nothing requires it), artillery
-first (§9.2): the firing player names the unit and the target class (§9.3), the protocol rolls
+units. In a volley each undisrupted unit fires once, artillery first (§9.2): the firing player names the unit and
+the target class (§9.3), the protocol rolls
 :func:`fire_dice` dice, and :func:`fire` scores them. Hits on a class are allocated by its owner only when the
 volley is over (§9.5); a class that has taken enough hits to eliminate all its units is gone for the rest of the
 volley (§9.5: "removed from play, which may affect subsequent targeting").
+
+Whether a unit may hold its fire is the option ``fire_optional`` of :class:`Volley` (notes §10.29: the text never
+says; Pursuit Fire is explicitly optional, §10 sidebar). True, the RULING and recommended default: a unit may
+decline, so "artillery must fire first" means no artillery fires once another unit has (:func:`check_fire`), and a
+side ends its volley when it likes. False: every unit that has a target fires (:func:`check_volley_over`), all the
+artillery before any other unit.
 
 Dice multipliers (§9.21, §13.2 and its sidebar, §4.3): an Assault doubles every unit's dice; the Defender's
 non-armor units in a Fortress double theirs on Defensive Fire, quadruple in an Assault; the advantage is lost when
@@ -32,6 +38,7 @@ __all__ = [
     "apply_volley",
     "check_fire",
     "check_volley_losses",
+    "check_volley_over",
     "dice_multiplier",
     "fire",
     "fire_dice",
@@ -68,10 +75,17 @@ class PlannedFire:
 
 @dataclass(frozen=True, slots=True)
 class Volley:
-    """One side's Defensive or Offensive Fire in a combat round, so far."""
+    """One side's Defensive or Offensive Fire in a combat round, so far.
+
+    Attributes:
+        side: the firing side.
+        shots: the fire so far, in order.
+        fire_optional: the option of the module docstring: a unit may hold its fire (True, the default).
+    """
 
     side: Side
     shots: tuple[Shot, ...] = ()
+    fire_optional: bool = True
 
     @property
     def fired(self) -> frozenset[str]:
@@ -125,6 +139,10 @@ def check_fire(battle: BattleHex, volley: Volley, block: str, target: ArmsClass)
         return deny("9.2", "already-fired", f"{block} has fired this round")
     if unit.arms_class == "artillery" and any(battle.unit(s.block).arms_class != "artillery" for s in volley.shots):
         return deny("9.2", "artillery-fires-first", f"{block} is artillery and other units have fired")
+    if unit.arms_class != "artillery" and not volley.fire_optional:
+        waiting = sorted(u.block for u in _must_fire(battle, volley) if u.arms_class == "artillery")
+        if waiting:
+            return deny("9.2", "artillery-fires-first", f"{', '.join(waiting)} must fire before {block}")
     allowed = legal_targets(battle, volley, block)
     if target in allowed:
         return ALLOW
@@ -135,6 +153,24 @@ def check_fire(battle: BattleHex, volley: Volley, block: str, target: ArmsClass)
     if allowed == (unit.arms_class,):
         return deny("9.3", f"must-target-{unit.arms_class}", f"{block} must fire at the enemy {unit.arms_class}")
     return deny("9.3", "artillery-supported", "only artillery may fire at supported artillery")
+
+
+def _must_fire(battle: BattleHex, volley: Volley) -> tuple[BattleUnit, ...]:
+    """The volley's side's undisrupted units that have not fired and have something to fire at."""
+    return tuple(
+        u for u in battle.of(volley.side) if u.block not in volley.fired and legal_targets(battle, volley, u.block)
+    )
+
+
+def check_volley_over(battle: BattleHex, volley: Volley) -> Verdict:
+    """Whether the volley's side may end its fire now: always when fire is optional (the default), else only once
+    every unit with a target has fired (§9.2 read strictly, the option ``fire_optional=False``)."""
+    if volley.fire_optional:
+        return ALLOW
+    waiting = sorted(u.block for u in _must_fire(battle, volley))
+    if waiting:
+        return deny("9.2", "units-must-fire", f"{', '.join(waiting)} must still fire")
+    return ALLOW
 
 
 def fire_options(battle: BattleHex, volley: Volley) -> tuple[tuple[str, ArmsClass], ...]:
@@ -258,11 +294,14 @@ def resolve_plan(
 
     The units fire in plan order, each taking the next :func:`fire_dice` rolls and firing at the first of its
     ``targets`` that :func:`check_fire` accepts at that moment (an earlier shot may have eliminated a class, §9.3);
-    a unit with none of them left does not fire and its rolls are unused. The plan must still be legal in itself:
-    artillery before other units (§9.2), each unit once.
+    a unit with none of them left does not fire and its rolls are unused, unless fire is mandatory (the volley's
+    ``fire_optional`` is False): then it fires at its first legal target in Fire Table order, and the plan must
+    name every unit that can fire (:func:`check_volley_over`). The plan must still be legal in itself: artillery
+    before other units (§9.2), each unit once.
 
     Raises:
-        ValueError: ``len(rolls) != plan_dice(...)``, a unit planned twice, or artillery planned after another unit.
+        ValueError: ``len(rolls) != plan_dice(...)``, a unit planned twice, artillery planned after another unit, or
+            (mandatory fire) a unit that can fire left out of the plan.
     """
     if len(rolls) != plan_dice(pack, battle, round_, plan):
         raise ValueError(f"dice-count: the plan rolls {plan_dice(pack, battle, round_, plan)} dice, not {len(rolls)}")
@@ -273,11 +312,15 @@ def resolve_plan(
     others_before = any(battle.unit(s.block).arms_class != "artillery" for s in volley.shots)
     if any(artillery[i] and (others_before or not all(artillery[:i])) for i in range(len(plan))):
         raise ValueError("§9.2 artillery-fires-first: artillery is planned after other units")
+    left_out = sorted(u.block for u in _must_fire(battle, volley) if u.block not in blocks)
+    if not volley.fire_optional and left_out:
+        raise ValueError(f"§9.2 units-must-fire: the plan leaves out {', '.join(left_out)}")
     at = 0
     for entry in plan:
         need = fire_dice(pack, battle, round_, entry.block)
         mine, at = rolls[at : at + need], at + need
-        target = next((t for t in entry.targets if check_fire(battle, volley, entry.block, t).ok), None)
+        fallback = () if volley.fire_optional else legal_targets(battle, volley, entry.block)
+        target = next((t for t in (*entry.targets, *fallback) if check_fire(battle, volley, entry.block, t).ok), None)
         if target is not None:
             volley, _ = fire(pack, battle, round_, volley, entry.block, target, mine)
     return volley

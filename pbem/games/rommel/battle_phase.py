@@ -89,7 +89,8 @@ def can_recover(*, in_battle_hex: bool, supply_line: bool, enemy_turns_disrupted
     """§11.2: whether a Disrupted unit recovers at its side's Initial Supply Check.
 
     Args:
-        in_battle_hex: it is in a battle hex (enemy units in its hex, §11.11).
+        in_battle_hex: it is in a battle hex (enemy units in its hex, §11.11). A hex holding only Disrupted units of
+            both sides is not one (notes §10.18: "the first Group to recover will Rout the other", §5.3 sidebar).
         supply_line: it has a Supply Line.
         enemy_turns_disrupted: complete enemy Player-Turns it has spent Disrupted (a unit Disrupted in an enemy turn,
             by Refusing Battle or a Rout, has not spent that one).
@@ -116,6 +117,7 @@ def check_combat(
     blitz: bool = False,
     partial_retreat: bool = False,
     pass_turn: bool = False,
+    partial_retreat_bars_fortress_combat: bool = True,
 ) -> Verdict:
     """Whether the Active Player may fight (``fight``) or skip a battle in this Combat phase.
 
@@ -125,18 +127,23 @@ def check_combat(
             Combat).
         partial_retreat: the Active Player made a Partial Retreat from it this Player-Turn (§10.4: no combat there).
         pass_turn: a Pass Turn (§4.5: no combat at all).
+        partial_retreat_bars_fortress_combat: the option for the Fortress Attacker's Partial Retreat (notes §10.9),
+            where §10.4 ("you cannot initiate Combat in that Battle") meets §13.2 ("the Attacker must initiate
+            combat"). True (RULING, the recommended default): §10.4 wins, the battle is not fought. False: §13.2
+            wins, the Attacker fights it (outside Blitz Combat, where Fortress combat is not mandatory).
     """
+    fortress_duty = fortress and active == attacker and not blitz
+    partial_bars = partial_retreat and not (fortress_duty and not partial_retreat_bars_fortress_combat)
     if fight:
         if pass_turn:
             return deny("4.5", "pass-no-combat", "no combat in a Pass Turn")
-        if partial_retreat:
+        if partial_bars:
             return deny("10.4", "partial-retreat-no-combat", "no combat in a battle after a Partial Retreat from it")
         return ALLOW
     if pass_turn:
         return ALLOW
     if new and not partial_retreat:
         return deny("8.6", "new-battle", "combat is required in the first Combat phase of a new battle")
-    # RULING (notes §10.9): the §10.4 prohibition wins over mandatory Fortress combat.
-    if fortress and active == attacker and not blitz and not partial_retreat:
+    if fortress_duty and not partial_bars:
         return deny("13.2", "fortress-combat", "the Attacker must wage combat in a Fortress every Combat round")
     return ALLOW

@@ -137,7 +137,8 @@ def unfired_pursuers(battle: BattleHex, pursuer: Side, fired: Collection[str] = 
 
 def pursuit_hits(pack: RommelPack, rolls: Sequence[int]) -> int:
     """§10.5: one hit per roll of 4, 5 or 6 (the pack's ``pursuit_hit_min``). They are full hits on any retreating
-    units (RULING: Minefield Double Defense is a Combat effect, §14.2; retreating units have left their positions).
+    units: "one hit is scored" (§10.5); half-hits are only Offensive Fire by Attacking units on Minefield Defenders
+    (§9.52, §14.2), and Pursuit Fire is neither (the text settles it, no option).
 
     Raises:
         ValueError: a roll outside 1-6.
@@ -170,22 +171,26 @@ def retreat_forced_march(pack: RommelPack, unit: BattleUnit) -> BattleUnit | Non
 
 def engagement(units_in_hex: Iterable[BattleUnit], mover: Side) -> Engagement:
     """What moving ``mover``'s units into a hex holding ``units_in_hex`` is (§7.0, §8.2, §11.4): ``none`` (no enemy),
-    ``join`` (an existing battle: not an Attack), ``overrun`` (only enemy units, all Disrupted: they Rout) or
-    ``attack``."""
+    ``overrun`` (every enemy unit there is Disrupted, so none shields them: they Rout, even beside ``mover``'s own
+    Disrupted units, §5.3 sidebar), ``join`` (an existing battle: not an Attack) or ``attack``.
+
+    A Retreating Withdrawal passes through or stops with enemy Disrupted units with no effect (§5.3 sidebar): the
+    mover, not this function, tells an Overrun from that."""
     enemy = [u for u in units_in_hex if u.side != mover]
     if not enemy:
         return "none"
-    if any(u.side == mover for u in units_in_hex):
-        return "join"
     if all(u.disrupted for u in enemy):
         return "overrun"
+    if any(u.side == mover for u in units_in_hex):
+        return "join"
     return "attack"
 
 
 def routed(battle: BattleHex, side: Side) -> tuple[BattleUnit, ...]:
     """§11.11, §11.3: ``side``'s Disrupted units that Rout: those left in a battle hex without an undisrupted
-    friendly unit to shield them (none while one remains)."""
-    if battle.of(side):
+    friendly unit to shield them (none while one remains). Only undisrupted enemy units rout them: with no enemy left
+    the battle is won (§11.11), and Disrupted units of both sides alone in a hex coexist (§5.3 sidebar)."""
+    if battle.of(side) or not battle.of(other_side(side)):
         return ()
     return battle.of(side, disrupted=True)
 
@@ -216,8 +221,9 @@ def check_refuse_battle(
         return deny("8.4", "already-engaged", "groups engaged when Movement began cannot Refuse Battle")
     if not attacked:
         return deny("10.2", "not-attacked", "only groups just Attacked may Refuse Battle")
-    # RULING: only the undisrupted units need a Supply Line (§8.4 sidebar: no Partial Retreat when Refusing Battle);
-    # Disrupted ones stay and Rout anyway (§8.6 sidebar), eliminated if they cannot withdraw (§11.3).
+    # Only the undisrupted units need a Supply Line: the sidebar on Disrupted units in a refusing Group has them stay
+    # and Rout, then withdraw as a group of their own (eliminated if they cannot, §11.3), so they never make the
+    # refusal the Partial Retreat the sidebar on units without a Supply Line forbids (the text settles it, no option).
     able = [u.block for u in group if not u.disrupted]
     if not able:
         return deny("8.2", "unshielded-routs", "unshielded Disrupted units that are Attacked Rout instead")
@@ -233,8 +239,9 @@ def check_refuse_battle(
 
 
 def retreat_kind(battle: BattleHex, side: Side, disengaging: Collection[str]) -> RetreatKind:
-    """§10.0: a Full Retreat when every undisrupted ``side`` unit disengages (RULING: Disrupted units cannot move,
-    §11.1, so they do not make it partial: they Rout once alone, §10.3 procedure step 4), else Partial."""
+    """§10.0: a Full Retreat when every undisrupted ``side`` unit disengages, else Partial. Disrupted units cannot
+    move (§11.1) and do not make it partial: the Full Retreat Procedure's step 4 Routs "any Disrupted units remaining
+    in the Retreat hex", and §10.4's Rearguard is "all Undisrupted units remaining" (the text settles it)."""
     return "full" if {u.block for u in battle.of(side)} <= set(disengaging) else "partial"
 
 

@@ -24,6 +24,7 @@ __all__ = [
     "battle_unit",
     "check_strength",
     "other_side",
+    "unit_speed",
 ]
 
 Side = Literal["axis", "allied"]
@@ -96,8 +97,9 @@ def battle_unit(
     """The :class:`BattleUnit` of ``block`` at ``cv`` (default: its maximum) from the pack's block and unit type.
 
     Args:
-        i_tanks: the optional Allied I-Tanks rule is in play: I-tank blocks are elite (2 CV a step).
-        speed: overrides the unit type's speed (the I-Tanks rule gives I-tanks Speed 2; the pack has no row for it).
+        i_tanks: the optional Allied I-Tanks rule is in play (Optional Rules sidebar, cited 17.0): I-tank blocks are
+            elite (the pack's ``elite_step``) and move at the pack's ``i_tank_speed`` instead of their type's.
+        speed: overrides the speed the pack gives (a test's hand-made unit); None reads it from the pack.
 
     Raises:
         KeyError: an unknown block.
@@ -115,12 +117,26 @@ def battle_unit(
         block=block,
         side=record.side,
         arms_class=unit_type.arms_class,
-        speed=unit_type.speed if speed is None else speed,
+        speed=unit_speed(pack, block, i_tanks=i_tanks) if speed is None else speed,
         cv=strength,
         cv_min=record.cv_min,
         step=step,
         disrupted=disrupted,
     )
+
+
+def unit_speed(pack: RommelPack, block: str, *, i_tanks: bool = False) -> int:
+    """§6.1: ``block``'s Unit Speed from its unit type, or the pack's ``i_tank_speed`` for an I-tank when the optional
+    Allied I-Tanks rule is in play ("reduced Unit Speed of 2, instead of 3"). Movement, Regroup reach and Pursuit
+    Fire all use this speed.
+
+    Raises:
+        KeyError: an unknown block.
+    """
+    record = pack.block(block)
+    if i_tanks and record.i_tank:
+        return pack.limit("i_tank_speed")
+    return pack.unit_type(record.unit_type).speed
 
 
 def check_strength(pack: RommelPack, block: str, cv: int, *, i_tanks: bool = False) -> Verdict:

@@ -22,6 +22,7 @@ from pbem.games.rommel.battle import (
     apply_volley,
     check_fire,
     check_volley_losses,
+    check_volley_over,
     dice_multiplier,
     fire,
     fire_dice,
@@ -102,6 +103,51 @@ def test_r9_2_artillery_fires_first(rommel: RommelPack) -> None:
     assert check_fire(battle, after_art, "ax-inf", "infantry").ok
     after_inf, _ = fire(rommel, battle, round_, Volley("axis"), "ax-inf", "infantry", (1, 1, 1, 1))
     assert refused(check_fire(battle, after_inf, "ax-art", "infantry")) == ("9.2", "artillery-fires-first")
+
+
+@pytest.mark.rule("9.2")
+def test_r9_2_firing_is_optional_by_default(rommel: RommelPack) -> None:
+    # RULING (notes §10.29), the default of the option fire_optional: a side may end its volley with units unfired.
+    battle = hexof(AX_INF, AX_ART, AL_INF, AL_ART)
+    assert check_volley_over(battle, Volley("axis")).ok
+    assert check_fire(battle, Volley("axis"), "ax-inf", "infantry").ok  # the artillery forgoes its fire
+
+
+@pytest.mark.rule("9.2")
+def test_r9_2_with_mandatory_fire_every_unit_fires_and_all_artillery_first(rommel: RommelPack) -> None:
+    # The option fire_optional=False reads §9.2 "each unit fires once" strictly.
+    battle = hexof(AX_INF, AX_ART, AL_INF, AL_ART)
+    round_ = Round(initiator="axis")
+    strict = Volley("axis", fire_optional=False)
+    assert refused(check_fire(battle, strict, "ax-inf", "infantry")) == ("9.2", "artillery-fires-first")
+    assert refused(check_volley_over(battle, strict)) == ("9.2", "units-must-fire")
+    strict, _ = fire(rommel, battle, round_, strict, "ax-art", "infantry", (1, 1, 1))
+    assert check_fire(battle, strict, "ax-inf", "infantry").ok
+    assert refused(check_volley_over(battle, strict)) == ("9.2", "units-must-fire")
+    strict, _ = fire(rommel, battle, round_, strict, "ax-inf", "infantry", (1, 1, 1, 1))
+    assert check_volley_over(battle, strict).ok
+    # A unit with nothing left to fire at is not held to fire.
+    alone = hexof(AX_INF, AX_ARMOR, unit("al-lone", "allied", "infantry", 1))
+    strict, _ = fire(rommel, alone, round_, Volley("axis", fire_optional=False), "ax-inf", "infantry", (6, 1, 1, 1))
+    assert check_volley_over(alone, strict).ok
+
+
+@pytest.mark.rule("9.2")
+def test_r9_2_a_fire_plan_under_mandatory_fire_covers_every_unit(rommel: RommelPack) -> None:
+    lone = unit("al-lone", "allied", "infantry", 1)
+    second = unit("ax-inf2", "axis", "infantry", 2)
+    battle = hexof(AX_INF, second, lone, AL_ART)
+    round_ = Round("axis")
+    strict = Volley("axis", fire_optional=False)
+    first = PlannedFire("ax-inf", ("infantry",))
+    with pytest.raises(ValueError, match="units-must-fire"):
+        resolve_plan(rommel, battle, round_, strict, [first], (6, 1, 1, 1))
+    # The second unit's listed class is gone: it must still fire, at its first legal target (Fire Table order).
+    volley = resolve_plan(
+        rommel, battle, round_, strict, [first, PlannedFire("ax-inf2", ("infantry",))], (6, 1, 1, 1, 4, 1)
+    )
+    assert [(s.block, s.target) for s in volley.shots] == [("ax-inf", "infantry"), ("ax-inf2", "artillery")]
+    assert check_volley_over(battle, volley).ok
 
 
 @pytest.mark.rule("11.1")
@@ -258,7 +304,7 @@ def test_r13_2_fortress_double_dice_only_for_defending_non_armor(rommel: RommelP
         "ax-inf": (1, 2),
         "al-armor": (1, 2),
         "al-inf": (2, rommel.limit("fortress_assault_dice")),
-        "al-art": (2, 4),
+        "al-art": (2, rommel.limit("fortress_assault_dice")),
     }
 
 

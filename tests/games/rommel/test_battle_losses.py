@@ -19,6 +19,7 @@ from pbem.games.rommel.battle import (
     legal_losses,
     losses_steps,
     reduced,
+    unit_speed,
     usable_points,
 )
 from pbem.games.rommel.data import RommelPack
@@ -225,7 +226,18 @@ def test_r2_4_battle_unit_reads_class_speed_and_steps_from_the_pack(rommel: Romm
     )
     assert battle_unit(rommel, "it-brescia", 2, disrupted=True).disrupted
     assert not battle_unit(rommel, "uk-32at").elite
-    i_tank = battle_unit(rommel, "uk-32at", i_tanks=True, speed=2)
-    assert i_tank.elite and i_tank.speed == 2
     with pytest.raises(ValueError):
         battle_unit(rommel, "de-5pz", 5)
+
+
+@pytest.mark.rule("17.0")
+def test_r17_0_i_tanks_option_makes_army_tanks_elite_at_the_packs_speed(rommel: RommelPack) -> None:
+    """Optional Rules, Allied I-Tanks: elite, and "reduced Unit Speed of 2, instead of 3", both from the pack."""
+    plain = battle_unit(rommel, "uk-32at")
+    assert (plain.elite, plain.speed) == (False, rommel.unit_type("armor").speed)
+    i_tank = battle_unit(rommel, "uk-32at", i_tanks=True)
+    assert (i_tank.elite, i_tank.step, i_tank.speed) == (True, rommel.limit("elite_step"), rommel.limit("i_tank_speed"))
+    assert rommel.limit("i_tank_speed") == 2
+    # The rule touches only the four I-tanks: other Allied armor keeps its speed.
+    assert battle_unit(rommel, "uk-7ad-4", i_tanks=True).speed == rommel.unit_type("armor").speed
+    assert [unit_speed(rommel, "uk-32at", i_tanks=on) for on in (False, True)] == [plain.speed, i_tank.speed]

@@ -1,5 +1,5 @@
-"""Random combat rounds (§9): every offered fire is accepted and every accepted report keeps the blocks on their
-labels; no dead ends (a volley can always end, every hit total has a legal report)."""
+"""Random combat rounds (§9), with fire optional or mandatory: every offered fire is accepted and every accepted
+report keeps the blocks on their labels; no dead ends (a volley can always end, every hit total has a legal report)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from pbem.games.rommel.battle import (
     apply_volley,
     check_fire,
     check_volley_losses,
+    check_volley_over,
     dice_multiplier,
     fire,
     fire_dice,
@@ -64,12 +65,15 @@ def battles(draw: st.DrawFn) -> tuple[BattleHex, Round]:
 @given(setup=battles(), data=st.data())
 def test_r9_1_random_combat_rounds_stay_legal(setup: tuple[BattleHex, Round], data: st.DataObject) -> None:
     battle, round_ = setup
+    fire_optional = data.draw(st.booleans())  # the option: may a unit hold its fire (notes §10.29)?
     for side in round_.order:
-        volley = Volley(side)
+        volley = Volley(side, fire_optional=fire_optional)
         while True:
             options = fire_options(battle, volley)
-            if not options or data.draw(st.integers(0, 5)) == 0:
-                break  # firing is optional: a side may stop at any point
+            over = check_volley_over(battle, volley)
+            assert over.ok or options  # a side held to fire always has a fire on offer
+            if not options or (over.ok and data.draw(st.integers(0, 5)) == 0):
+                break  # a side may stop whenever its fire is optional
             block, target = data.draw(st.sampled_from(options))
             assert check_fire(battle, volley, block, target).ok
             unit = battle.unit(block)
@@ -78,6 +82,7 @@ def test_r9_1_random_combat_rounds_stay_legal(setup: tuple[BattleHex, Round], da
             rolls = data.draw(st.lists(st.integers(1, 6), min_size=need, max_size=need))
             volley, _ = fire(PACK, battle, round_, volley, block, target, rolls)
         assert len(volley.fired) == len(volley.shots)
+        assert check_volley_over(battle, volley).ok
         report = {}
         for cls, targets, hits in volley_losses(battle, volley):
             legal = legal_losses(targets, hits)

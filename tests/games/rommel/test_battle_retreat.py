@@ -147,6 +147,17 @@ def test_r8_2_attack_join_and_overrun() -> None:
     assert engagement([foe, LEG], "axis") == "join"  # adding units to a battle is not an Attack
 
 
+@pytest.mark.rule("11.4")
+def test_r11_4_disrupted_enemy_units_sharing_a_hex_with_friendly_disrupted_units_are_overrun() -> None:
+    # §5.3 sidebar: Disrupted units of both sides may share a hex; neither shields the other side's units, so
+    # entering it with an undisrupted unit Routs the enemy ones (§11.4: "Unshielded enemy Disrupted units").
+    shaken_foe = unit("shaken-foe", "allied", "infantry", 3, disrupted=True)
+    shaken_own = unit("shaken-own", "axis", "infantry", 2, disrupted=True)
+    assert engagement([shaken_foe, shaken_own], "axis") == "overrun"
+    foe = unit("foe", "allied", "infantry", 3)
+    assert engagement([foe, LEG], "axis") == "join"
+
+
 # --- §11.3, §11.4, §11.11 Routs and Overruns -----------------------------------------------------------------------
 
 
@@ -191,6 +202,17 @@ def test_r11_11_disrupted_units_rout_once_no_shielding_unit_remains(rommel: Romm
     )
 
 
+@pytest.mark.rule("11.3")
+def test_r11_3_disrupted_units_rout_only_from_undisrupted_enemy_units() -> None:
+    # §11.3 routs Disrupted units left "in a battle hex": with no enemy left the battle is won (§11.11), and beside
+    # enemy units that are all Disrupted too nothing happens (§5.3 sidebar: the first to recover Routs the other).
+    shaken = unit("shaken", "allied", "infantry", 3, disrupted=True, speed=2)
+    assert routed(BattleHex((shaken,), attacker="axis"), "allied") == ()
+    both = BattleHex((shaken, unit("dazed", "axis", "infantry", 2, disrupted=True)), attacker="axis")
+    assert routed(both, "allied") == () and routed(both, "axis") == ()
+    assert routed(BattleHex((shaken, LEG), attacker="axis"), "allied") == (shaken,)
+
+
 # --- §10.3, §10.4, §10.41 Retreats -------------------------------------------------------------------------------
 
 
@@ -226,8 +248,35 @@ def test_r10_4_partial_retreat_never_by_withdrawal_move_and_no_combat_after() ->
         "10.4",
         "partial-retreat-no-combat",
     )
-    # RULING (notes §10.9): no combat after a Partial Retreat, even where Fortress combat is mandatory.
+    # RULING (notes §10.9), the default of the option partial_retreat_bars_fortress_combat: no combat after a Partial
+    # Retreat, even where Fortress combat is mandatory.
     assert check_combat(fight=False, active="axis", attacker="axis", new=False, fortress=True, partial_retreat=True).ok
+    assert refused(
+        check_combat(fight=True, active="axis", attacker="axis", new=False, fortress=True, partial_retreat=True)
+    ) == ("10.4", "partial-retreat-no-combat")
+
+
+@pytest.mark.rule("13.2")
+def test_r13_2_mandatory_fortress_combat_after_a_partial_retreat_as_an_option() -> None:
+    # With partial_retreat_bars_fortress_combat=False, §13.2 wins: the Fortress Attacker fights its Rearguard's battle.
+    def fortress(*, fight: bool, blitz: bool = False, fortress: bool = True) -> tuple[bool, str]:
+        verdict = check_combat(
+            fight=fight,
+            active="axis",
+            attacker="axis",
+            new=False,
+            fortress=fortress,
+            blitz=blitz,
+            partial_retreat=True,
+            partial_retreat_bars_fortress_combat=False,
+        )
+        return verdict.ok, verdict.reason
+
+    assert fortress(fight=True) == (True, "")
+    assert fortress(fight=False) == (False, "fortress-combat")
+    assert fortress(fight=False, blitz=True)[0]  # Blitz Combat: Fortress combat is not mandatory
+    assert fortress(fight=True, blitz=True) == (False, "partial-retreat-no-combat")
+    assert fortress(fight=True, fortress=False) == (False, "partial-retreat-no-combat")
 
 
 @pytest.mark.rule("10.41")
