@@ -40,12 +40,14 @@ Example (the rulebook's combat example, §7.5.1: 3 RTR/4 and 7th Inf Bde attack 
     37
     >>> combined_arms(att), combined_arms(dfn)
     (True, False)
-    >>> attack = 32  # the example's Commonwealth strength (its chit Nº 1/29 is not reproducible: notes §10 A4)
-    >>> found = crt_lookup(pack, ground, attack, d.total, modified_roll(pack, 10, -4), shift=1)
+    >>> a = attack_strength(pack, att, pack.chit("1"), "regular")
+    >>> a.total
+    32
+    >>> found = crt_lookup(pack, ground, a.total, d.total, modified_roll(pack, 10, -4), shift=1)
     >>> (found.base, found.column, found.result)
-    ('2:3', '1:1', '2!/1')
+    ('2:3', '1:1', '2!/1!')
     >>> parse_result(found.result)
-    Result(attacker=2, attacker_ec=True, defender=1, defender_ec=False)
+    Result(attacker=2, attacker_ec=True, defender=1, defender_ec=True)
 """
 
 from __future__ import annotations
