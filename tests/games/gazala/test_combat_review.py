@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.gazala.combat import attack_strength, crt_lookup, parse_result
+from pbem.games.gazala.combat_declare import check_rbc, rbc_bonus_options
 from pbem.games.gazala.combat_displace import (
     Displacement,
     HqPenalty,
@@ -22,7 +23,7 @@ from pbem.games.gazala.combat_displace import (
 from pbem.games.gazala.data import GazalaPack
 from pbem.kit.hexes import HexId
 from tests.games.gazala.board_helpers import at
-from tests.games.gazala.combat_helpers import BROKEN, example_attackers
+from tests.games.gazala.combat_helpers import BROKEN, example_attackers, unit
 
 H = HexId
 
@@ -126,3 +127,20 @@ def test_r7_5_an_hq_left_alone_by_combat_is_displaced(gazala: GazalaPack) -> Non
     assert hqs_left_alone(after, (H("2707"), H("2607"))) == ("7armd-hq",)
     gone = at(gazala, {"3rtr-4": "2807"}, {"7armd-hq": "2707", "21pz-hq": "2607"})
     assert hqs_left_alone(gone, (H("2707"), H("2607"))) == ("21pz-hq", "7armd-hq")
+
+
+# --- Retreat before Combat: tanks are mechanised (§7.5.1.1) -----------------------------------------------------
+
+
+@pytest.mark.rule("7.5.1.1")
+def test_r7_5_1_1_a_heavy_tank_is_mechanised(gazala: GazalaPack) -> None:
+    """ "at least one non-HQ unit in the defending stack is mechanised or motorised": a Matilda moves on a white
+    hexagon (§3.2h) but is a tank, a mechanised unit; with leg infantry of its formation it may retreat. Against
+    an attack of leg units only, its full Effectiveness is the defender's DRM option."""
+    matilda = unit(gazala, "42rtr", formation="50div")
+    stack = (matilda, unit(gazala, "69-bde"))
+    assert check_rbc(stack).ok
+    assert check_rbc((unit(gazala, "69-bde"), unit(gazala, "150-bde"))).reason == "rbc-leg"
+    attackers = (unit(gazala, "27"),)  # Italian leg infantry
+    options = dict(rbc_bonus_options(gazala, stack, attackers, defending=True))
+    assert options == {"42rtr": matilda.unit.eff.front}
