@@ -16,7 +16,7 @@
   a second HQ is a surplus HQ (:func:`surplus_hqs`), which its owner displaces (§5.3.2), never a reason to displace
   combat units.
 * :func:`overstack_effects`: what overstacking does to a hex (§5.3.1): its combat units disrupt (a Disrupted one
-  loses a Strength Point), and with two or more HQs each HQ loses a Support Point.
+  loses a Strength Point), and with two or more HQs each HQ loses a Support Point as well.
 * HQs (§5.3.2, §7.5): :func:`hqs_left_alone` finds the HQs a combat left without a combat unit (displaced at once,
   even far from the enemy), :func:`hq_displacement_options` where the owner may put one, and
   :func:`hq_displacement_penalty` what a displacement costs it (one Attack Support point, one Activation space).
@@ -205,15 +205,15 @@ class OverstackEffects:
 
 
 def overstack_effects(pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId) -> OverstackEffects:
-    """§5.3.1 for ``side``'s stack in ``hex_id`` (at the end of an Action, or any time during a retreat): when its
-    combat units break their limits, each disrupts, and one already Disrupted stays so and loses
-    ``overstack_disrupted_loss``; when it holds two or more HQs, each loses ``overstack_hq_support_loss`` Support
-    Points (the owner applies the minimum of 0). A second HQ alone disrupts no combat unit: the HQ paragraph is the
-    rule for HQs ("In overstacking situations for units (only), not HQs"). A retreating unit's own extra loss is the
-    retreat's (:meth:`RetreatPath.losses`)."""
+    """§5.3.1 for ``side``'s stack in ``hex_id`` (at the end of an Action, or any time during a retreat): when it
+    breaks the stacking limits (:func:`overstacked`; the limits count HQs, so a second HQ overstacks the hex too:
+    "All combat units in an overstacked hex ... suffer an automatic disruption"), each combat unit disrupts, and
+    one already Disrupted stays so and loses ``overstack_disrupted_loss``; when it holds two or more HQs, each loses
+    ``overstack_hq_support_loss`` Support Points (the owner applies the minimum of 0). A retreating unit's own
+    extra loss is the retreat's (:meth:`RetreatPath.losses`)."""
     disrupted: set[str] = set()
     losses: dict[str, int] = {}
-    if _units_overstacked(pack, sit, side, hex_id):
+    if overstacked(pack, sit, side, hex_id):
         for unit in sit.combat[side].get(hex_id, ()):
             if unit in sit.position.disrupted:
                 losses[unit] = pack.number("overstack_disrupted_loss")

@@ -93,16 +93,17 @@ def test_r5_3_1_two_hqs_displace_an_hq_not_the_units(gazala: GazalaPack) -> None
 
 @pytest.mark.rule("5.3.1")
 def test_r5_3_1_overstacking_disrupts_and_costs_hqs_support(gazala: GazalaPack) -> None:
-    """Every combat unit of an overstacked hex disrupts; one already Disrupted loses a Strength Point instead; with
-    two or more HQs each HQ loses one Support Point."""
+    """ "All combat units in an overstacked hex ... suffer an automatic disruption. A currently Disrupted unit remains
+    Disrupted and suffers an additional Strength Point loss. If a hex contains two or more HQs, each HQ loses one
+    Support Point"."""
     three = {"3rtr-4": "2807", "7mot": "2807", "8h-4": "2807"}
     done = overstack_effects(gazala, at(gazala, three, disrupted=["8h-4"]), "cw", H("2807"))
     assert done.disrupted == {"3rtr-4", "7mot"}
     assert dict(done.losses) == {"8h-4": gazala.number("overstack_disrupted_loss")}
     assert dict(done.hq_support) == {}
     hqs = at(gazala, {"3rtr-4": "2807"}, {"7armd-hq": "2807", "1armd-hq": "2807"})
-    done = overstack_effects(gazala, hqs, "cw", H("2807"))
-    assert (done.disrupted, dict(done.losses)) == (frozenset(), {})
+    done = overstack_effects(gazala, hqs, "cw", H("2807"))  # the limits count HQs: the hex is overstacked too
+    assert (done.disrupted, dict(done.losses)) == ({"3rtr-4"}, {})
     loss = gazala.number("overstack_hq_support_loss")
     assert dict(done.hq_support) == {"1armd-hq": loss, "7armd-hq": loss}
     assert overstack_effects(gazala, at(gazala, {"3rtr-4": "2807"}), "cw", H("2807")) == OverstackEffects()
