@@ -21,9 +21,10 @@ rolls and draws them; 0 on a d10 reads 10, §3.9):
 * H. the attacker's 1 d10 (:func:`modified_roll`) on the CRT (:func:`crt_lookup`, :func:`parse_result`);
   :func:`resolve` runs E-H in one call;
 * I. hit distribution, the defender's first (a red number: 1 d10 per unit of the stack for its EC, in the order
-  of ``ec_rollers``): :mod:`.combat_hits`; retreat paths and displacements by the opponent (§5.3.3) or of HQs by
-  their owner (§5.3.2): :mod:`.combat_displace`; Battle Victory bonus APs and the SNAFU re-roll check (any one
-  opponent d10 while it is the latest roll): :mod:`.combat_victory`.
+  of ``ec_rollers``): :mod:`.combat_hits`; retreat paths, overstacking, displacements by the opponent (§5.3.3; by
+  the owner when nothing can be displaced, §5.3.1), HQs left alone by the combat or surplus in a hex, displaced by
+  their owner with their penalties (§7.5, §5.3.2): :mod:`.combat_displace`; Battle Victory bonus APs and the
+  SNAFU re-roll check (any one opponent d10 while it is the latest roll): :mod:`.combat_victory`.
 
 Ambiguities of the rulebook are :class:`CombatOptions` fields whose defaults are the engineering notes'
 recommendations (§10 of the notes); the ruleset maps its genesis options onto them.
