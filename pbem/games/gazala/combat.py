@@ -101,7 +101,9 @@ ATTACK_KINDS: tuple[AttackKind, ...] = ("hasty", "regular", "prepared")
 """§7.1, §7.5.1 C: a Combat Action is a Hasty Attack, escalated to Regular (+1 AP) or Prepared (+2 AP)."""
 
 INFANTRY_KINDS = frozenset({"infantry", "mot_infantry", "panzergrenadier"})
-"""§7.5.1.2: "infantry type" units: leg, motorised, armoured infantry / Panzergrenadier (engineers are not)."""
+"""§7.5.1.2: "infantry type" units: "(leg, motorised, or armoured infantry/ Panzergrenadier)". Engineers are not:
+the parenthesis lists the kinds, and §5.3.1 counts "Flak/engineer units" apart from infantry (only the breach of
+§7.4 lets engineers act as infantry, by its example)."""
 MOTORISED_INFANTRY = frozenset({"mot_infantry", "panzergrenadier"})
 """§7.5.1.3, §7.5.1.5 C: motorised and armoured infantry (Panzergrenadier)."""
 
