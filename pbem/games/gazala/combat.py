@@ -21,9 +21,10 @@ rolls and draws them; 0 on a d10 reads 10, §3.9):
 * H. the attacker's 1 d10 (:func:`modified_roll`) on the CRT (:func:`crt_lookup`, :func:`parse_result`);
   :func:`resolve` runs E-H in one call;
 * I. hit distribution, the defender's first (a red number: 1 d10 per unit of the stack for its EC, in the order
-  of ``ec_rollers``): :mod:`.combat_hits`; retreat paths and displacements by the opponent (§5.3.3) or of HQs by
-  their owner (§5.3.2): :mod:`.combat_displace`; Battle Victory bonus APs and the SNAFU re-roll check (any one
-  opponent d10 while it is the latest roll): :mod:`.combat_victory`.
+  of ``ec_rollers``): :mod:`.combat_hits`; retreat paths, overstacking, displacements by the opponent (§5.3.3; by
+  the owner when nothing can be displaced, §5.3.1), HQs left alone by the combat or surplus in a hex, displaced by
+  their owner with their penalties (§7.5, §5.3.2): :mod:`.combat_displace`; Battle Victory bonus APs and the
+  SNAFU re-roll check (any one opponent d10 while it is the latest roll): :mod:`.combat_victory`.
 
 Ambiguities of the rulebook are :class:`CombatOptions` fields whose defaults are the engineering notes'
 recommendations (§10 of the notes); the ruleset maps its genesis options onto them.
@@ -40,12 +41,14 @@ Example (the rulebook's combat example, §7.5.1: 3 RTR/4 and 7th Inf Bde attack 
     37
     >>> combined_arms(att), combined_arms(dfn)
     (True, False)
-    >>> attack = 32  # the example's Commonwealth strength (its chit Nº 1/29 is not reproducible: notes §10 A4)
-    >>> found = crt_lookup(pack, ground, attack, d.total, modified_roll(pack, 10, -4), shift=1)
+    >>> a = attack_strength(pack, att, pack.chit("1"), "regular")
+    >>> a.total
+    32
+    >>> found = crt_lookup(pack, ground, a.total, d.total, modified_roll(pack, 10, -4), shift=1)
     >>> (found.base, found.column, found.result)
-    ('2:3', '1:1', '2!/1')
+    ('2:3', '1:1', '2!/1!')
     >>> parse_result(found.result)
-    Result(attacker=2, attacker_ec=True, defender=1, defender_ec=False)
+    Result(attacker=2, attacker_ec=True, defender=1, defender_ec=True)
 """
 
 from __future__ import annotations
@@ -98,7 +101,9 @@ ATTACK_KINDS: tuple[AttackKind, ...] = ("hasty", "regular", "prepared")
 """§7.1, §7.5.1 C: a Combat Action is a Hasty Attack, escalated to Regular (+1 AP) or Prepared (+2 AP)."""
 
 INFANTRY_KINDS = frozenset({"infantry", "mot_infantry", "panzergrenadier"})
-"""§7.5.1.2: "infantry type" units: leg, motorised, armoured infantry / Panzergrenadier (engineers are not)."""
+"""§7.5.1.2: "infantry type" units: "(leg, motorised, or armoured infantry/ Panzergrenadier)". Engineers are not:
+the parenthesis lists the kinds, and §5.3.1 counts "Flak/engineer units" apart from infantry (only the breach of
+§7.4 lets engineers act as infantry, by its example)."""
 MOTORISED_INFANTRY = frozenset({"mot_infantry", "panzergrenadier"})
 """§7.5.1.3, §7.5.1.5 C: motorised and armoured infantry (Panzergrenadier)."""
 

@@ -103,6 +103,13 @@ def isolated_check(unit: Combatant, roll: int) -> bool:
 # --- Retreat before Combat (§7.5.1.1) ---------------------------------------------------------------------------------
 
 
+def _mechanised_or_motorised(unit: Combatant) -> bool:
+    """§7.5.1.1: a motorised unit (red hexagon, §3.2h; KG Hecker's half counts) or a mechanised one: every tank,
+    the Commonwealth heavy tanks too, though they move on a white hexagon. "Leg units" (the attacking stack of the
+    defender's full-Effectiveness DRM) are the white-hexagon units (§3.2)."""
+    return unit.unit.movement != "leg" or unit.unit.is_tank
+
+
 def check_rbc(defenders: Sequence[Combatant]) -> Verdict:
     """§7.5.1.1: the defending stack may attempt Retreat before Combat if every unit is undisrupted
     (``rbc-disrupted``) and not Isolated (``rbc-isolated``), one is motorised or mechanised (``rbc-leg``), and all
@@ -111,7 +118,7 @@ def check_rbc(defenders: Sequence[Combatant]) -> Verdict:
         return deny("7.5.1.1", "rbc-disrupted", "a defending unit is Disrupted")
     if any(d.isolated for d in defenders):
         return deny("7.5.1.1", "rbc-isolated", "a defending unit is Isolated")
-    if not any(d.unit.movement != "leg" for d in defenders):
+    if not any(_mechanised_or_motorised(d) for d in defenders):
         return deny("7.5.1.1", "rbc-leg", "no defending unit is motorised or mechanised")
     if any(d.unassigned for d in defenders):
         return deny("7.5.1.1", "rbc-unassigned", "an unassigned independent unit cannot retreat before combat")
@@ -134,7 +141,7 @@ def rbc_bonus_options(
             options[unit.id] = -(-unit.unit.eff.front // divisor)
     if defending and all(e.unit.movement == "leg" for e in enemy):
         for unit in own:
-            if unit.unit.movement != "leg":
+            if _mechanised_or_motorised(unit):
                 options[unit.id] = max(options.get(unit.id, 0), unit.unit.eff.front)
     return tuple(options.items())
 

@@ -11,14 +11,21 @@
   §5.3.1); where the retreat ends overstacked, the surplus is displaced.
 * :func:`displacement_options` / :func:`check_displacement`: the opponent displaces overstacked combat units one at
   a time into adjacent hexes (§5.3.3), never into a fully stacked hex while another is open, never through enemy
-  units; a unit with nowhere to go is eliminated. HQs are displaced by their owner: :func:`hq_displacement_options`
-  (§5.3.2).
+  units; a unit with nowhere to go is eliminated, and when no unit can go anywhere the owner picks the units it
+  eliminates (§5.3.1; :func:`displacement_chooser` says who picks). Only the combat units' own limits count here:
+  a second HQ is a surplus HQ (:func:`surplus_hqs`), which its owner displaces (§5.3.2), never a reason to displace
+  combat units.
+* :func:`overstack_effects`: what overstacking does to a hex (§5.3.1): its combat units disrupt (a Disrupted one
+  loses a Strength Point), and with two or more HQs each HQ loses a Support Point as well.
+* HQs (§5.3.2, §7.5): :func:`hqs_left_alone` finds the HQs a combat left without a combat unit (displaced at once,
+  even far from the enemy), :func:`hq_displacement_options` where the owner may put one, and
+  :func:`hq_displacement_penalty` what a displacement costs it (one Attack Support point, one Activation space).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from pbem.games.gazala.board import Situation, adjacent, other
 from pbem.games.gazala.data import GazalaPack, Side
@@ -29,14 +36,21 @@ from pbem.rules.contract import ALLOW, Verdict, deny
 
 __all__ = [
     "Displacement",
+    "HqPenalty",
+    "OverstackEffects",
     "RetreatPath",
     "can_retreat",
     "check_displacement",
     "check_retreat_path",
+    "displacement_chooser",
     "displacement_options",
     "hq_displacement_options",
+    "hq_displacement_penalty",
+    "hqs_left_alone",
+    "overstack_effects",
     "overstacked",
     "retreat_paths",
+    "surplus_hqs",
 ]
 
 
@@ -158,6 +172,59 @@ def overstacked(pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId) -> 
     return not stacking(pack, _friendly_at(sit, side, hex_id)).ok
 
 
+def _hqs_at(sit: Situation, side: Side, hex_id: HexId) -> tuple[str, ...]:
+    return tuple(sorted(h for h, there in sit.position.hqs.items() if there == hex_id and sit.board.side[h] == side))
+
+
+def _units_overstacked(pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId) -> bool:
+    """§5.3.1: the combat units of the hex alone break their limits (one HQ never changes them: the Axis limit
+    allows one, the Commonwealth's stacks one for free)."""
+    return not stacking(pack, list(sit.combat[side].get(hex_id, ()))).ok
+
+
+def surplus_hqs(pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId) -> tuple[int, tuple[str, ...]]:
+    """§5.3.1, §3.3: how many of ``side``'s HQs in ``hex_id`` are surplus (more than ``hq_per_hex``), and the HQs of
+    the hex among which the owner picks those it displaces (§5.3.2); ``(0, ())`` when there is none."""
+    hqs = _hqs_at(sit, side, hex_id)
+    surplus = len(hqs) - pack.number("hq_per_hex")
+    return (surplus, hqs) if surplus > 0 else (0, ())
+
+
+@dataclass(frozen=True)
+class OverstackEffects:
+    """What overstacking does to a hex (§5.3.1).
+
+    Attributes:
+        disrupted: combat units newly Disrupted. losses: unit -> Strength Points lost (a unit already Disrupted).
+        hq_support: HQ -> Support Points lost (each HQ of a hex holding two or more).
+    """
+
+    disrupted: frozenset[str] = frozenset()
+    losses: Mapping[str, int] = field(default_factory=dict)
+    hq_support: Mapping[str, int] = field(default_factory=dict)
+
+
+def overstack_effects(pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId) -> OverstackEffects:
+    """§5.3.1 for ``side``'s stack in ``hex_id`` (at the end of an Action, or any time during a retreat): when it
+    breaks the stacking limits (:func:`overstacked`; the limits count HQs, so a second HQ overstacks the hex too:
+    "All combat units in an overstacked hex ... suffer an automatic disruption"), each combat unit disrupts, and
+    one already Disrupted stays so and loses ``overstack_disrupted_loss``; when it holds two or more HQs, each loses
+    ``overstack_hq_support_loss`` Support Points (the owner applies the minimum of 0). A retreating unit's own
+    extra loss is the retreat's (:meth:`RetreatPath.losses`)."""
+    disrupted: set[str] = set()
+    losses: dict[str, int] = {}
+    if overstacked(pack, sit, side, hex_id):
+        for unit in sit.combat[side].get(hex_id, ()):
+            if unit in sit.position.disrupted:
+                losses[unit] = pack.number("overstack_disrupted_loss")
+            else:
+                disrupted.add(unit)
+    hqs = _hqs_at(sit, side, hex_id)
+    loss = pack.number("overstack_hq_support_loss")
+    support = {h: loss for h in hqs} if len(hqs) > pack.number("hq_per_hex") else {}
+    return OverstackEffects(frozenset(disrupted), losses, support)
+
+
 @dataclass(frozen=True)
 class Displacement:
     """One displaced combat unit and where it goes; ``to`` None: it cannot be displaced and is eliminated."""
@@ -178,8 +245,8 @@ def displacement_options(pack: GazalaPack, sit: Situation, side: Side, hex_id: H
     """§5.3.3: the displacements the opponent may make next in an overstacked ``hex_id`` of ``side``: any of its
     combat units, into an adjacent hex that is neither enemy-occupied nor across a prohibited hexside, a hex with
     room first (a full one only when no other is open); a unit with no such hex is eliminated. Empty once the hex
-    meets the limits."""
-    if not overstacked(pack, sit, side, hex_id):
+    meets the combat units' limits (a surplus HQ is :func:`surplus_hqs`)."""
+    if not _units_overstacked(pack, sit, side, hex_id):
         return ()
     found = []
     for unit in sit.combat[side].get(hex_id, ()):
@@ -188,16 +255,35 @@ def displacement_options(pack: GazalaPack, sit: Situation, side: Side, hex_id: H
     return tuple(found)
 
 
-def check_displacement(pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId, move: Displacement) -> Verdict:
-    """§5.3.3: ``move`` is one of :func:`displacement_options`. Refused: ``not-overstacked`` (nothing to displace),
-    ``displace-unit`` (not a combat unit of that hex), ``displace-to`` (a hex it may not be displaced into)."""
-    if not overstacked(pack, sit, side, hex_id):
+def displacement_chooser(pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId) -> Side | None:
+    """Who picks the next displacement of ``side``'s overstacked combat units in ``hex_id``: the opponent (§5.3.3,
+    "the opposing player may displace overstacked units of his choice"), or the owner when no unit can be displaced
+    anywhere (§5.3.1, "the owning side eliminates overstacked units until stacking limits are met"); None when the
+    units meet their limits."""
+    options = displacement_options(pack, sit, side, hex_id)
+    if not options:
+        return None
+    return side if all(d.to is None for d in options) else other(side)
+
+
+def check_displacement(
+    pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId, move: Displacement, *, by: Side | None = None
+) -> Verdict:
+    """§5.3.3: ``move`` is one of :func:`displacement_options`, made ``by`` the side that picks it (when given:
+    :func:`displacement_chooser`). Refused: ``not-overstacked`` (nothing to displace), ``displace-unit`` (not a
+    combat unit of that hex), ``displace-to`` (a hex it may not be displaced into), ``displace-chooser`` (§5.3.1:
+    the other side picks)."""
+    if not _units_overstacked(pack, sit, side, hex_id):
         return deny("5.3.3", "not-overstacked", f"{hex_id} meets the stacking limits")
     if move.unit not in sit.combat[side].get(hex_id, ()):
         return deny("5.3.3", "displace-unit", f"{move.unit} is not a combat unit of the overstacked hex {hex_id}")
     if move not in displacement_options(pack, sit, side, hex_id):
         places = ", ".join(str(d.to) for d in displacement_options(pack, sit, side, hex_id) if d.unit == move.unit)
         return deny("5.3.3", "displace-to", f"{move.unit} may be displaced into {places}")
+    chooser = displacement_chooser(pack, sit, side, hex_id)
+    if by is not None and by != chooser:
+        who = "the owner eliminates the units" if chooser == side else "the opponent displaces the units"
+        return deny("5.3.1", "displace-chooser", f"{who} of {hex_id}")
     return ALLOW
 
 
@@ -223,3 +309,37 @@ def hq_displacement_options(sit: Situation, hq: str) -> tuple[HexId, ...]:
             sorted({n for h in own for n in board.grid.neighbours(h) if adjacent(board, h, n) and n not in enemy})
         )
     return ()
+
+
+@dataclass(frozen=True)
+class HqPenalty:
+    """A displaced HQ's Attack Support and its formation's Activation level after the displacement (§5.3.2)."""
+
+    support: int
+    level: int
+
+
+def hq_displacement_penalty(pack: GazalaPack, *, support: int, level: int) -> HqPenalty:
+    """§5.3.2: a displaced HQ loses ``displacement_support_loss`` of its current Attack Support (to 0 at least) and
+    its Formation Activation marker moves ``displacement_level_loss`` space lower (to 0 at least). ``support`` and
+    ``level``: before the displacement (after any overstacking loss of §5.3.1, :func:`overstack_effects`)."""
+    return HqPenalty(
+        support=max(0, support - pack.number("displacement_support_loss")),
+        level=max(0, level - pack.number("displacement_level_loss")),
+    )
+
+
+def hqs_left_alone(sit: Situation, hexes: Iterable[HexId]) -> tuple[str, ...]:
+    """§7.5, §5.3.2: the HQs (either side) in ``hexes`` with no friendly combat unit there: after a combat, with
+    ``hexes`` the attacking and the defending hex once losses, retreats and displacements are done, each is
+    displaced at once, "even if not adjacent to an enemy unit" (:func:`hq_displacement_options`,
+    :func:`hq_displacement_penalty`)."""
+    places = set(hexes)
+    board = sit.board
+    return tuple(
+        sorted(
+            hq
+            for hq, there in sit.position.hqs.items()
+            if there in places and not sit.combat[board.side[hq]].get(there)
+        )
+    )

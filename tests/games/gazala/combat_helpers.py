@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.games.gazala.combat import Combatant, Ground
-from pbem.games.gazala.data import Chit, ChitFace, GazalaPack
+from pbem.games.gazala.data import GazalaPack
 
 
 def unit(
@@ -42,17 +42,3 @@ def example_defenders(pack: GazalaPack) -> tuple[Combatant, ...]:
 
 BROKEN = Ground(crt_row="broken", at_bonus=1, tp_halved=False, improved=False)
 """2607: Broken, no Improved Defence, an open hexside."""
-
-
-def example_attacker_chit(pack: GazalaPack) -> Chit:
-    """The chit the example's 24 + 8 = 32 needs: Nº 1/29 with Effectiveness 5, Regular Attack x2. The face as
-    extracted reads x1 there (notes §10 A4: the example cannot be reproduced from the extracted chit)."""
-    chit = pack.chit("1")
-    rows = [list(r) for r in chit.high.multipliers]
-    rows[0][1] = 2
-    face = ChitFace(
-        effectiveness=chit.high.effectiveness,
-        multipliers=(tuple(rows[0]), tuple(rows[1]), tuple(rows[2])),  # type: ignore[arg-type]
-        source="rulebook §7.5.1 combat example: the arithmetic 24 + 8 = 32",
-    )
-    return chit.model_copy(update={"high": face})

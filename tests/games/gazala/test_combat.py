@@ -31,7 +31,6 @@ from pbem.kit.tables import Term
 from tests.games.gazala.board_helpers import at
 from tests.games.gazala.combat_helpers import (
     BROKEN,
-    example_attacker_chit,
     example_attackers,
     example_defenders,
     unit,
@@ -67,21 +66,19 @@ def test_r7_5_1_2_example_defender_strength(gazala: GazalaPack) -> None:
 
 @pytest.mark.rule("7.5.1.2")
 def test_r7_5_1_2_example_attacker_strength(gazala: GazalaPack) -> None:
-    """Regular Attack, centre column, Effectiveness 5 for both: 24 + 8 = 32 with the example's chit; the extracted
-    chit Nº 1/29 reads x1 there and gives 16 (notes §10 A4)."""
+    """Regular Attack, centre column, Effectiveness 5 for both: 24 + 8 = 32 with the pack's chit Nº 1/29."""
     attackers = example_attackers(gazala)
-    found = attack_strength(gazala, attackers, example_attacker_chit(gazala), "regular")
+    found = attack_strength(gazala, attackers, gazala.chit("1"), "regular")
     ex = gazala.example("combat-strength")
     assert [p.strength * p.multiplier for p in found.parts] == [ex["cw_3rtr"], ex["cw_7mot"]]
     assert found.total == ex["cw_total"] == 32
-    assert attack_strength(gazala, attackers, gazala.chit("1"), "regular").total == 16
 
 
 @pytest.mark.rule("7.5.1.2")
 def test_r7_5_1_2_the_attack_kind_picks_the_column(gazala: GazalaPack) -> None:
-    chit = gazala.chit("1")  # Eff 5 row: 1, 1, 3
+    chit = gazala.chit("1")  # Eff 5 row: 1, 2, 3
     tank = (unit(gazala, "3rtr-4"),)
-    assert [attack_strength(gazala, tank, chit, k).total for k in ("hasty", "regular", "prepared")] == [4, 4, 12]
+    assert [attack_strength(gazala, tank, chit, k).total for k in ("hasty", "regular", "prepared")] == [4, 8, 12]
 
 
 @pytest.mark.rule("7.5.1.2")
@@ -170,15 +167,16 @@ def test_r7_5_1_4_air_support_limits(gazala: GazalaPack) -> None:
 
 @pytest.mark.rule("7.5.1")
 def test_r7_5_1_example_ratio_shift_and_result(gazala: GazalaPack) -> None:
-    """32 : 37 rounds down to 2:3 on the Broken row; Combined Arms shifts to 1:1; modified 6 gives 2/1."""
+    """32 : 37 rounds down to 2:3 on the Broken row; Combined Arms shifts to 1:1; modified 6 gives 2/1, both red."""
     ratio = gazala.example("combat-ratio")
     found = crt_lookup(gazala, BROKEN, ratio["attack"], ratio["defence"], 6, shift=ratio["shift"])
     assert (found.base, found.column) == ("2:3", "1:1")
-    assert parse_result(found.result) == parse_result("2!/1")
+    assert parse_result(found.result) == parse_result("2!/1!")
     result = parse_result(found.result)
     ex = gazala.example("combat-result")
     assert (result.attacker, result.defender) == (ex["attacker_hits"], ex["defender_hits"])
-    assert (result.attacker_ec, result.defender_ec) == (True, False)
+    assert (result.attacker_ec, result.defender_ec) == (bool(ex["attacker_red"]), bool(ex["defender_red"]))
+    assert result.defender_ec  # the narrative's defender ECs (notes §10 A2)
 
 
 @pytest.mark.rule("7.5.1")
@@ -275,15 +273,15 @@ def test_r7_5_1_resolve_the_example(gazala: GazalaPack) -> None:
         example_defenders(gazala),
         BROKEN,
         "regular",
-        (example_attacker_chit(gazala), gazala.chit("21")),
+        (gazala.chit("1"), gazala.chit("21")),
         drms=drms,
         roll=10,
     )
     assert (done.attack.total, done.defence.total, done.shifts.value, done.drm) == (32, 37, 1, -4)
-    assert (done.lookup.roll, done.lookup.column, done.lookup.result) == (6, "1:1", "2!/1")
+    assert (done.lookup.roll, done.lookup.column, done.lookup.result) == (6, "1:1", "2!/1!")
     record = done.record()
     assert json.loads(json.dumps(record)) == record  # plain data for the log
-    assert record["result"] == {"attacker": 2, "attacker_ec": True, "defender": 1, "defender_ec": False}
+    assert record["result"] == {"attacker": 2, "attacker_ec": True, "defender": 1, "defender_ec": True}
     assert record["attack"]["total"] == 32 and record["drms"]["value"] == -4
 
 

@@ -1,10 +1,10 @@
 """The rulebook's combat sequence example (§7.5.1, "COMBAT SEQUENCE EXAMPLE"), steps A to I, on the real map.
 
 The Commonwealth attacks from 2707 (3 RTR/4 and 7th Inf Bde, 7th Armoured) into 2607 (104, 3 and 18 FLAK assigned
-to 21. Panzer, which holds the Schwerpunkt), Broken terrain. Two readings the notes flag are fixed here: the
-example's -6 Armour Superiority with Anti-Tank Points (notes §10 A3, ``armour_negative_with_at``) and its
-Commonwealth chit arithmetic (notes §10 A4, :func:`example_attacker_chit`); the defender's EC follows the narrative
-while the CRT cell prints the defender's 1 black (notes §10 A2).
+to 21. Panzer, which holds the Schwerpunkt), Broken terrain, with the real pack throughout: its chit Nº 1/29 gives
+the example's 32 and its Broken 1:1 cell at 6 is the example's 2/1 with both numbers red (the narrative's
+defender ECs, notes §10 A2; docs/gazala-data.md R5, R6). One reading the notes flag is an option here: the example's
+-6 Armour Superiority with Anti-Tank Points (notes §10 A3, ``armour_negative_with_at``; the rule text gives 0).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from pbem.games.gazala.data import GazalaPack
 from pbem.kit.hexes import HexId
 from pbem.kit.tables import Term
 from tests.games.gazala.board_helpers import at
-from tests.games.gazala.combat_helpers import example_attacker_chit, example_attackers, example_defenders, unit
+from tests.games.gazala.combat_helpers import example_attackers, example_defenders, unit
 
 H = HexId
 POSITION = {
@@ -130,16 +130,16 @@ def test_r7_5_1_combat_sequence_example(gazala: GazalaPack) -> None:
         defenders,
         where,
         "regular",
-        (example_attacker_chit(gazala), drawn.defender),
+        (drawn.attacker, drawn.defender),
         drms=drms,
         roll=ex["roll"],
         options=options,
     )
     assert (done.attack.total, done.defence.total) == (32, 37)
     assert (done.lookup.base, done.shifts.value, done.lookup.column) == ("2:3", 1, "1:1")
-    assert (done.drm, done.lookup.roll, done.lookup.result) == (ex["total"], ex["modified"], "2!/1")
+    assert (done.drm, done.lookup.roll, done.lookup.result) == (ex["total"], ex["modified"], "2!/1!")
     result = done.result
-    assert (result.attacker, result.attacker_ec, result.defender) == (2, True, 1)
+    assert (result.attacker, result.attacker_ec, result.defender, result.defender_ec) == (2, True, 1, True)
 
     # I. The defender first: 18 FLAK (its AT Points used) takes the first loss; the narrated ECs: 104 fails.
     ecs = gazala.example("combat-ecs")
@@ -148,7 +148,12 @@ def test_r7_5_1_combat_sequence_example(gazala: GazalaPack) -> None:
     rollers = ec_rollers(defenders, first[0])
     rolls = dict(zip(rollers, (ecs["def_104"], ecs["def_3"], ecs["def_18flak"]), strict=True))
     defence = SideHits(
-        "defender", result.defender, True, defenders, first[0], effectiveness_checks(gazala, defenders, rolls)
+        "defender",
+        result.defender,
+        result.defender_ec,
+        defenders,
+        first[0],
+        effectiveness_checks(gazala, defenders, rolls),
     )
     assert distribution_options(gazala, defence) == (Distribution(),)  # a single hit: no retreat, no more losses
     held = distribute(gazala, defence, Distribution())
@@ -159,7 +164,12 @@ def test_r7_5_1_combat_sequence_example(gazala: GazalaPack) -> None:
     assert first == ("3rtr-4",)
     rolls = dict(zip(ec_rollers(attackers, first[0]), (ecs["att_3rtr"], ecs["att_7mot"]), strict=True))
     attack = SideHits(
-        "attacker", result.attacker, True, attackers, first[0], effectiveness_checks(gazala, attackers, rolls)
+        "attacker",
+        result.attacker,
+        result.attacker_ec,
+        attackers,
+        first[0],
+        effectiveness_checks(gazala, attackers, rolls),
     )
     out = distribute(gazala, attack, Distribution(choice="follow"))
     assert out.retreats == (Retreat(("3rtr-4", "7mot"), 1, True),) and dict(out.losses) == {"3rtr-4": 1}

@@ -87,8 +87,8 @@ def test_r7_5_2_combat_example_defender_narrative(gazala: GazalaPack) -> None:
 
 
 @pytest.mark.rule("7.5.2")
-def test_r7_5_2_combat_example_defender_by_the_crt_cell(gazala: GazalaPack) -> None:
-    """The pack's cell 2!/1 prints the defender's 1 black: the first loss only, no EC."""
+def test_r7_5_2_a_single_black_hit_is_the_first_loss_only(gazala: GazalaPack) -> None:
+    """A black 1 (no EC): the example's stack would take the first loss on 18 FLAK and nothing else."""
     side = _side(gazala, "defender", 1, example_defenders(gazala), "18-flak")
     out = distribute(gazala, side, Distribution())
     assert (dict(out.losses), out.disrupted, out.retreats) == ({"18-flak": 1}, frozenset(), ())
