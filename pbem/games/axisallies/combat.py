@@ -129,6 +129,7 @@ from pbem.games.axisallies.combat_fire import (
     group_hits,
     main_candidates,
     roll_specs,
+    rule_type,
     two_hit_pieces,
     volley,
 )
@@ -275,6 +276,7 @@ __all__ = [
     "retreat_room",
     "retreating",
     "roll_specs",
+    "rule_type",
     "sea_mine_volley",
     "start_battle",
     "submarines",

@@ -47,6 +47,7 @@ __all__ = [
     "has",
     "main_candidates",
     "roll_specs",
+    "rule_type",
     "two_hit_pieces",
     "volley",
 ]
@@ -55,6 +56,17 @@ __all__ = [
 def has(pack: AxisAlliesPack, piece: Piece, ability: str) -> bool:
     """Whether ``piece``'s chart row has the characteristic ``ability`` (the transport has none)."""
     return piece != TRANSPORT and pack.unit(*piece).has(ability)
+
+
+def rule_type(pack: AxisAlliesPack, type_: str) -> str:
+    """The unit type a player names (pp.21, 33: "select a unit type"), as the profiles count types (p.30:
+    "Infantry, mechanized infantry, artillery, anti-tank guns, anti-aircraft artillery, scout cars, tanks, and
+    trucks"): a type of a pack ``unit_classes`` row (the tanks: the Lend-Lease Sherman and the Tiger are tanks)
+    is named by the row's first type, any other type by itself."""
+    for row in pack.unit_classes:
+        if type_ in row.types:
+            return row.types[0]
+    return type_
 
 
 def _unit(pack: AxisAlliesPack, piece: Piece) -> UnitType:
@@ -319,7 +331,8 @@ def _aim_set(pack: AxisAlliesPack, target: Target, aim: str, pool: Units) -> fro
         return frozenset(k for k in pool if k != TRANSPORT and k[1] in tanks)
     if target == "air":
         return frozenset(k for k in pool if _category(pack, k) == "air")
-    return frozenset(k for k in pool if k[1] == aim)
+    named = rule_type(pack, aim)
+    return frozenset(k for k in pool if rule_type(pack, k[1]) == named)
 
 
 def check_aims(
@@ -340,9 +353,10 @@ def check_aims(
         if group.target in ("tanks", "air") and aim != group.target:
             return deny(rule, "bad-aim", f"{group.power} {group.type} may aim at {group.target} only")
         if group.target in ("land_type", "sea_type"):
-            if not any(k[1] == aim for k in pool):
+            named = _aim_set(pack, group.target, aim, pool)
+            if not named:
                 return deny(rule, "bad-aim", f"the opponent has no {aim} in the combat")
-            piece = next(k for k in pool if k[1] == aim)
+            piece = min(named)
             if group.target == "land_type" and _category(pack, piece) != "land":
                 return deny(rule, "bad-aim", f"{aim} is not a combat land unit type")
             if group.target == "sea_type" and _category(pack, piece) != "sea":
@@ -360,7 +374,7 @@ def aim_options(pack: AxisAlliesPack, battle: Battle, group: FireGroup, pool: Un
     elif group.target == "any":
         candidates = []
     else:
-        candidates = sorted({k[1] for k, n in pool.items() if n > 0})
+        candidates = sorted({rule_type(pack, k[1]) for k, n in pool.items() if n > 0})
     return tuple(
         a
         for a in candidates

@@ -456,3 +456,23 @@ def test_p21_a_volley_is_recorded_per_unit_type_with_its_dice(pack: AxisAlliesPa
         ("germany-infantry", 1, (9, 2), 2, 1),
     ]
     assert step.hits == 2 and step.side == "axis"
+
+
+@pytest.mark.rule("33")
+@pytest.mark.rule("30")
+def test_p33_a_bomber_naming_the_tank_type_names_every_tank(pack: AxisAlliesPack) -> None:
+    """p.33: the attacker selects "a specific combat land unit type"; the unit types are those of the profiles
+    (p.30: "Infantry, mechanized infantry, artillery, anti-tank guns, anti-aircraft artillery, scout cars, tanks,
+    and trucks"), and the Lend-Lease Sherman is a tank (p.28, Game Piece Directory): naming tanks lets the
+    defender lose either tank, and the Sherman may be named as a tank."""
+    battle = Battle("tobruk", "land", "axis", air_sea={DE_BOMBER: 1}, defenders={UK_INF: 1, UK_TANK: 1, UK_SHERMAN: 1})
+    (bomber,) = attack_fire(pack, battle)
+    pool = casualty_pool(pack, battle, "defender")
+    assert combat_fire.aim_options(pack, battle, bomber, pool) == ("infantry", "tank")
+    hits = combat_fire.volley(pack, battle, [combat_fire.Scored(bomber, 1, {"tank": 1})])
+    assert check_casualties(hits, pool, {UK_SHERMAN: 1}, rule="21").ok
+    assert check_casualties(hits, pool, {UK_TANK: 1}, rule="21").ok
+    ignored = check_casualties(hits, pool, {UK_INF: 1}, rule="21")
+    assert (ignored.rule, ignored.reason) == ("33", "aimed-hit-ignored")
+    shermans = Battle("tobruk", "land", "axis", air_sea={DE_BOMBER: 1}, defenders={UK_INF: 1, UK_SHERMAN: 1})
+    assert check_aims(pack, shermans, bomber, 1, {"tank": 1}, casualty_pool(pack, shermans, "defender")).ok

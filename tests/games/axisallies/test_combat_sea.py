@@ -186,7 +186,7 @@ def test_p21_worked_example_each_transport_hit_costs_two_pieces_of_cargo(pack: A
     assert cargo is not None
     first, second = CargoLoss(unit=DE_INF), CargoLoss(supply={"germany": 2, "italy": 3})
     assert check_transport_hit(pack, cargo, first, "supply", second, rule="21").ok
-    assert cargo_names(cargo_after(cargo, first)) == ("infantry", "scout_car", "tank", "supply")
+    assert cargo_names(pack, cargo_after(cargo, first)) == ("infantry", "scout_car", "tank", "supply")
     cargo = cargo_after(cargo, first, second)
     assert cargo.supply == {"germany": 2}
     third, fourth = CargoLoss(unit=IT_INF), CargoLoss(unit=IT_TANK)
@@ -292,3 +292,18 @@ def test_p19_battles_hold_only_pieces_that_can_fight_there(pack: AxisAlliesPack)
     for battle, rule, reason in cases:
         verdict = check_battle(pack, battle)
         assert (verdict.rule, verdict.reason) == (rule, reason), battle
+
+
+@pytest.mark.rule("21")
+def test_p21_naming_the_tank_type_for_a_transport_hit_names_every_tank(pack: AxisAlliesPack) -> None:
+    """p.21: "For the second, you select a unit type, and then the defender must choose a unit of that type": a
+    British convoy's Matilda and Lend-Lease Sherman are both of the type tank (p.30, Game Piece Directory)."""
+    uk_tank, sherman = ("united_kingdom", "tank"), ("united_kingdom", "lend_lease_sherman")
+    cargo = Cargo(units={UK_INF: 1, uk_tank: 1, sherman: 1})
+    assert cargo_names(pack, cargo) == ("infantry", "tank")
+    assert cargo_second_options(pack, cargo, "tank") == (CargoLoss(unit=sherman), CargoLoss(unit=uk_tank))
+    first = CargoLoss(unit=UK_INF)
+    assert check_transport_hit(pack, cargo, first, "tank", CargoLoss(unit=sherman), rule="21").ok
+    only_sherman = Cargo(units={UK_INF: 1, sherman: 1})
+    assert cargo_names(pack, cargo_after(only_sherman, first)) == ("tank",)
+    assert check_transport_hit(pack, only_sherman, first, "tank", CargoLoss(unit=sherman), rule="21").ok
