@@ -73,7 +73,7 @@ class Press:
 
     Attributes:
         retreat: origin -> attacking land units turned aside there (they stay in their origin).
-        air_retreat: attacking air (and at sea, sea) units turned aside.
+        air_retreat: attacking air units turned aside (land combats only: at sea the attacker presses with all).
         payment: origin -> (territory -> supply tokens) paid for the land units going on from that origin.
     """
 
@@ -108,8 +108,9 @@ def press_due(pack: AxisAlliesPack, battle: Battle, press: Press) -> dict[str, i
 
 
 def check_press(pack: AxisAlliesPack, position: Position, battle: Battle, press: Press) -> Verdict:
-    """p.23 step 5: whether the attacker may press as ``press``: it turns aside only units in the combat, keeps
-    at least one unit in it, and pays each origin's due exactly (the Torch landings turn none aside, p.28)."""
+    """p.23 step 5: whether the attacker may press as ``press``: it turns aside only units in the combat and only
+    in a land combat (at sea it presses with all or ceases), keeps at least one unit in it, and pays each
+    origin's due exactly (the Torch landings turn none aside, p.28)."""
     for origin, units in sorted(press.retreat.items()):
         for piece, n in sorted(units.items()):
             if n < 0 or n > battle.land.get(origin, {}).get(piece, 0):
@@ -117,6 +118,10 @@ def check_press(pack: AxisAlliesPack, position: Position, battle: Battle, press:
     for piece, n in sorted(press.air_retreat.items()):
         if n < 0 or n > battle.air_sea.get(piece, 0):
             return deny("23", "not-attacking", f"no {n} {piece[0]} {piece[1]} in the combat")
+    if battle.kind == "sea" and total(press.air_retreat):
+        # p.23: "In a sea combat, you may simply choose to either press or cease the attack"; only "In a land
+        # combat" may the attacker "turn any others (including any or all air units) on their sides".
+        return deny("23", "sea-press-with-all", "at sea the attacker presses with every unit or ceases")
     if battle.must_press and (total(press.air_retreat) or any(total(u) for u in press.retreat.values())):
         return deny("28", "must-press-with-all", "the Torch landings press with all units")
     going = _going_on(pack, battle, press)

@@ -14,7 +14,9 @@ from pbem.games.axisallies.combat import (
     Cargo,
     CargoLoss,
     Piece,
+    Press,
     Scored,
+    after_press,
     apply_hits,
     attack_fire,
     cargo_after,
@@ -26,6 +28,7 @@ from pbem.games.axisallies.combat import (
     check_battle,
     check_casualties,
     check_escape,
+    check_press,
     check_submerge,
     check_transport_hit,
     combat_over,
@@ -36,6 +39,7 @@ from pbem.games.axisallies.combat import (
     volley,
 )
 from pbem.games.axisallies.data import AxisAlliesPack
+from pbem.games.axisallies.position import Position
 
 UK_SUB: Piece = ("united_kingdom", "submarine")
 UK_DD: Piece = ("united_kingdom", "destroyer")
@@ -307,3 +311,17 @@ def test_p21_naming_the_tank_type_for_a_transport_hit_names_every_tank(pack: Axi
     only_sherman = Cargo(units={UK_INF: 1, sherman: 1})
     assert cargo_names(pack, cargo_after(only_sherman, first)) == ("tank",)
     assert check_transport_hit(pack, only_sherman, first, "tank", CargoLoss(unit=sherman), rule="21").ok
+
+
+@pytest.mark.rule("23")
+def test_p23_at_sea_the_attacker_presses_with_every_unit_or_ceases(pack: AxisAlliesPack) -> None:
+    """p.23 step 5: "In a sea combat, you may simply choose to either press or cease the attack. If you choose to
+    press, return to step 1": only a land attack turns some units aside ("In a land combat, it works a bit
+    differently")."""
+    battle = Battle("sz25", "sea", "axis", air_sea={IT_DD: 2, IT_FIGHTER: 1}, defenders={UK_DD: 1})
+    board = Position(round=1)
+    assert check_press(pack, board, battle, Press()).ok
+    for aside in ({IT_FIGHTER: 1}, {IT_DD: 1}):
+        refused = check_press(pack, board, battle, Press(air_retreat=aside))
+        assert (refused.rule, refused.reason) == ("23", "sea-press-with-all")
+    assert after_press(pack, battle, Press()).air_sea == battle.air_sea
