@@ -78,8 +78,23 @@ def test_p31_scout_cars_and_bombers_each_destroy_one_supply_token_before_round_o
     twice = check_supply_strikes(pack, board, battle, ["supply_raider", "supply_raider"])
     assert (twice.rule, twice.reason) == ("31", "no-supply-strike")
     assert supply_strikes(pack, board, replace(battle, round=2)) == ()
-    assert supply_strikes(pack, Position(round=1, supply={"tobruk": 1}), battle) == ("supply_raider",)
     assert supply_strikes(pack, Position(round=1), battle) == ()
+
+
+@pytest.mark.rule("31")
+@pytest.mark.rule("33")
+def test_p31_with_one_token_left_either_strike_may_destroy_it(pack: AxisAlliesPack) -> None:
+    """pp.31, 33: scout cars and bombers attacking together each "may choose to destroy 1 supply token in the
+    defending territory": with a single token there, the attacker may use either characteristic, not both."""
+    board = Position(round=1, supply={"tobruk": 1})
+    battle = Battle(
+        "tobruk", "land", "axis", land={"derna": {DE_SCOUT: 1}}, air_sea={DE_BOMBER: 1}, defenders={UK_INF: 1}
+    )
+    assert supply_strikes(pack, board, battle) == ("supply_raider", "collateral_damage")
+    assert check_supply_strikes(pack, board, battle, ["collateral_damage"]).ok
+    assert check_supply_strikes(pack, board, battle, ["supply_raider"]).ok
+    both = check_supply_strikes(pack, board, battle, ["supply_raider", "collateral_damage"])
+    assert (both.rule, both.reason) == ("33", "no-supply-left")
 
 
 @pytest.mark.rule("33")
