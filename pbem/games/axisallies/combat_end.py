@@ -19,7 +19,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from pbem.games.axisallies.combat_fire import Scored, has, volley
-from pbem.games.axisallies.combat_types import Battle, FireGroup, Piece, Role, Units, add, subtract, total
+from pbem.games.axisallies.combat_types import (
+    Battle,
+    EscortsShield,
+    FireGroup,
+    Piece,
+    Role,
+    Units,
+    add,
+    subtract,
+    total,
+)
 from pbem.games.axisallies.data import AxisAlliesPack
 from pbem.games.axisallies.position import Position, combat_units, side_of
 from pbem.games.axisallies.supply import check_payment, exempt_from_attack_supply, sources
@@ -41,7 +51,7 @@ __all__ = [
 ]
 
 
-def _can_hit(pack: AxisAlliesPack, battle: Battle, role: Role) -> bool:
+def _can_hit(pack: AxisAlliesPack, battle: Battle, role: Role, escorts_shield: EscortsShield) -> bool:
     """Whether some piece of ``role`` could hit some piece of the other side (one die each, all hitting)."""
     units = battle.attackers() if role == "attacker" else dict(battle.defenders)
     for piece, n in sorted(units.items()):
@@ -49,14 +59,16 @@ def _can_hit(pack: AxisAlliesPack, battle: Battle, role: Role) -> bool:
         value = unit.attack if role == "attacker" else unit.defense
         if n <= 0 or not value or (role == "attacker" and unit.has("cannot_attack")):
             continue
-        if any(h.allowed for h in volley(pack, battle, [Scored(FireGroup(role, *piece, 1, value), 1)])):
+        fire = [Scored(FireGroup(role, *piece, 1, value), 1)]
+        if any(h.allowed for h in volley(pack, battle, fire, escorts_shield=escorts_shield)):
             return True
     return False
 
 
-def combat_over(pack: AxisAlliesPack, battle: Battle) -> bool:
+def combat_over(pack: AxisAlliesPack, battle: Battle, *, escorts_shield: EscortsShield = "reachable") -> bool:
     """p.22 step 5: whether the combat ends now: no attacking units, no defending combat units (nor cargo at
-    sea, which can still escape), or neither side able to hit the other (submarines against air units alone)."""
+    sea, which can still escape), or neither side able to hit the other (submarines against air units alone;
+    ``escorts_shield`` is the named option of :func:`.combat_fire.volley`)."""
     if total(battle.attackers()) == 0:
         return True
     cargo = battle.cargo is not None and not battle.cargo.empty()
@@ -64,7 +76,9 @@ def combat_over(pack: AxisAlliesPack, battle: Battle) -> bool:
         return True
     if battle.kind == "land":
         return False
-    return not _can_hit(pack, battle, "attacker") and not _can_hit(pack, battle, "defender")
+    return not _can_hit(pack, battle, "attacker", escorts_shield) and not _can_hit(
+        pack, battle, "defender", escorts_shield
+    )
 
 
 @dataclass(frozen=True)

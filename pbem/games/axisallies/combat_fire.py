@@ -25,7 +25,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pbem.games.axisallies.combat_casualties import pool_of
-from pbem.games.axisallies.combat_types import TRANSPORT, Battle, FireGroup, Hit, Piece, Role, Target, Units, total
+from pbem.games.axisallies.combat_types import (
+    TRANSPORT,
+    Battle,
+    EscortsShield,
+    FireGroup,
+    Hit,
+    Piece,
+    Role,
+    Target,
+    Units,
+    total,
+)
 from pbem.games.axisallies.data import AxisAlliesPack, UnitType
 from pbem.rules.contract import ALLOW, RollSpec, Verdict, deny
 from pbem.rules.records import Fire, FireStep
@@ -391,9 +402,16 @@ class Scored:
     aims: Mapping[str, int] = field(default_factory=dict)
 
 
-def volley(pack: AxisAlliesPack, battle: Battle, scored: Sequence[Scored]) -> tuple[Hit, ...]:
+def volley(
+    pack: AxisAlliesPack, battle: Battle, scored: Sequence[Scored], *, escorts_shield: EscortsShield = "reachable"
+) -> tuple[Hit, ...]:
     """The :class:`~.combat_types.Hit` s one side's fire puts on the other's :func:`casualty_pool` (aims are
-    assumed checked with :func:`check_aims`)."""
+    assumed checked with :func:`check_aims`).
+
+    Args:
+        escorts_shield: the named option of notes §10.12 (:data:`~.combat_types.EscortsShield`): with ``all``,
+            no hit but a bomber's aimed at them reaches the transports while any escort is in the combat.
+    """
     out: list[Hit] = []
     for s in scored:
         if s.hits <= 0:
@@ -401,6 +419,8 @@ def volley(pack: AxisAlliesPack, battle: Battle, scored: Sequence[Scored]) -> tu
         target_role: Role = "defender" if s.group.role == "attacker" else "attacker"
         pool = casualty_pool(pack, battle, target_role)
         allowed = _allowed(pack, battle, s.group, pool)
+        if escorts_shield == "all" and any(k != TRANSPORT for k in pool):
+            allowed -= {TRANSPORT}
         plain = s.hits - sum(s.aims.values())
         for aim, n in sorted(s.aims.items()):
             if n <= 0:

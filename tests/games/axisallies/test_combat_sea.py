@@ -325,3 +325,29 @@ def test_p23_at_sea_the_attacker_presses_with_every_unit_or_ceases(pack: AxisAll
         refused = check_press(pack, board, battle, Press(air_retreat=aside))
         assert (refused.rule, refused.reason) == ("23", "sea-press-with-all")
     assert after_press(pack, battle, Press()).air_sea == battle.air_sea
+
+
+@pytest.mark.rule("21")
+def test_p21_option_escorts_shield_every_escort_or_only_those_a_hit_can_reach(
+    pack: AxisAlliesPack, convoy: Battle
+) -> None:
+    """Notes §10.12, a named option: p.21 says transports "may not be taken as casualties until no more escorting
+    sea or air units remain", yet its worked example sends submarine hits to the transports past an escorting
+    fighter. ``reachable`` (the default, as the example): only escorts the hit could fall on shield the
+    transports; ``all``: any escort does, and the submarines' hits are lost."""
+    (subs,) = surprise_fire(pack, convoy, "attacker", {})
+    pool = casualty_pool(pack, convoy, "defender")
+    assert hits_assignable(volley(pack, convoy, [Scored(subs, 2)]), pool) == 2
+    assert hits_assignable(volley(pack, convoy, [Scored(subs, 2)], escorts_shield="reachable"), pool) == 2
+    assert hits_assignable(volley(pack, convoy, [Scored(subs, 2)], escorts_shield="all"), pool) == 0
+    assert not combat_over(pack, convoy)
+    assert combat_over(pack, convoy, escorts_shield="all")  # neither side can hit the other
+    bomber = Battle("sz15", "sea", "allies", air_sea={("united_kingdom", "bomber"): 1}, defenders={IT_DD: 1})
+    bomber = replace(bomber, cargo=convoy.cargo)
+    (group,) = attack_fire(pack, bomber)
+    assert group.target == "any"  # the British bomber names no type (only Collateral Damage)
+    guarded = casualty_pool(pack, bomber, "defender")
+    refused = check_casualties(
+        volley(pack, bomber, [Scored(group, 1)], escorts_shield="all"), guarded, {TRANSPORT: 1}, rule="21"
+    )
+    assert (refused.rule, refused.reason) == ("21", "casualty-cannot-be-hit")
