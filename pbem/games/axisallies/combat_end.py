@@ -121,10 +121,25 @@ def press_due(pack: AxisAlliesPack, battle: Battle, press: Press) -> dict[str, i
     return due
 
 
-def check_press(pack: AxisAlliesPack, position: Position, battle: Battle, press: Press) -> Verdict:
+def _affordable(pack: AxisAlliesPack, position: Position, battle: Battle, origin: str, due: int) -> bool:
+    """Whether the attacker has ``due`` supply tokens within reach of ``origin`` (p.23)."""
+    return sum(sources(pack, position, origin, battle.attacker).values()) >= due
+
+
+def check_press(
+    pack: AxisAlliesPack, position: Position, battle: Battle, press: Press, *, torch_unpaid_press: bool = False
+) -> Verdict:
     """p.23 step 5: whether the attacker may press as ``press``: it turns aside only units in the combat and only
     in a land combat (at sea it presses with all or ceases), keeps at least one unit in it, and pays each
-    origin's due exactly (the Torch landings turn none aside, p.28)."""
+    origin's due exactly (the Torch landings turn none aside, p.28).
+
+    Args:
+        torch_unpaid_press: named option (notes §10.22): p.28 has the Torch landings "continue to be pressed
+            with all units until" one side is gone, yet "In all other respects, these attacks follow the normal
+            ... combat procedure", under which an attacker short of supply must cease (p.23). False (recommended
+            default): the normal procedure, see :func:`check_cease`; True: a landing origin that cannot pay its
+            due presses without paying (one that can, pays).
+    """
     for origin, units in sorted(press.retreat.items()):
         for piece, n in sorted(units.items()):
             if n < 0 or n > battle.land.get(origin, {}).get(piece, 0):
@@ -142,6 +157,8 @@ def check_press(pack: AxisAlliesPack, position: Position, battle: Battle, press:
     if not going and total(subtract(battle.air_sea, press.air_retreat)) == 0:
         return deny("23", "nobody-presses", "pressing needs units that go on attacking")
     due = press_due(pack, battle, press)
+    if torch_unpaid_press and battle.must_press:
+        due = {o: n if _affordable(pack, position, battle, o, n) else 0 for o, n in due.items()}
     for origin in sorted(set(due) | set(press.payment)):
         verdict = check_payment(
             pack, position, origin, battle.attacker, due.get(origin, 0), press.payment.get(origin, {}), rule="23"
@@ -185,12 +202,15 @@ def reinforce(battle: Battle, units: Mapping[str, Units]) -> Battle:
     return replace(battle, land=land)
 
 
-def check_cease(pack: AxisAlliesPack, position: Position, battle: Battle) -> Verdict:
-    """p.23, p.28: ceasing is always open but to the Torch landings, which must press while they can pay."""
+def check_cease(
+    pack: AxisAlliesPack, position: Position, battle: Battle, *, torch_unpaid_press: bool = False
+) -> Verdict:
+    """p.23, p.28: ceasing is always open but to the Torch landings, which must press while they can pay (or,
+    with the named option ``torch_unpaid_press`` of :func:`check_press`, always)."""
     if not battle.must_press or combat_over(pack, battle):
         return ALLOW
     due = press_due(pack, battle, Press())
-    if all(sum(sources(pack, position, o, battle.attacker).values()) >= n for o, n in due.items()):
+    if torch_unpaid_press or all(_affordable(pack, position, battle, o, n) for o, n in due.items()):
         return deny("28", "must-press", "the Torch landings press until one side is gone")
     return ALLOW
 
