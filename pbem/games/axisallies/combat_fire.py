@@ -163,22 +163,43 @@ def _merge(groups: Sequence[FireGroup]) -> list[FireGroup]:
 def _support(pack: AxisAlliesPack, battle: Battle) -> dict[Piece, int]:
     """p.30: per power, the infantry and mechanized infantry an artillery supports, one for one.
 
-    RULING: artillery supports infantry of its own power (each power attacks alone, p.20; in the joint Algiers
-    landing neither power has artillery). Pairs go first to flanking units, whose rerolls make the support worth
-    more, then by origin and type name (infantry before mechanized infantry, which attack alike); so the
-    attacker is never worse off and has no pairing to declare."""
+    RULING (text): artillery supports infantry of its own power: "each power attacks with its own units only on
+    its own turn" (p.20), and in the joint Algiers landing (p.28) neither power has artillery.
+
+    RULING (the best pairing): "Each eligible infantry or mechanized infantry must be paired one-for-one with a
+    supporting artillery ... paired units need not necessarily be attacking from the same territory" (p.30);
+    the pairing is the attacker's, so the library makes the one that adds the most to its chances: a pair
+    raises a unit from its attack value to ``artillery_supported_attack``, worth that many faces in 10, or in 7
+    for a flanking unit (p.19: its faces from ``flanking_reroll_from`` up are rerolled). So flanking units come
+    before the same units in the main attack; ties go by origin and type name. The attacker is never worse off
+    and has no pairing to declare."""
     guns: dict[str, int] = {}
     for units in battle.land.values():
         for piece, n in units.items():
             if has(pack, piece, "supports_infantry"):
                 guns[piece[0]] = guns.get(piece[0], 0) + n
+    boosted = pack.limit("artillery_supported_attack")
+    faces, kept = pack.limit("die_sides"), pack.limit("flanking_reroll_from") - 1
+
+    def gain(origin: str, piece: Piece) -> int:
+        """The support's worth in faces, over the common denominator ``faces * kept``."""
+        raised = max(boosted - (_unit(pack, piece).attack or 0), 0)
+        return raised * (faces if _flanking(battle, origin) else kept)
+
+    candidates = sorted(
+        (
+            (-gain(origin, piece), not _flanking(battle, origin), origin, piece, n)
+            for origin, units in battle.land.items()
+            for piece, n in units.items()
+            if n > 0 and has(pack, piece, "supported_by_artillery")
+        ),
+    )
     out: dict[Piece, int] = {}
-    for origin in sorted(battle.land, key=lambda o: (not _flanking(battle, o), o)):
-        for piece, n in sorted(battle.land[origin].items()):
-            if has(pack, piece, "supported_by_artillery") and guns.get(piece[0], 0) > 0:
-                paired = min(n, guns[piece[0]])
-                guns[piece[0]] -= paired
-                out[piece] = out.get(piece, 0) + paired
+    for _, _, _, piece, n in candidates:
+        paired = min(n, guns.get(piece[0], 0))
+        if paired:
+            guns[piece[0]] -= paired
+            out[piece] = out.get(piece, 0) + paired
     return out
 
 

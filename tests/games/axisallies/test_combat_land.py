@@ -41,8 +41,9 @@ from pbem.games.axisallies.combat import (
     retreating,
     roll_specs,
 )
-from pbem.games.axisallies.data import AxisAlliesPack
+from pbem.games.axisallies.data import AxisAlliesPack, load_pack
 from pbem.games.axisallies.position import Position
+from tests.games.axisallies.pack_helpers import Raw, pretty, record
 
 DE_INF: Piece = ("germany", "infantry")
 DE_MECH: Piece = ("germany", "mech_infantry")
@@ -476,3 +477,27 @@ def test_p33_a_bomber_naming_the_tank_type_names_every_tank(pack: AxisAlliesPack
     assert (ignored.rule, ignored.reason) == ("33", "aimed-hit-ignored")
     shermans = Battle("tobruk", "land", "axis", air_sea={DE_BOMBER: 1}, defenders={UK_INF: 1, UK_SHERMAN: 1})
     assert check_aims(pack, shermans, bomber, 1, {"tank": 1}, casualty_pool(pack, shermans, "defender")).ok
+
+
+@pytest.mark.rule("30")
+def test_p30_each_artillery_goes_where_its_support_adds_most(pack: AxisAlliesPack, raw: Raw) -> None:
+    """p.30: "Each eligible infantry or mechanized infantry must be paired one-for-one with a supporting
+    artillery"; the pairing is the attacker's, and the library makes the best one. Support is worth more to a
+    flanking unit than to the same unit in the main attack (p.19: its 8-10 are rerolled), and more to a weaker
+    unit than to a stronger: in a transcription where mechanized infantry attacks at 1, a single artillery
+    supports the mechanized infantry of the main attack (+2 in 10) before the flanking infantry (+1 in 7)."""
+    battle = Battle(
+        "tobruk",
+        "land",
+        "axis",
+        land={"derna": {DE_MECH: 1, DE_INF: 1}, "mechili": {DE_INF: 1, DE_ART: 1}},
+        defenders={UK_INF: 1},
+        main="derna",
+    )
+    flank = {(g.type, g.flanking, g.supported) for g in attack_fire(pack, battle)}
+    assert ("infantry", True, True) in flank  # same base value: the flanking infantry takes the support
+    record(raw, "units", "germany-mech_infantry")["attack"] = 1
+    weak = load_pack(pretty(raw))
+    groups = {(g.type, g.flanking, g.supported, g.needs) for g in attack_fire(weak, battle)}
+    assert ("mech_infantry", False, True, 3) in groups
+    assert ("infantry", True, False, 2) in groups
