@@ -54,6 +54,21 @@ submarines that struck or submerged; a hit on :data:`TRANSPORT` is resolved by :
 :func:`mine_dice` / :func:`mine_hits`, :func:`after_detonation`, [acting player] :func:`check_turned_back`; sea
 mines :func:`check_sea_detonation` and :func:`sea_mine_volley`.
 
+**Named options** (notes §10; the ruleset exposes each as a genesis option, default first):
+
+* ``escorts_shield`` (§10.12; :data:`EscortsShield`, keyword of :func:`volley` and :func:`combat_over`):
+  ``"reachable"``: only the escorts a hit could fall on keep it off the defender's transports (the p.21
+  worked example: submarine hits go to the transports past an escorting fighter); ``"all"``: any escort does.
+* ``torch_unpaid_press`` (§10.22; keyword of :func:`check_press` and :func:`check_cease`): ``False``: a Torch
+  landing short of supply to press must cease, as any attack (p.23); ``True``: it presses unpaid (p.28: "must
+  continue to be pressed with all units until ...").
+
+Rulings the text settles, or where the other choice is never better, are fixed and quoted where they are made
+(artillery of its own power and the best pairing, :func:`attack_fire`; battleships damaged before sunk,
+:func:`apply_hits`; the "1 mine" token first, :func:`after_detonation`; supply strikes after the defender's
+orders, :func:`supply_strikes`). A named unit type is the rulebook's (:func:`rule_type`: a Lend-Lease Sherman
+or a Tiger is a tank).
+
 Example: one round of land combat. Three German tanks and an anti-tank gun attack two British infantry and a
 Matilda; the defenders pay a supply token to fight::
 
@@ -129,6 +144,7 @@ from pbem.games.axisallies.combat_fire import (
     group_hits,
     main_candidates,
     roll_specs,
+    rule_type,
     two_hit_pieces,
     volley,
 )
@@ -182,6 +198,7 @@ from pbem.games.axisallies.combat_types import (
     TRANSPORT,
     Battle,
     Cargo,
+    EscortsShield,
     FireGroup,
     Hit,
     Piece,
@@ -199,6 +216,7 @@ __all__ = [
     "Cargo",
     "CargoLoss",
     "Conclusion",
+    "EscortsShield",
     "FireGroup",
     "Hit",
     "Losses",
@@ -275,6 +293,7 @@ __all__ = [
     "retreat_room",
     "retreating",
     "roll_specs",
+    "rule_type",
     "sea_mine_volley",
     "start_battle",
     "submarines",

@@ -217,8 +217,12 @@ def casualty_options(hits: Sequence[Hit], pool: Units, chosen: Units) -> tuple[P
 def apply_hits(units: Units, damaged: Units, taken: Units, two_hit: frozenset[Piece]) -> tuple[Units, Units]:
     """The pieces and damaged battleships left after ``taken`` hit points (p.33).
 
-    RULING: hits on battleships damage the undamaged ones first and sink damaged ones after, which keeps the
-    most battleships firing; the owner's choice is only how many hits its battleships take.
+    RULING: hits on battleships damage the undamaged ones first and sink damaged ones after; the owner's choice
+    is only how many hits its battleships take. The text lets the owner "choose 1 combat unit ... for each hit"
+    (p.21), and "If an undamaged battleship is hit once ... turn it on its side to mark its damaged status"
+    (p.33); a damaged battleship fires as an undamaged one and can be repaired (p.13), so damaging a fresh one
+    rather than sinking a damaged one keeps the same hits to absorb with one more battleship firing: the other
+    choice is never better, and is not offered.
 
     Returns:
         (the pieces left, the two-hit pieces left that are damaged).

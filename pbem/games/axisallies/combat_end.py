@@ -19,7 +19,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from pbem.games.axisallies.combat_fire import Scored, has, volley
-from pbem.games.axisallies.combat_types import Battle, FireGroup, Piece, Role, Units, add, subtract, total
+from pbem.games.axisallies.combat_types import (
+    Battle,
+    EscortsShield,
+    FireGroup,
+    Piece,
+    Role,
+    Units,
+    add,
+    subtract,
+    total,
+)
 from pbem.games.axisallies.data import AxisAlliesPack
 from pbem.games.axisallies.position import Position, combat_units, side_of
 from pbem.games.axisallies.supply import check_payment, exempt_from_attack_supply, sources
@@ -41,7 +51,7 @@ __all__ = [
 ]
 
 
-def _can_hit(pack: AxisAlliesPack, battle: Battle, role: Role) -> bool:
+def _can_hit(pack: AxisAlliesPack, battle: Battle, role: Role, escorts_shield: EscortsShield) -> bool:
     """Whether some piece of ``role`` could hit some piece of the other side (one die each, all hitting)."""
     units = battle.attackers() if role == "attacker" else dict(battle.defenders)
     for piece, n in sorted(units.items()):
@@ -49,14 +59,16 @@ def _can_hit(pack: AxisAlliesPack, battle: Battle, role: Role) -> bool:
         value = unit.attack if role == "attacker" else unit.defense
         if n <= 0 or not value or (role == "attacker" and unit.has("cannot_attack")):
             continue
-        if any(h.allowed for h in volley(pack, battle, [Scored(FireGroup(role, *piece, 1, value), 1)])):
+        fire = [Scored(FireGroup(role, *piece, 1, value), 1)]
+        if any(h.allowed for h in volley(pack, battle, fire, escorts_shield=escorts_shield)):
             return True
     return False
 
 
-def combat_over(pack: AxisAlliesPack, battle: Battle) -> bool:
+def combat_over(pack: AxisAlliesPack, battle: Battle, *, escorts_shield: EscortsShield = "reachable") -> bool:
     """p.22 step 5: whether the combat ends now: no attacking units, no defending combat units (nor cargo at
-    sea, which can still escape), or neither side able to hit the other (submarines against air units alone)."""
+    sea, which can still escape), or neither side able to hit the other (submarines against air units alone;
+    ``escorts_shield`` is the named option of :func:`.combat_fire.volley`)."""
     if total(battle.attackers()) == 0:
         return True
     cargo = battle.cargo is not None and not battle.cargo.empty()
@@ -64,7 +76,9 @@ def combat_over(pack: AxisAlliesPack, battle: Battle) -> bool:
         return True
     if battle.kind == "land":
         return False
-    return not _can_hit(pack, battle, "attacker") and not _can_hit(pack, battle, "defender")
+    return not _can_hit(pack, battle, "attacker", escorts_shield) and not _can_hit(
+        pack, battle, "defender", escorts_shield
+    )
 
 
 @dataclass(frozen=True)
@@ -73,7 +87,7 @@ class Press:
 
     Attributes:
         retreat: origin -> attacking land units turned aside there (they stay in their origin).
-        air_retreat: attacking air (and at sea, sea) units turned aside.
+        air_retreat: attacking air units turned aside (land combats only: at sea the attacker presses with all).
         payment: origin -> (territory -> supply tokens) paid for the land units going on from that origin.
     """
 
@@ -107,9 +121,25 @@ def press_due(pack: AxisAlliesPack, battle: Battle, press: Press) -> dict[str, i
     return due
 
 
-def check_press(pack: AxisAlliesPack, position: Position, battle: Battle, press: Press) -> Verdict:
-    """p.23 step 5: whether the attacker may press as ``press``: it turns aside only units in the combat, keeps
-    at least one unit in it, and pays each origin's due exactly (the Torch landings turn none aside, p.28)."""
+def _affordable(pack: AxisAlliesPack, position: Position, battle: Battle, origin: str, due: int) -> bool:
+    """Whether the attacker has ``due`` supply tokens within reach of ``origin`` (p.23)."""
+    return sum(sources(pack, position, origin, battle.attacker).values()) >= due
+
+
+def check_press(
+    pack: AxisAlliesPack, position: Position, battle: Battle, press: Press, *, torch_unpaid_press: bool = False
+) -> Verdict:
+    """p.23 step 5: whether the attacker may press as ``press``: it turns aside only units in the combat and only
+    in a land combat (at sea it presses with all or ceases), keeps at least one unit in it, and pays each
+    origin's due exactly (the Torch landings turn none aside, p.28).
+
+    Args:
+        torch_unpaid_press: named option (notes §10.22): p.28 has the Torch landings "continue to be pressed
+            with all units until" one side is gone, yet "In all other respects, these attacks follow the normal
+            ... combat procedure", under which an attacker short of supply must cease (p.23). False (recommended
+            default): the normal procedure, see :func:`check_cease`; True: a landing origin that cannot pay its
+            due presses without paying (one that can, pays).
+    """
     for origin, units in sorted(press.retreat.items()):
         for piece, n in sorted(units.items()):
             if n < 0 or n > battle.land.get(origin, {}).get(piece, 0):
@@ -117,12 +147,18 @@ def check_press(pack: AxisAlliesPack, position: Position, battle: Battle, press:
     for piece, n in sorted(press.air_retreat.items()):
         if n < 0 or n > battle.air_sea.get(piece, 0):
             return deny("23", "not-attacking", f"no {n} {piece[0]} {piece[1]} in the combat")
+    if battle.kind == "sea" and total(press.air_retreat):
+        # p.23: "In a sea combat, you may simply choose to either press or cease the attack"; only "In a land
+        # combat" may the attacker "turn any others (including any or all air units) on their sides".
+        return deny("23", "sea-press-with-all", "at sea the attacker presses with every unit or ceases")
     if battle.must_press and (total(press.air_retreat) or any(total(u) for u in press.retreat.values())):
         return deny("28", "must-press-with-all", "the Torch landings press with all units")
     going = _going_on(pack, battle, press)
     if not going and total(subtract(battle.air_sea, press.air_retreat)) == 0:
         return deny("23", "nobody-presses", "pressing needs units that go on attacking")
     due = press_due(pack, battle, press)
+    if torch_unpaid_press and battle.must_press:
+        due = {o: n if _affordable(pack, position, battle, o, n) else 0 for o, n in due.items()}
     for origin in sorted(set(due) | set(press.payment)):
         verdict = check_payment(
             pack, position, origin, battle.attacker, due.get(origin, 0), press.payment.get(origin, {}), rule="23"
@@ -166,12 +202,15 @@ def reinforce(battle: Battle, units: Mapping[str, Units]) -> Battle:
     return replace(battle, land=land)
 
 
-def check_cease(pack: AxisAlliesPack, position: Position, battle: Battle) -> Verdict:
-    """p.23, p.28: ceasing is always open but to the Torch landings, which must press while they can pay."""
+def check_cease(
+    pack: AxisAlliesPack, position: Position, battle: Battle, *, torch_unpaid_press: bool = False
+) -> Verdict:
+    """p.23, p.28: ceasing is always open but to the Torch landings, which must press while they can pay (or,
+    with the named option ``torch_unpaid_press`` of :func:`check_press`, always)."""
     if not battle.must_press or combat_over(pack, battle):
         return ALLOW
     due = press_due(pack, battle, Press())
-    if all(sum(sources(pack, position, o, battle.attacker).values()) >= n for o, n in due.items()):
+    if torch_unpaid_press or all(_affordable(pack, position, battle, o, n) for o, n in due.items()):
         return deny("28", "must-press", "the Torch landings press until one side is gone")
     return ALLOW
 

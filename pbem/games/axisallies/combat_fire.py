@@ -25,7 +25,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pbem.games.axisallies.combat_casualties import pool_of
-from pbem.games.axisallies.combat_types import TRANSPORT, Battle, FireGroup, Hit, Piece, Role, Target, Units, total
+from pbem.games.axisallies.combat_types import (
+    TRANSPORT,
+    Battle,
+    EscortsShield,
+    FireGroup,
+    Hit,
+    Piece,
+    Role,
+    Target,
+    Units,
+    total,
+)
 from pbem.games.axisallies.data import AxisAlliesPack, UnitType
 from pbem.rules.contract import ALLOW, RollSpec, Verdict, deny
 from pbem.rules.records import Fire, FireStep
@@ -47,6 +58,7 @@ __all__ = [
     "has",
     "main_candidates",
     "roll_specs",
+    "rule_type",
     "two_hit_pieces",
     "volley",
 ]
@@ -55,6 +67,17 @@ __all__ = [
 def has(pack: AxisAlliesPack, piece: Piece, ability: str) -> bool:
     """Whether ``piece``'s chart row has the characteristic ``ability`` (the transport has none)."""
     return piece != TRANSPORT and pack.unit(*piece).has(ability)
+
+
+def rule_type(pack: AxisAlliesPack, type_: str) -> str:
+    """The unit type a player names (pp.21, 33: "select a unit type"), as the profiles count types (p.30:
+    "Infantry, mechanized infantry, artillery, anti-tank guns, anti-aircraft artillery, scout cars, tanks, and
+    trucks"): a type of a pack ``unit_classes`` row (the tanks: the Lend-Lease Sherman and the Tiger are tanks)
+    is named by the row's first type, any other type by itself."""
+    for row in pack.unit_classes:
+        if type_ in row.types:
+            return row.types[0]
+    return type_
 
 
 def _unit(pack: AxisAlliesPack, piece: Piece) -> UnitType:
@@ -140,22 +163,43 @@ def _merge(groups: Sequence[FireGroup]) -> list[FireGroup]:
 def _support(pack: AxisAlliesPack, battle: Battle) -> dict[Piece, int]:
     """p.30: per power, the infantry and mechanized infantry an artillery supports, one for one.
 
-    RULING: artillery supports infantry of its own power (each power attacks alone, p.20; in the joint Algiers
-    landing neither power has artillery). Pairs go first to flanking units, whose rerolls make the support worth
-    more, then by origin and type name (infantry before mechanized infantry, which attack alike); so the
-    attacker is never worse off and has no pairing to declare."""
+    RULING (text): artillery supports infantry of its own power: "each power attacks with its own units only on
+    its own turn" (p.20), and in the joint Algiers landing (p.28) neither power has artillery.
+
+    RULING (the best pairing): "Each eligible infantry or mechanized infantry must be paired one-for-one with a
+    supporting artillery ... paired units need not necessarily be attacking from the same territory" (p.30);
+    the pairing is the attacker's, so the library makes the one that adds the most to its chances: a pair
+    raises a unit from its attack value to ``artillery_supported_attack``, worth that many faces in 10, or in 7
+    for a flanking unit (p.19: its faces from ``flanking_reroll_from`` up are rerolled). So flanking units come
+    before the same units in the main attack; ties go by origin and type name. The attacker is never worse off
+    and has no pairing to declare."""
     guns: dict[str, int] = {}
     for units in battle.land.values():
         for piece, n in units.items():
             if has(pack, piece, "supports_infantry"):
                 guns[piece[0]] = guns.get(piece[0], 0) + n
+    boosted = pack.limit("artillery_supported_attack")
+    faces, kept = pack.limit("die_sides"), pack.limit("flanking_reroll_from") - 1
+
+    def gain(origin: str, piece: Piece) -> int:
+        """The support's worth in faces, over the common denominator ``faces * kept``."""
+        raised = max(boosted - (_unit(pack, piece).attack or 0), 0)
+        return raised * (faces if _flanking(battle, origin) else kept)
+
+    candidates = sorted(
+        (
+            (-gain(origin, piece), not _flanking(battle, origin), origin, piece, n)
+            for origin, units in battle.land.items()
+            for piece, n in units.items()
+            if n > 0 and has(pack, piece, "supported_by_artillery")
+        ),
+    )
     out: dict[Piece, int] = {}
-    for origin in sorted(battle.land, key=lambda o: (not _flanking(battle, o), o)):
-        for piece, n in sorted(battle.land[origin].items()):
-            if has(pack, piece, "supported_by_artillery") and guns.get(piece[0], 0) > 0:
-                paired = min(n, guns[piece[0]])
-                guns[piece[0]] -= paired
-                out[piece] = out.get(piece, 0) + paired
+    for _, _, _, piece, n in candidates:
+        paired = min(n, guns.get(piece[0], 0))
+        if paired:
+            guns[piece[0]] -= paired
+            out[piece] = out.get(piece, 0) + paired
     return out
 
 
@@ -319,7 +363,8 @@ def _aim_set(pack: AxisAlliesPack, target: Target, aim: str, pool: Units) -> fro
         return frozenset(k for k in pool if k != TRANSPORT and k[1] in tanks)
     if target == "air":
         return frozenset(k for k in pool if _category(pack, k) == "air")
-    return frozenset(k for k in pool if k[1] == aim)
+    named = rule_type(pack, aim)
+    return frozenset(k for k in pool if rule_type(pack, k[1]) == named)
 
 
 def check_aims(
@@ -340,9 +385,10 @@ def check_aims(
         if group.target in ("tanks", "air") and aim != group.target:
             return deny(rule, "bad-aim", f"{group.power} {group.type} may aim at {group.target} only")
         if group.target in ("land_type", "sea_type"):
-            if not any(k[1] == aim for k in pool):
+            named = _aim_set(pack, group.target, aim, pool)
+            if not named:
                 return deny(rule, "bad-aim", f"the opponent has no {aim} in the combat")
-            piece = next(k for k in pool if k[1] == aim)
+            piece = min(named)
             if group.target == "land_type" and _category(pack, piece) != "land":
                 return deny(rule, "bad-aim", f"{aim} is not a combat land unit type")
             if group.target == "sea_type" and _category(pack, piece) != "sea":
@@ -360,7 +406,7 @@ def aim_options(pack: AxisAlliesPack, battle: Battle, group: FireGroup, pool: Un
     elif group.target == "any":
         candidates = []
     else:
-        candidates = sorted({k[1] for k, n in pool.items() if n > 0})
+        candidates = sorted({rule_type(pack, k[1]) for k, n in pool.items() if n > 0})
     return tuple(
         a
         for a in candidates
@@ -377,9 +423,16 @@ class Scored:
     aims: Mapping[str, int] = field(default_factory=dict)
 
 
-def volley(pack: AxisAlliesPack, battle: Battle, scored: Sequence[Scored]) -> tuple[Hit, ...]:
+def volley(
+    pack: AxisAlliesPack, battle: Battle, scored: Sequence[Scored], *, escorts_shield: EscortsShield = "reachable"
+) -> tuple[Hit, ...]:
     """The :class:`~.combat_types.Hit` s one side's fire puts on the other's :func:`casualty_pool` (aims are
-    assumed checked with :func:`check_aims`)."""
+    assumed checked with :func:`check_aims`).
+
+    Args:
+        escorts_shield: the named option of notes §10.12 (:data:`~.combat_types.EscortsShield`): with ``all``,
+            no hit but a bomber's aimed at them reaches the transports while any escort is in the combat.
+    """
     out: list[Hit] = []
     for s in scored:
         if s.hits <= 0:
@@ -387,6 +440,8 @@ def volley(pack: AxisAlliesPack, battle: Battle, scored: Sequence[Scored]) -> tu
         target_role: Role = "defender" if s.group.role == "attacker" else "attacker"
         pool = casualty_pool(pack, battle, target_role)
         allowed = _allowed(pack, battle, s.group, pool)
+        if escorts_shield == "all" and any(k != TRANSPORT for k in pool):
+            allowed -= {TRANSPORT}
         plain = s.hits - sum(s.aims.values())
         for aim, n in sorted(s.aims.items()):
             if n <= 0:

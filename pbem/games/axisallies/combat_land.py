@@ -169,7 +169,11 @@ def supply_strikes(pack: AxisAlliesPack, position: Position, battle: Battle) -> 
     immediately before the first round's attack dice (so after the defender's orders of step 1, which may
     already have spent a token): *Supply Raider* with an attacking scout car,
     *Collateral Damage* with an attacking bomber (after air defense: not if all were shot down); each once,
-    whatever the number of such units, and only while the territory holds supply."""
+    whatever the number of such units, and only while the territory holds supply (each destroys a token, so
+    with fewer tokens than characteristics the attacker picks which to use, :func:`check_supply_strikes`).
+
+    Args:
+        position: the board before any strike of this combat (the tokens the strikes may destroy)."""
     if battle.kind != "land" or battle.round != 1:
         return ()
     attackers = battle.attackers()
@@ -178,16 +182,19 @@ def supply_strikes(pack: AxisAlliesPack, position: Position, battle: Battle) -> 
         for ability in ("supply_raider", "collateral_damage")
         if any(n > 0 and has(pack, k, ability) for k, n in attackers.items())
     ]
-    return tuple(found[: position.supply_in(battle.space)])
+    return tuple(found) if position.supply_in(battle.space) else ()
 
 
 def check_supply_strikes(pack: AxisAlliesPack, position: Position, battle: Battle, used: Sequence[str]) -> Verdict:
-    """pp.31, 33: whether the attacker may use the supply strikes ``used`` (each destroys 1 supply token)."""
+    """pp.31, 33: whether the attacker may use the supply strikes ``used`` (each destroys 1 supply token, so no
+    more of them than tokens in the territory; ``position`` is the board before any of them)."""
     open_ = list(supply_strikes(pack, position, battle))
-    for ability in used:
+    for i, ability in enumerate(used):
+        rule = "31" if ability == "supply_raider" else "33"
         if ability not in open_:
-            rule = "31" if ability == "supply_raider" else "33"
             return deny(rule, "no-supply-strike", f"{ability} cannot destroy supply in {battle.space} now")
+        if i >= position.supply_in(battle.space):
+            return deny(rule, "no-supply-left", f"{battle.space} holds no more supply to destroy")
         open_.remove(ability)
     return ALLOW
 

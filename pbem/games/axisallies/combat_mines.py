@@ -96,7 +96,11 @@ def after_detonation(tokens: Sequence[int], icons: int) -> tuple[int, ...]:
     """p.26: the tokens left on a border after ``icons`` are detonated.
 
     RULING: the "1 mine" token goes first, then "2 mines" tokens are removed, and an odd icon flips one to
-    "1 mine"; which tokens carry the icons never changes the dice, so the owner is not asked.
+    "1 mine". The text says "remove tokens showing that total number of mine icons from the border. A '2 mines'
+    token may be partially detonated by flipping it to its '1 mine' side" (p.26): the owner "rolls 3 dice for
+    each mine icon removed", so which tokens carry the icons never changes the dice nor the icons left; this
+    order also leaves the fewest tokens on the border (a border holds one "1 mine" token at most, p.14), so the
+    owner is not asked.
     """
     left = sorted(tokens)
     remaining = icons

@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import product
 
-from pbem.games.axisallies.combat_fire import has
+from pbem.games.axisallies.combat_fire import has, rule_type
 from pbem.games.axisallies.combat_types import Battle, Cargo, FireGroup, Piece, Role, Units, subtract, total
 from pbem.games.axisallies.data import AxisAlliesPack
 from pbem.rules.contract import ALLOW, Verdict, deny
@@ -146,10 +146,11 @@ def cargo_first_options(pack: AxisAlliesPack, cargo: Cargo) -> tuple[CargoLoss, 
     return units + tuple(CargoLoss(supply=s) for s in _supply_splits(cargo.supply, _group(pack, cargo)))
 
 
-def cargo_names(cargo: Cargo) -> tuple[str, ...]:
-    """p.21: the types the firing player may name for the second loss (``supply`` while supply is aboard);
-    empty when nothing is left (the second loss lapses, notes §10.27)."""
-    types = sorted({k[1] for k, n in cargo.units.items() if n > 0})
+def cargo_names(pack: AxisAlliesPack, cargo: Cargo) -> tuple[str, ...]:
+    """p.21: the types the firing player may name for the second loss (:func:`.combat_fire.rule_type`: a tank is
+    a tank, Matilda or Sherman; ``supply`` while supply is aboard); empty when nothing is left (the second loss
+    lapses, notes §10.27)."""
+    types = sorted({rule_type(pack, k[1]) for k, n in cargo.units.items() if n > 0})
     return tuple(types) + (("supply",) if cargo.supply_points else ())
 
 
@@ -158,7 +159,8 @@ def cargo_second_options(pack: AxisAlliesPack, cargo: Cargo, named: str) -> tupl
     a group of supply."""
     if named == "supply":
         return tuple(CargoLoss(supply=s) for s in _supply_splits(cargo.supply, _group(pack, cargo)))
-    return tuple(CargoLoss(unit=k) for k, n in sorted(cargo.units.items()) if n > 0 and k[1] == named)
+    same = rule_type(pack, named)
+    return tuple(CargoLoss(unit=k) for k, n in sorted(cargo.units.items()) if n > 0 and rule_type(pack, k[1]) == same)
 
 
 def check_transport_hit(
@@ -169,12 +171,12 @@ def check_transport_hit(
     if first not in cargo_first_options(pack, cargo):
         return deny(rule, "bad-cargo-loss", "the first loss must be one land unit or 5 supply aboard")
     rest = cargo_after(cargo, first)
-    names = cargo_names(rest)
+    names = cargo_names(pack, rest)
     if not names:
         if named is not None or second is not None:
             return deny(rule, "nothing-left", "nothing is left aboard for a second loss")
         return ALLOW
-    if named not in names:
+    if named is None or rule_type(pack, named) not in names:
         return deny(rule, "bad-cargo-name", f"name one of {', '.join(names)}")
     if second is None or second not in cargo_second_options(pack, rest, named):
         return deny(rule, "bad-cargo-loss", f"the second loss must be of the named {named}")

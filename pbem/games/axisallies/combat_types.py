@@ -15,6 +15,7 @@ __all__ = [
     "TRANSPORT",
     "Battle",
     "Cargo",
+    "EscortsShield",
     "FireGroup",
     "Hit",
     "Kind",
@@ -37,6 +38,14 @@ Target = Literal["any", "tanks", "air", "land_type", "sea_type"]
 """What the firer may aim a hit of a group at: ``any`` (no option), ``tanks`` (anti-tank guns, round 1, p.30),
 ``air`` (attacking scout cars, p.31), ``land_type`` / ``sea_type`` (a type the attacking bomber's player names,
 p.33)."""
+
+EscortsShield = Literal["reachable", "all"]
+"""Named option (notes §10.12): which escorts keep hits off the defender's transports. p.21 says transports "may
+not be taken as casualties until no more escorting sea or air units remain in the combat", but its worked example
+assigns two submarine hits to the transports past an escorting fighter ("Since submarines cannot hit air units
+(and vice versa), both casualties are assigned to transports"). ``reachable`` (recommended default, as the
+example and "The defender must assign as many hits as possible"): only escorts the hit could fall on shield the
+transports. ``all``: every escort does, and a hit that can reach no escort is lost."""
 
 TRANSPORT: Piece = ("convoy", "transport")
 """The defender's virtual transports (p.14) as one kind of casualty: a hit on them costs two pieces of cargo."""

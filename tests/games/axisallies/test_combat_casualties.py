@@ -180,8 +180,8 @@ def test_p30_aimed_hits_beyond_the_tanks_fall_anywhere(pack: AxisAlliesPack) -> 
 
 @pytest.mark.rule("33")
 def test_p33_overlapping_aims_are_all_met_when_they_can_be(pack: AxisAlliesPack) -> None:
-    """A bomber names the type ``tank`` and an anti-tank gun aims at any tank: the Matilda must take the
-    bomber's hit and the Sherman the gun's, not the other way round."""
+    """A bomber names the type ``tank`` and an anti-tank gun aims at any tank: both aims are met, so both tanks
+    go (the Matilda and the Sherman are both of the type tank, p.30), not a tank and the infantry."""
     battle = Battle(
         "tobruk",
         "land",

@@ -78,8 +78,23 @@ def test_p31_scout_cars_and_bombers_each_destroy_one_supply_token_before_round_o
     twice = check_supply_strikes(pack, board, battle, ["supply_raider", "supply_raider"])
     assert (twice.rule, twice.reason) == ("31", "no-supply-strike")
     assert supply_strikes(pack, board, replace(battle, round=2)) == ()
-    assert supply_strikes(pack, Position(round=1, supply={"tobruk": 1}), battle) == ("supply_raider",)
     assert supply_strikes(pack, Position(round=1), battle) == ()
+
+
+@pytest.mark.rule("31")
+@pytest.mark.rule("33")
+def test_p31_with_one_token_left_either_strike_may_destroy_it(pack: AxisAlliesPack) -> None:
+    """pp.31, 33: scout cars and bombers attacking together each "may choose to destroy 1 supply token in the
+    defending territory": with a single token there, the attacker may use either characteristic, not both."""
+    board = Position(round=1, supply={"tobruk": 1})
+    battle = Battle(
+        "tobruk", "land", "axis", land={"derna": {DE_SCOUT: 1}}, air_sea={DE_BOMBER: 1}, defenders={UK_INF: 1}
+    )
+    assert supply_strikes(pack, board, battle) == ("supply_raider", "collateral_damage")
+    assert check_supply_strikes(pack, board, battle, ["collateral_damage"]).ok
+    assert check_supply_strikes(pack, board, battle, ["supply_raider"]).ok
+    both = check_supply_strikes(pack, board, battle, ["supply_raider", "collateral_damage"])
+    assert (both.rule, both.reason) == ("33", "no-supply-left")
 
 
 @pytest.mark.rule("33")
@@ -323,6 +338,30 @@ def test_p28_torch_landings_press_with_all_units_while_they_can_pay(pack: AxisAl
     assert check_cease(pack, board, ordinary).ok
     won = conclude(pack, board, replace(battle, defenders={}), power="united_states")
     assert won.controller == "united_states" and won.convoy_zone == "sz7"
+
+
+@pytest.mark.rule("28")
+def test_p28_option_torch_landings_unable_to_pay_press_unpaid(pack: AxisAlliesPack) -> None:
+    """Notes §10.22, a named option: p.28 says the landings "must continue to be pressed with all units until"
+    one side is gone, and also that "In all other respects, these attacks follow the normal ... combat
+    procedure", under which an attacker short of supply must cease (p.23). ``torch_unpaid_press`` False (the
+    default): the normal forced cease; True: a landing that cannot pay presses without paying."""
+    board = Position(round=7, pieces={"algiers": {FR_INF: 2, US_INF: 6}}, control={"algiers": "france"})
+    dry = replace(board, supply={"algiers": 1})
+    battle = Battle("algiers", "land", "allies", land={"algiers": {US_INF: 6}}, defenders={FR_INF: 1}, must_press=True)
+    assert check_cease(pack, dry, battle).ok
+    assert not check_press(pack, dry, battle, Press()).ok
+    refused = check_cease(pack, dry, battle, torch_unpaid_press=True)
+    assert (refused.rule, refused.reason) == ("28", "must-press")
+    assert check_press(pack, dry, battle, Press(), torch_unpaid_press=True).ok
+    paid = check_press(pack, dry, battle, Press(payment={"algiers": {"algiers": 1}}), torch_unpaid_press=True)
+    assert (paid.rule, paid.reason) == ("23", "supply-amount")  # nothing may be paid in part
+    able = replace(board, supply={"algiers": 2})
+    unpaid = check_press(pack, able, battle, Press(), torch_unpaid_press=True)
+    assert (unpaid.rule, unpaid.reason) == ("23", "supply-amount")  # who can pay, pays
+    ordinary = replace(battle, must_press=False)
+    assert not check_press(pack, dry, ordinary, Press(), torch_unpaid_press=True).ok
+    assert check_cease(pack, dry, ordinary, torch_unpaid_press=True).ok
 
 
 # --- step 6: who holds the territory (p.23) ------------------------------------------------------------------

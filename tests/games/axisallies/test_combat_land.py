@@ -41,8 +41,9 @@ from pbem.games.axisallies.combat import (
     retreating,
     roll_specs,
 )
-from pbem.games.axisallies.data import AxisAlliesPack
+from pbem.games.axisallies.data import AxisAlliesPack, load_pack
 from pbem.games.axisallies.position import Position
+from tests.games.axisallies.pack_helpers import Raw, pretty, record
 
 DE_INF: Piece = ("germany", "infantry")
 DE_MECH: Piece = ("germany", "mech_infantry")
@@ -456,3 +457,47 @@ def test_p21_a_volley_is_recorded_per_unit_type_with_its_dice(pack: AxisAlliesPa
         ("germany-infantry", 1, (9, 2), 2, 1),
     ]
     assert step.hits == 2 and step.side == "axis"
+
+
+@pytest.mark.rule("33")
+@pytest.mark.rule("30")
+def test_p33_a_bomber_naming_the_tank_type_names_every_tank(pack: AxisAlliesPack) -> None:
+    """p.33: the attacker selects "a specific combat land unit type"; the unit types are those of the profiles
+    (p.30: "Infantry, mechanized infantry, artillery, anti-tank guns, anti-aircraft artillery, scout cars, tanks,
+    and trucks"), and the Lend-Lease Sherman is a tank (p.28, Game Piece Directory): naming tanks lets the
+    defender lose either tank, and the Sherman may be named as a tank."""
+    battle = Battle("tobruk", "land", "axis", air_sea={DE_BOMBER: 1}, defenders={UK_INF: 1, UK_TANK: 1, UK_SHERMAN: 1})
+    (bomber,) = attack_fire(pack, battle)
+    pool = casualty_pool(pack, battle, "defender")
+    assert combat_fire.aim_options(pack, battle, bomber, pool) == ("infantry", "tank")
+    hits = combat_fire.volley(pack, battle, [combat_fire.Scored(bomber, 1, {"tank": 1})])
+    assert check_casualties(hits, pool, {UK_SHERMAN: 1}, rule="21").ok
+    assert check_casualties(hits, pool, {UK_TANK: 1}, rule="21").ok
+    ignored = check_casualties(hits, pool, {UK_INF: 1}, rule="21")
+    assert (ignored.rule, ignored.reason) == ("33", "aimed-hit-ignored")
+    shermans = Battle("tobruk", "land", "axis", air_sea={DE_BOMBER: 1}, defenders={UK_INF: 1, UK_SHERMAN: 1})
+    assert check_aims(pack, shermans, bomber, 1, {"tank": 1}, casualty_pool(pack, shermans, "defender")).ok
+
+
+@pytest.mark.rule("30")
+def test_p30_each_artillery_goes_where_its_support_adds_most(pack: AxisAlliesPack, raw: Raw) -> None:
+    """p.30: "Each eligible infantry or mechanized infantry must be paired one-for-one with a supporting
+    artillery"; the pairing is the attacker's, and the library makes the best one. Support is worth more to a
+    flanking unit than to the same unit in the main attack (p.19: its 8-10 are rerolled), and more to a weaker
+    unit than to a stronger: in a transcription where mechanized infantry attacks at 1, a single artillery
+    supports the mechanized infantry of the main attack (+2 in 10) before the flanking infantry (+1 in 7)."""
+    battle = Battle(
+        "tobruk",
+        "land",
+        "axis",
+        land={"derna": {DE_MECH: 1, DE_INF: 1}, "mechili": {DE_INF: 1, DE_ART: 1}},
+        defenders={UK_INF: 1},
+        main="derna",
+    )
+    flank = {(g.type, g.flanking, g.supported) for g in attack_fire(pack, battle)}
+    assert ("infantry", True, True) in flank  # same base value: the flanking infantry takes the support
+    record(raw, "units", "germany-mech_infantry")["attack"] = 1
+    weak = load_pack(pretty(raw))
+    groups = {(g.type, g.flanking, g.supported, g.needs) for g in attack_fire(weak, battle)}
+    assert ("mech_infantry", False, True, 3) in groups
+    assert ("infantry", True, False, 2) in groups

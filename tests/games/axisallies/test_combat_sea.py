@@ -14,7 +14,9 @@ from pbem.games.axisallies.combat import (
     Cargo,
     CargoLoss,
     Piece,
+    Press,
     Scored,
+    after_press,
     apply_hits,
     attack_fire,
     cargo_after,
@@ -26,6 +28,7 @@ from pbem.games.axisallies.combat import (
     check_battle,
     check_casualties,
     check_escape,
+    check_press,
     check_submerge,
     check_transport_hit,
     combat_over,
@@ -36,6 +39,7 @@ from pbem.games.axisallies.combat import (
     volley,
 )
 from pbem.games.axisallies.data import AxisAlliesPack
+from pbem.games.axisallies.position import Position
 
 UK_SUB: Piece = ("united_kingdom", "submarine")
 UK_DD: Piece = ("united_kingdom", "destroyer")
@@ -186,7 +190,7 @@ def test_p21_worked_example_each_transport_hit_costs_two_pieces_of_cargo(pack: A
     assert cargo is not None
     first, second = CargoLoss(unit=DE_INF), CargoLoss(supply={"germany": 2, "italy": 3})
     assert check_transport_hit(pack, cargo, first, "supply", second, rule="21").ok
-    assert cargo_names(cargo_after(cargo, first)) == ("infantry", "scout_car", "tank", "supply")
+    assert cargo_names(pack, cargo_after(cargo, first)) == ("infantry", "scout_car", "tank", "supply")
     cargo = cargo_after(cargo, first, second)
     assert cargo.supply == {"germany": 2}
     third, fourth = CargoLoss(unit=IT_INF), CargoLoss(unit=IT_TANK)
@@ -292,3 +296,58 @@ def test_p19_battles_hold_only_pieces_that_can_fight_there(pack: AxisAlliesPack)
     for battle, rule, reason in cases:
         verdict = check_battle(pack, battle)
         assert (verdict.rule, verdict.reason) == (rule, reason), battle
+
+
+@pytest.mark.rule("21")
+def test_p21_naming_the_tank_type_for_a_transport_hit_names_every_tank(pack: AxisAlliesPack) -> None:
+    """p.21: "For the second, you select a unit type, and then the defender must choose a unit of that type": a
+    British convoy's Matilda and Lend-Lease Sherman are both of the type tank (p.30, Game Piece Directory)."""
+    uk_tank, sherman = ("united_kingdom", "tank"), ("united_kingdom", "lend_lease_sherman")
+    cargo = Cargo(units={UK_INF: 1, uk_tank: 1, sherman: 1})
+    assert cargo_names(pack, cargo) == ("infantry", "tank")
+    assert cargo_second_options(pack, cargo, "tank") == (CargoLoss(unit=sherman), CargoLoss(unit=uk_tank))
+    first = CargoLoss(unit=UK_INF)
+    assert check_transport_hit(pack, cargo, first, "tank", CargoLoss(unit=sherman), rule="21").ok
+    only_sherman = Cargo(units={UK_INF: 1, sherman: 1})
+    assert cargo_names(pack, cargo_after(only_sherman, first)) == ("tank",)
+    assert check_transport_hit(pack, only_sherman, first, "tank", CargoLoss(unit=sherman), rule="21").ok
+
+
+@pytest.mark.rule("23")
+def test_p23_at_sea_the_attacker_presses_with_every_unit_or_ceases(pack: AxisAlliesPack) -> None:
+    """p.23 step 5: "In a sea combat, you may simply choose to either press or cease the attack. If you choose to
+    press, return to step 1": only a land attack turns some units aside ("In a land combat, it works a bit
+    differently")."""
+    battle = Battle("sz25", "sea", "axis", air_sea={IT_DD: 2, IT_FIGHTER: 1}, defenders={UK_DD: 1})
+    board = Position(round=1)
+    assert check_press(pack, board, battle, Press()).ok
+    for aside in ({IT_FIGHTER: 1}, {IT_DD: 1}):
+        refused = check_press(pack, board, battle, Press(air_retreat=aside))
+        assert (refused.rule, refused.reason) == ("23", "sea-press-with-all")
+    assert after_press(pack, battle, Press()).air_sea == battle.air_sea
+
+
+@pytest.mark.rule("21")
+def test_p21_option_escorts_shield_every_escort_or_only_those_a_hit_can_reach(
+    pack: AxisAlliesPack, convoy: Battle
+) -> None:
+    """Notes §10.12, a named option: p.21 says transports "may not be taken as casualties until no more escorting
+    sea or air units remain", yet its worked example sends submarine hits to the transports past an escorting
+    fighter. ``reachable`` (the default, as the example): only escorts the hit could fall on shield the
+    transports; ``all``: any escort does, and the submarines' hits are lost."""
+    (subs,) = surprise_fire(pack, convoy, "attacker", {})
+    pool = casualty_pool(pack, convoy, "defender")
+    assert hits_assignable(volley(pack, convoy, [Scored(subs, 2)]), pool) == 2
+    assert hits_assignable(volley(pack, convoy, [Scored(subs, 2)], escorts_shield="reachable"), pool) == 2
+    assert hits_assignable(volley(pack, convoy, [Scored(subs, 2)], escorts_shield="all"), pool) == 0
+    assert not combat_over(pack, convoy)
+    assert combat_over(pack, convoy, escorts_shield="all")  # neither side can hit the other
+    bomber = Battle("sz15", "sea", "allies", air_sea={("united_kingdom", "bomber"): 1}, defenders={IT_DD: 1})
+    bomber = replace(bomber, cargo=convoy.cargo)
+    (group,) = attack_fire(pack, bomber)
+    assert group.target == "any"  # the British bomber names no type (only Collateral Damage)
+    guarded = casualty_pool(pack, bomber, "defender")
+    refused = check_casualties(
+        volley(pack, bomber, [Scored(group, 1)], escorts_shield="all"), guarded, {TRANSPORT: 1}, rule="21"
+    )
+    assert (refused.rule, refused.reason) == ("21", "casualty-cannot-be-hit")
