@@ -134,6 +134,8 @@ def draw_face(parent: ET.Element, face: CounterFace, style: MapStyle) -> None:
             return
     else:
         el(parent, "rect", width=num(c), height=num(c), rx="2.5", fill=fill, stroke=ink, stroke_width="0.8")
+    if face.stripe is not None:
+        el(parent, "rect", class_="stripe", x="0.4", y="0.4", width=num(c * 0.1), height=num(c - 0.8), fill=face.stripe)
     if face.reduced:
         el(
             parent,
@@ -750,7 +752,7 @@ class MapRenderer:
                 text_anchor="middle",
                 font_size=num(label.size),
                 font_style="italic" if label.italic else "normal",
-                fill=style.label_color,
+                fill=label.color or style.label_color,
                 **_halo(label.halo, label.size),
                 **({"font_weight": "bold"} if label.bold else {}),
             )

@@ -102,6 +102,7 @@ class CounterFace(_Model):
         marks: small badges (``"OOS"``).
         fill: a fill other than the side's (a nationality's colour).
         concealed: the viewer sees only the block's back: its colour, nothing else.
+        stripe: a band down the counter's left edge in this colour (a formation's colour, as Gazala prints it).
         count: a stack of that many interchangeable pieces (Axis & Allies): drawn as a pile with the number in a
             badge (None: a single unit).
     """
@@ -115,6 +116,7 @@ class CounterFace(_Model):
     marks: tuple[str, ...] = ()
     fill: str | None = None
     concealed: bool = False
+    stripe: str | None = None
     count: int | None = None
 
 
