@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pbem.report.draw import FONT, SVG_NS, el, num, pointlist
@@ -667,6 +667,8 @@ class MapRenderer:
                 cx, cy = region.center
                 drawn = el(regions, "circle", cx=num(cx), cy=num(cy), r=num(region.radius), **attrs)
             el(drawn, "title", region.name or region.id)
+        if style.control_tint is not None and view is not None:
+            self._tint(root, self.presentation.control(view), style.control_tint)
         features = el(root, "g", class_="features")
         for line in spec.lines:
             el(features, "polyline", points=pointlist(line.points), fill="none", **self._stroke(line.kind))
@@ -757,6 +759,15 @@ class MapRenderer:
                 **({"font_weight": "bold"} if label.bold else {}),
             )
         return root
+
+    def _tint(self, root: ET.Element, control: Mapping[str, str], opacity: float) -> None:
+        """A wash in its controller's colour over each controlled region with an outline."""
+        layer = el(root, "g", class_="control-tint")
+        for region in self.spec.regions:
+            owner = control.get(region.id, "")
+            if owner in self.style.sides and region.polygon:
+                el(layer, "polygon", data_id=region.id, data_side=owner, points=pointlist(region.polygon),
+                   fill=self.style.sides[owner].control, fill_opacity=num(opacity), stroke="none")  # fmt: skip
 
     def marker_boxes(self, view: View) -> list[MarkerBox]:
         """Where each of the view's markers is drawn: a coloured label above its location."""

@@ -76,6 +76,8 @@ class MapStyle(_Model):
     """How the legend names terrain and feature kinds (default: the kind, capitalised)."""
     label_halo: str | None = None
     """A colour outlining region labels so they read over roads and borders (None: no outline)."""
+    control_tint: float | None = None
+    """The opacity of a wash in the controller's colour over each controlled region (None: its marker only)."""
 
     def arrow(self, side: str) -> Stroke:
         if side in self.arrows:

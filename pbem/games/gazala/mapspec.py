@@ -16,6 +16,7 @@ Example:
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 from pbem.games.gazala.data import INFANTRY_TYPES, RECCE_TYPES, TANK_TYPES, GazalaPack, Hq, Route, Unit
 from pbem.rules.contract import UnitView
@@ -110,13 +111,14 @@ def map_style(pack: GazalaPack) -> MapStyle:
 def hex_grid(pack: GazalaPack) -> HexGrid:
     """The renderer's grid for the pack's printed grid (columns from ``cols[0]``, rows from ``rows[0]``)."""
     data = pack.map
-    for stagger in ("odd", "even"):
+    staggers: tuple[Literal["odd", "even"], ...] = ("odd", "even")
+    for stagger in staggers:
         candidate = HexGrid(
             columns=data.cols[1] - data.cols[0] + 1,
             rows=data.rows[1] - data.rows[0] + 1,
             size=HEX_SIZE,
             orientation=data.orientation,
-            stagger=stagger,  # type: ignore[arg-type]
+            stagger=stagger,
             first=data.cols[0],
             first_row=data.rows[0],
             id_format=f"{{col:0{data.col_digits}d}}{{row:0{data.row_digits}d}}",

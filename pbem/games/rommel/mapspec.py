@@ -113,13 +113,14 @@ def hex_grid(pack: RommelPack) -> HexGrid:
     """The renderer's grid for the pack's printed grid, one hex of room on either side for the off-board boxes."""
     grid = pack.map.grid
     width = math.sqrt(3) * grid.hex_size if grid.orientation == "pointy" else 1.5 * grid.hex_size
-    for stagger in ("odd", "even"):
+    staggers: tuple[Literal["odd", "even"], ...] = ("odd", "even")
+    for stagger in staggers:
         candidate = HexGrid(
             columns=grid.cols[1] - grid.cols[0] + 1,
             rows=grid.rows[1] - grid.rows[0] + 1,
             size=float(grid.hex_size),
             orientation=grid.orientation,
-            stagger=stagger,  # type: ignore[arg-type]
+            stagger=stagger,
             first=grid.cols[0],
             first_row=grid.rows[0],
             id_format=f"{{col:0{grid.col_digits}d}}{{row:0{grid.row_digits}d}}",
