@@ -108,7 +108,7 @@ def map_style(pack: AxisAlliesPack) -> MapStyle:
         label_halo=HALO,
         region_stroke="#7c6c4c",
         names=names,
-        control_tint=0.22,
+        control_tint=0.2,
     )
 
 
