@@ -13,7 +13,7 @@ from typing import ClassVar
 import pytest
 
 from pbem.games.axisallies import mapspec
-from pbem.games.axisallies.data import AxisAlliesPack
+from pbem.games.axisallies.data import AxisAlliesPack, SeaZone, Territory
 from pbem.report.svg import MapRenderer
 from pbem.rules.contract import UnitView, View
 from pbem.rules.maps import MapSpec
@@ -49,7 +49,7 @@ def renderer(pack: AxisAlliesPack) -> MapRenderer:
 def test_every_region_is_a_space_of_the_pack_with_its_outline(pack: AxisAlliesPack, spec: MapSpec) -> None:
     regions = {r.id: r for r in spec.regions}
     assert len(regions) == len(spec.regions)
-    spaces = [*pack.territories, *pack.sea_zones]
+    spaces: list[Territory | SeaZone] = [*pack.territories, *pack.sea_zones]
     assert set(regions) == {s.id for s in spaces}
     for space in spaces:
         region = regions[space.id]
