@@ -63,7 +63,7 @@ STROKES = {
     "mountain_side": Stroke(color="#5b3d1e", width=5),
     "ridge": Stroke(color="#8a5a28", width=4),
     "marsh": Stroke(color="#4f7f6a", width=4, dash="3,2"),
-    "gap": Stroke(color="#f7f0dc", width=4),
+    "gap": Stroke(color="#c98f45", width=4, dash="2,3"),
     "frontier": Stroke(color="#6a2a6a", width=1.6, dash="6,3"),
     "highway": Stroke(color="#b3261e", width=3.2),
     "track": Stroke(color="#7a5a30", width=2, dash="6,3"),
@@ -90,6 +90,8 @@ NAMES = {
 EDGE_KIND = {"mountain": "mountain_side"}
 """Hexside terrains whose name is also a hex terrain's get a stroke key of their own."""
 COUNTER = 24.0
+HALO = "#fbf6e8"
+"""The outline that keeps names legible over roads and hexsides."""
 """A block's edge in map units: two blocks side by side fit a hex 30 units from centre to corner."""
 
 
@@ -103,7 +105,7 @@ def map_style(pack: RommelPack) -> MapStyle:
         counter=COUNTER,
         label_size=6.5,
         label_color="#4a3c24",
-        label_halo="#fbf6e8",
+        label_halo=HALO,
         region_stroke="#b8a47c",
         names=NAMES,
     )
@@ -212,9 +214,7 @@ def _pass_labels(pack: RommelPack, grid: HexGrid) -> list[Label]:
     for side in pack.map.hexsides:
         if side.name:
             (ax, ay), (bx, by) = _centre(pack, grid, side.a), _centre(pack, grid, side.b)
-            labels.append(
-                Label(text=side.name, at=((ax + bx) / 2, (ay + by) / 2 + 3), size=6, italic=True, halo="#fbf6e8")
-            )
+            labels.append(Label(text=side.name, at=((ax + bx) / 2, (ay + by) / 2 + 3), size=6, italic=True, halo=HALO))
     return labels
 
 
@@ -228,7 +228,7 @@ def _area_labels(pack: RommelPack, grid: HexGrid) -> list[Label]:
         points = [_centre(pack, grid, h) for h in area.hexes]
         x = sum(p[0] for p in points) / len(points)
         y = max(p[1] for p in points) - grid.size * 0.6
-        labels.append(Label(text=area.name.upper(), at=(x, y), size=20, italic=True))
+        labels.append(Label(text=area.name.upper(), at=(x, y), size=20, italic=True, color="#9a8660", halo=HALO))
     return labels
 
 
