@@ -82,7 +82,6 @@ NAMES = {
     "ridge": "Ridge hexside",
     "marsh": "Marsh hexside",
     "gap": "Gap (pass)",
-    "frontier": "Libya-Egypt frontier",
     "highway": "Highway",
     "track": "Track",
     "trail": "Trail",
@@ -107,8 +106,14 @@ def map_style(pack: RommelPack) -> MapStyle:
         label_color="#4a3c24",
         label_halo=HALO,
         region_stroke="#b8a47c",
-        names=NAMES,
+        names=NAMES | {"frontier": f"{'-'.join(_country_names(pack))} frontier"},
     )
+
+
+def _country_names(pack: RommelPack) -> list[str]:
+    """The names of the scenario areas the hexes' countries are (§18: Libya, Egypt), in map order."""
+    areas = {area.id: area.name for area in pack.map.areas}
+    return [areas.get(region, region.title()) for region in dict.fromkeys(h.region for h in pack.map.hexes)]
 
 
 def hex_grid(pack: RommelPack) -> HexGrid:

@@ -81,6 +81,8 @@ def test_frontier_runs_between_libya_and_egypt(rommel: RommelPack, spec: MapSpec
     country = {h.id: h.region for h in rommel.map.hexes}
     frontier = [e for e in spec.edges if e.kind == "frontier"]
     assert frontier and all(country[e.a] != country[e.b] for e in frontier)
+    legend = mapspec.map_style(rommel).name("frontier")
+    assert all(rommel.area(region).name in legend for region in set(country.values()))
 
 
 def test_roads_are_paths_through_neighbouring_hexes(rommel: RommelPack, spec: MapSpec) -> None:
