@@ -16,6 +16,8 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pbem.games.axisallies.data import AxisAlliesPack, SeaZone, Territory
 from pbem.rules.contract import UnitView
 from pbem.rules.maps import Edge, Label, MapSpec, Path, Point, Polyline, Region, Shape
@@ -116,7 +118,8 @@ def map_spec(pack: AxisAlliesPack) -> MapSpec:
     """The board: sea zones and territories from their outlines, the coast road, the white line, capitals, the
     Strait of Messina, convoy routes and RP values."""
     width = float(pack.canvas.width)
-    regions = [_zone(zone, width) for zone in pack.sea_zones] + [_territory(t, width) for t in pack.territories]
+    powers: dict[str, str] = {p.id: p.name for p in pack.powers}
+    regions = [_zone(zone, width) for zone in pack.sea_zones] + [_territory(t, width, powers) for t in pack.territories]
     land = {t.id: t for t in pack.territories}
     sea = {z.id for z in pack.sea_zones}
     coast_road = [
@@ -155,7 +158,7 @@ def _anchor(position: tuple[int, int], text: str, size: float, width: float) -> 
     return (min(max(float(position[0]), half), width - half), float(position[1]))
 
 
-def _territory(t: Territory, width: float) -> Region:
+def _territory(t: Territory, width: float, powers: Mapping[str, str]) -> Region:
     if t.permanent_owner is not None:
         terrain = f"{HOME}{t.permanent_owner}"
     elif t.impassable:
@@ -166,6 +169,7 @@ def _territory(t: Territory, width: float) -> Region:
         terrain = "mat" if t.mat else "land"
     facts = [f"{t.rp} RP" if t.rp is not None else "", "coast road" if t.coast_road else "",
              f"capital of the {t.capital_of.title()}" if t.capital_of else "",
+             f"staging territory of {', '.join(powers[p] for p in t.staging_for)}" if t.staging_for else "",
              f"stacking {t.stacking_limit}"]  # fmt: skip
     label = t.label if t.rp is None else f"{t.label} {t.rp}"
     return Region(
@@ -179,7 +183,14 @@ def _territory(t: Territory, width: float) -> Region:
 
 
 def _zone(zone: SeaZone, width: float) -> Region:
-    about = f"{zone.convoy.route} convoy" if zone.convoy is not None else ""
+    about = ", ".join(
+        fact
+        for fact in (
+            f"{zone.convoy.route} convoy" if zone.convoy is not None else "",
+            "naval base" if zone.naval_base else "",
+        )
+        if fact
+    )
     return Region(
         id=zone.id,
         name=f"{zone.name}{f' ({about})' if about else ''}",

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from pbem.games.gazala.data import INFANTRY_TYPES, RECCE_TYPES, TANK_TYPES, GazalaPack, Hq, Route, Unit
+from pbem.games.gazala.data import INFANTRY_TYPES, RECCE_TYPES, TANK_TYPES, GazalaPack, Hq, Route, SupplySource, Unit
 from pbem.rules.contract import UnitView
 from pbem.rules.maps import Edge, HexGrid, Label, MapSpec, Path, Point, Polyline, Region, Shape
 from pbem.rules.presentation import CounterFace, MapStyle, SideStyle, Stroke
@@ -141,6 +141,9 @@ def map_spec(pack: GazalaPack) -> MapSpec:
     records = {r.id: r for r in data.hexes}
     boxes = {b.id: b.name for b in pack.boxes}
     mines = {m.hex: m for m in pack.minefields}
+    sources: dict[str, list[SupplySource]] = {}
+    for source in pack.supply_sources:
+        sources.setdefault(source.hex, []).append(source)
     missing = set(data.missing)
     regions = []
     shapes = []
@@ -158,6 +161,7 @@ def map_spec(pack: GazalaPack) -> MapSpec:
             about = [NAMES.get(terrain, terrain)]
             if mine is not None:
                 about.append(boxes[mine.box] if mine.box is not None else NAMES[f"minefield-{mine.owner}"])
+            about += [f"supply source: {source.name}" for source in sources.get(hex_id, ())]
             regions.append(
                 Region(
                     id=hex_id,

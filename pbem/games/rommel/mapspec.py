@@ -90,6 +90,7 @@ EDGE_KIND = {"mountain": "mountain_side"}
 """Hexside terrains whose name is also a hex terrain's get a stroke key of their own."""
 COUNTER = 24.0
 HALO = "#fbf6e8"
+EXIT_SIZE = 8.0
 """The outline that keeps names legible over roads and hexsides."""
 """A block's edge in map units: two blocks side by side fit a hex 30 units from centre to corner."""
 
@@ -161,17 +162,23 @@ def map_spec(pack: RommelPack) -> MapSpec:
         )
     regions += _boxes(pack, grid)
     width, height = grid.extent()
+    width += grid.origin[0] - pack.map.grid.margin  # the off-board box beyond the east edge
     edges = [
         Edge(a=s.a, b=s.b, kind=EDGE_KIND.get(s.terrain, s.terrain)) for s in pack.map.hexsides if s.terrain != "clear"
     ]
     edges += _frontier(pack)
     return MapSpec(
-        width=width + grid.origin[0] - pack.map.grid.margin,
+        width=width,
         height=height + grid.origin[1],
         regions=tuple(regions),
         edges=tuple(edges),
         paths=tuple(Path(kind=road.kind, through=road.hexes) for road in _by_rank(pack)),
-        labels=(*_place_labels(pack, grid), *_pass_labels(pack, grid), *_area_labels(pack, grid)),
+        labels=(
+            *_place_labels(pack, grid),
+            *_pass_labels(pack, grid),
+            *_area_labels(pack, grid),
+            *_exits(pack, grid, width),
+        ),
         background="sea",
     )
 
@@ -234,6 +241,22 @@ def _area_labels(pack: RommelPack, grid: HexGrid) -> list[Label]:
         x = sum(p[0] for p in points) / len(points)
         y = max(p[1] for p in points) - grid.size * 0.6
         labels.append(Label(text=area.name.upper(), at=(x, y), size=20, italic=True, color="#9a8660", halo=HALO))
+    return labels
+
+
+def _exits(pack: RommelPack, grid: HexGrid, width: float) -> list[Label]:
+    """§17.1: where each side exits the map to win, an arrow and its name beyond the middle of the edge hexes."""
+    labels = []
+    for exit_ in pack.map.exits:
+        points = [_centre(pack, grid, h) for h in exit_.hexes]
+        x = (min if exit_.edge == "west" else max)(p[0] for p in points)
+        y = sum(p[1] for p in points) / len(points)
+        name = SIDES[exit_.side].name
+        text = f"\u25c0 {name} exit" if exit_.edge == "west" else f"{name} exit \u25b6"
+        shift = grid.size * 1.6 * (-1 if exit_.edge == "west" else 1)
+        labels.append(
+            Label(text=text, at=(x + shift, y), size=8, bold=True, halo=HALO, color=SIDES[exit_.side].control)
+        )
     return labels
 
 

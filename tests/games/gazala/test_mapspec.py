@@ -172,3 +172,9 @@ def test_svg_is_byte_identical_across_renders_and_hash_seeds(gazala: GazalaPack,
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT,
                          env={**os.environ, "PYTHONHASHSEED": "7"})  # fmt: skip
     assert out.stdout == first
+
+
+def test_supply_sources_are_named_in_their_hex_tooltip(spec: MapSpec, gazala: GazalaPack) -> None:
+    regions = {r.id: r for r in spec.regions}
+    for source in gazala.supply_sources:
+        assert source.name in regions[source.hex].name

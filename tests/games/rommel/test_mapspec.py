@@ -166,3 +166,11 @@ def test_svg_is_byte_identical_across_renders_and_hash_seeds(rommel: RommelPack,
         out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                              cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed})  # fmt: skip
         assert out.stdout == first
+
+
+def test_map_end_exits_are_named_for_their_side_inside_the_canvas(rommel: RommelPack, spec: MapSpec) -> None:
+    exits = [label for label in spec.labels if "exit" in label.text]
+    assert len(exits) == len(rommel.map.exits)
+    for label, exit_ in zip(exits, rommel.map.exits, strict=True):
+        assert mapspec.SIDES[exit_.side].name in label.text
+        assert 0 < label.at[0] < spec.width
