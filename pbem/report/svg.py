@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pbem.report.draw import FONT, SVG_NS, el, num, pointlist
@@ -112,6 +112,8 @@ def draw_face(parent: ET.Element, face: CounterFace, style: MapStyle) -> None:
     c = style.counter
     side = style.sides[face.side]
     fill, ink = face.fill or side.fill, side.ink
+    if face.count is not None:
+        _pile(parent, face.count, c, fill, ink)
     if face.shape == "block":
         el(parent, "rect", x=num(c * 0.06), y=num(c * 0.1), width=num(c), height=num(c), rx="2", fill="#00000040")
         el(parent, "rect", width=num(c), height=num(c), rx="2", fill=fill, stroke=ink, stroke_width="0.8")
@@ -132,6 +134,8 @@ def draw_face(parent: ET.Element, face: CounterFace, style: MapStyle) -> None:
             return
     else:
         el(parent, "rect", width=num(c), height=num(c), rx="2.5", fill=fill, stroke=ink, stroke_width="0.8")
+    if face.stripe is not None:
+        el(parent, "rect", class_="stripe", x="0.4", y="0.4", width=num(c * 0.1), height=num(c - 0.8), fill=face.stripe)
     if face.reduced:
         el(
             parent,
@@ -179,6 +183,8 @@ def draw_face(parent: ET.Element, face: CounterFace, style: MapStyle) -> None:
         if len(face.value) * 0.62 * size > c * 0.86:  # narrow the letters, never the type size
             value.set("textLength", num(c * 0.86))
             value.set("lengthAdjust", "spacingAndGlyphs")
+    if face.count is not None:
+        _count_badge(parent, face.count, c, ink)
     for i, mark in enumerate(face.marks):
         y = c * (0.02 + 0.24 * i)
         el(parent, "rect", x=num(c * 0.56), y=num(y), width=num(c * 0.46), height=num(c * 0.22), rx="1", fill="#b22222")
@@ -194,6 +200,28 @@ def draw_face(parent: ET.Element, face: CounterFace, style: MapStyle) -> None:
             font_family=FONT,
             fill="#ffffff",
         )
+
+
+PILE = 3
+"""The most layers a counted stack shows: more pieces only raise the number on its badge."""
+
+
+def _pile(parent: ET.Element, count: int, c: float, fill: str, ink: str) -> None:
+    """The pieces under the top one of a counted stack, each peeking out down and to the right."""
+    for layer in range(min(count, PILE) - 1, 0, -1):
+        offset = c * 0.09 * layer
+        el(parent, "rect", x=num(offset), y=num(offset), width=num(c), height=num(c), rx="2.5", fill=fill, stroke=ink,
+           stroke_width="0.6", class_="pile")  # fmt: skip
+
+
+def _count_badge(parent: ET.Element, count: int, c: float, ink: str) -> None:
+    """How many pieces a counted stack holds, in a white disc on its top-right corner."""
+    r = c * 0.2
+    g = el(parent, "g", class_="count", data_count=str(count))
+    el(g, "circle", cx=num(c - r * 0.5), cy=num(r * 0.5), r=num(r), fill="#ffffff", stroke=ink, stroke_width="0.8")
+    size = r * (1.3 if count < 10 else 1.05)
+    el(g, "text", str(count), x=num(c - r * 0.5), y=num(r * 0.5 + size * 0.36), text_anchor="middle",
+       font_size=num(size), font_weight="bold", font_family=FONT, fill="#111111")  # fmt: skip
 
 
 AIR = {"fighter": "F", "bomber": "B"}
@@ -260,6 +288,14 @@ def _symbol(parent: ET.Element, symbol: str, c: float, ink: str) -> None:
         el(g, "polyline", points=pointlist([(x0, y1), (c / 2, y0), (x1, y1)]))
     if symbol == "artillery":
         el(g, "circle", cx=num(c / 2), cy=num(y0 + h / 2), r=num(h * 0.18), fill=ink)
+    if symbol == "air_defense":  # APP-6: a dome rising from the bottom of the frame
+        d = f"M{num(x0 + w * 0.2)},{num(y1)} A{num(w * 0.3)},{num(h * 0.6)} 0 0 1 {num(x1 - w * 0.2)},{num(y1)}"
+        el(g, "path", d=d)
+    if symbol == "truck":  # APP-6 transportation: a wheel, hub and spokes
+        r = h * 0.32
+        el(g, "circle", cx=num(c / 2), cy=num(y0 + h / 2), r=num(r))
+        el(g, "line", x1=num(c / 2 - r), y1=num(y0 + h / 2), x2=num(c / 2 + r), y2=num(y0 + h / 2))
+        el(g, "line", x1=num(c / 2), y1=num(y0 + h / 2 - r), x2=num(c / 2), y2=num(y0 + h / 2 + r))
 
 
 # --- the map ---------------------------------------------------------------------------------------------
@@ -631,6 +667,8 @@ class MapRenderer:
                 cx, cy = region.center
                 drawn = el(regions, "circle", cx=num(cx), cy=num(cy), r=num(region.radius), **attrs)
             el(drawn, "title", region.name or region.id)
+        if style.control_tint is not None and view is not None:
+            self._tint(root, self.presentation.control(view), style.control_tint)
         features = el(root, "g", class_="features")
         for line in spec.lines:
             el(features, "polyline", points=pointlist(line.points), fill="none", **self._stroke(line.kind))
@@ -684,6 +722,7 @@ class MapRenderer:
                     font_size=num(size),
                     font_weight="bold",
                     fill=style.label_color,
+                    **_halo(style.label_halo, size),
                 )
                 if len(lines) > 1:
                     for i, part in enumerate(lines):
@@ -715,9 +754,20 @@ class MapRenderer:
                 text_anchor="middle",
                 font_size=num(label.size),
                 font_style="italic" if label.italic else "normal",
-                fill=style.label_color,
+                fill=label.color or style.label_color,
+                **_halo(label.halo, label.size),
+                **({"font_weight": "bold"} if label.bold else {}),
             )
         return root
+
+    def _tint(self, root: ET.Element, control: Mapping[str, str], opacity: float) -> None:
+        """A wash in its controller's colour over each controlled region with an outline."""
+        layer = el(root, "g", class_="control-tint")
+        for region in self.spec.regions:
+            owner = control.get(region.id, "")
+            if owner in self.style.sides and region.polygon:
+                el(layer, "polygon", data_id=region.id, data_side=owner, points=pointlist(region.polygon),
+                   fill=self.style.sides[owner].control, fill_opacity=num(opacity), stroke="none")  # fmt: skip
 
     def marker_boxes(self, view: View) -> list[MarkerBox]:
         """Where each of the view's markers is drawn: a coloured label above its location."""
@@ -757,6 +807,14 @@ class MapRenderer:
         if stroke.dash:
             attrs["stroke_dasharray"] = stroke.dash
         return attrs
+
+
+def _halo(colour: str | None, size: float) -> dict[str, str]:
+    """The attributes outlining text in ``colour`` behind its letters (none without a colour)."""
+    if colour is None:
+        return {}
+    return {"stroke": colour, "stroke_width": num(max(1.0, size * 0.22)), "stroke_linejoin": "round",
+            "paint_order": "stroke"}  # fmt: skip
 
 
 def _wrap(text: str, width: float, size: float) -> list[str]:

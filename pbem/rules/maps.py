@@ -98,6 +98,11 @@ class Label(_Model):
     at: Point
     size: float = 14.0
     italic: bool = False
+    halo: str | None = None
+    """A colour outlining the text so it reads over lines and hexes (None: no outline)."""
+    bold: bool = False
+    color: str | None = None
+    """The text's colour (None: the style's label colour)."""
 
 
 # Direction indices of pbem.kit.hexes (clockwise) in HexGrid.neighbors' order: flat N S NW SW NE SE, pointy W E NW NE

@@ -74,6 +74,10 @@ class MapStyle(_Model):
     """Movement arrows by side (default: the side's control colour)."""
     names: dict[str, str] = {}
     """How the legend names terrain and feature kinds (default: the kind, capitalised)."""
+    label_halo: str | None = None
+    """A colour outlining region labels so they read over roads and borders (None: no outline)."""
+    control_tint: float | None = None
+    """The opacity of a wash in the controller's colour over each controlled region (None: its marker only)."""
 
     def arrow(self, side: str) -> Stroke:
         if side in self.arrows:
@@ -92,13 +96,17 @@ class CounterFace(_Model):
         shape: ``counter`` (a square with a unit symbol) or ``block`` (a standing block, as in Rommel in the Desert).
         title: the short designation along the top.
         symbol: a NATO unit-type symbol (None: none). Ground units: ``infantry``, ``armor``, ``mechanized``,
-            ``motorized``, ``anti_tank``, ``artillery``, ``recon``, ``hq``; aircraft: ``fighter``, ``bomber``;
-            ships: ``transport``, ``carrier``, ``battleship``, ``cruiser``, ``destroyer``; ``submarine``.
+            ``motorized``, ``anti_tank``, ``artillery``, ``recon``, ``hq``, ``air_defense``, ``truck``;
+            aircraft: ``fighter``, ``bomber``; ships: ``transport``, ``carrier``, ``battleship``, ``cruiser``,
+            ``destroyer``; ``submarine``.
         value: the values along the bottom (``"5-4"``); for a block, its strength.
         reduced: the unit shows its reduced side (a band across the counter).
         marks: small badges (``"OOS"``).
         fill: a fill other than the side's (a nationality's colour).
         concealed: the viewer sees only the block's back: its colour, nothing else.
+        stripe: a band down the counter's left edge in this colour (a formation's colour, as Gazala prints it).
+        count: a stack of that many interchangeable pieces (Axis & Allies): drawn as a pile with the number in a
+            badge (None: a single unit).
     """
 
     side: str
@@ -110,6 +118,8 @@ class CounterFace(_Model):
     marks: tuple[str, ...] = ()
     fill: str | None = None
     concealed: bool = False
+    stripe: str | None = None
+    count: int | None = None
 
 
 class CombatOutcome(_Model):
