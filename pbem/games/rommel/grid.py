@@ -87,16 +87,17 @@ class Grid(PackModel):
 
     def hex_grid(self) -> HexGrid:
         """The report renderer's grid for this map (its stagger counts from ``first``, this one by printed number)."""
-        first = self.cols[0]
-        flip = first % 2 == 1
+        first_col, first_row = self.cols[0], self.rows[0]
+        flip = (first_col if self.orientation == "flat" else first_row) % 2 == 1  # the staggered lines' first
         stagger: Literal["odd", "even"] = ("even" if self.stagger == "odd" else "odd") if flip else self.stagger
         return HexGrid(
-            columns=self.cols[1] - first + 1,
-            rows=self.rows[1] - first + 1,
+            columns=self.cols[1] - first_col + 1,
+            rows=self.rows[1] - first_row + 1,
             size=float(self.hex_size),
             orientation=self.orientation,
             stagger=stagger,
-            first=first,
+            first=first_col,
+            first_row=None if first_row == first_col else first_row,
             id_format=f"{{col:0{self.col_digits}d}}{{row:0{self.row_digits}d}}",
             origin=(float(self.margin), float(self.margin)),
         )

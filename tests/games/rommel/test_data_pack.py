@@ -774,14 +774,17 @@ def test_renderer_grid_agrees(pack: RommelPack) -> None:
 
 @pytest.mark.parametrize("orientation", ["flat", "pointy"])
 @pytest.mark.parametrize("stagger", ["odd", "even"])
-@pytest.mark.parametrize("first", [0, 1])
-def test_grid_geometry_matches_the_renderer(pack: RommelPack, orientation: str, stagger: str, first: int) -> None:
+@pytest.mark.parametrize(("first_col", "first_row"), [(0, 0), (1, 1), (1, 0), (0, 1)])
+def test_grid_geometry_matches_the_renderer(
+    pack: RommelPack, orientation: str, stagger: str, first_col: int, first_row: int
+) -> None:
     grid = pack.map.grid.model_copy(
-        update={"orientation": orientation, "stagger": stagger, "cols": (first, 9), "rows": (first, 8)}
+        update={"orientation": orientation, "stagger": stagger, "cols": (first_col, 9), "rows": (first_row, 8)}
     )
     drawing = grid.hex_grid()
-    for col in range(first + 1, 9):
-        for row in range(first + 1, 8):
+    assert drawing.contains(9, 8) and not drawing.contains(9, 9)  # the last printed row is on the drawing
+    for col in range(first_col + 1, 9):
+        for row in range(first_row + 1, 8):
             here = grid.format(col, row)
             assert grid.offset(*grid.axial(here)) == here
             mine = set(grid.neighbours(here))
