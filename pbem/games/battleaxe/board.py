@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from pbem.games.battleaxe.data import BattleaxePack, Location, Unit
+from pbem.games.battleaxe.data import BattleaxePack, Location, ReleaseRow, Unit
 
 __all__ = ["ALLIED", "AXIS", "Board", "Side", "enemy"]
 
@@ -60,12 +60,23 @@ class Board:
         self.defense_mods = {row.id: row for row in pack.tables.defense_modifiers}
         self.die_mods = {row.id: row for row in pack.tables.die_modifiers}
         self.turns = pack.tables.turns
+        self.standard_turns = sum(1 for turn in self.turns if not turn.extended_only)  # 6.0; 20.1 adds the rest
+        self.first_player: Side = ALLIED if pack.setting("first_player") == "allied" else AXIS  # 6.2
         self.vp_trace_targets = pack.role("vp_trace_targets")
+        self.releases = {row.formation: row for row in pack.tables.releases}
 
     # --- the counters ------------------------------------------------------------------------------
     def side_of(self, unit: str) -> Side:
         side = self.units[unit].side
         return ALLIED if side == "allied" else AXIS
+
+    def restriction(self, unit: str, released: tuple[str, ...]) -> ReleaseRow | None:
+        """The release (16.1, 16.2) that still holds ``unit`` back, if its division is not yet released."""
+        for formation in self.units[unit].formation:
+            row = self.releases.get(formation)
+            if row is not None and formation not in released:
+                return row
+        return None
 
     def is_german(self, unit: str) -> bool:
         return self.units[unit].nationality == "german"
@@ -85,6 +96,17 @@ class Board:
         return steps.full if full else steps.reduced
 
     # --- the map -----------------------------------------------------------------------------------
+    def label(self, unit: str) -> str:
+        """A unit's name, as reports and prompts show it."""
+        return self.units[unit].name
+
+    def place(self, location: str) -> str:
+        """``Zone A (…)`` or ``Area 7 (Halfaya Pass)``; an unknown id as it is."""
+        loc = self.locations.get(location)
+        if loc is None:
+            return location
+        return f"{'Zone ' if loc.kind == 'zone' else 'Area '}{loc.id} ({loc.name})"
+
     def is_zone(self, location: str) -> bool:
         return location in self.zones
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from itertools import combinations
-from typing import Any
+from typing import Any, get_args
 
-from pbem.games.battleaxe import actions
+from pbem.games.battleaxe import actions, context
 from pbem.games.battleaxe import combat as cmb
 from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy, trace
 from pbem.games.battleaxe.situation import ALL_MF, Situation
 from pbem.games.battleaxe.state import Assault, BattleaxeState, Combat, Refit, UnitState
+from pbem.kit.machine import ActionSpec, action_name
 from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
 
 __all__ = ["Rules"]
@@ -29,78 +30,13 @@ def _event(kind: str, rule: str, text: str, seat: str | None = None, **data: Any
 
 
 class Rules:
-    """The rules over one board; stateless apart from the board."""
+    """The rules of the phases not yet declared on the kit machine, over one board."""
 
     def __init__(self, board: Board):
         self.board = board
-        self._last: Situation | None = None
 
     def at(self, state: BattleaxeState) -> Situation:
-        """The derived facts of ``state``; states are immutable, so the last one is reused while it lasts."""
-        if self._last is None or self._last.state is not state:
-            self._last = Situation(self.board, state, after=self._last)
-        return self._last
-
-    # --- who acts -------------------------------------------------------------------------------------------
-    def actor(self, state: BattleaxeState) -> Side | None:
-        if state.step == "over" or state.awaiting is not None:
-            return None
-        if state.step in ("setup", "fuel_window"):
-            return ALLIED
-        if state.step in ("defend", "fanatical", "allocate", "voluntary_retreat"):
-            return enemy(state.half)
-        if state.step == "daylight":
-            return state.advantage
-        if state.step == "refit":
-            assert state.refit is not None
-            return state.refit.side
-        return state.half
-
-    # --- the legal actions ----------------------------------------------------------------------------------
-    def legal(self, state: BattleaxeState, side: Side) -> list[actions.BattleaxeAction]:
-        if self.actor(state) != side:
-            return []
-        return [a for a in _CANDIDATES[state.step](self, state, side) if self.contains(state, side, a).ok]
-
-    def contains(self, state: BattleaxeState, side: Side, action: actions.BattleaxeAction) -> Verdict:
-        """Whether this one (well-formed) action is legal now: the predicate of its action, no enumeration."""
-        if self.actor(state) != side:
-            return deny("8.0", "not-your-turn", f"the {side} player does not act now ({state.step})")
-        name = action.action
-        if name not in _STEP_ACTIONS.get(state.step, ()):
-            return deny("8.1", "wrong-step", f"{name.replace('_', ' ')} is not possible now ({state.step})")
-        return _HANDLERS[name][0](self, state, side, action)
-
-    def apply(self, state: BattleaxeState, side: Side, action: actions.BattleaxeAction) -> Result:
-        return _HANDLERS[action.action][1](self, state, side, action)
-
-    # --- set-up (5.2.1, 19.3) ---------------------------------------------------------------------------------
-    def _candidates_setup(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
-        for unit in state.setup_left:
-            for zone in self.board.units[unit].setup_options:
-                yield actions.Place(unit=unit, zone=zone)
-
-    def _can_place(self, state: BattleaxeState, side: Side, action: actions.Place) -> Verdict:
-        unit, zone = action.unit, action.zone
-        if unit not in state.setup_left:
-            return deny("5.2.1", "not-free-setup", f"{unit} is not a unit of the Allied free set-up")
-        if zone not in self.board.units[unit].setup_options:
-            zones = ", ".join(self._place(z) for z in self.board.units[unit].setup_options)
-            return deny("5.2.1", "setup-zone", f"{self._label(unit)} sets up in one of {zones}")
-        return ALLOW
-
-    def _do_place(self, state: BattleaxeState, side: Side, action: actions.Place) -> Result:
-        unit, zone = action.unit, action.zone
-        units = {**state.units, unit: UnitState(location=zone)}
-        left = tuple(u for u in state.setup_left if u != unit)
-        events = [
-            _event("unit_placed", "5.2.1", f"{self._label(unit)} sets up in {self._place(zone)}", side, unit=unit)
-        ]
-        state = state.model_copy(update={"units": units, "setup_left": left})
-        if not left:
-            state = state.model_copy(update={"step": "impulse", "phase": "maneuvers"})
-            events.append(_event("maneuvers_began", "6.2", "June 15: the Maneuvers Phase begins"))
-        return state, events
+        return context.at(state)
 
     # --- choosing an Impulse (8.1) ----------------------------------------------------------------------------
     def _candidates_impulse(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
@@ -1720,42 +1656,18 @@ class Rules:
         state = state.model_copy(update={"step": "over", "phase": "over", "winner": winner, "outcome": why})
         return state, [*events, _event("game_over", rule, f"{winner.title()} victory: {why}", winner, winner=winner)]
 
-    # --- text ---------------------------------------------------------------------------------------------------------
     def _label(self, unit: str) -> str:
-        return self.board.units[unit].name
+        return self.board.label(unit)
 
     def _place(self, location: str) -> str:
-        loc = self.board.locations.get(location)
-        if loc is None:
-            return location
-        return f"{'Zone ' if loc.kind == 'zone' else 'Area '}{loc.id} ({loc.name})"
+        return self.board.place(location)
 
-
-_STEP_ACTIONS: dict[str, tuple[str, ...]] = {
-    "setup": ("place",),
-    "impulse": ("assault", "regroup", "consolidate", "pass", "fuel_shortage", "rommel"),
-    "assault": ("move", "attack", "activate", "end_overrun", "end_assault", "fuel_shortage", "rommel"),
-    "declare": ("join", "lead", "support"),
-    "defend": ("defend",),
-    "max_attack": ("maximum_attack", "accept"),
-    "fanatical": ("fanatical_defense", "accept"),
-    "allocate": ("absorb",),
-    "attacker_retreat": ("retreat",),
-    "voluntary_retreat": ("retreat", "stay"),
-    "overrun": ("overrun", "decline"),
-    "regroup": ("regroup_move", "end_regroup"),
-    "daylight": ("prolonged_daylight", "nightfall"),
-    "intercepts": ("wireless_intercepts", "no_intercepts"),
-    "fuel_window": ("fuel_shortage", "no_fuel_shortage"),
-    "refit": ("increase_replacements", "flip", "recover", "tiger_cubs", "rebuild", "end_refit"),
-}
 
 _Can = Callable[[Rules, BattleaxeState, Side, Any], Verdict]
 _Do = Callable[[Rules, BattleaxeState, Side, Any], Result]
 
 # Each action's predicate and effect (an explicit table: no dispatch on formatted names).
 _HANDLERS: dict[str, tuple[_Can, _Do]] = {
-    "place": (Rules._can_place, Rules._do_place),
     "assault": (Rules._can_assault, Rules._do_assault),
     "regroup": (Rules._can_regroup, Rules._do_regroup),
     "consolidate": (Rules._can_consolidate, Rules._do_consolidate),
@@ -1796,7 +1708,6 @@ _HANDLERS: dict[str, tuple[_Can, _Do]] = {
 
 # The candidate actions of each step, which legal() filters with the predicates.
 _CANDIDATES: dict[str, Callable[[Rules, BattleaxeState, Side], Iterable[actions.BattleaxeAction]]] = {
-    "setup": Rules._candidates_setup,
     "impulse": Rules._candidates_impulse,
     "assault": Rules._candidates_assault,
     "declare": Rules._candidates_declare,
@@ -1813,4 +1724,62 @@ _CANDIDATES: dict[str, Callable[[Rules, BattleaxeState, Side], Iterable[actions.
     "fuel_window": Rules._candidates_fuel_window,
     "refit": Rules._candidates_refit,
 }
-assert set(_CANDIDATES) == set(_STEP_ACTIONS) and {a for s in _STEP_ACTIONS.values() for a in s} == set(_HANDLERS)
+
+# The steps whose actions the handlers above still decide, for the kit machine (sequence.py).
+_STEPS: dict[str, tuple[str, ...]] = {
+    "impulse": ("assault", "regroup", "consolidate", "pass", "fuel_shortage", "rommel"),
+    "assault": ("move", "attack", "activate", "end_overrun", "end_assault", "fuel_shortage", "rommel"),
+    "declare": ("join", "lead", "support"),
+    "defend": ("defend",),
+    "max_attack": ("maximum_attack", "accept"),
+    "fanatical": ("fanatical_defense", "accept"),
+    "allocate": ("absorb",),
+    "attacker_retreat": ("retreat",),
+    "voluntary_retreat": ("retreat", "stay"),
+    "overrun": ("overrun", "decline"),
+    "regroup": ("regroup_move", "end_regroup"),
+    "daylight": ("prolonged_daylight", "nightfall"),
+    "intercepts": ("wireless_intercepts", "no_intercepts"),
+    "fuel_window": ("fuel_shortage", "no_fuel_shortage"),
+    "refit": ("increase_replacements", "flip", "recover", "tiger_cubs", "rebuild", "end_refit"),
+}
+
+
+def _rules(state: BattleaxeState) -> Rules:
+    return Rules(context.board(state))
+
+
+def _legacy(name: str, model: type[actions.BattleaxeAction]) -> ActionSpec[BattleaxeState]:
+    can, do = _HANDLERS[name]
+    steps = [step for step, names in _STEPS.items() if name in names]
+
+    def legal(state: BattleaxeState, side: Side) -> Iterable[Any]:
+        if state.step not in steps:
+            return ()
+        return [a for a in _CANDIDATES[state.step](_rules(state), state, side) if isinstance(a, model)]
+
+    def allowed(state: BattleaxeState, side: Side, act: Any) -> Verdict:
+        return can(_rules(state), state, side, act)
+
+    def effect(state: BattleaxeState, side: Side, act: Any) -> Result:
+        return do(_rules(state), state, side, act)
+
+    return context.declare(model, legal=legal, can=allowed, effect=effect)
+
+
+def legacy_actions() -> tuple[ActionSpec[BattleaxeState], ...]:
+    """The actions still decided by :class:`Rules`, as kit actions."""
+    models = {action_name(m): m for m in get_args(actions.BattleaxeAction)}
+    return tuple(_legacy(name, models[name]) for name in _HANDLERS)
+
+
+def legacy_resume() -> dict[str, Callable[[BattleaxeState, Mapping[str, tuple[int, ...]]], Result]]:
+    """What goes on after the dice of each ``awaiting`` value."""
+
+    def go(awaiting: str) -> Callable[[BattleaxeState, Mapping[str, tuple[int, ...]]], Result]:
+        def after(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Result:
+            return _rules(state).resume(state.model_copy(update={"awaiting": awaiting}), dice)
+
+        return after
+
+    return {name: go(name) for name in ("attacker_artillery", "combat", "sunset", "surrender")}

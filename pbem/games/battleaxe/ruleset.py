@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.errors import PbemError
 from pbem.games.battleaxe.actions import BattleaxeAction, Bid, RollForSides
-from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side
-from pbem.games.battleaxe.data import BattleaxePack, Derived, default_pack_bytes, load_pack, pack_schema
+from pbem.games.battleaxe.board import ALLIED, AXIS, Side
+from pbem.games.battleaxe.context import board
+from pbem.games.battleaxe.data import BattleaxePack, default_pack_bytes, load_pack, pack_schema
 from pbem.games.battleaxe.present import BattleaxePresentation
-from pbem.games.battleaxe.rules import Rules
-from pbem.games.battleaxe.state import BattleaxeState, UnitState
+from pbem.games.battleaxe.sequence import MACHINE, RESUME
+from pbem.games.battleaxe.state import BattleaxeState, UnitState, evolve
 from pbem.rules.contract import (
     ALLOW,
     OMNISCIENT,
@@ -197,11 +199,12 @@ class Battleaxe(Ruleset[BattleaxeState]):
             loc.id: (ALLIED if loc.initial_control == "allied" else AXIS) for loc in data.locations
         }
         bidding = scenario == "bidding"
+        turns = data.tables.turns
         return BattleaxeState(
             pack=data,
             options=dict(options),
             sides={} if bidding else {"allied": ALLIED, "axis": AXIS},
-            last_turn=4 if options["extended"] else 3,
+            last_turn=len(turns) if options["extended"] else sum(1 for t in turns if not t.extended_only),
             units=units,
             control=control,
             advantage=ALLIED if data.setting("advantage_start") == "allied" else AXIS,
@@ -217,7 +220,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
     def _side(self, state: BattleaxeState, seat: str) -> Side | None:
         return state.sides.get(seat)
 
-    def _seat(self, state: BattleaxeState, side: Side) -> str:
+    def _seat(self, state: BattleaxeState, side: str) -> str:
         return next(seat for seat, s in state.sides.items() if s == side)
 
     def to_act(self, state: BattleaxeState) -> tuple[str, ...]:
@@ -225,8 +228,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
             return tuple(s for s in BIDDERS if s not in state.bidders)
         if state.step == "tiebreak":
             return BIDDERS[:1]
-        side = _rules_for(state).actor(state)
-        return () if side is None else (self._seat(state, side),)
+        return tuple(self._seat(state, side) for side in MACHINE.to_act(state))
 
     def secret_fields(self, state: BattleaxeState, seat: str, action: Action) -> dict[str, str]:
         return {"vp": f"bid/{seat}"} if action.get("action") == "bid" else {}
@@ -237,7 +239,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
             candidates.append(RollForSides())
             return [a.wire() for a in candidates if self.contains(state, seat, a).ok]
         side = self._side(state, seat)
-        return [] if side is None else [a.wire() for a in _rules_for(state).legal(state, side)]
+        return [] if side is None else [a.wire() for a in MACHINE.legal_actions(state, side)]
 
     def contains(
         self,
@@ -253,7 +255,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
         side = self._side(state, seat)
         if side is None:
             return deny("18.1", "no-side", f"{seat} has no side yet")
-        return _rules_for(state).contains(state, side, act)
+        return MACHINE.check(state, side, act)
 
     def _check_bidding(
         self, state: BattleaxeState, seat: str, action: BattleaxeAction, unseen: frozenset[str]
@@ -283,15 +285,15 @@ class Battleaxe(Ruleset[BattleaxeState]):
 
     def _stack(self, state: BattleaxeState, unit: Any) -> str | None:
         piece = state.units.get(unit) if isinstance(unit, str) else None
-        return None if piece is None or piece.location is None else _rules_for(state)._place(piece.location)
+        return None if piece is None or piece.location is None else board(state).place(piece.location)
 
     def label(self, state: BattleaxeState, field: str, value: Any) -> str:
         """Units by name, places as ``Area 7 (Halfaya Pass)``, from the data pack."""
-        rules = _rules_for(state)
-        if field in _UNIT_FIELDS and isinstance(value, str) and value in rules.board.units:
-            return rules._label(value)
+        pieces = board(state)
+        if field in _UNIT_FIELDS and isinstance(value, str) and value in pieces.units:
+            return pieces.label(value)
         if field in _PLACE_FIELDS and isinstance(value, str):
-            return rules._place(value)
+            return pieces.place(value)
         return super().label(state, field, value)
 
     def apply(self, state: BattleaxeState, seat: str, action: BattleaxeAction | Action) -> Step[BattleaxeState]:
@@ -306,21 +308,24 @@ class Battleaxe(Ruleset[BattleaxeState]):
             request = RollRequest(rolls=(RollSpec(id="sides", sides=6, n=1, purpose="dr for the Allied side"),))
             return Step(state=state.with_rolls(request))
         side = self._side(state, seat)
-        assert side is not None
-        new, events = _rules_for(state).apply(state, side, self.typed(action))
-        return Step(state=new, events=tuple(events))
+        if side is None:  # the machine refuses it (R002), as for any seat the game does not wait for
+            return MACHINE.apply(state, seat, self.typed(action))
+        return MACHINE.apply(state, side, self.typed(action))
 
     def resume(self, state: BattleaxeState, outcome: Outcome) -> Step[BattleaxeState]:
         if state.step == "bid":
             return self._bids_opened(state)
+        if outcome.dice is None:  # bids are opened above; the rest of the game has no hidden information (7.1)
+            raise PbemError("R008", f"battleaxe: resume without dice in step {state.step}")
         if state.step == "tiebreak":
-            assert outcome.dice is not None
             roll = outcome.dice["sides"][0]
             allied = BIDDERS[0] if roll <= 3 else BIDDERS[1]
             bid = state.hidden[f"bid/{allied}"].value
             return self._sides_decided(state, allied, bid, f"a dr of {roll} gives {allied} the Allies")
-        assert outcome.dice is not None  # the rest of the game has no hidden information (7.1)
-        new, events = _rules_for(state).resume(state, outcome.dice)
+        goes_on = RESUME.get(state.awaiting or "")
+        if goes_on is None:
+            raise PbemError("R008", f"battleaxe: dice arrived, but step {state.step} waits for none")
+        new, events = goes_on(evolve(state, awaiting=None), outcome.dice)
         return Step(state=new, events=tuple(events))
 
     def _bids_opened(self, state: BattleaxeState) -> Step[BattleaxeState]:
@@ -357,10 +362,10 @@ class Battleaxe(Ruleset[BattleaxeState]):
 
     def view(self, state: BattleaxeState, viewer: str) -> View:
         """7.1: "A player may freely examine stacks of enemy units at any time": everyone sees everything."""
-        board = _rules_for(state).board
+        pieces = board(state)
         units = []
         for unit_id, piece in state.units.items():
-            unit = board.units[unit_id]
+            unit = pieces.units[unit_id]
             units.append(
                 UnitView(
                     id=unit_id,
@@ -368,18 +373,18 @@ class Battleaxe(Ruleset[BattleaxeState]):
                     side=unit.side,
                     location=piece.location,
                     kind=unit.type,
-                    strength=board.cv(unit_id, piece.full),
+                    strength=pieces.cv(unit_id, piece.full),
                     steps=(2 if piece.full else 1) if piece.location else 0,
                     extra={
                         "type": unit.type,
                         "nationality": unit.nationality,
-                        "mf": board.mf(unit_id, piece.full),
+                        "mf": pieces.mf(unit_id, piece.full),
                         "out_of_supply": piece.oos,
                         "anti_tank": unit.at_star,
                     },
                 )
             )
-        turn = board.turns[min(state.turn, len(board.turns)) - 1].label
+        turn = pieces.turns[min(state.turn, len(pieces.turns)) - 1].label
         where = (
             f"{turn}, Impulse {state.impulse} ({state.half})"
             if state.phase == "maneuvers"
@@ -417,14 +422,3 @@ class Battleaxe(Ruleset[BattleaxeState]):
 
 
 RULESET = Battleaxe()
-
-
-def _rules_for(state: BattleaxeState) -> Rules:
-    """The rules over the state's data pack, built once per pack and kept with it (freed with it)."""
-    private = state.pack.__pydantic_private__
-    assert private is not None
-    derived: Derived = private["_derived"]  # read directly: pydantic's private-attribute lookup is slow here
-    if derived.rules is None:
-        derived.rules = Rules(Board(state.pack))
-    rules: Rules = derived.rules
-    return rules

@@ -77,7 +77,7 @@ class Situation:
 
     def restricted(self, unit: str) -> bool:
         """16.1, 16.2: a unit of an unreleased division may not move or attack."""
-        return any(f in ("15pz", "5lt") and f not in self.state.released for f in self.board.units[unit].formation)
+        return self.board.restriction(unit, self.state.released) is not None
 
     def out_of_supply(self, unit: str) -> bool:
         """14.2: as marked at the end of the last Maneuvers Phase, or, under option supply=continuous

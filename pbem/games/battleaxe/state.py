@@ -2,15 +2,37 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from pbem.games.battleaxe.board import Side
 from pbem.games.battleaxe.data import BattleaxePack
+from pbem.kit.machine import MachineState
 from pbem.rules.contract import GameState
 
-__all__ = ["Assault", "BattleaxeState", "Combat", "Refit", "UnitState"]
+__all__ = ["ELIMINATED", "Assault", "BattleaxeState", "Combat", "Refit", "UnitState", "evolve"]
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def evolve(model: M, **changes: object) -> M:
+    """``model`` with ``changes``: each name must be a field of the model and each value is validated against
+    that field's type (a pydantic ValidationError otherwise), so a state transition cannot write a misspelt or
+    mistyped field as ``model_copy(update=...)`` would. The model itself is frozen and left unchanged.
+
+    Raises:
+        AttributeError: a name that is not a field of the model.
+    """
+    fields = type(model).model_fields
+    validator = type(model).__pydantic_validator__
+    copy = model.__copy__()
+    for name, value in changes.items():
+        if name not in fields:
+            raise AttributeError(f"{type(model).__name__} has no field {name!r}")
+        validator.validate_assignment(copy, name, value)
+    return copy
+
 
 Step = Literal[
     "bid",  # secret Victory Point bids for the Allied side (optional 18.1)
@@ -43,6 +65,26 @@ class UnitState(_Model):
     location: str | None  # None: eliminated
     full: bool = True
     oos: bool = False  # marked Out of Supply at the end of the last Maneuvers Phase (14.2)
+
+    def at(self, location: str) -> UnitState:
+        """The unit moved to ``location``, keeping its strength and supply mark."""
+        return UnitState(location=location, full=self.full, oos=self.oos)
+
+    def reduced(self) -> UnitState:
+        """The unit flipped to its Reduced-Strength side."""
+        return UnitState(location=self.location, full=False, oos=self.oos)
+
+    def refitted(self) -> UnitState:
+        """The unit flipped back to Full Strength (8.1.2, 13.3)."""
+        return UnitState(location=self.location, full=True, oos=self.oos)
+
+    def marked(self, oos: bool) -> UnitState:
+        """The unit marked in or Out of Supply (14.2)."""
+        return UnitState(location=self.location, full=self.full, oos=oos)
+
+
+ELIMINATED = UnitState(location=None, full=False)
+"""An eliminated unit (reduced, so that a rebuilt one returns Reduced, 13.3.2)."""
 
 
 class Combat(_Model):
@@ -105,12 +147,16 @@ class Refit(_Model):
     tiger_cubs: bool = False  # Additional Tiger Cubs used (19.1G)
 
 
-class BattleaxeState(GameState):
+class BattleaxeState(MachineState):
     """Everything on the table, plus where in the sequence of play the game stands.
 
     ``pack`` is the data pack in use: carried for the rules, but not serialized or hashed (genesis commits
-    to it by its SHA-256).
+    to it by its SHA-256). ``step`` is the step of the kit's machine (:mod:`.sequence`); ``phase`` is the
+    rulebook's phase (6). The machine's pending stack stays empty: a decision by the other player is a step of
+    its own (``defend``, ``allocate``...), which the signed checkpoints of existing logs hash as such.
     """
+
+    omit_when_empty: ClassVar[frozenset[str]] = GameState.omit_when_empty | {"pending"}
 
     pack: BattleaxePack = Field(exclude=True, repr=False)
     options: dict[str, bool | str]
