@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Mapping
 from itertools import combinations
 from typing import Any, get_args
 
-from pbem.games.battleaxe import actions, context
+from pbem.games.battleaxe import actions, context, phase_end
 from pbem.games.battleaxe import combat as cmb
-from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy, trace
+from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy
 from pbem.games.battleaxe.situation import ALL_MF, Situation
 from pbem.games.battleaxe.state import Assault, BattleaxeState, Combat, Refit, UnitState
 from pbem.kit.machine import ActionSpec, action_name
@@ -1547,7 +1547,7 @@ class Rules:
         if oos:  # 14.2.3: Surrender checks at the end of the Refit Phase
             request = RollRequest(rolls=(RollSpec(id="surrender", sides=6, n=len(oos), purpose="Surrender checks"),))
             return state.model_copy(update={"awaiting": "surrender", "surrender_units": oos}).with_rolls(request), []
-        return self._end_phase(state, [])
+        return phase_end.end_phase(state, [])
 
     def _surrender(self, state: BattleaxeState, rolls: tuple[int, ...]) -> Result:
         events = []
@@ -1567,94 +1567,7 @@ class Rules:
                 events.append(
                     _event("surrender_passed", "14.2.3", f"{self._label(unit)} holds out (dr {roll})", side, unit=unit)
                 )
-        return self._end_phase(state.model_copy(update={"surrender_units": ()}), events)
-
-    # --- End Phase and victory (6.4, 17) -----------------------------------------------------------------------------
-    def _end_phase(self, state: BattleaxeState, events: list[Event]) -> Result:
-        state, shifted = self._shift_advantage(state)
-        events = [*events, *shifted]
-        board = self.board
-        start, goal = board.pack.role("automatic_victory_from"), board.pack.role("automatic_victory_to")
-        if any(state.control[h] == ALLIED and trace(board, state.control, ALLIED, h, goal) for h in start):
-            return self._finish(state, ALLIED, "Automatic Victory: Tobruk is relieved", "17.1", events)
-        gained = sum(
-            v
-            for loc, v in board.vp_areas.items()
-            if state.control[loc] == ALLIED and trace(board, state.control, ALLIED, loc, board.vp_trace_targets)
-        )
-        vp = state.vp + gained
-        events.append(
-            _event(
-                "victory_points", "17.2", f"The Allies score {gained} VP (total {vp})", ALLIED, gained=gained, total=vp
-            )
-        )
-        turn = board.turns[state.turn - 1]
-        if state.turn == 3:
-            germans = [u for u in state.units if board.side_of(u) == AXIS and board.is_german(u)]
-            lost = sum(1 for u in germans if state.units[u].location is None)
-            reduced = sum(
-                1
-                for u in germans
-                if state.units[u].location is not None and not state.units[u].full and board.kind(u) == "armor"
-            )
-            bonus = lost * board.pack.limit("vp_per_eliminated_german_unit") + reduced // board.pack.limit(
-                "reduced_german_armor_per_vp"
-            )
-            vp += bonus
-            events.append(
-                _event(
-                    "german_losses", "17.2", f"German losses add {bonus} VP (total {vp})", ALLIED, bonus=bonus, total=vp
-                )
-            )
-            state = state.model_copy(update={"vp": vp})
-            if state.options["extended"]:
-                if vp >= board.pack.limit("extended_win_min"):
-                    return self._finish(state, ALLIED, f"Operational Victory with {vp} VP", "20.1", events)
-                if vp <= board.pack.limit("extended_loss_max"):
-                    return self._finish(state, AXIS, f"the Allies have only {vp} VP", "20.1", events)
-            else:
-                threshold = state.threshold if state.threshold is not None else board.pack.limit("vp_win_threshold")
-                if vp >= threshold:
-                    return self._finish(state, ALLIED, f"Operational Victory with {vp} VP", "17.2", events)
-                return self._finish(state, AXIS, f"the Allies have only {vp} VP (need {threshold})", "17.2", events)
-        elif state.turn == 4:
-            return self._finish(
-                state.model_copy(update={"vp": vp}), AXIS, "no Automatic Victory by June 18", "20.1", events
-            )
-        # 6.4: next turn
-        release = tuple(
-            dict.fromkeys(
-                (
-                    *state.released,
-                    *(r.formation for r in board.pack.tables.releases if r.released_after_turn == turn.id),
-                )
-            )
-        )
-        nxt = state.turn + 1
-        state = state.model_copy(
-            update={
-                "vp": vp,
-                "turn": nxt,
-                "impulse": 1,
-                "half": ALLIED,
-                "phase": "maneuvers",
-                "step": "impulse",
-                "released": release,
-                "fuel_low": False,
-                "rommel": False,
-                "artillery": {
-                    ALLIED: board.pack.limit("allied_artillery_markers"),
-                    AXIS: board.pack.limit("axis_artillery_markers"),
-                },
-            }
-        )
-        state = state.model_copy(update={"air_ready": {ALLIED: True, AXIS: self._luftwaffe(state)}})
-        label = board.turns[nxt - 1].label
-        return state, [*events, _event("turn_began", "6.4", f"{label}: a new day begins")]
-
-    def _finish(self, state: BattleaxeState, winner: Side, why: str, rule: str, events: list[Event]) -> Result:
-        state = state.model_copy(update={"step": "over", "phase": "over", "winner": winner, "outcome": why})
-        return state, [*events, _event("game_over", rule, f"{winner.title()} victory: {why}", winner, winner=winner)]
+        return phase_end.end_phase(state.model_copy(update={"surrender_units": ()}), events)
 
     def _label(self, unit: str) -> str:
         return self.board.label(unit)
