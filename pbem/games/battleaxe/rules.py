@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterable, Mapping
 from itertools import combinations
 from typing import Any, get_args
 
-from pbem.games.battleaxe import actions, context, phase_end
+from pbem.games.battleaxe import actions, context, phase_refit
 from pbem.games.battleaxe import combat as cmb
 from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy
 from pbem.games.battleaxe.situation import ALL_MF, Situation
-from pbem.games.battleaxe.state import Assault, BattleaxeState, Combat, Refit, UnitState
+from pbem.games.battleaxe.state import Assault, BattleaxeState, Combat, UnitState
 from pbem.kit.machine import ActionSpec, action_name
 from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
 
@@ -638,8 +638,7 @@ class Rules:
                 state,
                 [_event("sunset_rolled", "6.2.1", f"Sunset DR {sum(dice['sunset'])}", AXIS, dice=list(dice["sunset"]))],
             )
-        assert awaiting == "surrender"
-        return self._surrender(state, dice["surrender"])
+        raise ValueError(f"no dice awaited as {awaiting}")
 
     def _artillery_ok(self, state: BattleaxeState, side: Side, roll: int, target: str) -> bool:
         """10.2.1: a call succeeds on 4-6; +1 for an Axis call in an Axis-controlled Stützpunkt.
@@ -1265,14 +1264,14 @@ class Rules:
         if sunset < state.impulse:
             if state.advantage is not None and state.advantage_used_by is None:
                 return state.model_copy(update={"step": "daylight"}), events
-            return self._end_maneuvers(state, events)
+            return phase_refit.end_maneuvers(state, events)
         return self._next_impulse(state, events)
 
     def _next_impulse(self, state: BattleaxeState, events: list[Event]) -> Result:
         state, shifted = self._shift_advantage(state)
         impulse = state.impulse + 1
         if impulse > self.board.pack.impulse_track_length:
-            return self._end_maneuvers(state, events + shifted)
+            return phase_refit.end_maneuvers(state, events + shifted)
         state = state.model_copy(
             update={
                 "impulse": impulse,
@@ -1340,234 +1339,7 @@ class Rules:
         return ALLOW
 
     def _do_nightfall(self, state: BattleaxeState, side: Side, action: actions.Nightfall) -> Result:
-        return self._end_maneuvers(state, [])
-
-    # --- end of the Maneuvers Phase: supply (14.2) ------------------------------------------------------------------
-    def _end_maneuvers(self, state: BattleaxeState, events: list[Event]) -> Result:
-        state, shifted = self._shift_advantage(state)
-        events = [*events, *shifted, _event("maneuvers_ended", "6.2.1", f"Night falls after Impulse {state.impulse}")]
-        state = state.model_copy(update={"fuel_low": False, "rommel": False, "sunset": None, "assault": None})
-        s = self.at(state)
-        # RULING (notes A53): one snapshot: unit supply and area flips are computed before any flip applies
-        units = {}
-        for unit, piece in state.units.items():
-            oos = piece.location is not None and not s.in_supply(self.board.side_of(unit), piece.location)
-            units[unit] = piece.model_copy(update={"oos": oos})
-            if oos and not piece.oos:
-                events.append(
-                    _event(
-                        "out_of_supply",
-                        "14.2",
-                        f"{self._label(unit)} is Out of Supply",
-                        self.board.side_of(unit),
-                        unit=unit,
-                    )
-                )
-        control = dict(state.control)
-        for loc, owner in state.control.items():
-            if not s.where[loc][owner] and not s.in_supply(owner, loc):  # 14.2.4
-                control[loc] = enemy(owner)
-                events.append(
-                    _event(
-                        "control_changed",
-                        "14.2.4",
-                        f"{self._place(loc)} is cut off and passes to {enemy(owner)} control",
-                        enemy(owner),
-                        location=loc,
-                    )
-                )
-        state = state.model_copy(
-            update={
-                "units": units,
-                "control": control,
-                "phase": "refit",
-                "step": "refit",
-                "refit": Refit(side=ALLIED, rp=self.board.pack.limit("replacement_points")),
-            }
-        )
-        return state, events
-
-    # --- Refit (13) --------------------------------------------------------------------------------------------------
-    def _candidates_refit(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
-        yield actions.IncreaseReplacements()
-        for unit, piece in state.units.items():
-            if self.board.side_of(unit) != side:
-                continue
-            if piece.location is not None and not piece.full:
-                yield actions.Flip(unit=unit)
-                yield actions.Recover(unit=unit)
-                yield actions.TigerCubs(unit=unit)
-            if piece.location is None:
-                for loc in self.board.locations:
-                    yield actions.Rebuild(unit=unit, to=loc)
-        yield actions.EndRefit()
-
-    def _can_increase_replacements(
-        self, state: BattleaxeState, side: Side, action: actions.IncreaseReplacements
-    ) -> Verdict:
-        return ALLOW if self._holds(state, side) else deny("12.1", "no-advantage", "you do not hold the Advantage")
-
-    def _do_increase_replacements(
-        self, state: BattleaxeState, side: Side, action: actions.IncreaseReplacements
-    ) -> Result:
-        refit = state.refit
-        assert refit is not None
-        extra = self.board.pack.limit("advantage_extra_rp")
-        state = self._spend(state, side).model_copy(update={"refit": refit.model_copy(update={"rp": refit.rp + extra})})
-        return state, [
-            _event("increased_replacements", "12.1", f"{side.title()} spends the Advantage for +{extra} RP", side)
-        ]
-
-    def _refit_unit_ok(self, state: BattleaxeState, side: Side, unit: str, rule: str) -> Verdict:
-        if unit not in state.units or self.board.side_of(unit) != side:
-            return deny(rule, "unknown", f"{unit} is not a {side} unit")
-        piece = state.units[unit]
-        if piece.location is None or piece.full:
-            return deny(rule, "not-reduced", f"{unit} is not a Reduced-Strength unit on the map")
-        # RULING (notes A54, A55, option free_flip_needs_supply): flipping needs supply (13.3.1)
-        if not self.at(state).in_supply(side, piece.location) and (
-            rule == "13.3.2" or state.options["free_flip_needs_supply"]
-        ):
-            return deny("13.3.1", "no-supply", f"{unit} cannot trace supply")
-        return ALLOW
-
-    def _can_flip(self, state: BattleaxeState, side: Side, action: actions.Flip) -> Verdict:
-        refit = state.refit
-        assert refit is not None
-        verdict = self._refit_unit_ok(state, side, action.unit, "13.3.2")
-        if not verdict.ok:
-            return verdict
-        if refit.flips_left <= 0 and refit.rp <= 0:
-            return deny("13.3.2", "no-rp", "no Replacement Points left")
-        return ALLOW
-
-    def _do_flip(self, state: BattleaxeState, side: Side, action: actions.Flip) -> Result:
-        refit = state.refit
-        assert refit is not None
-        unit = action.unit
-        if refit.flips_left > 0:
-            refit = refit.model_copy(update={"flips_left": refit.flips_left - 1})
-        else:
-            refit = refit.model_copy(
-                update={"rp": refit.rp - 1, "flips_left": self.board.pack.limit("flips_per_rp") - 1}
-            )
-        units = {**state.units, unit: state.units[unit].model_copy(update={"full": True})}
-        return state.model_copy(update={"units": units, "refit": refit}), [
-            _event("unit_refitted", "13.3.2", f"{self._label(unit)} is back to Full Strength", side, unit=unit)
-        ]
-
-    def _can_recover(self, state: BattleaxeState, side: Side, action: actions.Recover) -> Verdict:
-        refit = state.refit
-        assert refit is not None
-        if action.unit not in state.units or side != AXIS or self.board.kind(action.unit) != "armor":
-            return deny("13.3.5", "recovery", "Battlefield Recovery flips one Axis Armored unit")
-        if refit.recovered:
-            return deny("13.3.5", "recovered", "one Battlefield Recovery per Axis Refit Phase")
-        return self._refit_unit_ok(state, side, action.unit, "13.3.5")
-
-    def _do_recover(self, state: BattleaxeState, side: Side, action: actions.Recover) -> Result:
-        refit = state.refit
-        assert refit is not None
-        unit = action.unit
-        units = {**state.units, unit: state.units[unit].model_copy(update={"full": True})}
-        state = state.model_copy(update={"units": units, "refit": refit.model_copy(update={"recovered": True})})
-        return state, [
-            _event("battlefield_recovery", "13.3.5", f"{self._label(unit)} recovers to Full Strength", side, unit=unit)
-        ]
-
-    def _can_tiger_cubs(self, state: BattleaxeState, side: Side, action: actions.TigerCubs) -> Verdict:
-        refit = state.refit
-        assert refit is not None
-        if not state.options["tiger_cubs"]:
-            return deny("19.1", "optional", "Additional Tiger Cubs is an optional rule not in play")
-        if action.unit not in state.units or side != ALLIED or self.board.kind(action.unit) != "armor":
-            return deny("19.1", "tiger-cubs", "Tiger Cubs flip one Allied Armored unit")
-        if not self._holds(state, side):
-            return deny("19.1", "no-advantage", "Tiger Cubs are paid for with the Advantage")
-        return self._refit_unit_ok(state, side, action.unit, "19.1")
-
-    def _do_tiger_cubs(self, state: BattleaxeState, side: Side, action: actions.TigerCubs) -> Result:
-        refit = state.refit
-        assert refit is not None
-        unit = action.unit
-        units = {**state.units, unit: state.units[unit].model_copy(update={"full": True})}
-        state = self._spend(state, side).model_copy(
-            update={"units": units, "refit": refit.model_copy(update={"tiger_cubs": True})}
-        )
-        return state, [
-            _event("tiger_cubs", "19.1", f"Tiger Cubs: {self._label(unit)} is back to Full Strength", side, unit=unit)
-        ]
-
-    def _can_rebuild(self, state: BattleaxeState, side: Side, action: actions.Rebuild) -> Verdict:
-        refit = state.refit
-        assert refit is not None
-        unit, to = action.unit, action.to
-        if unit not in state.units or self.board.side_of(unit) != side or state.units[unit].location is not None:
-            return deny("13.3.2", "not-eliminated", f"{unit} is not an eliminated {side} unit")
-        if refit.rp <= 0:
-            return deny("13.3.2", "no-rp", "no Replacement Points left")
-        if to not in self.board.locations:
-            return deny("13.3.3", "unknown", f"unknown location {to}")
-        rule = "13.3.3" if side == ALLIED else "13.3.4"
-        s = self.at(state)
-        tobruk = self.board.pack.role("tobruk_rebuild")
-        if side == ALLIED and ((to in tobruk) != self.board.units[unit].tobruk_origin):
-            return deny("13.3.3", "tobruk", "only units that set up in Zone H are rebuilt there, and only there")
-        if state.control[to] != side or (
-            s.contested(to) and not (to in tobruk and state.options["zone_h_rebuild_ignores_contest"])
-        ):
-            return deny(rule, "rebuild-place", f"{to} is not a friendly-controlled, uncontested location")
-        if not s.in_supply(side, to):
-            return deny(rule, "no-supply", f"{to} is not supplied")
-        if s.full_for(side, to):
-            return deny("7.1", "stacking", f"{to} already holds four {side} units")
-        return ALLOW
-
-    def _do_rebuild(self, state: BattleaxeState, side: Side, action: actions.Rebuild) -> Result:
-        refit = state.refit
-        assert refit is not None
-        unit, to = action.unit, action.to
-        units = {**state.units, unit: UnitState(location=to, full=False)}
-        state = state.model_copy(update={"units": units, "refit": refit.model_copy(update={"rp": refit.rp - 1})})
-        return state, [
-            _event(
-                "unit_rebuilt", "13.3.2", f"{self._label(unit)} is rebuilt in {self._place(to)}", side, unit=unit, to=to
-            )
-        ]
-
-    def _can_end_refit(self, state: BattleaxeState, side: Side, action: actions.EndRefit) -> Verdict:
-        return ALLOW
-
-    def _do_end_refit(self, state: BattleaxeState, side: Side, action: actions.EndRefit) -> Result:
-        if side == ALLIED:  # 13.1: then the Axis refits; unspent RP are lost (13.4)
-            refit = Refit(side=AXIS, rp=self.board.pack.limit("replacement_points"))
-            return state.model_copy(update={"refit": refit}), []
-        oos = tuple(u for u, p in state.units.items() if p.oos and p.location is not None)
-        state = state.model_copy(update={"refit": None})
-        if oos:  # 14.2.3: Surrender checks at the end of the Refit Phase
-            request = RollRequest(rolls=(RollSpec(id="surrender", sides=6, n=len(oos), purpose="Surrender checks"),))
-            return state.model_copy(update={"awaiting": "surrender", "surrender_units": oos}).with_rolls(request), []
-        return phase_end.end_phase(state, [])
-
-    def _surrender(self, state: BattleaxeState, rolls: tuple[int, ...]) -> Result:
-        events = []
-        loss = next(r for r in self.board.pack.tables.die_results if r.id == "surrender_step_loss")
-        for unit, roll in zip(state.surrender_units, rolls, strict=True):
-            side = self.board.side_of(unit)
-            # RULING (notes A57): a spent Advantage belongs to nobody, so it gives neither side the +1
-            modified = roll + (self.board.die_mods["surrender_advantage"].value if self._holds(state, side) else 0)
-            if loss.min <= modified <= loss.max:
-                state, how = self._step_loss(state, unit)
-                events.append(
-                    _event(
-                        f"unit_{how}", "14.2.3", f"{self._label(unit)} surrenders a step (dr {roll})", side, unit=unit
-                    )
-                )
-            else:
-                events.append(
-                    _event("surrender_passed", "14.2.3", f"{self._label(unit)} holds out (dr {roll})", side, unit=unit)
-                )
-        return phase_end.end_phase(state.model_copy(update={"surrender_units": ()}), events)
+        return phase_refit.end_maneuvers(state, [])
 
     def _label(self, unit: str) -> str:
         return self.board.label(unit)
@@ -1611,12 +1383,6 @@ _HANDLERS: dict[str, tuple[_Can, _Do]] = {
     "wireless_intercepts": (Rules._can_wireless_intercepts, Rules._do_wireless_intercepts),
     "no_intercepts": (Rules._can_no_intercepts, Rules._do_no_intercepts),
     "no_fuel_shortage": (Rules._can_no_fuel_shortage, Rules._do_no_fuel_shortage),
-    "increase_replacements": (Rules._can_increase_replacements, Rules._do_increase_replacements),
-    "flip": (Rules._can_flip, Rules._do_flip),
-    "recover": (Rules._can_recover, Rules._do_recover),
-    "tiger_cubs": (Rules._can_tiger_cubs, Rules._do_tiger_cubs),
-    "rebuild": (Rules._can_rebuild, Rules._do_rebuild),
-    "end_refit": (Rules._can_end_refit, Rules._do_end_refit),
 }
 
 # The candidate actions of each step, which legal() filters with the predicates.
@@ -1635,7 +1401,6 @@ _CANDIDATES: dict[str, Callable[[Rules, BattleaxeState, Side], Iterable[actions.
     "daylight": Rules._candidates_daylight,
     "intercepts": Rules._candidates_intercepts,
     "fuel_window": Rules._candidates_fuel_window,
-    "refit": Rules._candidates_refit,
 }
 
 # The steps whose actions the handlers above still decide, for the kit machine (sequence.py).
@@ -1654,7 +1419,6 @@ _STEPS: dict[str, tuple[str, ...]] = {
     "daylight": ("prolonged_daylight", "nightfall"),
     "intercepts": ("wireless_intercepts", "no_intercepts"),
     "fuel_window": ("fuel_shortage", "no_fuel_shortage"),
-    "refit": ("increase_replacements", "flip", "recover", "tiger_cubs", "rebuild", "end_refit"),
 }
 
 
@@ -1695,4 +1459,4 @@ def legacy_resume() -> dict[str, Callable[[BattleaxeState, Mapping[str, tuple[in
 
         return after
 
-    return {name: go(name) for name in ("attacker_artillery", "combat", "sunset", "surrender")}
+    return {name: go(name) for name in ("attacker_artillery", "combat", "sunset")}

@@ -16,7 +16,7 @@ from typing import Annotated
 
 from pydantic import Field, TypeAdapter
 
-from pbem.games.battleaxe import phase_setup, rules
+from pbem.games.battleaxe import phase_refit, phase_setup, rules
 from pbem.games.battleaxe.actions import BattleaxeAction
 from pbem.games.battleaxe.board import ALLIED, Side, enemy
 from pbem.games.battleaxe.context import Result
@@ -94,9 +94,17 @@ MACHINE: Machine[BattleaxeState, BattleaxeAction] = Machine(
     rule="8.0",
     phases=STEPS,
     interrupts=(),
-    actions=(*phase_setup.ACTIONS, *rules.legacy_actions()),
+    actions=(*phase_setup.ACTIONS, *phase_refit.ACTIONS, *rules.legacy_actions()),
     phase_of=_state_step,
 )
 
-RESUME: Mapping[str, Callable[[BattleaxeState, Mapping[str, tuple[int, ...]]], Result]] = rules.legacy_resume()
+
+def _surrendered(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Result:
+    return phase_refit.surrender(state, dice["surrender"])
+
+
+RESUME: Mapping[str, Callable[[BattleaxeState, Mapping[str, tuple[int, ...]]], Result]] = {
+    **rules.legacy_resume(),
+    "surrender": _surrendered,
+}
 """What goes on once the dice a step waits for (``state.awaiting``) are rolled."""
