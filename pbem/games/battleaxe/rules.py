@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from itertools import combinations
 from typing import Any, get_args
 
-from pbem.games.battleaxe import actions, context, phase_refit
+from pbem.games.battleaxe import actions, context, phase_sunset
 from pbem.games.battleaxe import combat as cmb
 from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy
 from pbem.games.battleaxe.situation import ALL_MF, Situation
@@ -97,7 +97,7 @@ class Rules:
         names = ", ".join(self._place(a) for a in areas)
         events = [_event("assault_declared", "8.1.1", f"{side.title()} Assault from {names}", side, areas=list(areas))]
         if side == ALLIED:
-            state, released = self._release(state, assault_from=areas)
+            state, released = context.release(state, assault_from=areas)
             events += released
         return state, events
 
@@ -150,26 +150,19 @@ class Rules:
             keep=keep,
             remove=remove,
         )
-        return self._end_half(state.model_copy(update={"units": units}), [event])
+        return phase_sunset.end_half(state.model_copy(update={"units": units}), [event])
 
     def _can_pass(self, state: BattleaxeState, side: Side, action: actions.Pass) -> Verdict:
         return self._must_assault(state)
 
     def _do_pass(self, state: BattleaxeState, side: Side, action: actions.Pass) -> Result:
-        return self._end_half(state, [_event("passed", "8.1.3", f"{side.title()} passes", side)])
+        return phase_sunset.end_half(state, [_event("passed", "8.1.3", f"{side.title()} passes", side)])
 
     # --- the Advantage (12) -----------------------------------------------------------------------------------
-    def _holds(self, state: BattleaxeState, side: Side) -> bool:
-        return state.advantage == side and state.advantage_used_by is None
-
-    def _spend(self, state: BattleaxeState, side: Side) -> BattleaxeState:
-        """12.2: the Advantage belongs to nobody until the end of this Impulse or Phase."""
-        return state.model_copy(update={"advantage": None, "advantage_used_by": side})
-
     def _can_fuel_shortage(self, state: BattleaxeState, side: Side, action: actions.FuelShortage) -> Verdict:
         if side != ALLIED:
             return deny("12.1", "allied-only", "only the Allied player may declare an Axis Fuel Shortage")
-        if not self._holds(state, side):
+        if not context.holds(state, side):
             return deny("12.1", "no-advantage", "the Allied player does not hold the Advantage")
         if state.fuel_low:
             return deny("12.1", "fuel-low", "the Axis already suffers a Fuel Shortage")
@@ -177,20 +170,20 @@ class Rules:
 
     def _do_fuel_shortage(self, state: BattleaxeState, side: Side, action: actions.FuelShortage) -> Result:
         step = "impulse" if state.step == "fuel_window" else state.step
-        state = self._spend(state, side).model_copy(update={"fuel_low": True, "step": step})
+        state = context.spend(state, side).model_copy(update={"fuel_low": True, "step": step})
         return state, [_event("fuel_shortage", "12.1", "The Allies spend the Advantage: Axis Fuel Shortage", side)]
 
     def _can_rommel(self, state: BattleaxeState, side: Side, action: actions.Rommel) -> Verdict:
         if side != AXIS:
             return deny("12.1", "axis-only", "only the Axis player may call on Rommel")
-        if not self._holds(state, side):
+        if not context.holds(state, side):
             return deny("12.1", "no-advantage", "the Axis player does not hold the Advantage")
         if state.rommel:
             return deny("12.1", "rommel-active", "Rommel is already at the front this phase")
         return ALLOW
 
     def _do_rommel(self, state: BattleaxeState, side: Side, action: actions.Rommel) -> Result:
-        state = self._spend(state, side).model_copy(update={"rommel": True})
+        state = context.spend(state, side).model_copy(update={"rommel": True})
         return state, [_event("rommel", "12.1", "Rommel an der Spitze! The Axis spends the Advantage", side)]
 
     # --- Assault: movement (9) ---------------------------------------------------------------------------------
@@ -322,9 +315,9 @@ class Rules:
         state = state.model_copy(update={"units": units, "assault": assault})
         text = f"{self._label(unit)} moves from {self._place(here)} to {self._place(there)}"
         events = [_event("moved", "9.1", text, side, unit=unit, src=here, dst=there)]
-        state, changed = self._settle_control(state, there)
+        state, changed = context.settle_control(state, there)
         events += changed
-        state, released = self._release(state, entered_zone=there if side == ALLIED else None)
+        state, released = context.release(state, entered_zone=there if side == ALLIED else None)
         return state, events + released
 
     def _can_activate(self, state: BattleaxeState, side: Side, action: actions.Activate) -> Verdict:
@@ -401,7 +394,9 @@ class Rules:
         return ALLOW
 
     def _do_end_assault(self, state: BattleaxeState, side: Side, action: actions.EndAssault) -> Result:
-        return self._end_half(state, [_event("assault_ended", "8.1.1", f"{side.title()} ends the Assault", side)])
+        return phase_sunset.end_half(
+            state, [_event("assault_ended", "8.1.1", f"{side.title()} ends the Assault", side)]
+        )
 
     # --- Assault: declaring an attack (11) ------------------------------------------------------------------------
     def _eligible_attackers(self, state: BattleaxeState, target: str) -> tuple[str, ...]:
@@ -632,12 +627,6 @@ class Rules:
             return self._attacker_artillery(state, dice["artillery"][0])
         if awaiting == "combat":
             return self._resolve(state, dice)
-        if awaiting == "sunset":
-            state = state.model_copy(update={"sunset": sum(dice["sunset"])})
-            return self._sunset(
-                state,
-                [_event("sunset_rolled", "6.2.1", f"Sunset DR {sum(dice['sunset'])}", AXIS, dice=list(dice["sunset"]))],
-            )
         raise ValueError(f"no dice awaited as {awaiting}")
 
     def _artillery_ok(self, state: BattleaxeState, side: Side, roll: int, target: str) -> bool:
@@ -749,14 +738,14 @@ class Rules:
                 data=record.data(dice=other_dice),
             )
         )
-        if result == "repulse" and self._holds(state, attacker):
+        if result == "repulse" and context.holds(state, attacker):
             return state.model_copy(update={"step": "max_attack"}), events
         # RULING (notes A26, option fanatical_vs_excess): more AP than the defenders can absorb without an
         # Overrun (an Axis Stützpunkt, or a second combat) is still a Success that Fanatical Defense may turn
         excess = ap > cmb.absorbable(s, combat.defenders)
         if (
             result == "success"
-            and self._holds(state, defender)
+            and context.holds(state, defender)
             and (state.options["fanatical_vs_excess"] or not excess)
         ):
             return state.model_copy(update={"step": "fanatical"}), events
@@ -778,7 +767,7 @@ class Rules:
     def _do_maximum_attack(self, state: BattleaxeState, side: Side, action: actions.MaximumAttack) -> Result:
         combat = state.combat
         assert combat is not None
-        state = self._spend(state, side).model_copy(
+        state = context.spend(state, side).model_copy(
             update={"combat": combat.model_copy(update={"outcome": "stalemate"})}
         )
         event = _event("maximum_attack", "12.1", "Maximum Attack: the Repulse becomes a Stalemate", side)
@@ -792,7 +781,7 @@ class Rules:
         combat = state.combat
         assert combat is not None
         combat = combat.model_copy(update={"outcome": "stalemate", "ap_left": 0})
-        state = self._spend(state, side).model_copy(update={"combat": combat})
+        state = context.spend(state, side).model_copy(update={"combat": combat})
         event = _event("fanatical_defense", "12.1", "Fanatical Defense: the Success becomes a Stalemate", side)
         state, more = self._settle(state)
         return state, [event, *more]
@@ -804,16 +793,6 @@ class Rules:
         return self._settle(state)
 
     # --- results (11.4.4) ----------------------------------------------------------------------------------------
-    def _step_loss(self, state: BattleaxeState, unit: str) -> tuple[BattleaxeState, str]:
-        piece = state.units[unit]
-        if piece.full:
-            return state.model_copy(
-                update={"units": {**state.units, unit: piece.model_copy(update={"full": False})}}
-            ), "reduced"
-        return state.model_copy(
-            update={"units": {**state.units, unit: UnitState(location=None, full=False)}}
-        ), "eliminated"
-
     def _settle(self, state: BattleaxeState) -> Result:
         combat = state.combat
         assert combat is not None and combat.lead is not None and combat.def_lead is not None
@@ -822,7 +801,7 @@ class Rules:
         events: list[Event] = []
         if combat.outcome == "repulse":
             for unit in combat.attackers:
-                state, how = self._step_loss(state, unit)
+                state, how = context.step_loss(state, unit)
                 events.append(self._loss_event(unit, how, "11.4.4", attacker))
             survivors = tuple(u for u in combat.attackers if state.units[u].location == combat.target)
             if combat.mandatory and survivors:  # 11.1: a repulsed Mandatory Attack retreats
@@ -834,13 +813,13 @@ class Rules:
             return state, events + more
         if combat.outcome == "stalemate":
             for unit, side in ((lead, attacker), (def_lead, defender)):
-                state, how = self._step_loss(state, unit)
+                state, how = context.step_loss(state, unit)
                 events.append(self._loss_event(unit, how, "11.4.4", side))
             state, more = self._voluntary(state)
             return state, events + more
         # success or overrun: the Lead Attacking Unit takes a step (notes A16, option success_reduced_lead)
         if state.units[lead].full or state.options["success_reduced_lead"] == "step":
-            state, how = self._step_loss(state, lead)
+            state, how = context.step_loss(state, lead)
             events.append(self._loss_event(lead, how, "11.4.4", attacker))
         if combat.outcome == "overrun":
             for unit in combat.defenders:
@@ -1073,8 +1052,8 @@ class Rules:
     def _after_combat(self, state: BattleaxeState) -> Result:
         combat, assault = state.combat, state.assault
         assert combat is not None and assault is not None
-        state, events = self._settle_control(state, combat.target)
-        state, released = self._release(state)
+        state, events = context.settle_control(state, combat.target)
+        state, released = context.release(state)
         events += released
         overrun = combat.outcome == "overrun" and not combat.overrun
         survivors = tuple(u for u in combat.attackers if state.units[u].location == combat.target)
@@ -1193,100 +1172,7 @@ class Rules:
         return ALLOW
 
     def _do_end_regroup(self, state: BattleaxeState, side: Side, action: actions.EndRegroup) -> Result:
-        return self._end_half(state, [])
-
-    # --- control and releases (7.2, 16) -----------------------------------------------------------------------------
-    def _settle_control(self, state: BattleaxeState, location: str) -> Result:
-        """7.2: a side with units in a location free of enemy units controls it."""
-        s = self.at(state)
-        for side in (ALLIED, AXIS):
-            if s.where[location][side] and not s.where[location][enemy(side)] and state.control[location] != side:
-                control = {**state.control, location: side}
-                text = f"{self._place(location)} passes to {side} control"
-                return state.model_copy(update={"control": control}), [
-                    _event("control_changed", "7.2", text, side, location=location)
-                ]
-        return state, []
-
-    def _release(
-        self, state: BattleaxeState, *, entered_zone: str | None = None, assault_from: Iterable[str] = ()
-    ) -> Result:
-        """16.1, 16.2: release the 15th Panzer and 5th Light Divisions when their conditions are met."""
-        events = []
-        released = list(state.released)
-        for row in self.board.pack.tables.releases:
-            if row.formation in released:
-                continue
-            near = {n for a in row.areas_adjacent_to for n in self.at(state).neighbours(a)}
-            trigger = (
-                any(state.control[a] == ALLIED for a in (*row.controlled_areas, *near))
-                or (entered_zone is not None and entered_zone in row.entered_zones)
-                or any(a in row.assault_from for a in assault_from)
-            )
-            if trigger:
-                released.append(row.formation)
-                events.append(_event("division_released", row.rule, row.text, AXIS, formation=row.formation))
-        return state.model_copy(update={"released": tuple(released)}), events
-
-    # --- end of a half-Impulse, Sunset (6.2.1, 12.2) -----------------------------------------------------------------
-    def _shift_advantage(self, state: BattleaxeState) -> tuple[BattleaxeState, list[Event]]:
-        if state.advantage_used_by is None:
-            return state, []
-        owner = enemy(state.advantage_used_by)
-        state = state.model_copy(update={"advantage": owner, "advantage_used_by": None})
-        return state, [_event("advantage_passed", "12.2", f"The Advantage passes to the {owner} player", owner)]
-
-    def _end_half(self, state: BattleaxeState, events: list[Event]) -> Result:
-        state = state.model_copy(update={"assault": None, "combat": None})
-        if state.half == ALLIED:
-            state, shifted = self._shift_advantage(state)
-            new_half = {"half": AXIS, "step": "impulse", "sunset": None, "half_kind": None, "intercepted": False}
-            state = state.model_copy(update=new_half)
-            # RULING (notes A44, option fuel_timing): the Allies may also declare the Fuel Shortage now
-            late = state.options["fuel_timing"] == "also_start_of_axis_impulse"
-            if late and self._holds(state, ALLIED) and not state.fuel_low:
-                state = state.model_copy(update={"step": "fuel_window"})
-            return state, events + shifted
-        intercepts = state.options["wireless_intercepts"] and not state.intercepted and state.half_kind is not None
-        if intercepts and self._holds(state, AXIS):  # 19.1H: the Axis may buy a second, other Impulse
-            return state.model_copy(update={"step": "intercepts"}), events
-        if state.sunset is None:  # 6.2.1: no Axis DR this half-Impulse: the Axis rolls a Sunset DR now
-            request = RollRequest(rolls=(RollSpec(id="sunset", sides=6, n=2, purpose="Sunset DR"),))
-            return state.model_copy(update={"awaiting": "sunset"}).with_rolls(request), events
-        return self._sunset(state, events)
-
-    def _sunset(self, state: BattleaxeState, events: list[Event]) -> Result:
-        sunset = state.sunset
-        assert sunset is not None
-        if state.fuel_low and sunset == state.impulse:  # 14.1.2
-            state = state.model_copy(update={"fuel_low": False})
-            events = [*events, _event("fuel_restored", "14.1.2", "The Axis Fuel Shortage ends", AXIS)]
-        if sunset < state.impulse:
-            if state.advantage is not None and state.advantage_used_by is None:
-                return state.model_copy(update={"step": "daylight"}), events
-            return phase_refit.end_maneuvers(state, events)
-        return self._next_impulse(state, events)
-
-    def _next_impulse(self, state: BattleaxeState, events: list[Event]) -> Result:
-        state, shifted = self._shift_advantage(state)
-        impulse = state.impulse + 1
-        if impulse > self.board.pack.impulse_track_length:
-            return phase_refit.end_maneuvers(state, events + shifted)
-        state = state.model_copy(
-            update={
-                "impulse": impulse,
-                "half": ALLIED,
-                "step": "impulse",
-                "sunset": None,
-                "half_kind": None,
-                "intercepted": False,
-                "air_ready": {**state.air_ready, ALLIED: True, AXIS: state.air_ready[AXIS] or self._luftwaffe(state)},
-            }
-        )
-        return state, [*events, *shifted, _event("impulse_began", "6.2", f"Impulse {impulse}")]
-
-    def _luftwaffe(self, state: BattleaxeState) -> bool:
-        return bool(state.options["luftwaffe"]) and state.turn >= self.board.pack.limit("luftwaffe_from_turn")
+        return phase_sunset.end_half(state, [])
 
     def _candidates_fuel_window(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
         yield actions.FuelShortage()
@@ -1305,11 +1191,11 @@ class Rules:
     def _can_wireless_intercepts(
         self, state: BattleaxeState, side: Side, action: actions.WirelessIntercepts
     ) -> Verdict:
-        return ALLOW if self._holds(state, side) else deny("12.1", "no-advantage", "you do not hold the Advantage")
+        return ALLOW if context.holds(state, side) else deny("12.1", "no-advantage", "you do not hold the Advantage")
 
     def _do_wireless_intercepts(self, state: BattleaxeState, side: Side, action: actions.WirelessIntercepts) -> Result:
         """19.1H: an Assault then a Regroup, or a Regroup then an Assault, in one Axis Impulse."""
-        state = self._spend(state, side).model_copy(update={"intercepted": True})
+        state = context.spend(state, side).model_copy(update={"intercepted": True})
         text = "Wireless Intercepts: the Axis spends the Advantage for another Impulse"
         event = _event("wireless_intercepts", "19.1", text, side)
         if state.half_kind == "assault":
@@ -1321,25 +1207,7 @@ class Rules:
         return ALLOW
 
     def _do_no_intercepts(self, state: BattleaxeState, side: Side, action: actions.NoIntercepts) -> Result:
-        return self._end_half(state.model_copy(update={"intercepted": True}), [])
-
-    def _candidates_daylight(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
-        yield actions.ProlongedDaylight()
-        yield actions.Nightfall()
-
-    def _can_prolonged_daylight(self, state: BattleaxeState, side: Side, action: actions.ProlongedDaylight) -> Verdict:
-        return ALLOW if self._holds(state, side) else deny("12.1", "no-advantage", "you do not hold the Advantage")
-
-    def _do_prolonged_daylight(self, state: BattleaxeState, side: Side, action: actions.ProlongedDaylight) -> Result:
-        state = self._spend(state, side)
-        event = _event("prolonged_daylight", "12.1", "Prolonged Daylight: the Sunset DR is ignored", side)
-        return self._next_impulse(state, [event])
-
-    def _can_nightfall(self, state: BattleaxeState, side: Side, action: actions.Nightfall) -> Verdict:
-        return ALLOW
-
-    def _do_nightfall(self, state: BattleaxeState, side: Side, action: actions.Nightfall) -> Result:
-        return phase_refit.end_maneuvers(state, [])
+        return phase_sunset.end_half(state.model_copy(update={"intercepted": True}), [])
 
     def _label(self, unit: str) -> str:
         return self.board.label(unit)
@@ -1378,8 +1246,6 @@ _HANDLERS: dict[str, tuple[_Can, _Do]] = {
     "decline": (Rules._can_decline, Rules._do_decline),
     "regroup_move": (Rules._can_regroup_move, Rules._do_regroup_move),
     "end_regroup": (Rules._can_end_regroup, Rules._do_end_regroup),
-    "prolonged_daylight": (Rules._can_prolonged_daylight, Rules._do_prolonged_daylight),
-    "nightfall": (Rules._can_nightfall, Rules._do_nightfall),
     "wireless_intercepts": (Rules._can_wireless_intercepts, Rules._do_wireless_intercepts),
     "no_intercepts": (Rules._can_no_intercepts, Rules._do_no_intercepts),
     "no_fuel_shortage": (Rules._can_no_fuel_shortage, Rules._do_no_fuel_shortage),
@@ -1398,7 +1264,6 @@ _CANDIDATES: dict[str, Callable[[Rules, BattleaxeState, Side], Iterable[actions.
     "voluntary_retreat": Rules._candidates_voluntary_retreat,
     "overrun": Rules._candidates_overrun,
     "regroup": Rules._candidates_regroup,
-    "daylight": Rules._candidates_daylight,
     "intercepts": Rules._candidates_intercepts,
     "fuel_window": Rules._candidates_fuel_window,
 }
@@ -1416,7 +1281,6 @@ _STEPS: dict[str, tuple[str, ...]] = {
     "voluntary_retreat": ("retreat", "stay"),
     "overrun": ("overrun", "decline"),
     "regroup": ("regroup_move", "end_regroup"),
-    "daylight": ("prolonged_daylight", "nightfall"),
     "intercepts": ("wireless_intercepts", "no_intercepts"),
     "fuel_window": ("fuel_shortage", "no_fuel_shortage"),
 }
@@ -1459,4 +1323,4 @@ def legacy_resume() -> dict[str, Callable[[BattleaxeState, Mapping[str, tuple[in
 
         return after
 
-    return {name: go(name) for name in ("attacker_artillery", "combat", "sunset")}
+    return {name: go(name) for name in ("attacker_artillery", "combat")}

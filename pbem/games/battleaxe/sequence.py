@@ -16,7 +16,7 @@ from typing import Annotated
 
 from pydantic import Field, TypeAdapter
 
-from pbem.games.battleaxe import phase_refit, phase_setup, rules
+from pbem.games.battleaxe import phase_refit, phase_setup, phase_sunset, rules
 from pbem.games.battleaxe.actions import BattleaxeAction
 from pbem.games.battleaxe.board import ALLIED, Side, enemy
 from pbem.games.battleaxe.context import Result
@@ -94,7 +94,7 @@ MACHINE: Machine[BattleaxeState, BattleaxeAction] = Machine(
     rule="8.0",
     phases=STEPS,
     interrupts=(),
-    actions=(*phase_setup.ACTIONS, *phase_refit.ACTIONS, *rules.legacy_actions()),
+    actions=(*phase_setup.ACTIONS, *phase_sunset.ACTIONS, *phase_refit.ACTIONS, *rules.legacy_actions()),
     phase_of=_state_step,
 )
 
@@ -103,8 +103,13 @@ def _surrendered(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> 
     return phase_refit.surrender(state, dice["surrender"])
 
 
+def _sunset(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Result:
+    return phase_sunset.sunset_rolled(state, dice["sunset"])
+
+
 RESUME: Mapping[str, Callable[[BattleaxeState, Mapping[str, tuple[int, ...]]], Result]] = {
     **rules.legacy_resume(),
+    "sunset": _sunset,
     "surrender": _surrendered,
 }
 """What goes on once the dice a step waits for (``state.awaiting``) are rolled."""
