@@ -9,14 +9,13 @@ drift apart. ``apply`` and ``resume`` produce the next state and events.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from itertools import combinations
 from typing import Any, get_args
 
 from pbem.games.battleaxe import actions, context, phase_sunset
 from pbem.games.battleaxe import combat as cmb
 from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy
 from pbem.games.battleaxe.situation import ALL_MF, Situation
-from pbem.games.battleaxe.state import Assault, BattleaxeState, Combat, UnitState
+from pbem.games.battleaxe.state import BattleaxeState, Combat, UnitState
 from pbem.kit.machine import ActionSpec, action_name
 from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
 
@@ -37,154 +36,6 @@ class Rules:
 
     def at(self, state: BattleaxeState) -> Situation:
         return context.at(state)
-
-    # --- choosing an Impulse (8.1) ----------------------------------------------------------------------------
-    def _candidates_impulse(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
-        s = self.at(state)
-        areas = [loc for loc in self.board.locations if any(not s.restricted(u) for u in s.units_of(side, loc))]
-        for loc in areas:
-            yield actions.Assault(areas=[loc])
-        if side == AXIS and not state.fuel_low:
-            for pair in combinations(areas, 2):
-                yield actions.Assault(areas=list(pair))
-        first = list(self.board.pack.role("first_activation_zones"))
-        if side == ALLIED and state.turn == 1 and state.impulse == 1:
-            yield actions.Assault(areas=first)
-        yield actions.Regroup()
-        for loc in self.board.locations:
-            for keep, remove in combinations(s.units_of(side, loc), 2):
-                yield actions.Consolidate(keep=keep, remove=remove)
-                yield actions.Consolidate(keep=remove, remove=keep)
-        yield actions.Pass()
-        yield from self._advantage_candidates(state, side)
-
-    def _advantage_candidates(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
-        yield actions.FuelShortage()
-        yield actions.Rommel()
-
-    def _can_assault(self, state: BattleaxeState, side: Side, action: actions.Assault) -> Verdict:
-        areas = action.areas
-        s = self.at(state)
-        if not isinstance(areas, list) or not areas or len(set(areas)) != len(areas):
-            return deny("9.1", "areas", "name the Active Area(s)")
-        if unknown := [a for a in areas if a not in self.board.locations]:
-            return deny("9.1", "areas", f"unknown location {', '.join(map(str, unknown))}")
-        first = sorted(self.board.pack.role("first_activation_zones"))
-        if sorted(areas) == first and len(areas) > 1:
-            if not (side == ALLIED and state.turn == 1 and state.impulse == 1):
-                return deny("16.3", "first-activation", "Zones A-D activate together only in Impulse 1 of June 15")
-        elif len(areas) == 2:
-            if side != AXIS:
-                return deny("9.1.2", "combined-operations", "only the Axis may activate two Areas")
-            if state.fuel_low:
-                return deny("14.1.1", "fuel-shortage", "no Combined Operations during a Fuel Shortage")
-        elif len(areas) != 1:
-            return deny("9.1", "areas", "an Assault activates one Area")
-        for area in areas:
-            if not any(not s.restricted(u) for u in s.units_of(side, area)):
-                return deny("9.1.1", "no-units", f"no {side} unit in {area} can move or attack")
-        return ALLOW
-
-    def _do_assault(self, state: BattleaxeState, side: Side, action: actions.Assault) -> Result:
-        areas = tuple(action.areas)
-        s = self.at(state)
-        active = tuple(u for a in areas for u in s.units_of(side, a) if not s.restricted(u))
-        mode = "single" if len(areas) == 1 else "simultaneous"
-        second_open = side == AXIS and len(areas) == 1 and not state.fuel_low
-        contested = tuple(loc for loc in self.board.locations if s.contested(loc))
-        assault = Assault(areas=areas, mode=mode, second_open=second_open, active=active, contested_at_start=contested)
-        state = state.model_copy(update={"step": "assault", "assault": assault, "half_kind": "assault"})
-        names = ", ".join(self._place(a) for a in areas)
-        events = [_event("assault_declared", "8.1.1", f"{side.title()} Assault from {names}", side, areas=list(areas))]
-        if side == ALLIED:
-            state, released = context.release(state, assault_from=areas)
-            events += released
-        return state, events
-
-    def _must_assault(self, state: BattleaxeState) -> Verdict:
-        """19.1H: after a Regroup, Wireless Intercepts buy an Assault, nothing else."""
-        if state.intercepted:
-            return deny("19.1", "intercepts", "Wireless Intercepts after a Regroup are spent on an Assault")
-        return ALLOW
-
-    def _can_regroup(self, state: BattleaxeState, side: Side, action: actions.Regroup) -> Verdict:
-        return self._must_assault(state)
-
-    def _do_regroup(self, state: BattleaxeState, side: Side, action: actions.Regroup) -> Result:
-        assault = Assault(areas=(), active=(), contested_at_start=())
-        state = state.model_copy(update={"step": "regroup", "assault": assault, "half_kind": "regroup"})
-        return state, [_event("regroup_declared", "8.1.2", f"{side.title()} Regroup Impulse", side)]
-
-    def _can_consolidate(self, state: BattleaxeState, side: Side, action: actions.Consolidate) -> Verdict:
-        if state.intercepted:
-            return self._must_assault(state)
-        keep, remove = action.keep, action.remove
-        if keep == remove or keep not in state.units or remove not in state.units:
-            return deny("8.1.2", "consolidate-units", "name two different units")
-        a, b = state.units[keep], state.units[remove]
-        if self.board.side_of(keep) != side or self.board.side_of(remove) != side:
-            return deny("8.1.2", "consolidate-units", "consolidate your own units")
-        if a.location is None or a.location != b.location:
-            return deny("8.1.2", "consolidate-place", "both units must be on the map in the same Area")
-        if a.full or b.full:
-            return deny("8.1.2", "consolidate-strength", "both units must be Reduced-Strength")
-        kind = self.board.kind(keep)
-        if kind != self.board.kind(remove) or kind == "anti_tank":
-            return deny("8.1.2", "consolidate-type", "two Armored or two Infantry units; Anti-Tank units may not")
-        if a.oos or b.oos:
-            return deny("8.1.2", "consolidate-supply", "both units must be in supply")
-        return ALLOW
-
-    def _do_consolidate(self, state: BattleaxeState, side: Side, action: actions.Consolidate) -> Result:
-        keep, remove = action.keep, action.remove
-        units = {
-            **state.units,
-            keep: state.units[keep].model_copy(update={"full": True}),
-            remove: UnitState(location=None, full=False),
-        }
-        event = _event(
-            "consolidated",
-            "8.1.2",
-            f"{self._label(keep)} absorbs {self._label(remove)} and is Full-Strength again",
-            side,
-            keep=keep,
-            remove=remove,
-        )
-        return phase_sunset.end_half(state.model_copy(update={"units": units}), [event])
-
-    def _can_pass(self, state: BattleaxeState, side: Side, action: actions.Pass) -> Verdict:
-        return self._must_assault(state)
-
-    def _do_pass(self, state: BattleaxeState, side: Side, action: actions.Pass) -> Result:
-        return phase_sunset.end_half(state, [_event("passed", "8.1.3", f"{side.title()} passes", side)])
-
-    # --- the Advantage (12) -----------------------------------------------------------------------------------
-    def _can_fuel_shortage(self, state: BattleaxeState, side: Side, action: actions.FuelShortage) -> Verdict:
-        if side != ALLIED:
-            return deny("12.1", "allied-only", "only the Allied player may declare an Axis Fuel Shortage")
-        if not context.holds(state, side):
-            return deny("12.1", "no-advantage", "the Allied player does not hold the Advantage")
-        if state.fuel_low:
-            return deny("12.1", "fuel-low", "the Axis already suffers a Fuel Shortage")
-        return ALLOW
-
-    def _do_fuel_shortage(self, state: BattleaxeState, side: Side, action: actions.FuelShortage) -> Result:
-        step = "impulse" if state.step == "fuel_window" else state.step
-        state = context.spend(state, side).model_copy(update={"fuel_low": True, "step": step})
-        return state, [_event("fuel_shortage", "12.1", "The Allies spend the Advantage: Axis Fuel Shortage", side)]
-
-    def _can_rommel(self, state: BattleaxeState, side: Side, action: actions.Rommel) -> Verdict:
-        if side != AXIS:
-            return deny("12.1", "axis-only", "only the Axis player may call on Rommel")
-        if not context.holds(state, side):
-            return deny("12.1", "no-advantage", "the Axis player does not hold the Advantage")
-        if state.rommel:
-            return deny("12.1", "rommel-active", "Rommel is already at the front this phase")
-        return ALLOW
-
-    def _do_rommel(self, state: BattleaxeState, side: Side, action: actions.Rommel) -> Result:
-        state = context.spend(state, side).model_copy(update={"rommel": True})
-        return state, [_event("rommel", "12.1", "Rommel an der Spitze! The Axis spends the Advantage", side)]
 
     # --- Assault: movement (9) ---------------------------------------------------------------------------------
     def _pending_mandatory(self, state: BattleaxeState) -> list[str]:
@@ -223,7 +74,6 @@ class Rules:
             for loc in self.board.locations:
                 yield actions.Activate(area=loc)
         yield actions.EndAssault()
-        yield from self._advantage_candidates(state, side)
 
     def _can_move(self, state: BattleaxeState, side: Side, action: actions.Move) -> Verdict:
         assault = state.assault
@@ -1174,41 +1024,6 @@ class Rules:
     def _do_end_regroup(self, state: BattleaxeState, side: Side, action: actions.EndRegroup) -> Result:
         return phase_sunset.end_half(state, [])
 
-    def _candidates_fuel_window(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
-        yield actions.FuelShortage()
-        yield actions.NoFuelShortage()
-
-    def _can_no_fuel_shortage(self, state: BattleaxeState, side: Side, action: actions.NoFuelShortage) -> Verdict:
-        return ALLOW
-
-    def _do_no_fuel_shortage(self, state: BattleaxeState, side: Side, action: actions.NoFuelShortage) -> Result:
-        return state.model_copy(update={"step": "impulse"}), []
-
-    def _candidates_intercepts(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
-        yield actions.WirelessIntercepts()
-        yield actions.NoIntercepts()
-
-    def _can_wireless_intercepts(
-        self, state: BattleaxeState, side: Side, action: actions.WirelessIntercepts
-    ) -> Verdict:
-        return ALLOW if context.holds(state, side) else deny("12.1", "no-advantage", "you do not hold the Advantage")
-
-    def _do_wireless_intercepts(self, state: BattleaxeState, side: Side, action: actions.WirelessIntercepts) -> Result:
-        """19.1H: an Assault then a Regroup, or a Regroup then an Assault, in one Axis Impulse."""
-        state = context.spend(state, side).model_copy(update={"intercepted": True})
-        text = "Wireless Intercepts: the Axis spends the Advantage for another Impulse"
-        event = _event("wireless_intercepts", "19.1", text, side)
-        if state.half_kind == "assault":
-            state, more = self._do_regroup(state, side, actions.Regroup())
-            return state, [event, *more]
-        return state.model_copy(update={"step": "impulse"}), [event]
-
-    def _can_no_intercepts(self, state: BattleaxeState, side: Side, action: actions.NoIntercepts) -> Verdict:
-        return ALLOW
-
-    def _do_no_intercepts(self, state: BattleaxeState, side: Side, action: actions.NoIntercepts) -> Result:
-        return phase_sunset.end_half(state.model_copy(update={"intercepted": True}), [])
-
     def _label(self, unit: str) -> str:
         return self.board.label(unit)
 
@@ -1221,12 +1036,6 @@ _Do = Callable[[Rules, BattleaxeState, Side, Any], Result]
 
 # Each action's predicate and effect (an explicit table: no dispatch on formatted names).
 _HANDLERS: dict[str, tuple[_Can, _Do]] = {
-    "assault": (Rules._can_assault, Rules._do_assault),
-    "regroup": (Rules._can_regroup, Rules._do_regroup),
-    "consolidate": (Rules._can_consolidate, Rules._do_consolidate),
-    "pass": (Rules._can_pass, Rules._do_pass),
-    "fuel_shortage": (Rules._can_fuel_shortage, Rules._do_fuel_shortage),
-    "rommel": (Rules._can_rommel, Rules._do_rommel),
     "move": (Rules._can_move, Rules._do_move),
     "attack": (Rules._can_attack, Rules._do_attack),
     "activate": (Rules._can_activate, Rules._do_activate),
@@ -1246,14 +1055,10 @@ _HANDLERS: dict[str, tuple[_Can, _Do]] = {
     "decline": (Rules._can_decline, Rules._do_decline),
     "regroup_move": (Rules._can_regroup_move, Rules._do_regroup_move),
     "end_regroup": (Rules._can_end_regroup, Rules._do_end_regroup),
-    "wireless_intercepts": (Rules._can_wireless_intercepts, Rules._do_wireless_intercepts),
-    "no_intercepts": (Rules._can_no_intercepts, Rules._do_no_intercepts),
-    "no_fuel_shortage": (Rules._can_no_fuel_shortage, Rules._do_no_fuel_shortage),
 }
 
 # The candidate actions of each step, which legal() filters with the predicates.
 _CANDIDATES: dict[str, Callable[[Rules, BattleaxeState, Side], Iterable[actions.BattleaxeAction]]] = {
-    "impulse": Rules._candidates_impulse,
     "assault": Rules._candidates_assault,
     "declare": Rules._candidates_declare,
     "defend": Rules._candidates_defend,
@@ -1264,14 +1069,11 @@ _CANDIDATES: dict[str, Callable[[Rules, BattleaxeState, Side], Iterable[actions.
     "voluntary_retreat": Rules._candidates_voluntary_retreat,
     "overrun": Rules._candidates_overrun,
     "regroup": Rules._candidates_regroup,
-    "intercepts": Rules._candidates_intercepts,
-    "fuel_window": Rules._candidates_fuel_window,
 }
 
 # The steps whose actions the handlers above still decide, for the kit machine (sequence.py).
 _STEPS: dict[str, tuple[str, ...]] = {
-    "impulse": ("assault", "regroup", "consolidate", "pass", "fuel_shortage", "rommel"),
-    "assault": ("move", "attack", "activate", "end_overrun", "end_assault", "fuel_shortage", "rommel"),
+    "assault": ("move", "attack", "activate", "end_overrun", "end_assault"),
     "declare": ("join", "lead", "support"),
     "defend": ("defend",),
     "max_attack": ("maximum_attack", "accept"),
@@ -1281,8 +1083,6 @@ _STEPS: dict[str, tuple[str, ...]] = {
     "voluntary_retreat": ("retreat", "stay"),
     "overrun": ("overrun", "decline"),
     "regroup": ("regroup_move", "end_regroup"),
-    "intercepts": ("wireless_intercepts", "no_intercepts"),
-    "fuel_window": ("fuel_shortage", "no_fuel_shortage"),
 }
 
 

@@ -16,7 +16,7 @@ from typing import Annotated
 
 from pydantic import Field, TypeAdapter
 
-from pbem.games.battleaxe import phase_refit, phase_setup, phase_sunset, rules
+from pbem.games.battleaxe import phase_impulse, phase_refit, phase_setup, phase_sunset, rules
 from pbem.games.battleaxe.actions import BattleaxeAction
 from pbem.games.battleaxe.board import ALLIED, Side, enemy
 from pbem.games.battleaxe.context import Result
@@ -94,7 +94,13 @@ MACHINE: Machine[BattleaxeState, BattleaxeAction] = Machine(
     rule="8.0",
     phases=STEPS,
     interrupts=(),
-    actions=(*phase_setup.ACTIONS, *phase_sunset.ACTIONS, *phase_refit.ACTIONS, *rules.legacy_actions()),
+    actions=(
+        *phase_setup.ACTIONS,
+        *phase_impulse.ACTIONS,
+        *phase_sunset.ACTIONS,
+        *phase_refit.ACTIONS,
+        *rules.legacy_actions(),
+    ),
     phase_of=_state_step,
 )
 
