@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy
 from pbem.games.battleaxe.data import BattleaxePack, Derived
 from pbem.games.battleaxe.situation import Situation
-from pbem.games.battleaxe.state import ELIMINATED, BattleaxeState, evolve
+from pbem.games.battleaxe.state import ELIMINATED, Assault, BattleaxeState, Combat, evolve
 from pbem.kit.machine import ActionSpec, action
 from pbem.rules.contract import Event, RollRequest, RollSpec, Step, Verdict
 
@@ -25,9 +25,11 @@ __all__ = [
     "Result",
     "at",
     "board",
+    "combat",
     "declare",
     "event",
     "holds",
+    "impulse",
     "luftwaffe",
     "release",
     "roll",
@@ -116,6 +118,20 @@ def roll(state: BattleaxeState, kind: str, purpose: str, *, times: int = 1, id: 
 
 def request(*rolls: RollSpec) -> RollRequest:
     return RollRequest(rolls=rolls)
+
+
+def impulse(state: BattleaxeState) -> Assault:
+    """The Assault or Regroup Impulse under way (its steps always have one)."""
+    if state.assault is None:
+        raise ValueError(f"no Impulse under way in step {state.step}")
+    return state.assault
+
+
+def combat(state: BattleaxeState) -> Combat:
+    """The combat under way (its steps always have one)."""
+    if state.combat is None:
+        raise ValueError(f"no combat under way in step {state.step}")
+    return state.combat
 
 
 # --- the Advantage (12) ------------------------------------------------------------------------------------------

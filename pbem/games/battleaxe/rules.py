@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, get_args
 
-from pbem.games.battleaxe import actions, context, phase_sunset
+from pbem.games.battleaxe import actions, context
 from pbem.games.battleaxe import combat as cmb
 from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy
-from pbem.games.battleaxe.situation import ALL_MF, Situation
+from pbem.games.battleaxe.situation import Situation
 from pbem.games.battleaxe.state import BattleaxeState, Combat, UnitState
 from pbem.kit.machine import ActionSpec, action_name
 from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
@@ -37,216 +37,14 @@ class Rules:
     def at(self, state: BattleaxeState) -> Situation:
         return context.at(state)
 
-    # --- Assault: movement (9) ---------------------------------------------------------------------------------
-    def _pending_mandatory(self, state: BattleaxeState) -> list[str]:
-        """11.1: locations entered this Impulse, enemy-occupied, not contested at its start, not yet attacked."""
-        assault = state.assault
-        assert assault is not None
-        s = self.at(state)
-        return [
-            loc
-            for loc, units in assault.entered.items()
-            if loc not in assault.contested_at_start
-            and loc not in assault.attacked
-            and units
-            and s.where[loc][enemy(state.half)]
-            and any(state.units[u].location == loc for u in units)
-        ]
-
     def _candidates_assault(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
         assault = state.assault
         assert assault is not None
         if assault.overrun_target is not None:  # an Overrun is resolved before anything else
-            for unit in assault.overrun_units:
-                yield actions.Move(unit=unit, to=assault.overrun_target)
             yield actions.Attack(target=assault.overrun_target)
-            yield actions.EndOverrun()
             return
-        for unit in assault.active:
-            here = state.units[unit].location
-            if here is None:
-                continue
-            for there in self.board.adjacent[here]:
-                yield actions.Move(unit=unit, to=there)
         for loc in self.board.locations:
             yield actions.Attack(target=loc)
-        if assault.second_open:
-            for loc in self.board.locations:
-                yield actions.Activate(area=loc)
-        yield actions.EndAssault()
-
-    def _can_move(self, state: BattleaxeState, side: Side, action: actions.Move) -> Verdict:
-        assault = state.assault
-        assert assault is not None
-        unit, there = action.unit, action.to
-        if unit not in state.units or there not in self.board.locations:
-            return deny("9.1", "unknown", f"unknown unit or location in {action}")
-        s = self.at(state)
-        here = state.units[unit].location
-        overrun = unit in assault.overrun_units and assault.overrun_target is not None
-        if assault.overrun_target is not None and not overrun:
-            return deny("11.4.4", "overrun-first", "finish the Overrun first (its units move and attack, or end it)")
-        if overrun and unit in assault.overrun_moved:
-            return deny("11.4.4", "overrun-step", "an Overrun is one step")
-        if not overrun and (unit not in assault.active or unit in assault.moved or unit in assault.attackers):
-            return deny("9.1.1", "not-active", f"{unit} did not begin this Impulse in an Active Area or has acted")
-        if overrun and there != assault.overrun_target:
-            return deny("11.4.4", "overrun-target", f"an Overrun enters only {assault.overrun_target}")
-        if here is None:
-            return deny("9.1", "eliminated", f"{unit} is eliminated")
-        if s.restricted(unit):
-            return deny(
-                "16.1" if "15pz" in self.board.units[unit].formation else "16.2",
-                "restricted",
-                f"{unit} may not move until its division is released",
-            )
-        if there in self.board.escarpment[here]:
-            return deny("9.3.2", "escarpment", f"{here}-{there} is an Escarpment boundary")
-        if not self.board.linked(here, there):
-            zone = self.board.is_zone(here) or self.board.is_zone(there)
-            return deny("9.3.3" if zone else "3.1", "not-adjacent", f"{there} is not adjacent to {here}")
-        if there in assault.attacked:
-            return deny("9.2.1", "attacked", f"{there} has been attacked this Impulse")
-        if s.full_for(side, there):
-            return deny("7.1", "stacking", f"{there} already holds four {side} units")
-        if overrun:
-            return ALLOW  # RULING (notes A24): the Overrun step is always affordable
-        if s.where[here][enemy(side)] and here not in assault.contested_at_start:
-            return deny("9.2", "must-stop", f"{unit} entered an enemy-occupied Area and must stop")
-        if assault.mover == unit:
-            mf_left, spent = assault.mf_left, assault.spent
-        else:
-            mf_left, spent = s.mf(unit), False
-            if here in assault.contested_at_start and not s.free_for(side, there):
-                return deny("9.3.4", "contested-exit", "units leaving a Contested Area must first enter a Free Area")
-        cost = s.move_cost(side, there)
-        if mf_left <= 0:
-            return deny("9.2", "no-mf", f"{unit} has no Movement Factors left")
-        if cost == ALL_MF:
-            # RULING (notes A8, option zone_entry): a Zone may be entered with any MF left, or only as a first move
-            if spent and state.options["zone_entry"] == "first_move_only":
-                return deny("9.2", "zone-entry", "a Zone is entered only with all of a unit's MF (first move)")
-            return ALLOW
-        if cost > mf_left and spent:
-            return deny("9.2", "no-mf", f"entering {there} costs {cost} MF; {unit} has {mf_left} left")
-        return ALLOW
-
-    def _do_move(self, state: BattleaxeState, side: Side, action: actions.Move) -> Result:
-        assault = state.assault
-        assert assault is not None
-        unit, there = action.unit, action.to
-        s = self.at(state)
-        here = state.units[unit].location
-        assert here is not None
-        overrun = unit in assault.overrun_units and assault.overrun_target is not None
-        moved = assault.moved
-        if assault.mover is not None and assault.mover != unit:
-            moved = (*moved, assault.mover)  # units move one at a time (9.1): the previous move is over
-        if overrun:
-            mf_left = 0
-        else:
-            mf_left = assault.mf_left if assault.mover == unit else s.mf(unit)
-            cost = s.move_cost(side, there)
-            mf_left = 0 if cost == ALL_MF or cost > mf_left else mf_left - cost
-        units = {**state.units, unit: state.units[unit].model_copy(update={"location": there})}
-        entered = {**assault.entered, there: (*assault.entered.get(there, ()), unit)}
-        stop = mf_left <= 0 or bool(s.where[there][enemy(side)]) or overrun
-        assault = assault.model_copy(
-            update={
-                "mover": None if stop else unit,
-                "mf_left": mf_left,
-                "spent": True,
-                "moved": (*moved, unit) if stop and not overrun else moved,
-                "overrun_moved": (*assault.overrun_moved, unit) if overrun else assault.overrun_moved,
-                "entered_from": {**assault.entered_from, unit: here},
-                "entered": entered,
-            }
-        )
-        state = state.model_copy(update={"units": units, "assault": assault})
-        text = f"{self._label(unit)} moves from {self._place(here)} to {self._place(there)}"
-        events = [_event("moved", "9.1", text, side, unit=unit, src=here, dst=there)]
-        state, changed = context.settle_control(state, there)
-        events += changed
-        state, released = context.release(state, entered_zone=there if side == ALLIED else None)
-        return state, events + released
-
-    def _can_activate(self, state: BattleaxeState, side: Side, action: actions.Activate) -> Verdict:
-        assault = state.assault
-        assert assault is not None
-        area = action.area
-        if not assault.second_open:
-            return deny("9.1.2", "combined-operations", "no second Area may be activated this Impulse")
-        if area in assault.areas or area not in self.board.locations:
-            return deny("9.1.2", "combined-operations", "activate a different Area")
-        s = self.at(state)
-        fresh = [
-            u
-            for u in s.units_of(side, area)
-            if not s.restricted(u)
-            and u not in assault.moved
-            and u not in assault.attackers
-            and u not in assault.entered_from
-        ]
-        if not fresh:
-            return deny("9.1.2", "same-units", "the same units may not activate twice")
-        if self._pending_mandatory(state):
-            return deny("11.1", "mandatory-attack", "resolve the Mandatory Attack first")
-        return ALLOW
-
-    def _do_activate(self, state: BattleaxeState, side: Side, action: actions.Activate) -> Result:
-        assault = state.assault
-        assert assault is not None
-        area = action.area
-        s = self.at(state)
-        fresh = tuple(
-            u
-            for u in s.units_of(side, area)
-            if not s.restricted(u)
-            and u not in assault.moved
-            and u not in assault.attackers
-            and u not in assault.entered_from
-        )
-        # 9.1.2 sequential: the first Area's activation is over once the second begins
-        assault = assault.model_copy(
-            update={
-                "areas": (*assault.areas, area),
-                "mode": "sequential",
-                "second_open": False,
-                "active": fresh,
-                "mover": None,
-                "moved": (*assault.moved, *assault.active),
-            }
-        )
-        event = _event(
-            "second_activation", "9.1.2", f"Combined Operations: the Axis activates {self._place(area)}", side
-        )
-        return state.model_copy(update={"assault": assault}), [event]
-
-    def _can_end_overrun(self, state: BattleaxeState, side: Side, action: actions.EndOverrun) -> Verdict:
-        assault = state.assault
-        assert assault is not None
-        if assault.overrun_target is None:
-            return deny("11.4.4", "no-overrun", "no Overrun is under way")
-        if assault.overrun_target in self._pending_mandatory(state):
-            return deny("11.1", "mandatory-attack", f"the Overrun entered {assault.overrun_target}: it must attack")
-        return ALLOW
-
-    def _do_end_overrun(self, state: BattleaxeState, side: Side, action: actions.EndOverrun) -> Result:
-        assault = state.assault
-        assert assault is not None
-        assault = assault.model_copy(update={"overrun_units": (), "overrun_target": None, "overrun_moved": ()})
-        return state.model_copy(update={"assault": assault}), []
-
-    def _can_end_assault(self, state: BattleaxeState, side: Side, action: actions.EndAssault) -> Verdict:
-        if pending := self._pending_mandatory(state):
-            where = ", ".join(self._place(a) for a in pending)
-            return deny("11.1", "mandatory-attack", f"Mandatory Attack pending in {where}")
-        return ALLOW
-
-    def _do_end_assault(self, state: BattleaxeState, side: Side, action: actions.EndAssault) -> Result:
-        return phase_sunset.end_half(
-            state, [_event("assault_ended", "8.1.1", f"{side.title()} ends the Assault", side)]
-        )
 
     # --- Assault: declaring an attack (11) ------------------------------------------------------------------------
     def _eligible_attackers(self, state: BattleaxeState, target: str) -> tuple[str, ...]:
@@ -961,69 +759,6 @@ class Rules:
         assault = assault.model_copy(update={"overrun_units": (), "overrun_target": None})
         return state.model_copy(update={"assault": assault, "combat": None, "step": "assault"}), []
 
-    # --- Regroup (8.1.2a) -------------------------------------------------------------------------------------------
-    def _candidates_regroup(self, state: BattleaxeState, side: Side) -> Iterable[actions.BattleaxeAction]:
-        assault = state.assault
-        assert assault is not None
-        for unit, piece in state.units.items():
-            if piece.location is not None and self.board.side_of(unit) == side and unit not in assault.moved:
-                for there in self.board.adjacent[piece.location]:
-                    yield actions.RegroupMove(unit=unit, to=there)
-        yield actions.EndRegroup()
-
-    def _can_regroup_move(self, state: BattleaxeState, side: Side, action: actions.RegroupMove) -> Verdict:
-        assault = state.assault
-        assert assault is not None
-        unit, there = action.unit, action.to
-        if unit not in state.units or there not in self.board.locations or self.board.side_of(unit) != side:
-            return deny("8.1.2", "unknown", f"{unit} cannot regroup to {there}")
-        here = state.units[unit].location
-        s = self.at(state)
-        if here is None or unit in assault.moved:
-            return deny("8.1.2", "regrouped", f"{unit} is not on the map or has already regrouped")
-        if s.restricted(unit):
-            return deny(
-                "16.1" if "15pz" in self.board.units[unit].formation else "16.2",
-                "restricted",
-                f"{unit} may not move until its division is released",
-            )
-        if there in self.board.escarpment[here]:
-            return deny("9.3.2", "escarpment", f"{here}-{there} is an Escarpment boundary")
-        if not self.board.linked(here, there):
-            return deny("8.1.2", "not-adjacent", f"{there} is not adjacent to {here}")
-        if not s.free_for(side, there):
-            return deny(
-                "8.1.2", "regroup-enemy", f"Regrouping units may not enter enemy-controlled or -occupied {there}"
-            )
-        for ban in self.board.pack.tables.regroup_bans:
-            if (
-                ban.side == side
-                and ban.src == here
-                and ban.dst == there
-                and state.control[here] == ban.src_controlled_by
-            ):
-                return deny("8.1.2", "halfaya-minefields", ban.text)
-        if s.full_for(side, there):
-            return deny("7.1", "stacking", f"{there} already holds four {side} units")
-        return ALLOW
-
-    def _do_regroup_move(self, state: BattleaxeState, side: Side, action: actions.RegroupMove) -> Result:
-        assault = state.assault
-        assert assault is not None
-        unit, there = action.unit, action.to
-        here = state.units[unit].location or ""
-        units = {**state.units, unit: state.units[unit].model_copy(update={"location": there})}
-        assault = assault.model_copy(update={"moved": (*assault.moved, unit)})
-        state = state.model_copy(update={"units": units, "assault": assault})
-        text = f"{self._label(unit)} regroups from {self._place(here)} to {self._place(there)}"
-        return state, [_event("regrouped", "8.1.2", text, side, unit=unit, src=here, dst=there)]
-
-    def _can_end_regroup(self, state: BattleaxeState, side: Side, action: actions.EndRegroup) -> Verdict:
-        return ALLOW
-
-    def _do_end_regroup(self, state: BattleaxeState, side: Side, action: actions.EndRegroup) -> Result:
-        return phase_sunset.end_half(state, [])
-
     def _label(self, unit: str) -> str:
         return self.board.label(unit)
 
@@ -1036,11 +771,7 @@ _Do = Callable[[Rules, BattleaxeState, Side, Any], Result]
 
 # Each action's predicate and effect (an explicit table: no dispatch on formatted names).
 _HANDLERS: dict[str, tuple[_Can, _Do]] = {
-    "move": (Rules._can_move, Rules._do_move),
     "attack": (Rules._can_attack, Rules._do_attack),
-    "activate": (Rules._can_activate, Rules._do_activate),
-    "end_assault": (Rules._can_end_assault, Rules._do_end_assault),
-    "end_overrun": (Rules._can_end_overrun, Rules._do_end_overrun),
     "join": (Rules._can_join, Rules._do_join),
     "lead": (Rules._can_lead, Rules._do_lead),
     "support": (Rules._can_support, Rules._do_support),
@@ -1053,8 +784,6 @@ _HANDLERS: dict[str, tuple[_Can, _Do]] = {
     "stay": (Rules._can_stay, Rules._do_stay),
     "overrun": (Rules._can_overrun, Rules._do_overrun),
     "decline": (Rules._can_decline, Rules._do_decline),
-    "regroup_move": (Rules._can_regroup_move, Rules._do_regroup_move),
-    "end_regroup": (Rules._can_end_regroup, Rules._do_end_regroup),
 }
 
 # The candidate actions of each step, which legal() filters with the predicates.
@@ -1068,12 +797,11 @@ _CANDIDATES: dict[str, Callable[[Rules, BattleaxeState, Side], Iterable[actions.
     "attacker_retreat": Rules._candidates_attacker_retreat,
     "voluntary_retreat": Rules._candidates_voluntary_retreat,
     "overrun": Rules._candidates_overrun,
-    "regroup": Rules._candidates_regroup,
 }
 
 # The steps whose actions the handlers above still decide, for the kit machine (sequence.py).
 _STEPS: dict[str, tuple[str, ...]] = {
-    "assault": ("move", "attack", "activate", "end_overrun", "end_assault"),
+    "assault": ("attack",),
     "declare": ("join", "lead", "support"),
     "defend": ("defend",),
     "max_attack": ("maximum_attack", "accept"),
@@ -1082,7 +810,6 @@ _STEPS: dict[str, tuple[str, ...]] = {
     "attacker_retreat": ("retreat",),
     "voluntary_retreat": ("retreat", "stay"),
     "overrun": ("overrun", "decline"),
-    "regroup": ("regroup_move", "end_regroup"),
 }
 
 

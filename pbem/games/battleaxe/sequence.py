@@ -16,7 +16,7 @@ from typing import Annotated
 
 from pydantic import Field, TypeAdapter
 
-from pbem.games.battleaxe import phase_impulse, phase_refit, phase_setup, phase_sunset, rules
+from pbem.games.battleaxe import phase_impulse, phase_movement, phase_refit, phase_setup, phase_sunset, rules
 from pbem.games.battleaxe.actions import BattleaxeAction
 from pbem.games.battleaxe.board import ALLIED, Side, enemy
 from pbem.games.battleaxe.context import Result
@@ -97,6 +97,7 @@ MACHINE: Machine[BattleaxeState, BattleaxeAction] = Machine(
     actions=(
         *phase_setup.ACTIONS,
         *phase_impulse.ACTIONS,
+        *phase_movement.ACTIONS,
         *phase_sunset.ACTIONS,
         *phase_refit.ACTIONS,
         *rules.legacy_actions(),
