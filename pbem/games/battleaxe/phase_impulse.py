@@ -39,7 +39,7 @@ def _must_assault(state: BattleaxeState) -> Verdict:
     return ALLOW
 
 
-# --- Assault (8.1.1, 9.1) --------------------------------------------------------------------------------------------
+# --- Assault (8.1.1, 9.1) ---------------------------------------------------------------------------------------
 def assaults(state: BattleaxeState, side: Side) -> Iterable[Assault]:
     s = at(state)
     areas = [loc for loc in s.board.locations if any(not s.restricted(u) for u in s.units_of(side, loc))]
@@ -94,7 +94,7 @@ def assault(state: BattleaxeState, side: Side, act: Assault) -> Result:
     return state, events
 
 
-# --- Regroup, Consolidation, Pass (8.1.2, 8.1.3) -----------------------------------------------------------------
+# --- Regroup, Consolidation, Pass (8.1.2, 8.1.3) ----------------------------------------------------------------
 def regroups(state: BattleaxeState, side: Side) -> Iterable[Regroup]:
     yield Regroup()
 
@@ -159,7 +159,7 @@ def pass_(state: BattleaxeState, side: Side, act: Pass) -> Result:
     return end_half(state, [event("passed", "8.1.3", f"{side.title()} passes", side)])
 
 
-# --- the Advantage (12.1A-E) ---------------------------------------------------------------------------------------
+# --- the Advantage (12.1A-E) ------------------------------------------------------------------------------------
 def shortages(state: BattleaxeState, side: Side) -> Iterable[FuelShortage]:
     yield FuelShortage()
 
@@ -211,7 +211,7 @@ def no_fuel_shortage(state: BattleaxeState, side: Side, act: NoFuelShortage) -> 
     return evolve(state, step="impulse"), []
 
 
-# --- Wireless Intercepts (optional 19.1H) ----------------------------------------------------------------------------
+# --- Wireless Intercepts (optional 19.1H) -----------------------------------------------------------------------
 def intercepts(state: BattleaxeState, side: Side) -> Iterable[WirelessIntercepts]:
     yield WirelessIntercepts()
 

@@ -39,7 +39,7 @@ def _restricted(s: Situation, unit: str) -> Verdict:
     return deny(row.rule, "restricted", f"{unit} may not move until its division is released")
 
 
-# --- moving (9.1-9.3) -------------------------------------------------------------------------------------------------
+# --- moving (9.1-9.3) -------------------------------------------------------------------------------------------
 def moves(state: BattleaxeState, side: Side) -> Iterable[Move]:
     assault = impulse(state)
     if assault.overrun_target is not None:  # an Overrun is resolved before anything else
@@ -145,7 +145,7 @@ def move(state: BattleaxeState, side: Side, act: Move) -> Result:
     return state, [*events, *changed, *released]
 
 
-# --- a second Active Area (9.1.2) -------------------------------------------------------------------------------------
+# --- a second Active Area (9.1.2) -------------------------------------------------------------------------------
 def _fresh(s: Situation, assault: Assault, side: Side, area: str) -> tuple[str, ...]:
     """The units of ``area`` that have not yet acted this Impulse (9.1.2: the same units never activate twice)."""
     return tuple(
@@ -199,7 +199,7 @@ def activate(state: BattleaxeState, side: Side, act: Activate) -> Result:
     return evolve(state, assault=assault), [event("second_activation", "9.1.2", text, side)]
 
 
-# --- the end of an Overrun, of an Assault (11.1, 11.4.4, 8.1.1) -------------------------------------------------------
+# --- the end of an Overrun, of an Assault (11.1, 11.4.4, 8.1.1) -------------------------------------------------
 def overrun_ends(state: BattleaxeState, side: Side) -> Iterable[EndOverrun]:
     if impulse(state).overrun_target is not None:
         yield EndOverrun()
@@ -237,7 +237,7 @@ def end_assault(state: BattleaxeState, side: Side, act: EndAssault) -> Result:
     return end_half(state, [event("assault_ended", "8.1.1", f"{side.title()} ends the Assault", side)])
 
 
-# --- Regroup (8.1.2a) -------------------------------------------------------------------------------------------------
+# --- Regroup (8.1.2a) -------------------------------------------------------------------------------------------
 def regroup_moves(state: BattleaxeState, side: Side) -> Iterable[RegroupMove]:
     assault = impulse(state)
     b = board(state)

@@ -26,7 +26,7 @@ from pbem.rules.contract import ALLOW, Event, Verdict, deny
 __all__ = ["ACTIONS", "end_maneuvers", "surrender"]
 
 
-# --- end of the Maneuvers Phase: supply (14.2) --------------------------------------------------------------------
+# --- end of the Maneuvers Phase: supply (14.2) ------------------------------------------------------------------
 def end_maneuvers(state: BattleaxeState, events: list[Event]) -> Result:
     """6.2.1, 14.2: night falls; supply is marked and cut-off locations change hands; the Allies refit first."""
     state, shifted = shift_advantage(state)
@@ -54,7 +54,7 @@ def end_maneuvers(state: BattleaxeState, events: list[Event]) -> Result:
     return state, events
 
 
-# --- Refit (13) ----------------------------------------------------------------------------------------------------
+# --- Refit (13) -------------------------------------------------------------------------------------------------
 def _refit(state: BattleaxeState) -> Refit:
     """The Refit under way (the ``refit`` step always has one)."""
     if state.refit is None:

@@ -84,7 +84,7 @@ def _next_impulse(state: BattleaxeState, events: list[Event]) -> Result:
     return state, [*events, *shifted, event("impulse_began", "6.2", f"Impulse {impulse}")]
 
 
-# --- Prolonged Daylight (12.1C) ------------------------------------------------------------------------------------
+# --- Prolonged Daylight (12.1C) ---------------------------------------------------------------------------------
 def prolongs(state: BattleaxeState, side: Side) -> Iterable[ProlongedDaylight]:
     yield ProlongedDaylight()
 

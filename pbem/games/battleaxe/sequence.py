@@ -16,7 +16,15 @@ from typing import Annotated
 
 from pydantic import Field, TypeAdapter
 
-from pbem.games.battleaxe import phase_impulse, phase_movement, phase_refit, phase_setup, phase_sunset, rules
+from pbem.games.battleaxe import (
+    phase_combat,
+    phase_impulse,
+    phase_losses,
+    phase_movement,
+    phase_refit,
+    phase_setup,
+    phase_sunset,
+)
 from pbem.games.battleaxe.actions import BattleaxeAction
 from pbem.games.battleaxe.board import ALLIED, Side, enemy
 from pbem.games.battleaxe.context import Result
@@ -100,7 +108,8 @@ MACHINE: Machine[BattleaxeState, BattleaxeAction] = Machine(
         *phase_movement.ACTIONS,
         *phase_sunset.ACTIONS,
         *phase_refit.ACTIONS,
-        *rules.legacy_actions(),
+        *phase_combat.ACTIONS,
+        *phase_losses.ACTIONS,
     ),
     phase_of=_state_step,
 )
@@ -115,7 +124,8 @@ def _sunset(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Resul
 
 
 RESUME: Mapping[str, Callable[[BattleaxeState, Mapping[str, tuple[int, ...]]], Result]] = {
-    **rules.legacy_resume(),
+    "attacker_artillery": phase_combat.attacker_artillery,
+    "combat": phase_combat.resolve,
     "sunset": _sunset,
     "surrender": _surrendered,
 }
