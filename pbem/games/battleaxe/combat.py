@@ -8,7 +8,7 @@ from pbem.games.battleaxe.actions import Loss
 from pbem.games.battleaxe.board import AXIS, Side
 from pbem.games.battleaxe.data import ModifierRow
 from pbem.games.battleaxe.situation import Situation
-from pbem.games.battleaxe.state import Combat
+from pbem.games.battleaxe.state import Combat, CombatResult
 from pbem.kit import tables
 from pbem.rules.records import CombatRecord, CombatSide, Hits
 
@@ -133,7 +133,7 @@ def absorbable(situation: Situation, units: Iterable[str]) -> int:
     return sum(ap["fs_eliminated"] if situation.state.units[u].full else ap["rs_eliminated"] for u in units)
 
 
-def outcome(attack_total: int, defense_total: int) -> str:
+def outcome(attack_total: int, defense_total: int) -> CombatResult:
     """11.4.4: repulse, stalemate or success (an Overrun is decided by the caller)."""
     if attack_total < defense_total:
         return "repulse"

@@ -23,7 +23,7 @@ from pbem.games.battleaxe.context import (
     spend,
 )
 from pbem.games.battleaxe.phase_losses import settle
-from pbem.games.battleaxe.state import BattleaxeState, Combat, evolve
+from pbem.games.battleaxe.state import BattleaxeState, Combat, CombatResult, evolve
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
 
 __all__ = ["ACTIONS", "attacker_artillery", "resolve"]
@@ -284,7 +284,7 @@ def resolve(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Resul
     av, av_terms = cmb.attack_value(s, fight, air, rommel)
     dv, dv_terms = cmb.defense_value(s, fight, attacker)
     at_total, dt_total = av + sum(dice["attack"]), dv + sum(dice["defense"])
-    result = cmb.outcome(at_total, dt_total)
+    result: CombatResult = cmb.outcome(at_total, dt_total)
     ap = max(0, at_total - dt_total)
     stutz = (
         attacker == ALLIED and b.locations[fight.target].terrain == "stutzpunkt" and state.control[fight.target] == AXIS
