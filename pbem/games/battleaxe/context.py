@@ -72,11 +72,13 @@ def declare(
 class Context:
     """The rules' view of one data pack: its board, and the facts of the last position asked about."""
 
-    __slots__ = ("_last", "board")
+    __slots__ = ("_last", "board", "checked")
 
     def __init__(self, pack: BattleaxePack):
         self.board = Board(pack)
         self._last: Situation | None = None
+        self.checked: tuple[BattleaxeState, str, BaseModel] | None = None
+        """The last (state, side, action) the machine allowed: applying these very objects needs no second check."""
 
     def at(self, state: BattleaxeState) -> Situation:
         """The derived facts of ``state``; states are immutable, so the last one is reused while it lasts."""

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import PbemError
+from pbem.games.battleaxe import sequence
 from pbem.games.battleaxe.actions import BattleaxeAction, Bid, RollForSides
 from pbem.games.battleaxe.board import ALLIED, AXIS, Side
 from pbem.games.battleaxe.context import board
@@ -255,7 +256,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
         side = self._side(state, seat)
         if side is None:
             return deny("18.1", "no-side", f"{seat} has no side yet")
-        return MACHINE.check(state, side, act)
+        return sequence.check(state, side, act)
 
     def _check_bidding(
         self, state: BattleaxeState, seat: str, action: BattleaxeAction, unseen: frozenset[str]
@@ -299,7 +300,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
     def apply(self, state: BattleaxeState, seat: str, action: BattleaxeAction | Action) -> Step[BattleaxeState]:
         if state.step == "bid":
             bidders = (*state.bidders, seat)
-            state = state.model_copy(update={"bidders": bidders})
+            state = evolve(state, bidders=bidders)
             event = Event(kind="bid_submitted", seat=seat, rule="18.1", text=f"{seat} submits a secret bid")
             if len(bidders) == len(BIDDERS):  # both have bid: both bids are opened together
                 state = state.with_opening(*(f"bid/{s}" for s in BIDDERS))
@@ -307,10 +308,8 @@ class Battleaxe(Ruleset[BattleaxeState]):
         if state.step == "tiebreak":
             request = RollRequest(rolls=(RollSpec(id="sides", sides=6, n=1, purpose="dr for the Allied side"),))
             return Step(state=state.with_rolls(request))
-        side = self._side(state, seat)
-        if side is None:  # the machine refuses it (R002), as for any seat the game does not wait for
-            return MACHINE.apply(state, seat, self.typed(action))
-        return MACHINE.apply(state, side, self.typed(action))
+        side = self._side(state, seat)  # without a side, the machine refuses it (R002) as any seat not waited for
+        return sequence.apply(state, seat if side is None else side, self.typed(action))
 
     def resume(self, state: BattleaxeState, outcome: Outcome) -> Step[BattleaxeState]:
         if state.step == "bid":
@@ -338,17 +337,18 @@ class Battleaxe(Ruleset[BattleaxeState]):
             step = self._sides_decided(state, allied, bids[allied], f"{allied} bids higher")
             return Step(state=step.state, events=(opened, *step.events))
         if state.bid_round == 1:  # RULING (notes A60): a tie means new bids; a second tie, a dr
-            state = state.model_copy(update={"bidders": (), "bid_round": 2})
+            state = evolve(state, bidders=(), bid_round=2)
             return Step(state=state, events=(opened, Event(kind="bids_tied", rule="18.1", text="tied: bid again")))
-        return Step(state=state.model_copy(update={"step": "tiebreak"}), events=(opened,))
+        return Step(state=evolve(state, step="tiebreak"), events=(opened,))
 
     def _sides_decided(self, state: BattleaxeState, allied: str, bid: int, why: str) -> Step[BattleaxeState]:
         axis = next(s for s in BIDDERS if s != allied)
-        step = "setup" if state.setup_left else "impulse"
-        phase = "setup" if state.setup_left else "maneuvers"
         # RULING (notes A60): the winning bid replaces the standard threshold; the Extended Game keeps its own
-        state = state.model_copy(update={"sides": {allied: ALLIED, axis: AXIS}, "threshold": bid, "step": step,
-                                         "phase": phase})  # fmt: skip
+        state = evolve(state, sides={allied: ALLIED, axis: AXIS}, threshold=bid)
+        if state.setup_left:
+            state = evolve(state, step="setup", phase="setup")
+        else:
+            state = evolve(state, step="impulse", phase="maneuvers")
         text = f"{why}: {allied} plays the Allies and needs {bid} VP; {axis} plays the Axis"
         return Step(state=state, events=(Event(kind="sides_decided", rule="18.1", text=text, data={"allied": allied}),))
 

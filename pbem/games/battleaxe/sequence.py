@@ -27,11 +27,12 @@ from pbem.games.battleaxe import (
 )
 from pbem.games.battleaxe.actions import BattleaxeAction
 from pbem.games.battleaxe.board import ALLIED, Side, enemy
-from pbem.games.battleaxe.context import Result
+from pbem.games.battleaxe.context import Result, context
 from pbem.games.battleaxe.state import BattleaxeState
 from pbem.kit.machine import Machine, Phase
+from pbem.rules.contract import Step, Verdict
 
-__all__ = ["MACHINE", "RESUME"]
+__all__ = ["MACHINE", "RESUME", "apply", "check"]
 
 
 def _step(
@@ -130,3 +131,23 @@ RESUME: Mapping[str, Callable[[BattleaxeState, Mapping[str, tuple[int, ...]]], R
     "surrender": _surrendered,
 }
 """What goes on once the dice a step waits for (``state.awaiting``) are rolled."""
+
+_EFFECTS = {spec.name: spec.effect for spec in MACHINE.actions}
+
+
+def check(state: BattleaxeState, side: str, act: BattleaxeAction) -> Verdict:
+    """Whether ``side`` may take ``act`` now (the machine's verdict), remembering an allowed one for :func:`apply`."""
+    verdict = MACHINE.check(state, side, act)
+    if verdict.ok:
+        context(state).checked = (state, side, act)
+    return verdict
+
+
+def apply(state: BattleaxeState, side: str, act: BattleaxeAction) -> Step[BattleaxeState]:
+    """Apply ``act``. The engine asks :func:`check` first: if it has just allowed these very (immutable) objects,
+    the effect runs straight away; any other call goes through the machine, which checks first."""
+    ctx = context(state)
+    last, ctx.checked = ctx.checked, None
+    if last is not None and last[0] is state and last[2] is act and last[1] == side:
+        return _EFFECTS[act.action](state, side, act)
+    return MACHINE.apply(state, side, act)

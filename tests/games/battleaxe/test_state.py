@@ -8,7 +8,9 @@ from typing import get_type_hints
 import pytest
 from pydantic import BaseModel
 
+from pbem.errors import ActionError
 from pbem.games.battleaxe import context, state
+from pbem.games.battleaxe.ruleset import RULESET
 from pbem.games.battleaxe.sequence import MACHINE, STEPS
 from pbem.kit.machine import MachineState
 from pbem.replay.basics import state_hash
@@ -55,3 +57,15 @@ def test_the_context_is_built_once_per_pack_and_kept_with_it() -> None:
     game = new_game()
     assert context.context(game) is context.context(state.evolve(game, vp=1))
     assert context.at(game) is context.at(game)  # the same position: the same facts
+
+
+def test_apply_skips_the_second_check_only_for_the_very_action_just_allowed() -> None:
+    game = new_game()
+    allowed = RULESET.parse_action({"action": "pass"})
+    assert RULESET.contains(game, "allied", allowed).ok
+    illegal = RULESET.parse_action({"action": "move", "unit": "7rtr", "to": "7"})
+    with pytest.raises(ActionError) as refused:
+        RULESET.apply(game, "allied", illegal)  # another action: the machine checks it, and refuses it
+    assert refused.value.code.id == "R001"
+    assert RULESET.contains(game, "allied", allowed).ok
+    assert RULESET.apply(game, "allied", allowed).state.half == "axis"
