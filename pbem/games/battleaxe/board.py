@@ -6,13 +6,13 @@ rules never keep state of their own.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
 from pbem.games.battleaxe.data import BattleaxePack, Location, ReleaseRow, Unit
+from pbem.kit import graph
 
 __all__ = ["ALLIED", "AXIS", "Board", "Side", "enemy"]
 
@@ -53,6 +53,10 @@ class Board:
             k: tuple(sorted(v, key=order.__getitem__)) for k, v in passable.items()
         }
         self.escarpment: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in escarpment.items()}
+        self.graph = graph.LocationGraph.build(
+            [graph.NodeRecord(id=loc.id, kind=loc.kind) for loc in pack.locations],
+            [graph.EdgeRecord(a=edge.a, b=edge.b, type=edge.type) for edge in pack.boundaries],
+        )
         self.stacking = pack.limit("stacking_limit")
         self.costs = {row.id: row for row in pack.tables.movement_costs}
         self.attrition = {row.id: row.ap for row in pack.tables.attrition_points}
@@ -64,6 +68,9 @@ class Board:
         self.first_player: Side = ALLIED if pack.setting("first_player") == "allied" else AXIS  # 6.2
         self.vp_trace_targets = pack.role("vp_trace_targets")
         self.releases = {row.formation: row for row in pack.tables.releases}
+        self.sources: dict[Side, tuple[str, ...]] = {
+            side: tuple(loc.id for loc in pack.locations if loc.supply_source == side) for side in (ALLIED, AXIS)
+        }
 
     # --- the counters ------------------------------------------------------------------------------
     def side_of(self, unit: str) -> Side:
@@ -126,7 +133,7 @@ class Board:
         return {loc.id: loc.vp for loc in self.pack.locations if loc.vp}
 
     def supply_sources(self, side: Side) -> tuple[str, ...]:
-        return tuple(loc.id for loc in self.pack.locations if loc.supply_source == side)
+        return self.sources[side]
 
 
 def occupants(pieces: Mapping[str, Piece], board: Board) -> dict[str, dict[Side, list[str]]]:
@@ -138,6 +145,26 @@ def occupants(pieces: Mapping[str, Piece], board: Board) -> dict[str, dict[Side,
     return found
 
 
+def supplied(board: Board, control: Mapping[str, Side], side: Side, targets: Iterable[str]) -> frozenset[str]:
+    """Every location from which ``side`` can trace a supply line to one of ``targets`` that it controls (14.2.1):
+    one search of the kit's :func:`pbem.kit.graph.trace` from those targets.
+
+    A line never enters an enemy-controlled location (vacant or not) nor crosses an escarpment, and may pass
+    through friendly-controlled contested ones. RULING (notes A50): the location a line starts from is exempt
+    from the enemy-control test, else the Axis siege of Allied Tobruk would be cut off from the first evening;
+    so an enemy-controlled location next to a friendly line traces too (it ends the line, nothing passes it).
+    """
+    return frozenset(
+        graph.trace(
+            board.graph,
+            [t for t in targets if control[t] == side],
+            enter=lambda n: control[n] == side,
+            end=lambda n: True,
+            cross=lambda e: e.type != "escarpment",
+        )
+    )
+
+
 def trace(
     board: Board,
     control: Mapping[str, Side],
@@ -145,24 +172,6 @@ def trace(
     start: str,
     targets: Iterable[str],
 ) -> bool:
-    """Whether ``side`` can trace a supply line from ``start`` to one of ``targets`` that it controls (14.2.1).
-
-    The path never enters an enemy-controlled location (vacant or not) nor crosses an escarpment, and may pass
-    through friendly-controlled contested ones. RULING (notes A50): the start location itself is exempt from
-    the enemy-control test, else the Axis siege of Allied Tobruk would be cut off from the first evening.
-    """
-    goals = {t for t in targets if control[t] == side}
-    if start in goals:
-        return True
-    seen = {start}
-    todo = deque([start])
-    while todo:
-        here = todo.popleft()
-        for there in board.adjacent[here]:
-            if there in seen or control[there] != side:
-                continue
-            if there in goals:
-                return True
-            seen.add(there)
-            todo.append(there)
-    return False
+    """Whether ``side`` can trace a supply line from ``start`` to one of ``targets`` that it controls (14.2.1,
+    ruling A50; see :func:`supplied`)."""
+    return start in supplied(board, control, side, targets)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.games.battleaxe.board import ALLIED, AXIS, Side, trace
+from pbem.games.battleaxe.board import ALLIED, AXIS, Side, supplied
 from pbem.games.battleaxe.context import Result, board, event, luftwaffe, shift_advantage
 from pbem.games.battleaxe.state import BattleaxeState, evolve
 from pbem.rules.contract import Event
@@ -17,13 +17,11 @@ def end_phase(state: BattleaxeState, events: list[Event]) -> Result:
     b = board(state)
     pack = state.pack
     start, goal = pack.role("automatic_victory_from"), pack.role("automatic_victory_to")
-    if any(state.control[h] == ALLIED and trace(b, state.control, ALLIED, h, goal) for h in start):
+    relieved = supplied(b, state.control, ALLIED, goal)
+    if any(state.control[h] == ALLIED and h in relieved for h in start):
         return finish(state, ALLIED, "Automatic Victory: Tobruk is relieved", "17.1", events)
-    gained = sum(
-        v
-        for loc, v in b.vp_areas.items()
-        if state.control[loc] == ALLIED and trace(b, state.control, ALLIED, loc, b.vp_trace_targets)
-    )
+    traced = supplied(b, state.control, ALLIED, b.vp_trace_targets)
+    gained = sum(v for loc, v in b.vp_areas.items() if state.control[loc] == ALLIED and loc in traced)
     vp = state.vp + gained
     text = f"The Allies score {gained} VP (total {vp})"
     events.append(event("victory_points", "17.2", text, ALLIED, gained=gained, total=vp))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy, trace
+from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy, supplied
 from pbem.games.battleaxe.state import BattleaxeState
 
 __all__ = ["Situation"]
@@ -21,6 +21,7 @@ class Situation:
         state kept the same (immutable) ``units`` mapping, as most steps do."""
         self.board = board
         self.state = state
+        self._supply: dict[Side, frozenset[str]] = {}
         if after is not None and "where" in after.__dict__:
             where = self._moved_from(after)
             if where is not None:
@@ -125,7 +126,11 @@ class Situation:
         """14.2.1: a supply line to a friendly-controlled source of the side's colour."""
         if side == ALLIED and location in self.board.pack.role("tobruk_supplied"):
             return self.state.control[location] == ALLIED
-        return trace(self.board, self.state.control, side, location, self.board.supply_sources(side))
+        lines = self._supply.get(side)
+        if lines is None:  # one search per side and position
+            lines = supplied(self.board, self.state.control, side, self.board.sources[side])
+            self._supply[side] = lines
+        return location in lines
 
     def enemy_controlled_neighbours(self, side: Side, location: str) -> int:
         return sum(1 for n in self.neighbours(location) if self.state.control[n] == enemy(side))
