@@ -36,17 +36,22 @@ class Situation:
             return after.where
         if old.keys() != new.keys():
             return None
-        touched = {p.location for u, p in new.items() if old[u] is not p} | {
-            old[u].location for u, p in new.items() if old[u] is not p
-        }
-        touched.discard(None)
+        changed = [u for u, p in new.items() if old[u] is not p]
         where = dict(after.where)
-        found: dict[str, dict[Side, list[str]]] = {loc: {ALLIED: [], AXIS: []} for loc in touched if loc}
-        for unit, piece in new.items():
-            if piece.location in found:
-                found[piece.location][self.board.side_of(unit)].append(unit)
-        for loc, sides in found.items():
-            where[loc] = {side: tuple(units) for side, units in sides.items()}
+        board = self.board
+        rebuilt: dict[str, set[str]] = {}
+        for unit in changed:
+            for loc in (old[unit].location, new[unit].location):
+                if loc is not None and loc not in rebuilt:
+                    rebuilt[loc] = {*where[loc][ALLIED], *where[loc][AXIS]}
+        for unit in changed:
+            if (left := old[unit].location) is not None:
+                rebuilt[left].discard(unit)
+            if (entered := new[unit].location) is not None:
+                rebuilt[entered].add(unit)
+        for loc, units in rebuilt.items():
+            ordered = sorted(units, key=board.unit_order.__getitem__)  # the state's (the pack's) unit order
+            where[loc] = {side: tuple(u for u in ordered if board.side_of(u) == side) for side in (ALLIED, AXIS)}
         return where
 
     @cached_property
