@@ -57,7 +57,8 @@ def _base(situation: Situation, lead: str, units: Sequence[str], rule: str, extr
 def attack_value(situation: Situation, combat: Combat, air: int, rommel: int) -> tuple[int, list[Term]]:
     """11.4.2: the Attack Value and the terms that make it."""
     board = situation.board
-    assert combat.lead is not None
+    if combat.lead is None:
+        raise ValueError("an Attack Value needs the Lead Attacking Unit (11.4.2)")
     units = combat.attackers
     mods = board.attack_mods
     terms = _base(situation, combat.lead, units, "11.4.2", mods["additional_unit"])
@@ -75,7 +76,8 @@ def attack_value(situation: Situation, combat: Combat, air: int, rommel: int) ->
 def defense_value(situation: Situation, combat: Combat, attacker: Side) -> tuple[int, list[Term]]:
     """11.4.3: the Defense Value and its terms."""
     board = situation.board
-    assert combat.def_lead is not None
+    if combat.def_lead is None:
+        raise ValueError("a Defense Value needs the Lead Defending Unit (11.4.3)")
     mods = board.defense_mods
     terms = _base(situation, combat.def_lead, combat.defenders, "11.4.3", mods["additional_unit"])
     terms.append(_term("terrain (TEM)", board.locations[combat.target].tem, "3.1.3"))
