@@ -140,12 +140,21 @@ def check(state: BattleaxeState, side: str, act: BattleaxeAction) -> Verdict:
     verdict = MACHINE.check(state, side, act)
     if verdict.ok:
         context(state).checked = (state, side, act)
+    elif verdict.reason == "not-now":  # in the player's words: what cannot be done now, and where the game is
+        what, step = act.action.replace("_", " "), state.step.replace("_", " ")
+        return Verdict(
+            ok=False, rule=verdict.rule, reason=verdict.reason, message=f"{what} is not possible now ({step})"
+        )
     return verdict
 
 
 def apply(state: BattleaxeState, side: str, act: BattleaxeAction) -> Step[BattleaxeState]:
     """Apply ``act``. The engine asks :func:`check` first: if it has just allowed these very (immutable) objects,
-    the effect runs straight away; any other call goes through the machine, which checks first."""
+    the effect runs straight away; any other call goes through the machine, which checks first.
+
+    Raises:
+        ActionError: R004 malformed, R002 not the side's turn, R001 illegal (with the rule).
+    """
     ctx = context(state)
     last, ctx.checked = ctx.checked, None
     if last is not None and last[0] is state and last[2] is act and last[1] == side:
