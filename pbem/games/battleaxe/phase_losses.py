@@ -68,30 +68,41 @@ def settle(state: BattleaxeState) -> Result:
 
 # --- Attrition Points (11.5) ------------------------------------------------------------------------------------
 def _allocation_or_next(state: BattleaxeState, events: list[Event]) -> Result:
-    fight = combat(state)
-    remaining = [u for u in fight.defenders if u not in fight.absorbed and state.units[u].location == fight.target]
-    if fight.ap_left <= 0 or not remaining:
+    if combat(state).ap_left <= 0 or not _remaining(state):
         state, more = _voluntary(state)
         return state, events + more
     return evolve(state, step="allocate"), events
 
 
-def _absorb_options(state: BattleaxeState, unit: str) -> dict[cmb.Loss, int]:
+def _remaining(state: BattleaxeState) -> list[str]:
+    """The defenders still to absorb Attrition Points: in the combat's location, not yet absorbed (11.5)."""
+    fight = combat(state)
+    return [u for u in fight.defenders if u not in fight.absorbed and state.units[u].location == fight.target]
+
+
+def _absorb_options(state: BattleaxeState, units: list[str]) -> dict[str, dict[cmb.Loss, int]]:
+    """How each of ``units`` may absorb AP, and how many each way absorbs (11.5, 11.5.1)."""
     fight = combat(state)
     s = at(state)
     can_retreat = bool(s.retreat_options(enemy(state.half), fight.target))
-    lead = unit == fight.def_lead and unit not in fight.absorbed
     flip_and_retreat = bool(state.options["flip_and_retreat"])
-    return cmb.loss_options(s, unit, lead=lead, flip_and_retreat=flip_and_retreat, can_retreat=can_retreat)
+    return {
+        unit: cmb.loss_options(
+            s,
+            unit,
+            lead=unit == fight.def_lead and unit not in fight.absorbed,
+            flip_and_retreat=flip_and_retreat,
+            can_retreat=can_retreat,
+        )
+        for unit in units
+    }
 
 
 def absorptions(state: BattleaxeState, side: Side) -> Iterable[Absorb]:
     fight = combat(state)
     options = at(state).retreat_options(side, fight.target)
-    for unit in fight.defenders:
-        if unit in fight.absorbed or state.units[unit].location != fight.target:
-            continue
-        for loss in _absorb_options(state, unit):
+    for unit, losses in _absorb_options(state, _remaining(state)).items():
+        for loss in losses:
             for to in options if loss in ("retreat", "flip_retreat") else (None,):
                 yield Absorb(unit=unit, loss=loss, to=to)
 
@@ -103,7 +114,9 @@ def can_absorb(state: BattleaxeState, side: Side, act: Absorb) -> Verdict:
         return deny("11.5", "not-defender", f"{unit} is not a defending unit still to absorb AP")
     if fight.def_lead not in fight.absorbed and unit != fight.def_lead:
         return deny("11.5", "lead-first", "the Lead Defending Unit absorbs the first Attrition Point")
-    options = _absorb_options(state, unit)
+    others = [u for u in _remaining(state) if u != unit]
+    table = _absorb_options(state, [unit, *others])
+    options = table[unit]
     if loss not in options:
         german = "11.5.1" if state.units[unit].full and loss == "retreat" else "11.5"
         what = str(loss).replace("_", " ")
@@ -111,11 +124,8 @@ def can_absorb(state: BattleaxeState, side: Side, act: Absorb) -> Verdict:
     retreat = loss in ("retreat", "flip_retreat")
     if retreat != (to is not None) or (retreat and to not in at(state).retreat_options(side, fight.target)):
         return deny("11.6.2", "retreat-priority", f"{to} is not a retreat destination the priorities allow")
-    others = [
-        u for u in fight.defenders if u != unit and u not in fight.absorbed and state.units[u].location == fight.target
-    ]
-    sets = [_absorb_options(state, u).values() for u in others]
-    need = min(fight.ap_left, sum(max(_absorb_options(state, u).values()) for u in (*others, unit)))
+    sets = [table[u].values() for u in others]
+    need = min(fight.ap_left, sum(max(losses.values()) for losses in table.values()))
     target = cmb.goal(need, [options.values(), *sets])
     if (target - options[loss]) not in cmb.achievable(sets):
         return deny("11.5", "exact-losses", f"exact losses must be applied whenever possible ({target} AP)")
@@ -125,7 +135,7 @@ def can_absorb(state: BattleaxeState, side: Side, act: Absorb) -> Verdict:
 def absorb(state: BattleaxeState, side: Side, act: Absorb) -> Result:
     fight = combat(state)
     unit, loss, to = act.unit, act.loss, act.to
-    value = _absorb_options(state, unit)[loss]
+    value = _absorb_options(state, [unit])[unit][loss]
     piece = state.units[unit]
     if loss == "eliminate":
         piece = ELIMINATED
