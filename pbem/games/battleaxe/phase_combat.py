@@ -23,7 +23,7 @@ from pbem.games.battleaxe.context import (
     spend,
 )
 from pbem.games.battleaxe.phase_losses import settle
-from pbem.games.battleaxe.state import BattleaxeState, Combat, CombatResult, evolve
+from pbem.games.battleaxe.state import BattleaxeState, Combat, CombatResult, StateChanges, evolve
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
 
 __all__ = ["ACTIONS", "attacker_artillery", "resolve"]
@@ -178,7 +178,6 @@ def support(state: BattleaxeState, side: Side, act: Support) -> Result:
         attackers=(*assault.attackers, *fight.attackers),
         attacked=(*assault.attacked, fight.target),
     )
-    state = evolve(state, combat=fight, assault=assault)
     used = [k for k, on in (("air", act.air), ("rommel", act.rommel), ("artillery", act.artillery)) if on]
     b = board(state)
     text = f"{len(fight.attackers)} unit(s) led by {b.label(fight.lead or '')} attack {b.place(fight.target)}"
@@ -188,8 +187,9 @@ def support(state: BattleaxeState, side: Side, act: Support) -> Result:
     ]
     if fight.artillery:
         call = roll(state, "artillery_call", f"{side} artillery call", id="artillery")
-        return evolve(state, awaiting="attacker_artillery").with_rolls(request(call)), events
-    return evolve(state, step="defend"), events
+        state = evolve(state, combat=fight, assault=assault, awaiting="attacker_artillery")
+        return state.with_rolls(request(call)), events
+    return evolve(state, combat=fight, assault=assault, step="defend"), events
 
 
 # --- the defender's response (11.4.3, 10.2.1) -------------------------------------------------------------------
@@ -266,10 +266,11 @@ def resolve(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Resul
     pack = state.pack
     b = board(state)
     events: list[Event] = []
+    artillery = state.artillery
     if fight.def_artillery:
         face = dice["defender_artillery"][0]
         ok = _artillery_ok(state, defender, face, fight.target)
-        state = evolve(state, artillery={**state.artillery, defender: state.artillery[defender] - (1 if ok else 0)})
+        artillery = {**artillery, defender: artillery[defender] - (1 if ok else 0)}
         fight = evolve(fight, defender_artillery_ok=ok)
         events.append(_called(defender, face, ok))
     air = 0
@@ -300,9 +301,16 @@ def resolve(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Resul
         ap_left=ap,
         dice={k: list(v) for k, v in dice.items()},
     )
-    state = evolve(state, combat=fight)
+    changes: StateChanges = {"combat": fight, "artillery": artillery}
     if attacker == AXIS and state.sunset is None:
-        state = evolve(state, sunset=sum(dice["attack"]))  # 6.2.1: the first Axis DR
+        changes["sunset"] = sum(dice["attack"])  # 6.2.1: the first Axis DR
+    if result == "repulse" and holds(state, attacker):
+        changes["step"] = "max_attack"
+    # RULING (notes A26, option fanatical_vs_excess): more AP than the defenders can absorb without an
+    # Overrun (an Axis Stützpunkt, or a second combat) is still a Success that Fanatical Defense may turn
+    elif result == "success" and holds(state, defender) and (state.options["fanatical_vs_excess"] or not excess):
+        changes["step"] = "fanatical"
+    state = evolve(state, **changes)
     words = {
         "repulse": "Repulse",
         "stalemate": "Stalemate",
@@ -319,12 +327,8 @@ def resolve(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Resul
     events.append(
         Event(kind="combat_resolved", seat=attacker, rule="11.4.4", text=text, data=record.data(dice=other_dice))
     )
-    if result == "repulse" and holds(state, attacker):
-        return evolve(state, step="max_attack"), events
-    # RULING (notes A26, option fanatical_vs_excess): more AP than the defenders can absorb without an
-    # Overrun (an Axis Stützpunkt, or a second combat) is still a Success that Fanatical Defense may turn
-    if result == "success" and holds(state, defender) and (state.options["fanatical_vs_excess"] or not excess):
-        return evolve(state, step="fanatical"), events
+    if "step" in changes:  # an Advantage window opens (12.1A, 12.1B)
+        return state, events
     state, more = settle(state)
     return state, events + more
 
