@@ -22,6 +22,7 @@ class Situation:
         self.board = board
         self.state = state
         self._supply: dict[Side, frozenset[str]] = {}
+        self._retreats: dict[tuple[Side, str], tuple[str, ...]] = {}
         if after is not None and "where" in after.__dict__:
             where = self._moved_from(after)
             if where is not None:
@@ -140,18 +141,23 @@ class Situation:
     def enemy_controlled_neighbours(self, side: Side, location: str) -> int:
         return sum(1 for n in self.neighbours(location) if self.state.control[n] == enemy(side))
 
-    def retreat_options(self, side: Side, origin: str, extra: dict[str, int] | None = None) -> tuple[str, ...]:
-        """11.6.2: where a unit of ``side`` may retreat from ``origin``, best priority class only.
+    def retreat_options(self, side: Side, origin: str) -> tuple[str, ...]:
+        """11.6.2: where a unit of ``side`` may retreat from ``origin``, best priority class only (asked several
+        times per decision, so kept with this position).
 
-        ``extra`` counts units already retreated this combat into each location (11.6.1: one at a time).
+        Units retreat one at a time (11.6.1): each retreat is a new position, whose options count it.
         RULING (notes A33, option retreat): a retreat is one step and a fully stacked destination is elimination
         (11.6.4); with ``continue_through_full`` a unit may go on through fully stacked friendly Free Areas.
         """
-        added = extra or {}
+        found = self._retreats.get((side, origin))
+        if found is None:
+            found = self._retreats[side, origin] = self._retreat_options(side, origin)
+        return found
+
+    def _retreat_options(self, side: Side, origin: str) -> tuple[str, ...]:
         classes: list[list[str]] = [[], [], []]
-        for there in self._retreat_reach(side, origin, added):
-            count = len(self.where[there][side]) + added.get(there, 0)
-            if self.board.full_for(there, count):
+        for there in self._retreat_reach(side, origin):
+            if self.full_for(side, there):
                 continue
             if self.free_for(side, there):
                 classes[0].append(there)
@@ -164,7 +170,7 @@ class Situation:
             return tuple(loc for loc in classes[0] if self.enemy_controlled_neighbours(side, loc) == fewest)
         return tuple(classes[1] or classes[2])
 
-    def _retreat_reach(self, side: Side, origin: str, added: dict[str, int]) -> list[str]:
+    def _retreat_reach(self, side: Side, origin: str) -> list[str]:
         """The locations a retreat may end in: the neighbours, or beyond full friendly Free Areas (A33)."""
         reach = list(self.board.adjacent[origin])
         if self.state.options["retreat"] != "continue_through_full":
