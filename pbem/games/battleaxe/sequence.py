@@ -3,7 +3,7 @@
 Each step of :data:`pbem.games.battleaxe.state.Step` is a machine phase: the actions it allows, the rule it
 follows and the side that acts. The actions themselves (candidates, predicate, effect) are declared by the
 module of their phase of the rulebook. The machine's seats are the sides: the ruleset maps a player's seat to
-a side before asking it (:mod:`.ruleset`; before sides are decided by bids, 18.1, the ruleset decides alone).
+a side before asking it (:mod:`.ruleset`; until bids decide the sides, 18.1, :mod:`.phase_bids` decides).
 
 A step that waits for dice (``state.awaiting``) lets nobody act; :data:`RESUME` names the rule that goes on
 once they are rolled.
@@ -32,7 +32,7 @@ from pbem.games.battleaxe.state import BattleaxeState
 from pbem.kit.machine import Machine, Phase
 from pbem.rules.contract import Step, Verdict
 
-__all__ = ["MACHINE", "RESUME", "apply", "check"]
+__all__ = ["MACHINE", "RESUME", "STEPS", "apply", "check"]
 
 
 def _step(
