@@ -4,11 +4,14 @@ Times over the same 300-odd entries of ``sample_games/battleaxe/game.jsonl``:
 
 * ``signatures``: bare Ed25519 verification of every entry (the cryptographic floor);
 * ``no_rules``: ``pbem verify --no-rules`` (parse, ids, strict signatures, schema, chain);
-* ``full``: the whole verification, replaying every action through the rules engine.
+* ``full``: the whole verification, replaying every action through the rules engine;
+* ``module``: only the calls the replay makes into the Battleaxe module (contains, apply, resume, to_act...),
+  recorded during one verification and made again in a row: the game's own share of the replay, without the
+  engine's.
 
 Prints one JSON line: microseconds per entry and per rules action, and the ratios: the replay's cost over the
-signatures' (goal at most 0.5), and full and protocol-only verification speed as fractions of raw Ed25519
-speed (goals at least 0.55 and 0.75). Run: ``make bench``.
+signatures' (goal at most 0.5), the module's share of it, and full and protocol-only verification speed as
+fractions of raw Ed25519 speed (goals at least 0.55 and 0.75). Run: ``make bench``.
 """
 
 from __future__ import annotations
@@ -18,11 +21,13 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from pbem.games.battleaxe.ruleset import RULESET, Battleaxe
 from pbem.log.entry import envelope
 from pbem.log.store import read_log
 from pbem.verify.pipeline import verify_lines
@@ -43,6 +48,37 @@ def best(*works: Callable[[], object]) -> list[float]:
     return [min(spent) for spent in times]
 
 
+MODULE_CALLS = ("to_act", "secret_fields", "contains", "apply", "resume", "period", "result")
+
+
+def module_calls(lines: list[str]) -> Callable[[], None]:
+    """The calls one verification of ``lines`` makes into the Battleaxe ruleset, as a function that makes them
+    again (states are immutable, so each call sees exactly what it saw during the verification)."""
+    calls: list[tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = []
+    originals = {name: getattr(Battleaxe, name) for name in MODULE_CALLS}
+
+    def recorder(method: Callable[..., Any]) -> Callable[..., Any]:
+        def record(self: Battleaxe, *args: Any, **kwargs: Any) -> Any:
+            calls.append((method, args, kwargs))
+            return method(self, *args, **kwargs)
+
+        return record
+
+    try:
+        for name, method in originals.items():
+            setattr(Battleaxe, name, recorder(method))
+        verify_lines(lines)
+    finally:
+        for name, method in originals.items():
+            setattr(Battleaxe, name, method)
+
+    def again() -> None:
+        for method, args, kwargs in calls:
+            method(RULESET, *args, **kwargs)
+
+    return again
+
+
 def main() -> None:
     lines = read_log(SAMPLE)[0]
     envelopes = [envelope(line) for line in lines]
@@ -55,7 +91,10 @@ def main() -> None:
         for public, sig, message in work:
             public.verify(sig, message)
 
-    raw, plain, full = best(signatures, lambda: verify_lines(lines, rules=False), lambda: verify_lines(lines))
+    module = module_calls(lines)
+    raw, plain, full, game = best(
+        signatures, lambda: verify_lines(lines, rules=False), lambda: verify_lines(lines), module
+    )
     n = len(lines)
     print(
         json.dumps(
@@ -66,9 +105,11 @@ def main() -> None:
                     "signatures": round(raw / n * 1e6, 1),
                     "no_rules": round(plain / n * 1e6, 1),
                     "full": round(full / n * 1e6, 1),
+                    "module": round(game / n * 1e6, 1),
                 },
                 "replay_us_per_action": round((full - plain) / actions * 1e6, 1),
                 "replay_over_signatures": round((full - plain) / raw, 2),
+                "module_over_signatures": round(game / raw, 2),
                 "full_over_signatures": round(full / raw, 2),
                 # speeds as fractions of raw Ed25519 (goals: full >= 0.55, no rules >= 0.75, replay <= 0.5)
                 "ratio_full": round(raw / full, 3),

@@ -166,6 +166,8 @@ class Machine(Generic[S, A]):
         adapter: a ``TypeAdapter`` of the game's action union (discriminated on ``action``), for logged JSON.
         rule: the rule of the sequence of play, cited when a seat acts out of turn or sends a malformed action.
         phases, interrupts, actions: the declarations.
+        phase_of: the name of the phase a state is in (default: its ``phase`` field), for a game whose state
+            already names its steps otherwise (Battleaxe's ``step``, which its signed checkpoints hash).
 
     Raises:
         ValueError: a phase or interrupt names an undeclared action, or a name is declared twice.
@@ -176,6 +178,7 @@ class Machine(Generic[S, A]):
     phases: tuple[Phase[S], ...]
     interrupts: tuple[Interrupt[S], ...]
     actions: tuple[ActionSpec[S], ...]
+    phase_of: Callable[[S], str] = field(default=lambda state: state.phase)
     _phases: dict[str, Phase[S]] = field(init=False, repr=False)
     _interrupts: dict[str, Interrupt[S]] = field(init=False, repr=False)
     _specs: dict[str, ActionSpec[S]] = field(init=False, repr=False)
@@ -211,7 +214,7 @@ class Machine(Generic[S, A]):
             top = state.pending[-1]
             interrupt = self._interrupts[top.kind]
             return interrupt, (() if interrupt.resume is not None else (top.seat,))
-        phase = self._phases[state.phase]
+        phase = self._phases[self.phase_of(state)]
         return phase, phase.to_act(state)
 
     def to_act(self, state: S) -> tuple[str, ...]:

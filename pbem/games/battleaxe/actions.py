@@ -1,8 +1,8 @@
 """The actions of Operation Battleaxe as typed models (contract v2): the log's JSON objects, validated strictly.
 
 Field order is the wire order; titles are what a prompt asks for. Whether an action is legal now is the rules'
-business (:mod:`pbem.games.battleaxe.rules`); these models only fix its shape, so a mistyped field is refused
-as malformed (R004) before any rule runs.
+business (the phase modules, on :mod:`pbem.games.battleaxe.sequence`); these models only fix its shape, so a
+mistyped field is refused as malformed (R004) before any rule runs.
 """
 
 from __future__ import annotations

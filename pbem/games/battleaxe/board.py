@@ -6,13 +6,13 @@ rules never keep state of their own.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from pbem.games.battleaxe.data import BattleaxePack, Location, Unit
+from pbem.games.battleaxe.data import BattleaxePack, Location, ReleaseRow, Unit
+from pbem.kit import graph
 
 __all__ = ["ALLIED", "AXIS", "Board", "Side", "enemy"]
 
@@ -40,6 +40,7 @@ class Board:
         self.pack = pack
         self.locations: dict[str, Location] = {loc.id: loc for loc in pack.locations}
         self.units: dict[str, Unit] = {unit.id: unit for unit in pack.units}
+        self.unit_order = {unit.id: n for n, unit in enumerate(pack.units)}  # a state lists its units in this order
         self.zones = frozenset(loc.id for loc in pack.locations if loc.kind == "zone")
         passable: dict[str, set[str]] = {loc: set() for loc in self.locations}
         escarpment: dict[str, set[str]] = {loc: set() for loc in self.locations}
@@ -53,6 +54,10 @@ class Board:
             k: tuple(sorted(v, key=order.__getitem__)) for k, v in passable.items()
         }
         self.escarpment: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in escarpment.items()}
+        self.graph = graph.LocationGraph.build(
+            [graph.NodeRecord(id=loc.id, kind=loc.kind) for loc in pack.locations],
+            [graph.EdgeRecord(a=edge.a, b=edge.b, type=edge.type) for edge in pack.boundaries],
+        )
         self.stacking = pack.limit("stacking_limit")
         self.costs = {row.id: row for row in pack.tables.movement_costs}
         self.attrition = {row.id: row.ap for row in pack.tables.attrition_points}
@@ -60,12 +65,26 @@ class Board:
         self.defense_mods = {row.id: row for row in pack.tables.defense_modifiers}
         self.die_mods = {row.id: row for row in pack.tables.die_modifiers}
         self.turns = pack.tables.turns
+        self.standard_turns = sum(1 for turn in self.turns if not turn.extended_only)  # 6.0; 20.1 adds the rest
+        self.first_player: Side = ALLIED if pack.setting("first_player") == "allied" else AXIS  # 6.2
         self.vp_trace_targets = pack.role("vp_trace_targets")
+        self.releases = {row.formation: row for row in pack.tables.releases}
+        self.sources: dict[Side, tuple[str, ...]] = {
+            side: tuple(loc.id for loc in pack.locations if loc.supply_source == side) for side in (ALLIED, AXIS)
+        }
 
     # --- the counters ------------------------------------------------------------------------------
     def side_of(self, unit: str) -> Side:
         side = self.units[unit].side
         return ALLIED if side == "allied" else AXIS
+
+    def restriction(self, unit: str, released: tuple[str, ...]) -> ReleaseRow | None:
+        """The release (16.1, 16.2) that still holds ``unit`` back, if its division is not yet released."""
+        for formation in self.units[unit].formation:
+            row = self.releases.get(formation)
+            if row is not None and formation not in released:
+                return row
+        return None
 
     def is_german(self, unit: str) -> bool:
         return self.units[unit].nationality == "german"
@@ -85,6 +104,17 @@ class Board:
         return steps.full if full else steps.reduced
 
     # --- the map -----------------------------------------------------------------------------------
+    def label(self, unit: str) -> str:
+        """A unit's name, as reports and prompts show it."""
+        return self.units[unit].name
+
+    def place(self, location: str) -> str:
+        """``Zone A (…)`` or ``Area 7 (Halfaya Pass)``; an unknown id as it is."""
+        loc = self.locations.get(location)
+        if loc is None:
+            return location
+        return f"{'Zone ' if loc.kind == 'zone' else 'Area '}{loc.id} ({loc.name})"
+
     def is_zone(self, location: str) -> bool:
         return location in self.zones
 
@@ -104,7 +134,7 @@ class Board:
         return {loc.id: loc.vp for loc in self.pack.locations if loc.vp}
 
     def supply_sources(self, side: Side) -> tuple[str, ...]:
-        return tuple(loc.id for loc in self.pack.locations if loc.supply_source == side)
+        return self.sources[side]
 
 
 def occupants(pieces: Mapping[str, Piece], board: Board) -> dict[str, dict[Side, list[str]]]:
@@ -116,6 +146,26 @@ def occupants(pieces: Mapping[str, Piece], board: Board) -> dict[str, dict[Side,
     return found
 
 
+def supplied(board: Board, control: Mapping[str, Side], side: Side, targets: Iterable[str]) -> frozenset[str]:
+    """Every location from which ``side`` can trace a supply line to one of ``targets`` that it controls (14.2.1):
+    one search of the kit's :func:`pbem.kit.graph.trace` from those targets.
+
+    A line never enters an enemy-controlled location (vacant or not) nor crosses an escarpment, and may pass
+    through friendly-controlled contested ones. RULING (notes A50): the location a line starts from is exempt
+    from the enemy-control test, else the Axis siege of Allied Tobruk would be cut off from the first evening;
+    so an enemy-controlled location next to a friendly line traces too (it ends the line, nothing passes it).
+    """
+    return frozenset(
+        graph.trace(
+            board.graph,
+            [t for t in targets if control[t] == side],
+            enter=lambda n: control[n] == side,
+            end=lambda n: True,
+            cross=lambda e: e.type != "escarpment",
+        )
+    )
+
+
 def trace(
     board: Board,
     control: Mapping[str, Side],
@@ -123,24 +173,6 @@ def trace(
     start: str,
     targets: Iterable[str],
 ) -> bool:
-    """Whether ``side`` can trace a supply line from ``start`` to one of ``targets`` that it controls (14.2.1).
-
-    The path never enters an enemy-controlled location (vacant or not) nor crosses an escarpment, and may pass
-    through friendly-controlled contested ones. RULING (notes A50): the start location itself is exempt from
-    the enemy-control test, else the Axis siege of Allied Tobruk would be cut off from the first evening.
-    """
-    goals = {t for t in targets if control[t] == side}
-    if start in goals:
-        return True
-    seen = {start}
-    todo = deque([start])
-    while todo:
-        here = todo.popleft()
-        for there in board.adjacent[here]:
-            if there in seen or control[there] != side:
-                continue
-            if there in goals:
-                return True
-            seen.add(there)
-            todo.append(there)
-    return False
+    """Whether ``side`` can trace a supply line from ``start`` to one of ``targets`` that it controls (14.2.1,
+    ruling A50; see :func:`supplied`)."""
+    return start in supplied(board, control, side, targets)

@@ -8,7 +8,7 @@ from pbem.games.battleaxe.actions import Loss
 from pbem.games.battleaxe.board import AXIS, Side
 from pbem.games.battleaxe.data import ModifierRow
 from pbem.games.battleaxe.situation import Situation
-from pbem.games.battleaxe.state import Combat
+from pbem.games.battleaxe.state import Combat, CombatResult
 from pbem.kit import tables
 from pbem.rules.records import CombatRecord, CombatSide, Hits
 
@@ -57,7 +57,8 @@ def _base(situation: Situation, lead: str, units: Sequence[str], rule: str, extr
 def attack_value(situation: Situation, combat: Combat, air: int, rommel: int) -> tuple[int, list[Term]]:
     """11.4.2: the Attack Value and the terms that make it."""
     board = situation.board
-    assert combat.lead is not None
+    if combat.lead is None:
+        raise ValueError("an Attack Value needs the Lead Attacking Unit (11.4.2)")
     units = combat.attackers
     mods = board.attack_mods
     terms = _base(situation, combat.lead, units, "11.4.2", mods["additional_unit"])
@@ -75,7 +76,8 @@ def attack_value(situation: Situation, combat: Combat, air: int, rommel: int) ->
 def defense_value(situation: Situation, combat: Combat, attacker: Side) -> tuple[int, list[Term]]:
     """11.4.3: the Defense Value and its terms."""
     board = situation.board
-    assert combat.def_lead is not None
+    if combat.def_lead is None:
+        raise ValueError("a Defense Value needs the Lead Defending Unit (11.4.3)")
     mods = board.defense_mods
     terms = _base(situation, combat.def_lead, combat.defenders, "11.4.3", mods["additional_unit"])
     terms.append(_term("terrain (TEM)", board.locations[combat.target].tem, "3.1.3"))
@@ -133,7 +135,7 @@ def absorbable(situation: Situation, units: Iterable[str]) -> int:
     return sum(ap["fs_eliminated"] if situation.state.units[u].full else ap["rs_eliminated"] for u in units)
 
 
-def outcome(attack_total: int, defense_total: int) -> str:
+def outcome(attack_total: int, defense_total: int) -> CombatResult:
     """11.4.4: repulse, stalemate or success (an Overrun is decided by the caller)."""
     if attack_total < defense_total:
         return "repulse"

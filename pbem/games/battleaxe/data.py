@@ -445,15 +445,15 @@ class PackSources(_Model):
 
 
 class Derived:
-    """What the rules derive from a pack once (its board and rules), kept with the pack and freed with it.
+    """What the rules derive from a pack once (their context: the board), kept with the pack and freed with it.
 
     It is not part of the pack's value: equal to any other, never dumped, shared by copies.
     """
 
-    __slots__ = ("rules",)
+    __slots__ = ("context",)
 
     def __init__(self) -> None:
-        self.rules: Any = None
+        self.context: Any = None  # a battleaxe.context.Context, which imports this module
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Derived)

@@ -5,23 +5,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.games.battleaxe.actions import BattleaxeAction, Bid, RollForSides
-from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side
-from pbem.games.battleaxe.data import BattleaxePack, Derived, default_pack_bytes, load_pack, pack_schema
+from pbem.errors import ActionError, PbemError
+from pbem.games.battleaxe import phase_bids, sequence
+from pbem.games.battleaxe.actions import BattleaxeAction
+from pbem.games.battleaxe.board import ALLIED, AXIS, Side
+from pbem.games.battleaxe.context import board
+from pbem.games.battleaxe.data import BattleaxePack, default_pack_bytes, load_pack, pack_schema
 from pbem.games.battleaxe.present import BattleaxePresentation
-from pbem.games.battleaxe.rules import Rules
-from pbem.games.battleaxe.state import BattleaxeState, UnitState
+from pbem.games.battleaxe.sequence import MACHINE, RESUME
+from pbem.games.battleaxe.state import BattleaxeState, UnitState, evolve
 from pbem.rules.contract import (
-    ALLOW,
     OMNISCIENT,
     Action,
     Choices,
-    Event,
     OptionSpec,
     Outcome,
     Result,
-    RollRequest,
-    RollSpec,
     Roster,
     Ruleset,
     Scenario,
@@ -36,11 +35,9 @@ from pbem.rules.presentation import Presentation
 
 __all__ = ["RULESET", "Battleaxe"]
 
-BIDDERS = ("player-a", "player-b")
 _STACK_MOVES = ("move", "regroup_move")  # actions whose units are offered by the stack they stand in
 _UNIT_FIELDS = frozenset({"unit", "keep", "remove", "lead"})
 _PLACE_FIELDS = frozenset({"to", "zone", "area", "target", "areas"})
-MAX_BID = 60  # more VP than any game can score (14 a turn from VP Areas, plus German losses)
 
 
 class Battleaxe(Ruleset[BattleaxeState]):
@@ -197,11 +194,12 @@ class Battleaxe(Ruleset[BattleaxeState]):
             loc.id: (ALLIED if loc.initial_control == "allied" else AXIS) for loc in data.locations
         }
         bidding = scenario == "bidding"
+        turns = data.tables.turns
         return BattleaxeState(
             pack=data,
             options=dict(options),
             sides={} if bidding else {"allied": ALLIED, "axis": AXIS},
-            last_turn=4 if options["extended"] else 3,
+            last_turn=len(turns) if options["extended"] else sum(1 for t in turns if not t.extended_only),
             units=units,
             control=control,
             advantage=ALLIED if data.setting("advantage_start") == "allied" else AXIS,
@@ -217,27 +215,22 @@ class Battleaxe(Ruleset[BattleaxeState]):
     def _side(self, state: BattleaxeState, seat: str) -> Side | None:
         return state.sides.get(seat)
 
-    def _seat(self, state: BattleaxeState, side: Side) -> str:
+    def _seat(self, state: BattleaxeState, side: str) -> str:
         return next(seat for seat, s in state.sides.items() if s == side)
 
     def to_act(self, state: BattleaxeState) -> tuple[str, ...]:
-        if state.step == "bid":
-            return tuple(s for s in BIDDERS if s not in state.bidders)
-        if state.step == "tiebreak":
-            return BIDDERS[:1]
-        side = _rules_for(state).actor(state)
-        return () if side is None else (self._seat(state, side),)
+        if state.step in phase_bids.STEPS:
+            return phase_bids.to_act(state)
+        return tuple(self._seat(state, side) for side in MACHINE.to_act(state))
 
     def secret_fields(self, state: BattleaxeState, seat: str, action: Action) -> dict[str, str]:
         return {"vp": f"bid/{seat}"} if action.get("action") == "bid" else {}
 
     def legal_actions(self, state: BattleaxeState, seat: str) -> list[Action]:
-        if state.step in ("bid", "tiebreak"):
-            candidates: list[BattleaxeAction] = [Bid(vp=v) for v in range(MAX_BID + 1)]
-            candidates.append(RollForSides())
-            return [a.wire() for a in candidates if self.contains(state, seat, a).ok]
+        if state.step in phase_bids.STEPS:
+            return [a.wire() for a in phase_bids.candidates(state) if self.contains(state, seat, a).ok]
         side = self._side(state, seat)
-        return [] if side is None else [a.wire() for a in _rules_for(state).legal(state, side)]
+        return [] if side is None else [a.wire() for a in MACHINE.legal_actions(state, side)]
 
     def contains(
         self,
@@ -248,27 +241,12 @@ class Battleaxe(Ruleset[BattleaxeState]):
         unseen: frozenset[str] = frozenset(),
     ) -> Verdict:
         act: BattleaxeAction = self.typed(action)
-        if state.step in ("bid", "tiebreak"):
-            return self._check_bidding(state, seat, act, unseen)
+        if state.step in phase_bids.STEPS:
+            return phase_bids.check(state, seat, act, unseen)
         side = self._side(state, seat)
         if side is None:
             return deny("18.1", "no-side", f"{seat} has no side yet")
-        return _rules_for(state).contains(state, side, act)
-
-    def _check_bidding(
-        self, state: BattleaxeState, seat: str, action: BattleaxeAction, unseen: frozenset[str]
-    ) -> Verdict:
-        if seat not in self.to_act(state):
-            return deny("18.1", "not-your-turn", f"{seat} does not act now")
-        if state.step == "tiebreak":
-            return ALLOW if isinstance(action, RollForSides) else deny("18.1", "tiebreak", "roll for sides")
-        if not isinstance(action, Bid):
-            return deny("18.1", "bid", "each player first submits a secret VP bid")
-        if action.vp is None and "vp" in unseen:
-            return ALLOW  # the redacted form: the bid itself is checked at the audit
-        if action.vp is None or not 0 <= action.vp <= MAX_BID:
-            return deny("18.1", "bid-range", f"a bid is a whole number of VP from 0 to {MAX_BID}")
-        return ALLOW
+        return sequence.check(state, side, act)
 
     def choices(self, state: BattleaxeState, seat: str) -> Choices:
         """The default tree, with the units of a move grouped by the location they stand in (a stack)."""
@@ -283,69 +261,39 @@ class Battleaxe(Ruleset[BattleaxeState]):
 
     def _stack(self, state: BattleaxeState, unit: Any) -> str | None:
         piece = state.units.get(unit) if isinstance(unit, str) else None
-        return None if piece is None or piece.location is None else _rules_for(state)._place(piece.location)
+        return None if piece is None or piece.location is None else board(state).place(piece.location)
 
     def label(self, state: BattleaxeState, field: str, value: Any) -> str:
         """Units by name, places as ``Area 7 (Halfaya Pass)``, from the data pack."""
-        rules = _rules_for(state)
-        if field in _UNIT_FIELDS and isinstance(value, str) and value in rules.board.units:
-            return rules._label(value)
+        pieces = board(state)
+        if field in _UNIT_FIELDS and isinstance(value, str) and value in pieces.units:
+            return pieces.label(value)
         if field in _PLACE_FIELDS and isinstance(value, str):
-            return rules._place(value)
+            return pieces.place(value)
         return super().label(state, field, value)
 
     def apply(self, state: BattleaxeState, seat: str, action: BattleaxeAction | Action) -> Step[BattleaxeState]:
-        if state.step == "bid":
-            bidders = (*state.bidders, seat)
-            state = state.model_copy(update={"bidders": bidders})
-            event = Event(kind="bid_submitted", seat=seat, rule="18.1", text=f"{seat} submits a secret bid")
-            if len(bidders) == len(BIDDERS):  # both have bid: both bids are opened together
-                state = state.with_opening(*(f"bid/{s}" for s in BIDDERS))
-            return Step(state=state, events=(event,))
-        if state.step == "tiebreak":
-            request = RollRequest(rolls=(RollSpec(id="sides", sides=6, n=1, purpose="dr for the Allied side"),))
-            return Step(state=state.with_rolls(request))
-        side = self._side(state, seat)
-        assert side is not None
-        new, events = _rules_for(state).apply(state, side, self.typed(action))
-        return Step(state=new, events=tuple(events))
+        if state.step in phase_bids.STEPS:
+            verdict = phase_bids.check(state, seat, self.typed(action), frozenset({"vp"}))
+            if not verdict.ok:
+                code = "R002" if verdict.reason == "not-your-turn" else "R001"
+                raise ActionError(code, f"{verdict.reason}: {verdict.message}", rule=f"§{verdict.rule}")
+            return phase_bids.apply(state, seat)
+        side = self._side(state, seat)  # without a side, the machine refuses it (R002) as any seat not waited for
+        return sequence.apply(state, seat if side is None else side, self.typed(action))
 
     def resume(self, state: BattleaxeState, outcome: Outcome) -> Step[BattleaxeState]:
         if state.step == "bid":
-            return self._bids_opened(state)
+            return phase_bids.opened(state)
+        if outcome.dice is None:  # bids are opened above; the rest of the game has no hidden information (7.1)
+            raise PbemError("R008", f"battleaxe: resume without dice in step {state.step}")
         if state.step == "tiebreak":
-            assert outcome.dice is not None
-            roll = outcome.dice["sides"][0]
-            allied = BIDDERS[0] if roll <= 3 else BIDDERS[1]
-            bid = state.hidden[f"bid/{allied}"].value
-            return self._sides_decided(state, allied, bid, f"a dr of {roll} gives {allied} the Allies")
-        assert outcome.dice is not None  # the rest of the game has no hidden information (7.1)
-        new, events = _rules_for(state).resume(state, outcome.dice)
+            return phase_bids.rolled(state, outcome.dice)
+        goes_on = RESUME.get(state.awaiting or "")
+        if goes_on is None:
+            raise PbemError("R008", f"battleaxe: dice arrived, but step {state.step} waits for none")
+        new, events = goes_on(evolve(state, awaiting=None), outcome.dice)
         return Step(state=new, events=tuple(events))
-
-    def _bids_opened(self, state: BattleaxeState) -> Step[BattleaxeState]:
-        bids = {seat: state.hidden[f"bid/{seat}"].value for seat in BIDDERS}
-        text = "; ".join(f"{seat} bids {vp} VP" for seat, vp in bids.items())
-        opened = Event(kind="bids_opened", rule="18.1", text=text, data={"bids": bids})
-        first, second = (bids[s] for s in BIDDERS)
-        if first != second:
-            allied = BIDDERS[0] if first > second else BIDDERS[1]
-            step = self._sides_decided(state, allied, bids[allied], f"{allied} bids higher")
-            return Step(state=step.state, events=(opened, *step.events))
-        if state.bid_round == 1:  # RULING (notes A60): a tie means new bids; a second tie, a dr
-            state = state.model_copy(update={"bidders": (), "bid_round": 2})
-            return Step(state=state, events=(opened, Event(kind="bids_tied", rule="18.1", text="tied: bid again")))
-        return Step(state=state.model_copy(update={"step": "tiebreak"}), events=(opened,))
-
-    def _sides_decided(self, state: BattleaxeState, allied: str, bid: int, why: str) -> Step[BattleaxeState]:
-        axis = next(s for s in BIDDERS if s != allied)
-        step = "setup" if state.setup_left else "impulse"
-        phase = "setup" if state.setup_left else "maneuvers"
-        # RULING (notes A60): the winning bid replaces the standard threshold; the Extended Game keeps its own
-        state = state.model_copy(update={"sides": {allied: ALLIED, axis: AXIS}, "threshold": bid, "step": step,
-                                         "phase": phase})  # fmt: skip
-        text = f"{why}: {allied} plays the Allies and needs {bid} VP; {axis} plays the Axis"
-        return Step(state=state, events=(Event(kind="sides_decided", rule="18.1", text=text, data={"allied": allied}),))
 
     def period(self, state: BattleaxeState) -> str:
         return "setup" if state.phase == "setup" else f"turn-{min(state.turn, state.last_turn)}"
@@ -357,10 +305,10 @@ class Battleaxe(Ruleset[BattleaxeState]):
 
     def view(self, state: BattleaxeState, viewer: str) -> View:
         """7.1: "A player may freely examine stacks of enemy units at any time": everyone sees everything."""
-        board = _rules_for(state).board
+        pieces = board(state)
         units = []
         for unit_id, piece in state.units.items():
-            unit = board.units[unit_id]
+            unit = pieces.units[unit_id]
             units.append(
                 UnitView(
                     id=unit_id,
@@ -368,18 +316,18 @@ class Battleaxe(Ruleset[BattleaxeState]):
                     side=unit.side,
                     location=piece.location,
                     kind=unit.type,
-                    strength=board.cv(unit_id, piece.full),
+                    strength=pieces.cv(unit_id, piece.full),
                     steps=(2 if piece.full else 1) if piece.location else 0,
                     extra={
                         "type": unit.type,
                         "nationality": unit.nationality,
-                        "mf": board.mf(unit_id, piece.full),
+                        "mf": pieces.mf(unit_id, piece.full),
                         "out_of_supply": piece.oos,
                         "anti_tank": unit.at_star,
                     },
                 )
             )
-        turn = board.turns[min(state.turn, len(board.turns)) - 1].label
+        turn = pieces.turns[min(state.turn, len(pieces.turns)) - 1].label
         where = (
             f"{turn}, Impulse {state.impulse} ({state.half})"
             if state.phase == "maneuvers"
@@ -387,7 +335,7 @@ class Battleaxe(Ruleset[BattleaxeState]):
         )
         summary = state.outcome if state.step == "over" else f"{where}: {state.step}"
         bids = {}
-        for seat in BIDDERS:
+        for seat in phase_bids.BIDDERS:
             slot = state.hidden.get(f"bid/{seat}")
             if slot is not None:  # a bid is secret until both are opened (18.1)
                 visible = slot.known and (slot.public or viewer in (seat, OMNISCIENT))
@@ -417,14 +365,3 @@ class Battleaxe(Ruleset[BattleaxeState]):
 
 
 RULESET = Battleaxe()
-
-
-def _rules_for(state: BattleaxeState) -> Rules:
-    """The rules over the state's data pack, built once per pack and kept with it (freed with it)."""
-    private = state.pack.__pydantic_private__
-    assert private is not None
-    derived: Derived = private["_derived"]  # read directly: pydantic's private-attribute lookup is slow here
-    if derived.rules is None:
-        derived.rules = Rules(Board(state.pack))
-    rules: Rules = derived.rules
-    return rules

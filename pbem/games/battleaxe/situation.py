@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy, trace
+from pbem.games.battleaxe.board import ALLIED, AXIS, Board, Side, enemy, supplied
 from pbem.games.battleaxe.state import BattleaxeState
 
 __all__ = ["Situation"]
@@ -21,6 +21,8 @@ class Situation:
         state kept the same (immutable) ``units`` mapping, as most steps do."""
         self.board = board
         self.state = state
+        self._supply: dict[Side, frozenset[str]] = {}
+        self._retreats: dict[tuple[Side, str], tuple[str, ...]] = {}
         if after is not None and "where" in after.__dict__:
             where = self._moved_from(after)
             if where is not None:
@@ -35,17 +37,22 @@ class Situation:
             return after.where
         if old.keys() != new.keys():
             return None
-        touched = {p.location for u, p in new.items() if old[u] is not p} | {
-            old[u].location for u, p in new.items() if old[u] is not p
-        }
-        touched.discard(None)
+        changed = [u for u, p in new.items() if old[u] is not p]
         where = dict(after.where)
-        found: dict[str, dict[Side, list[str]]] = {loc: {ALLIED: [], AXIS: []} for loc in touched if loc}
-        for unit, piece in new.items():
-            if piece.location in found:
-                found[piece.location][self.board.side_of(unit)].append(unit)
-        for loc, sides in found.items():
-            where[loc] = {side: tuple(units) for side, units in sides.items()}
+        board = self.board
+        rebuilt: dict[str, set[str]] = {}
+        for unit in changed:
+            for loc in (old[unit].location, new[unit].location):
+                if loc is not None and loc not in rebuilt:
+                    rebuilt[loc] = {*where[loc][ALLIED], *where[loc][AXIS]}
+        for unit in changed:
+            if (left := old[unit].location) is not None:
+                rebuilt[left].discard(unit)
+            if (entered := new[unit].location) is not None:
+                rebuilt[entered].add(unit)
+        for loc, units in rebuilt.items():
+            ordered = sorted(units, key=board.unit_order.__getitem__)  # the state's (the pack's) unit order
+            where[loc] = {side: tuple(u for u in ordered if board.side_of(u) == side) for side in (ALLIED, AXIS)}
         return where
 
     @cached_property
@@ -77,7 +84,7 @@ class Situation:
 
     def restricted(self, unit: str) -> bool:
         """16.1, 16.2: a unit of an unreleased division may not move or attack."""
-        return any(f in ("15pz", "5lt") and f not in self.state.released for f in self.board.units[unit].formation)
+        return self.board.restriction(unit, self.state.released) is not None
 
     def out_of_supply(self, unit: str) -> bool:
         """14.2: as marked at the end of the last Maneuvers Phase, or, under option supply=continuous
@@ -125,23 +132,32 @@ class Situation:
         """14.2.1: a supply line to a friendly-controlled source of the side's colour."""
         if side == ALLIED and location in self.board.pack.role("tobruk_supplied"):
             return self.state.control[location] == ALLIED
-        return trace(self.board, self.state.control, side, location, self.board.supply_sources(side))
+        lines = self._supply.get(side)
+        if lines is None:  # one search per side and position
+            lines = supplied(self.board, self.state.control, side, self.board.sources[side])
+            self._supply[side] = lines
+        return location in lines
 
     def enemy_controlled_neighbours(self, side: Side, location: str) -> int:
         return sum(1 for n in self.neighbours(location) if self.state.control[n] == enemy(side))
 
-    def retreat_options(self, side: Side, origin: str, extra: dict[str, int] | None = None) -> tuple[str, ...]:
-        """11.6.2: where a unit of ``side`` may retreat from ``origin``, best priority class only.
+    def retreat_options(self, side: Side, origin: str) -> tuple[str, ...]:
+        """11.6.2: where a unit of ``side`` may retreat from ``origin``, best priority class only (asked several
+        times per decision, so kept with this position).
 
-        ``extra`` counts units already retreated this combat into each location (11.6.1: one at a time).
+        Units retreat one at a time (11.6.1): each retreat is a new position, whose options count it.
         RULING (notes A33, option retreat): a retreat is one step and a fully stacked destination is elimination
         (11.6.4); with ``continue_through_full`` a unit may go on through fully stacked friendly Free Areas.
         """
-        added = extra or {}
+        found = self._retreats.get((side, origin))
+        if found is None:
+            found = self._retreats[side, origin] = self._retreat_options(side, origin)
+        return found
+
+    def _retreat_options(self, side: Side, origin: str) -> tuple[str, ...]:
         classes: list[list[str]] = [[], [], []]
-        for there in self._retreat_reach(side, origin, added):
-            count = len(self.where[there][side]) + added.get(there, 0)
-            if self.board.full_for(there, count):
+        for there in self._retreat_reach(side, origin):
+            if self.full_for(side, there):
                 continue
             if self.free_for(side, there):
                 classes[0].append(there)
@@ -154,7 +170,7 @@ class Situation:
             return tuple(loc for loc in classes[0] if self.enemy_controlled_neighbours(side, loc) == fewest)
         return tuple(classes[1] or classes[2])
 
-    def _retreat_reach(self, side: Side, origin: str, added: dict[str, int]) -> list[str]:
+    def _retreat_reach(self, side: Side, origin: str) -> list[str]:
         """The locations a retreat may end in: the neighbours, or beyond full friendly Free Areas (A33)."""
         reach = list(self.board.adjacent[origin])
         if self.state.options["retreat"] != "continue_through_full":

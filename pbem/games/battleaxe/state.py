@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, ClassVar, Literal, TypedDict, Unpack, overload
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from pbem.games.battleaxe.board import Side
 from pbem.games.battleaxe.data import BattleaxePack
+from pbem.kit.machine import MachineState
 from pbem.rules.contract import GameState
 
-__all__ = ["Assault", "BattleaxeState", "Combat", "Refit", "UnitState"]
+__all__ = ["ELIMINATED", "Assault", "BattleaxeState", "Combat", "Refit", "UnitState", "evolve"]
 
 Step = Literal[
     "bid",  # secret Victory Point bids for the Allied side (optional 18.1)
@@ -33,6 +34,11 @@ Step = Literal[
     "refit",  # a player's Refit (13)
     "over",
 ]
+GamePhase = Literal["setup", "maneuvers", "refit", "end", "over"]
+AssaultMode = Literal["single", "simultaneous", "sequential"]
+CombatResult = Literal["repulse", "stalemate", "success", "overrun"]
+ImpulseKind = Literal["assault", "regroup"]
+Awaiting = Literal["attacker_artillery", "combat", "sunset", "surrender"]
 
 
 class _Model(BaseModel):
@@ -43,6 +49,26 @@ class UnitState(_Model):
     location: str | None  # None: eliminated
     full: bool = True
     oos: bool = False  # marked Out of Supply at the end of the last Maneuvers Phase (14.2)
+
+    def at(self, location: str) -> UnitState:
+        """The unit moved to ``location``, keeping its strength and supply mark."""
+        return UnitState(location=location, full=self.full, oos=self.oos)
+
+    def reduced(self) -> UnitState:
+        """The unit flipped to its Reduced-Strength side."""
+        return UnitState(location=self.location, full=False, oos=self.oos)
+
+    def refitted(self) -> UnitState:
+        """The unit flipped back to Full Strength (8.1.2, 13.3)."""
+        return UnitState(location=self.location, full=True, oos=self.oos)
+
+    def marked(self, oos: bool) -> UnitState:
+        """The unit marked in or Out of Supply (14.2)."""
+        return UnitState(location=self.location, full=self.full, oos=oos)
+
+
+ELIMINATED = UnitState(location=None, full=False)
+"""An eliminated unit (reduced, so that a rebuilt one returns Reduced, 13.3.2)."""
 
 
 class Combat(_Model):
@@ -65,7 +91,7 @@ class Combat(_Model):
     attack_total: int = 0
     defense_total: int = 0
     dice: dict[str, list[int]] = Field(default_factory=dict)
-    outcome: Literal["repulse", "stalemate", "success", "overrun"] | None = None
+    outcome: CombatResult | None = None
     ap_left: int = 0
     absorbed: dict[str, str] = Field(default_factory=dict)  # defender unit → how it absorbed AP
     retreating: tuple[str, ...] = ()  # attackers still to retreat
@@ -75,7 +101,7 @@ class Assault(_Model):
     """The Assault Impulse in progress (9.1)."""
 
     areas: tuple[str, ...]
-    mode: Literal["single", "simultaneous", "sequential"] = "single"
+    mode: AssaultMode = "single"
     second_open: bool = False  # sequential Combined Operations: a second Area may still be activated
     active: tuple[str, ...]  # units that began the Impulse in an Active Area and may still act
     contested_at_start: tuple[str, ...]
@@ -105,12 +131,16 @@ class Refit(_Model):
     tiger_cubs: bool = False  # Additional Tiger Cubs used (19.1G)
 
 
-class BattleaxeState(GameState):
+class BattleaxeState(MachineState):
     """Everything on the table, plus where in the sequence of play the game stands.
 
     ``pack`` is the data pack in use: carried for the rules, but not serialized or hashed (genesis commits
-    to it by its SHA-256).
+    to it by its SHA-256). ``step`` is the step of the kit's machine (:mod:`.sequence`); ``phase`` is the
+    rulebook's phase (6). The machine's pending stack stays empty: a decision by the other player is a step of
+    its own (``defend``, ``allocate``...), which the signed checkpoints of existing logs hash as such.
     """
+
+    omit_when_empty: ClassVar[frozenset[str]] = GameState.omit_when_empty | {"pending"}
 
     pack: BattleaxePack = Field(exclude=True, repr=False)
     options: dict[str, bool | str]
@@ -121,7 +151,7 @@ class BattleaxeState(GameState):
     turn: int = 1
     last_turn: int = 3
     step: Step = "setup"
-    phase: Literal["setup", "maneuvers", "refit", "end", "over"] = "setup"
+    phase: GamePhase = "setup"
     impulse: int = 1
     half: Side = "allied"
     units: dict[str, UnitState]
@@ -135,7 +165,7 @@ class BattleaxeState(GameState):
     released: tuple[str, ...] = ()  # formations released from the June 15 restrictions (16)
     vp: int = 0
     sunset: int | None = None  # the Sunset DR of this Axis half-Impulse, once rolled (6.2.1)
-    half_kind: Literal["assault", "regroup"] | None = None  # the kind of the Impulse under way (19.1H)
+    half_kind: ImpulseKind | None = None  # the kind of the Impulse under way (19.1H)
     intercepted: bool = False  # Wireless Intercepts were used this half-Impulse (19.1H)
     assault: Assault | None = None
     combat: Combat | None = None
@@ -143,5 +173,119 @@ class BattleaxeState(GameState):
     setup_left: tuple[str, ...] = ()  # units of the Allied free set-up still to place
     winner: Side | None = None
     outcome: str = ""
-    awaiting: Literal["attacker_artillery", "combat", "sunset", "surrender"] | None = None
+    awaiting: Awaiting | None = None
     surrender_units: tuple[str, ...] = ()
+
+
+# --- typed transitions --------------------------------------------------------------------------------------------
+# The fields a transition may change, with their types: ``evolve(state, step="assault")`` is checked by mypy
+# (a misspelt field or a mistyped value is an error), and tests/games/battleaxe/test_state.py keeps each of these
+# equal to its model's own fields.
+
+
+class AssaultChanges(TypedDict, total=False):
+    areas: tuple[str, ...]
+    mode: AssaultMode
+    second_open: bool
+    active: tuple[str, ...]
+    contested_at_start: tuple[str, ...]
+    mover: str | None
+    mf_left: int
+    spent: bool
+    moved: tuple[str, ...]
+    entered_from: dict[str, str]
+    entered: dict[str, tuple[str, ...]]
+    attacked: tuple[str, ...]
+    attackers: tuple[str, ...]
+    air_used: bool
+    rommel_used: bool
+    overrun_units: tuple[str, ...]
+    overrun_target: str | None
+    overrun_moved: tuple[str, ...]
+    overrun_artillery: bool
+
+
+class CombatChanges(TypedDict, total=False):
+    target: str
+    attackers: tuple[str, ...]
+    mandatory: bool
+    contested_at_start: bool
+    overrun: bool
+    lead: str | None
+    air: bool
+    rommel: bool
+    artillery: bool
+    attacker_artillery_ok: bool
+    def_lead: str | None
+    def_artillery: bool
+    defender_artillery_ok: bool
+    defenders: tuple[str, ...]
+    attack_total: int
+    defense_total: int
+    dice: dict[str, list[int]]
+    outcome: CombatResult | None
+    ap_left: int
+    absorbed: dict[str, str]
+    retreating: tuple[str, ...]
+
+
+class RefitChanges(TypedDict, total=False):
+    side: Side
+    rp: int
+    flips_left: int
+    recovered: bool
+    tiger_cubs: bool
+
+
+class StateChanges(TypedDict, total=False):
+    """Every field of :class:`BattleaxeState` but the data pack, which a game never changes."""
+
+    options: dict[str, bool | str]
+    sides: dict[str, Side]
+    bidders: tuple[str, ...]
+    bid_round: int
+    threshold: int | None
+    turn: int
+    last_turn: int
+    step: Step
+    phase: GamePhase
+    impulse: int
+    half: Side
+    units: dict[str, UnitState]
+    control: dict[str, Side]
+    advantage: Side | None
+    advantage_used_by: Side | None
+    fuel_low: bool
+    rommel: bool
+    air_ready: dict[str, bool]
+    artillery: dict[str, int]
+    released: tuple[str, ...]
+    vp: int
+    sunset: int | None
+    half_kind: ImpulseKind | None
+    intercepted: bool
+    assault: Assault | None
+    combat: Combat | None
+    refit: Refit | None
+    setup_left: tuple[str, ...]
+    winner: Side | None
+    outcome: str
+    awaiting: Awaiting | None
+    surrender_units: tuple[str, ...]
+
+
+@overload
+def evolve(model: BattleaxeState, **changes: Unpack[StateChanges]) -> BattleaxeState: ...
+@overload
+def evolve(model: Assault, **changes: Unpack[AssaultChanges]) -> Assault: ...
+@overload
+def evolve(model: Combat, **changes: Unpack[CombatChanges]) -> Combat: ...
+@overload
+def evolve(model: Refit, **changes: Unpack[RefitChanges]) -> Refit: ...
+def evolve(model: BaseModel, **changes: Any) -> BaseModel:
+    """``model`` with ``changes`` (the model itself is frozen and left unchanged).
+
+    The overloads type every change by the model's changes dict above, so mypy refuses a transition that writes
+    a field the model does not have or a value of the wrong type, without validating again at run time.
+    """
+    return model.model_copy(update=changes)

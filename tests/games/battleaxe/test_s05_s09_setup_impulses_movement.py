@@ -52,7 +52,10 @@ def test_8_0_only_the_active_player_acts() -> None:
 @pytest.mark.rule("8.1")
 def test_8_1_one_kind_of_impulse_and_well_formed_actions() -> None:
     state = new_game()
-    assert refusal(state, "allied", {"action": "move", "unit": "7rtr", "to": "7"}) == ("8.1", "wrong-step")
+    assert refusal(state, "allied", {"action": "move", "unit": "7rtr", "to": "7"}) == (
+        "8.1",
+        "not-now",
+    )  # the kit machine: not an action of this step
     # a malformed action is refused by its typed model before any rule (R004 when logged)
     assert refusal(state, "allied", {"action": "pass", "now": True}) == (None, "malformed")
     assert refusal(state, "allied", {"action": "assault", "areas": [["7"]]}) == (None, "malformed")

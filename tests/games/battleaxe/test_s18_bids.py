@@ -79,3 +79,20 @@ def test_18_1_each_seat_sees_only_its_own_bid_until_both_are_opened(tmp_path: Pa
     assert mine is not None and theirs is not None and mine.state is not None and theirs.state is not None
     assert RULESET.view(mine.state, "player-a").facts["bids"] == {"player-a": 7}
     assert RULESET.view(theirs.state, "player-b").facts["bids"] == {"player-a": None}
+
+
+@pytest.mark.rule("18.1")
+def test_18_1_applying_a_bid_checks_it_too() -> None:
+    from pbem.games.battleaxe.ruleset import RULESET
+    from pbem.rules.contract import Roster, RosterSeat
+
+    roster = Roster(seats=(RosterSeat(seat="player-a", team="player-a"), RosterSeat(seat="player-b", team="player-b")))
+    options = {o.id: o.default for o in RULESET.options}
+    state = RULESET.setup("bidding", options, roster, RULESET.load_data(RULESET.default_data()))
+    with pytest.raises(ActionError) as refused:
+        RULESET.apply(state, "player-a", {"action": "bid", "vp": 61})
+    assert (refused.value.code.id, refused.value.rule) == ("R001", "§18.1")
+    state = RULESET.apply(state, "player-a", {"action": "bid"}).state  # logged without its secret value
+    with pytest.raises(ActionError) as again:
+        RULESET.apply(state, "player-a", {"action": "bid"})
+    assert again.value.code.id == "R002"
