@@ -60,7 +60,7 @@ from pbem.replay.game import Game
 from pbem.rules.contract import Action, Ruleset
 from pbem.verify.findings import VerificationReport
 from pbem.verify.merge import merge_lines
-from pbem.verify.pipeline import verify_lines
+from pbem.verify.pipeline import Verifier, verify_lines
 
 __all__ = [
     "PeriodStats",
@@ -206,6 +206,7 @@ class _Seat:
     note: str | None
     inbox: list[SentPacket] = field(default_factory=list)
     hop: int = 0  # the latest hop whose mail this seat has read
+    replay: Verifier | None = None  # the replay of its copy it keeps, as a client that plays on does
 
 
 def _period(game: Game) -> str:
@@ -233,8 +234,11 @@ def _private_heads(directory: Path) -> Iterator[None]:
 class _Table:
     """The seats, their mail and the bound on what they may sign."""
 
-    def __init__(self, ruleset: Ruleset[Any], seats: list[_Seat], stage: Path, clock: SampleClock, limit: int):
+    def __init__(
+        self, ruleset: Ruleset[Any], seats: list[_Seat], stage: Path, clock: SampleClock, limit: int, reverify: bool
+    ):
         self.ruleset, self.seats, self.stage, self.clock, self.limit = ruleset, seats, stage, clock, limit
+        self.reverify = reverify
         self.sent: list[SentPacket] = []
         self.signed = 0
 
@@ -245,10 +249,14 @@ class _Table:
         seat.inbox = []
         if mail:
             packets = [p for sent in mail for p in read_packets(self.stage / sent.file)]
-            import_packets(seat.copy, packets)
+            import_packets(seat.copy, packets, verifier=None if self.reverify else seat.replay)
             seat.hop = max(seat.hop, *(sent.hop for sent in mail))
         with LogStore.open(seat.copy) as store:
-            session = Session.open(store, seat.key, clock=self.clock, entropy=seat.entropy)
+            if self.reverify or seat.replay is None:
+                session = Session.open(store, seat.key, clock=self.clock, entropy=seat.entropy)
+                seat.replay = session.verifier
+            else:
+                session = Session(store, seat.key, seat.replay, clock=self.clock, entropy=seat.entropy)
             period = _period(session.game)
             written = int(created)
             if not session.book.joined:
@@ -286,7 +294,9 @@ class _Table:
         """Export what the others lack as an armoured packet file, or None for a game with nobody to mail."""
         if len(self.seats) == 1:
             return None
-        packet = export_packet(read_log(seat.copy)[0], sender=seat.seat)
+        packet = export_packet(
+            read_log(seat.copy)[0], sender=seat.seat, verifier=None if self.reverify else seat.replay
+        )
         number = len(self.sent) + 1
         name = f"packets/{number:04d}-from-{seat.seat}.txt"
         text = armour(packet).encode()
@@ -311,14 +321,18 @@ def play_by_packets(
     notes: Mapping[str, str] | None = None,
     clock: SampleClock | None = None,
     parallel: bool = False,
+    reverify: bool = False,
     max_entries: int = 20_000,
 ) -> ScriptedGame:
     """Play ``scenario`` of ``ruleset`` between scripted seats that exchange only packets; write it into ``out``.
 
     ``ruleset`` must be installed (or named in ``PBEM_GAMES``): every copy is verified by the real pipeline.
-    ``policies`` plays each seat (and the ``referee``, if one is named and must act); ``names`` are the names
-    the players go by in reports; ``notes`` a message each seat sends with its first action. ``out`` is replaced
-    whole, at the end, only if the game ended with a result that verifies.
+    Each seat keeps the replay of its copy between turns and hands it to the exchange functions, so a game costs
+    time linear in its length; ``reverify`` makes every seat re-read and re-verify its whole copy at each step
+    instead, as the command line does (quadratic: for checking that both paths agree). ``policies`` plays each
+    seat (and the ``referee``, if one is named and must act); ``names`` are the names the players go by in
+    reports; ``notes`` a message each seat sends with its first action. ``out`` is replaced whole, at the end,
+    only if the game ended with a result that verifies.
 
     Raises:
         UsageError: U003 for an unknown scenario, a seat without a policy, or a game that does not end within
@@ -343,7 +357,7 @@ def play_by_packets(
             result = _play(ruleset, scenario, players, policies, stage, work, out, options=options,
                            team_dice=team_dice, referee=referee, referee_dice=referee_dice, title=title,
                            names=names or {}, notes=notes or {}, clock=clock or SampleClock(), parallel=parallel,
-                           max_entries=max_entries)  # fmt: skip
+                           reverify=reverify, max_entries=max_entries)  # fmt: skip
         _replace(stage, out)
         return result
     finally:
@@ -369,6 +383,7 @@ def _play(
     notes: Mapping[str, str],
     clock: SampleClock,
     parallel: bool,
+    reverify: bool,
     max_entries: int,
 ) -> ScriptedGame:
     everyone = [*players, *([referee] if referee is not None else [])]
@@ -392,7 +407,7 @@ def _play(
         referee_dice=referee_dice, team_dice=team_dice, title=title, name=creator.name, clock=clock,
         entropy=creator.entropy,
     )  # fmt: skip
-    table = _Table(ruleset, seats, stage, clock, max_entries)
+    table = _Table(ruleset, seats, stage, clock, max_entries, reverify)
     outbox: list[tuple[_Seat, SentPacket]] = []
 
     def deliver() -> None:

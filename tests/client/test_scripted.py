@@ -11,14 +11,14 @@ import pytest
 
 from pbem.client.scripted import RandomPolicy, ScriptedGame, play_by_packets, sample_key
 from pbem.errors import PbemError
-from pbem.exchange.packet import read_packets
-from pbem.exchange.transfer import import_packets
+from pbem.exchange.packet import Packet, read_packets
+from pbem.exchange.transfer import export_packet, import_packets
 from pbem.log.entry import envelope
 from pbem.log.keys import load_public
-from pbem.log.store import read_log
+from pbem.log.store import read_log, write_new_file
 from pbem.rules import registry
 from pbem.rules.contract import Action, Ruleset
-from pbem.verify.pipeline import verify_file
+from pbem.verify.pipeline import verify_file, verify_lines
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_games"
 
@@ -179,3 +179,31 @@ def test_a_random_policy_is_deterministic_and_only_picks_legal_actions() -> None
     picks = [first.choose(None, "red", legal, ruleset) for _ in range(30)]
     assert picks == [second.choose(None, "red", legal, ruleset) for _ in range(30)]
     assert all(pick in legal for pick in picks) and len({pick["action"] for pick in picks}) == 3
+
+
+def test_re_verifying_every_copy_at_each_step_gives_the_same_bytes(tmp_path: Path) -> None:
+    """The kept replays the exchange functions are handed change nothing but the time taken."""
+    kept = play(tmp_path / "kept", "triad", "teams", options={"rounds": 1})
+    again = play(tmp_path / "again", "triad", "teams", options={"rounds": 1}, reverify=True)
+    files = sorted(p.relative_to(kept.out) for p in kept.out.rglob("*") if p.is_file())
+    assert all((kept.out / f).read_bytes() == (again.out / f).read_bytes() for f in files)
+
+
+def test_a_kept_replay_that_does_not_match_the_copy_is_not_used(tmp_path: Path) -> None:
+    played = play(tmp_path / "duel", "triad", "duel", options={"rounds": 1})
+    lines = read_log(played.out / "game.jsonl")[0]
+    _, stale = verify_lines(lines[:-3])
+    packet = export_packet(lines, sender="red", recipient="blue", everything=True, verifier=stale)
+    assert packet.lines == tuple(lines)  # verified afresh: the stale replay would not know the last entries
+    copy = tmp_path / "copy.jsonl"
+    write_new_file(copy, b"".join(line + b"\n" for line in lines[:-3]))
+    _, kept = verify_lines(lines[:-3])
+    sig = lines[-1].index(b'"sig":"') + 7
+    forged = lines[-1][:sig] + (b"0" if lines[-1][sig : sig + 1] != b"0" else b"1") + lines[-1][sig + 1 :]
+    tampered = Packet(packet.game, "red", "blue", (*lines[-3:-1], forged))
+    with pytest.raises(PbemError) as refused:
+        import_packets(copy, [tampered], verifier=kept)
+    assert refused.value.code.id in {"K001", "K002"}
+    assert kept.lines == len(lines) - 3 and read_log(copy)[0] == lines[:-3]  # neither moved on
+    import_packets(copy, [packet], verifier=kept)
+    assert kept.lines == len(lines) and read_log(copy)[0] == lines and kept.report().valid
