@@ -8,17 +8,26 @@ Every seat plays through the real client, as a player at their own machine would
 2. When mail arrives, a seat reads every armoured packet it received (:func:`~pbem.exchange.packet.read_packets`)
    and imports them into its own copy (:func:`~pbem.exchange.transfer.import_packets`); the invitation creates
    that copy.
-3. It opens its copy (:meth:`Session.open <pbem.client.session.Session.open>`), joins if it has not, does the
-   protocol work it owes (dice reveals, openings, shuffles, checkpoints, disclosure) and, while the rules wait
-   for it, asks its policy for one action among its legal ones and signs it (:meth:`Session.act`).
+3. It opens its copy (:class:`~pbem.client.session.Session`, on the replay of its copy it keeps between turns
+   as a client that plays on does; ``reverify=True`` re-reads and re-verifies the whole copy at every step, as
+   the command line does), joins if it has not, does the protocol work it owes (dice reveals, openings,
+   shuffles, checkpoints, disclosure) and, while the rules wait for it, asks its policy for one action among
+   its legal ones and signs it (:meth:`Session.act <pbem.client.session.Session.act>`).
 4. If it signed anything, it exports what the others lack (:func:`~pbem.exchange.transfer.export_packet`),
    armoured as an email body carries it (:func:`~pbem.exchange.packet.armour`), to every other seat.
 
-Delivery goes in **waves**: every packet sent in one wave is read in the next, as if every player answered their
-mail as soon as it came. A wave is thus one hop of email latency, and the hops a period of the game needs (a
-round, a phase) are its cost in waiting for mail; a **round trip** is two hops (there and back). With
-``parallel=False`` the seats instead answer one at a time, each reading its mail at once: the same game
-then takes more hops, but every copy is the same bytes.
+By default the seats answer **one at a time**: whoever has mail reads all of it, works and sends before the
+next seat in roster order does. Nothing is ever signed concurrently, so every copy ends as the same bytes.
+With ``parallel=True`` delivery goes in **waves** instead: every packet sent in one wave is read in the next,
+as if every player answered their mail as soon as it came, so two seats may sign at once (two dice reveals
+for one roll, two secret set-up choices). That is how email play goes, and it needs fewer hops, but it needs
+rules whose concurrent actions commute: Triad's set-up records the order of its simultaneous choices, so with
+three or more seats their checkpoints disagree (P001), and High Card's dealing referee meets a deck state it
+did not build on (E002). Each copy then holds its entries in another causal order.
+
+A packet's **hop** is one more than the latest hop of the mail its sender had read: the length of the chain of
+deliveries that led to it, i.e. the time spent waiting for mail. A period's hops are the distinct hops of the
+packets whose work began in it (a round, a phase); a **round trip** is two hops, there and back.
 
 The output is byte-identical on every run: the seats' keys are derived from public seeds (:func:`sample_key`:
 TEST KEYS, never for a real game), the clock is fixed (:class:`SampleClock`) and so are the join nonces
@@ -28,9 +37,8 @@ public keys and a warning); it is built aside and renamed into place, so it is n
 
 What holds at the end, and is checked: every copy holds the same entries; each verifies with the same result,
 a complete audit and the same final state hash; merging any copy into the first (:mod:`pbem.verify.merge`)
-adds nothing and finds nothing. The order of concurrent entries (two seats' dice reveals for one roll, say) can
-differ between copies, since each seat appends what it receives after what it wrote itself: the protocol
-orders entries causally, not totally. With ``parallel=False`` the copies are also byte-identical.
+adds nothing and finds nothing; and, when the seats answer one at a time, every copy is the same bytes. The
+protocol orders entries causally, not totally, so nothing stronger holds for concurrent entries.
 """
 
 from __future__ import annotations
@@ -48,7 +56,7 @@ from typing import Any, Protocol
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem.client.session import Session, create_game
+from pbem.client.session import Entropy, Session, create_game
 from pbem.errors import PbemError, UsageError
 from pbem.exchange.packet import armour, read_packets
 from pbem.exchange.transfer import export_packet, import_packets
@@ -90,7 +98,7 @@ def sample_key(game: str, seat: str) -> KeyPair:
     return KeyPair.from_private(Ed25519PrivateKey.from_private_bytes(seed))
 
 
-def sample_entropy(game: str, seat: str) -> Any:
+def sample_entropy(game: str, seat: str) -> Entropy:
     """Fixed "random" bytes for ``seat``'s machine (its join nonces), so a sample game is reproducible.
 
     Never in play: a real join nonce must be unpredictable.
@@ -200,7 +208,7 @@ class _Seat:
     seat: str
     key: KeyPair
     copy: Path
-    entropy: Any
+    entropy: Entropy
     policy: Policy | None
     name: str | None
     note: str | None

@@ -13,6 +13,7 @@ from pbem.client.scripted import RandomPolicy, ScriptedGame, play_by_packets, sa
 from pbem.errors import PbemError
 from pbem.exchange.packet import Packet, read_packets
 from pbem.exchange.transfer import export_packet, import_packets
+from pbem.games.triad.ruleset import Triad, TriadState
 from pbem.log.entry import envelope
 from pbem.log.keys import load_public
 from pbem.log.store import read_log, write_new_file
@@ -207,3 +208,25 @@ def test_a_kept_replay_that_does_not_match_the_copy_is_not_used(tmp_path: Path) 
     assert kept.lines == len(lines) - 3 and read_log(copy)[0] == lines[:-3]  # neither moved on
     import_packets(copy, [packet], verifier=kept)
     assert kept.lines == len(lines) and read_log(copy)[0] == lines and kept.report().valid
+
+
+class Stuck(Triad):
+    """Triad whose main phase waits for nobody: a game module with a dead end."""
+
+    id = "stuck-triad"
+
+    def to_act(self, state: TriadState) -> tuple[str, ...]:
+        return () if state.phase == "main" else super().to_act(state)
+
+
+STUCK = Stuck()
+
+
+def test_a_game_that_waits_for_nobody_is_reported_as_a_module_bug(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PBEM_GAMES", f"{__name__}:STUCK")
+    policies: dict[str, Any] = {"red": RandomPolicy("r"), "blue": RandomPolicy("b")}
+    with pytest.raises(PbemError) as raised:
+        play_by_packets(registry.get("stuck-triad"), "duel", policies, tmp_path / "out", options={"rounds": 1})
+    assert raised.value.code.id == "R008" and not (tmp_path / "out").exists()
