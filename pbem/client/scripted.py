@@ -1,6 +1,12 @@
 """Scripted games played by email: each seat keeps its own copy of the log, and only packets pass between them.
 
-A sample game (``sample_games/make_*.py``) names a :class:`Policy` per seat and calls :func:`play_by_packets`.
+A sample game (``sample_games/make_*.py``) names a :class:`Policy` per seat and calls :func:`play_by_packets`::
+
+    played = play_by_packets(RULESET, "pairs", {seat: SensiblePlayer() for seat in seats}, Path("sample_games/x"),
+                             options={"rounds": 3}, team_dice=True)
+    for period in played.periods:
+        print(period.period, period.packets, period.round_trips)
+
 Every seat plays through the real client, as a player at their own machine would:
 
 1. The first seat of the scenario writes the genesis and its join (:func:`~pbem.client.session.create_game`) and
