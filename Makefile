@@ -4,6 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SAMPLE := sample_games/battleaxe/game.jsonl
+TRIAD  := sample_games/triad/game.jsonl
 
 OUT    := demo-output
 
@@ -17,6 +18,7 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/pbem verify $(SAMPLE)
+	$(BIN)/pbem verify $(TRIAD)
 	$(BIN)/pbem status $(SAMPLE)
 	$(BIN)/pbem show $(SAMPLE)
 	mkdir -p $(OUT)
@@ -24,6 +26,7 @@ demo: $(STAMP)
 	$(BIN)/pbem report $(SAMPLE) --force -o $(OUT)/battleaxe-aar.pdf
 	$(BIN)/pbem report $(SAMPLE) --force --turn 1 -o $(OUT)/battleaxe-turn-1.pdf
 	$(BIN)/pbem replay $(SAMPLE) --force -o $(OUT)/battleaxe-replay.html
+	$(BIN)/pbem report $(TRIAD) --force -o $(OUT)/triad-aar.html
 	@echo "reports and the replay page are in $(OUT)/"
 
 test: $(STAMP) browser
@@ -58,6 +61,7 @@ bench: $(STAMP)
 
 sample: $(STAMP)
 	$(BIN)/python sample_games/make_battleaxe.py
+	$(BIN)/python sample_games/make_triad.py
 
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache .hypothesis .mypy_cache .ruff_cache

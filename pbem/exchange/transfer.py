@@ -26,12 +26,26 @@ __all__ = ["Imported", "export_packet", "import_packets"]
 _GAP = {"C003", "C004", "C005"}
 
 
-def _verified(lines: Sequence[bytes], data_provider: DataProvider) -> Verifier:
+def _verified(lines: Sequence[bytes], data_provider: DataProvider, kept: Verifier | None = None) -> Verifier:
+    """The replay of ``lines``: ``kept`` if the caller's own replay has seen exactly them, else a new one."""
+    written = [line for line in lines if line.strip()]
+    if kept is not None and kept.game is not None and kept.lines == len(written) and _ends_at(kept.game, written):
+        error = next((f for f in kept.findings if f.severity is Severity.ERROR), None)
+        if error is not None:
+            raise UsageError("U005", f"this copy of the log does not verify ({error.render()})")
+        return kept
     report, verifier = verify_lines(list(lines), data_provider=data_provider)
     if not report.valid or verifier.game is None:
         first = report.first_error
         raise UsageError("U005", f"this copy of the log does not verify ({first.render() if first else 'no game'})")
     return verifier
+
+
+def _ends_at(game: Game, lines: Sequence[bytes]) -> bool:
+    try:
+        return bool(lines) and game.last[0] == envelope(lines[-1]).id
+    except LogFormatError:
+        return False
 
 
 def _known(game: Game, seat: str) -> dict[str, int] | None:
@@ -47,13 +61,17 @@ def export_packet(
     recipient: str | None = None,
     everything: bool = False,
     data_provider: DataProvider = builtin_data,
+    verifier: Verifier | None = None,
 ) -> Packet:
     """The entries ``recipient`` (default: every seat but ``sender``) has not seen, as a packet.
+
+    ``verifier`` is a replay of ``lines`` the caller keeps (a client that plays on): used if it has seen exactly
+    as many lines, it spares verifying the whole log again.
 
     Raises:
         UsageError: U003 for an unknown seat, U005 if the log does not verify, U002 if there is nothing to send.
     """
-    game = _verified(lines, data_provider).game
+    game = _verified(lines, data_provider, verifier).game
     assert game is not None
     for seat in (sender, recipient):
         if seat is not None and seat not in game.seats:
@@ -138,11 +156,19 @@ def _take(verifier: Verifier, packets: Sequence[Packet], result: Imported) -> li
     return new
 
 
-def import_packets(path: Path, packets: Sequence[Packet], *, data_provider: DataProvider = builtin_data) -> Imported:
+def import_packets(
+    path: Path,
+    packets: Sequence[Packet],
+    *,
+    data_provider: DataProvider = builtin_data,
+    verifier: Verifier | None = None,
+) -> Imported:
     """Verify ``packets`` on top of the log at ``path`` and append their new entries in one durable write.
 
     A log that does not exist yet is created from packets that start with the game's genesis (an invitation).
-    Nothing is written unless every new entry verifies.
+    Nothing is written unless every new entry verifies. ``verifier`` is a replay of the log the caller keeps (a
+    client that plays on): used if it has seen exactly the lines of the file, it spares verifying the whole log
+    again, and the new entries are fed to it once they are written.
 
     Raises:
         ExchangeError: X003 another game, X005 a gap, X006 a malformed entry line. Packets that hold nothing
@@ -164,13 +190,18 @@ def import_packets(path: Path, packets: Sequence[Packet], *, data_provider: Data
         write_new_file(path, b"".join(line + b"\n" for line in new))
         return result
     with LogStore.open(path) as store:
-        verifier = _verified(store.lines, data_provider)
-        assert verifier.game is not None
-        _same_game(verifier.game.id, packets)
-        result = Imported(game=verifier.game.id)
-        new = _take(verifier, packets, result)
+        replay = _verified(store.lines, data_provider, verifier)
+        kept = replay is verifier
+        replay = replay.clone() if kept else replay  # the caller's replay moves on only once the write is done
+        assert replay.game is not None
+        _same_game(replay.game.id, packets)
+        result = Imported(game=replay.game.id)
+        new = _take(replay, packets, result)
         if new:  # importing a packet twice is harmless: nothing new, nothing written
             store.extend(new)
+    if kept and verifier is not None:
+        for line in new:
+            verifier.feed(line)
     return result
 
 

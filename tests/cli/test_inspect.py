@@ -40,6 +40,7 @@ def test_games_json_lists_triad_with_scenarios_and_seats(cli: Cli) -> None:
         "duel": ["red", "blue"],
         "standard": ["red", "green", "blue"],
         "teams": ["red", "green", "blue"],
+        "pairs": ["red", "blue", "green", "yellow"],
         "solo": ["red"],
     }
     assert all(isinstance(s["id"], str) and isinstance(s["seats"], list) for s in triad["scenarios"])

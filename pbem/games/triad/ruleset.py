@@ -16,12 +16,14 @@ Rules (cited by number in refusals and events):
 * T8 End. After the last round every reserve is opened (T8.1); score is health plus reserve, highest wins
   (T8.2).
 
-Rules of the scenarios added with contract v2 (``teams`` and ``solo``; ``standard`` and ``duel`` are unchanged):
+Rules of the scenarios added with contract v2 (``teams``, ``pairs`` and ``solo``; ``standard`` and ``duel`` are
+unchanged):
 
-* T9 Teams (``teams``: red and green against blue). An attack or a challenge targets a seat of another team
-  (T9.1). A seat that resigns after set-up drops out: its health falls to 0 and the others play on (T9.2;
-  before play starts a resignation ends the game). The game ends when the seats still in are all of one
-  team (T9.3). A team scores the sum of its seats still in; the best team's seats still in win (T9.4).
+* T9 Teams (``teams``: red and green against blue; ``pairs``: red and green against blue and yellow). An
+  attack or a challenge targets a seat of another team (T9.1). A seat that resigns after set-up drops out: its
+  health falls to 0 and the others play on (T9.2; before play starts a resignation ends the game). The game
+  ends when the seats still in are all of one team (T9.3). A team scores the sum of its seats still in; the
+  best team's seats still in win (T9.4).
 * T10 Roll-off. Challenge a seat of another team (or, alone, fate): both roll one die at once, as two roll
   requests resolved in order, the challenger's first (T10.1). The lower die loses one health; a tie does
   nothing (T10.2). Alone, beating fate heals one (T10.3).
@@ -120,6 +122,7 @@ class TriadState(GameState):
 
 SOLO_TARGET = 15  # T12.1
 V2_SCENARIOS = ("teams", "solo")
+TEAM_SCENARIOS = ("teams", "pairs")  # both play T9-T11; the state names them "teams"
 
 
 # --- the actions (contract v2: typed, checked by the engine before the rules see them) ---------------------------
@@ -228,6 +231,17 @@ class Triad(Ruleset[TriadState]):
             description="T9-T11: teams, resignations that let the game go on, roll-offs, gifts",
         ),
         Scenario(
+            id="pairs",
+            name="Two against two",
+            seats=(
+                SeatSpec(id="red", name="Red", team="north"),
+                SeatSpec(id="blue", name="Blue", team="south"),
+                SeatSpec(id="green", name="Green", team="north"),
+                SeatSpec(id="yellow", name="Yellow", team="south"),
+            ),
+            description="T9-T11 with four seats, two on each team, the teams taking turns",
+        ),
+        Scenario(
             id="solo",
             name="Solitaire",
             seats=(SeatSpec(id="red", name="Red", team="red"),),
@@ -249,6 +263,7 @@ class Triad(Ruleset[TriadState]):
 
     def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: TriadData) -> TriadState:
         seats = roster.players
+        scenario = "teams" if scenario in TEAM_SCENARIOS else scenario
         return TriadState(
             seats=seats,
             rounds=int(options["rounds"]),
