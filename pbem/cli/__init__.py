@@ -8,6 +8,7 @@ valid log), 1 invalid log or refused action, 2 bad usage, 3 a file that cannot b
 
 from __future__ import annotations
 
+import copy
 import sys
 from typing import Annotated, Any
 
@@ -80,15 +81,29 @@ def _options(
     """Play board wargames by email with a signed log, fair dice and audited hidden information."""
 
 
-def command() -> Any:
-    """The click command tree of ``app``, with help text in words (see :mod:`pbem.cli._help`)."""
-    return plain_metavars(typer.main.get_command(app))
+def command(name: str | None = None) -> Any:
+    """The click command tree of ``app``, with help text in words (see :mod:`pbem.cli._help`).
+
+    With the ``name`` of one of its commands or groups, the tree holds only that one under the same top level
+    (and ``--version``): running a command then builds the parameters of one command, not of all 30 (CLI start
+    time). Anything else (no name, an option, a mistyped command) gets the whole tree, for its help and errors.
+    """
+    chosen = [c for c in app.registered_commands if c.name == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if name is None or not (chosen or groups):
+        return plain_metavars(typer.main.get_command(app))
+    one = copy.copy(app)  # the same settings and top-level callback, with one command
+    one.registered_commands, one.registered_groups = chosen, groups
+    return plain_metavars(typer.main.get_command(one))
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns (and, as a console script, exits with) the exit code."""
     try:
-        command()(args=argv, prog_name="pbem")  # standalone: click handles usage errors and exits
+        args = sys.argv[1:] if argv is None else argv
+        command(args[0] if args else None)(
+            args=argv, prog_name="pbem"
+        )  # standalone: click handles usage errors and exits
     except PbemError as exc:
         err_console.print(f"error {exc.render()}", markup=False)
         code = int(exit_code_for(exc))

@@ -197,7 +197,7 @@ Count = Annotated[int, Field(ge=0)]
 
 
 class Wire(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, defer_build=True)
 
 
 class RosterSeat(Wire):

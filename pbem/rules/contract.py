@@ -130,7 +130,7 @@ class ActionModel(BaseModel):
     leaves it out. Array fields are lists (the wire form's type; strict validation keeps them so).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, defer_build=True)
 
     def wire(self) -> Action:
         """The canonical JSON object of this action (``action`` first, unset secret fields left out)."""
@@ -144,7 +144,7 @@ OMNISCIENT = "@all"
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Verdict(_Frozen):
