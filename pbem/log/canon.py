@@ -15,8 +15,6 @@ import json
 import unicodedata
 from typing import Any, TypeAlias
 
-import rfc8785
-
 from pbem.errors import LogFormatError
 
 __all__ = [
@@ -186,4 +184,6 @@ def canonical(value: JSONValue) -> bytes:
 
 def jcs(value: JSONValue) -> bytes:
     """The normative RFC 8785 encoding (the ``rfc8785`` package); slower, used to prove :func:`canonical`."""
+    import rfc8785  # only the tests need it: not imported with the log (CLI start time)
+
     return rfc8785.dumps(value)
