@@ -71,7 +71,18 @@ def _constant(text: str) -> None:
     raise LogFormatError("L005", f"{text} is not allowed")
 
 
+def _ascii_object(pairs: list[tuple[str, JSONValue]]) -> dict[str, JSONValue]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        return _object(pairs)  # L004, with its message
+    return obj
+
+
 _DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_float=_float, parse_int=_integer, parse_constant=_constant)
+# For a simple line (see parse_line) no key can be non-ASCII: the object hook only looks for duplicate keys.
+_SIMPLE_DECODER = json.JSONDecoder(
+    object_pairs_hook=_ascii_object, parse_float=_float, parse_int=_integer, parse_constant=_constant
+)
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
@@ -125,8 +136,10 @@ def parse_line(raw: bytes) -> dict[str, JSONValue]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LogFormatError("L001", f"invalid UTF-8 at byte {exc.start}") from exc
+    # A short pure-ASCII line without escapes cannot hold a long, non-NFC or surrogate string or a non-ASCII key.
+    simple = raw.isascii() and b"\\u" not in raw and len(raw) <= MAX_STRING
     try:
-        value = _DECODER.decode(text)
+        value = (_SIMPLE_DECODER if simple else _DECODER).decode(text)
     except json.JSONDecodeError as exc:
         what = exc.msg.removesuffix(" at")  # json's "Unterminated string starting at" names its own place
         raise LogFormatError("L003", f"not JSON: {what} at column {exc.colno}") from exc
@@ -134,9 +147,7 @@ def parse_line(raw: bytes) -> dict[str, JSONValue]:
         raise LogFormatError("L009", f"nesting deeper than {MAX_DEPTH}") from exc
     if not isinstance(value, dict):
         raise LogFormatError("L011", f"line is a JSON {type(value).__name__}, not an object")
-    # Fast path: a short pure-ASCII line without escapes cannot hold a long, non-NFC or surrogate string,
-    # and fewer brackets than the depth limit cannot nest too deep.
-    simple = raw.isascii() and b"\\u" not in raw and len(raw) <= MAX_STRING
+    # Fast path: a simple line holds no bad string, and fewer brackets than the depth limit cannot nest too deep.
     if not simple or raw.count(b"{") + raw.count(b"[") > MAX_DEPTH:
         _check_strings_and_depth(value)
     return value

@@ -477,10 +477,19 @@ def _same_json(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-@cache
+_ADAPTERS: dict[int, tuple[Any, TypeAdapter[Any]]] = {}
+
+
 def _adapter(union: Any) -> TypeAdapter[Any]:
-    """The validator of a ruleset's action union (built once per union)."""
-    return TypeAdapter(Annotated[union, Field(discriminator="action")])
+    """The validator of a ruleset's action union (built once per union).
+
+    Found by the union's identity: hashing a union of 40 models (as a cache key) cost more than parsing an
+    action; the union itself is kept with its adapter, so its id cannot be reused by another object.
+    """
+    found = _ADAPTERS.get(id(union))
+    if found is None or found[0] is not union:
+        found = _ADAPTERS[id(union)] = (union, TypeAdapter(Annotated[union, Field(discriminator="action")]))
+    return found[1]
 
 
 def shown(value: Any, limit: int = 120) -> str:
