@@ -528,7 +528,7 @@ def validate(raw: Mapping[str, JSONValue]) -> Entry:
         shown = repr(kind[:40]) if isinstance(kind, str) else f"of JSON type {type(kind).__name__}"
         raise LogFormatError("L016", f"unknown entry type {shown}")
     try:
-        entry = model.model_validate(raw)
+        entry: Entry = model.__pydantic_validator__.validate_python(raw)  # model_validate less its Python wrapper
     except ValidationError as exc:
         first = exc.errors()[0]
         if first["loc"] == ("ts",) and isinstance(raw.get("ts"), str):
