@@ -366,10 +366,12 @@ class Game:
         self.last = (env.id, entry.ts)
 
     def _clock(self, entry: FeedEntry) -> dict[str, int]:
-        clock: dict[str, int] = {}
-        for parent in (entry.prev, *entry.deps):
-            for seat, seq in self.clocks.get(parent, {}).items():
-                clock[seat] = max(clock.get(seat, -1), seq)
+        clocks = self.clocks
+        clock = dict(clocks.get(entry.prev, {}))  # the prev's clock, raised by each dependency's
+        for parent in entry.deps:
+            for seat, seq in clocks.get(parent, {}).items():
+                if seq > clock.get(seat, -1):
+                    clock[seat] = seq
         clock[entry.author] = entry.seq
         return clock
 
