@@ -140,13 +140,14 @@ _ENVELOPE_TYPES: dict[str, tuple[type, ...]] = {
 _JSON_NAMES = {int: "an integer", str: "a string", list: "an array", dict: "an object", bool: "a boolean"}
 
 
-_EXACT_TYPES = [(name, kinds[0]) for name, kinds in _ENVELOPE_TYPES.items()]
+_FIELDS = tuple(_ENVELOPE_TYPES)
+_EXACT_TYPES = tuple(kinds[0] for kinds in _ENVELOPE_TYPES.values())
+_STR = {str}
 
 
 def _check_envelope_types(raw: Mapping[str, JSONValue]) -> None:
-    get = raw.get
     # every field present with exactly its JSON type (a bool is not an int): the usual case, checked at once
-    if all(type(get(name)) is kind for name, kind in _EXACT_TYPES) and all(type(d) is str for d in raw["deps"]):
+    if tuple(map(type, map(raw.get, _FIELDS))) == _EXACT_TYPES and set(map(type, raw["deps"])) <= _STR:
         return
     for name, kinds in _ENVELOPE_TYPES.items():
         if name not in raw:
