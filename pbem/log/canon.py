@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Callable
 from typing import Any, TypeAlias
-
-import rfc8785
 
 from pbem.errors import LogFormatError
 
@@ -73,7 +72,21 @@ def _constant(text: str) -> None:
     raise LogFormatError("L005", f"{text} is not allowed")
 
 
+def _ascii_object(pairs: list[tuple[str, JSONValue]]) -> dict[str, JSONValue]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        return _object(pairs)  # L004, with its message
+    return obj
+
+
+_Scanner = Callable[[str, int], tuple[JSONValue, int]]
 _DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_float=_float, parse_int=_integer, parse_constant=_constant)
+# For a simple line (see parse_line) no key can be non-ASCII: the object hook only looks for duplicate keys.
+_SIMPLE_DECODER = json.JSONDecoder(
+    object_pairs_hook=_ascii_object, parse_float=_float, parse_int=_integer, parse_constant=_constant
+)
+_SCAN: _Scanner = _DECODER.scan_once  # type: ignore[attr-defined]
+_SIMPLE_SCAN: _Scanner = _SIMPLE_DECODER.scan_once  # type: ignore[attr-defined]
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
@@ -109,6 +122,21 @@ def _check_string(text: str) -> None:
         raise LogFormatError("L007", f"string {text[:40]!r} is not NFC")
 
 
+def _decode(scan: _Scanner, text: str) -> JSONValue:
+    """``decoder.decode(text)`` for a text with no whitespace around it (a stripped line): the scanner called
+    directly, with the same errors at the same places (JSONDecoder.decode, less its two whitespace matches)."""
+    try:
+        value, end = scan(text, 0)
+    except StopIteration as err:
+        raise json.JSONDecodeError("Expecting value", text, err.value) from None
+    if end != len(text):
+        rest = text[end:]
+        end += len(rest) - len(rest.lstrip(" \t\n\r"))  # JSON whitespace, as json.decoder skips it
+        if end != len(text):
+            raise json.JSONDecodeError("Extra data", text, end)
+    return value
+
+
 def parse_line(raw: bytes) -> dict[str, JSONValue]:
     """Parse one log line strictly.
 
@@ -127,8 +155,10 @@ def parse_line(raw: bytes) -> dict[str, JSONValue]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LogFormatError("L001", f"invalid UTF-8 at byte {exc.start}") from exc
+    # A short pure-ASCII line without escapes cannot hold a long, non-NFC or surrogate string or a non-ASCII key.
+    simple = raw.isascii() and b"\\u" not in raw and len(raw) <= MAX_STRING
     try:
-        value = _DECODER.decode(text)
+        value = _decode(_SIMPLE_SCAN if simple else _SCAN, text)
     except json.JSONDecodeError as exc:
         what = exc.msg.removesuffix(" at")  # json's "Unterminated string starting at" names its own place
         raise LogFormatError("L003", f"not JSON: {what} at column {exc.colno}") from exc
@@ -136,9 +166,7 @@ def parse_line(raw: bytes) -> dict[str, JSONValue]:
         raise LogFormatError("L009", f"nesting deeper than {MAX_DEPTH}") from exc
     if not isinstance(value, dict):
         raise LogFormatError("L011", f"line is a JSON {type(value).__name__}, not an object")
-    # Fast path: a short pure-ASCII line without escapes cannot hold a long, non-NFC or surrogate string,
-    # and fewer brackets than the depth limit cannot nest too deep.
-    simple = raw.isascii() and b"\\u" not in raw and len(raw) <= MAX_STRING
+    # Fast path: a simple line holds no bad string, and fewer brackets than the depth limit cannot nest too deep.
     if not simple or raw.count(b"{") + raw.count(b"[") > MAX_DEPTH:
         _check_strings_and_depth(value)
     return value
@@ -186,4 +214,6 @@ def canonical(value: JSONValue) -> bytes:
 
 def jcs(value: JSONValue) -> bytes:
     """The normative RFC 8785 encoding (the ``rfc8785`` package); slower, used to prove :func:`canonical`."""
+    import rfc8785  # only the tests need it: not imported with the log (CLI start time)
+
     return rfc8785.dumps(value)

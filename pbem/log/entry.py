@@ -140,7 +140,15 @@ _ENVELOPE_TYPES: dict[str, tuple[type, ...]] = {
 _JSON_NAMES = {int: "an integer", str: "a string", list: "an array", dict: "an object", bool: "a boolean"}
 
 
+_FIELDS = tuple(_ENVELOPE_TYPES)
+_EXACT_TYPES = tuple(kinds[0] for kinds in _ENVELOPE_TYPES.values())
+_STR = {str}
+
+
 def _check_envelope_types(raw: Mapping[str, JSONValue]) -> None:
+    # every field present with exactly its JSON type (a bool is not an int): the usual case, checked at once
+    if tuple(map(type, map(raw.get, _FIELDS))) == _EXACT_TYPES and set(map(type, raw["deps"])) <= _STR:
+        return
     for name, kinds in _ENVELOPE_TYPES.items():
         if name not in raw:
             continue  # a missing field is the schema's finding (step 4), after the signature
@@ -197,7 +205,7 @@ Count = Annotated[int, Field(ge=0)]
 
 
 class Wire(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, defer_build=True)
 
 
 class RosterSeat(Wire):
@@ -521,7 +529,7 @@ def validate(raw: Mapping[str, JSONValue]) -> Entry:
         shown = repr(kind[:40]) if isinstance(kind, str) else f"of JSON type {type(kind).__name__}"
         raise LogFormatError("L016", f"unknown entry type {shown}")
     try:
-        entry = model.model_validate(raw)
+        entry: Entry = model.__pydantic_validator__.validate_python(raw)  # model_validate less its Python wrapper
     except ValidationError as exc:
         first = exc.errors()[0]
         if first["loc"] == ("ts",) and isinstance(raw.get("ts"), str):

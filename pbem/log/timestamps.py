@@ -45,7 +45,12 @@ def parse(text: object) -> datetime:
     if not isinstance(text, str) or not _SHAPE.match(text):
         raise PbemError("C008", f"timestamp {str(text)[:40]!r} is not YYYY-MM-DDTHH:MM:SSZ")
     try:
-        return datetime.strptime(text, FORMAT).replace(tzinfo=UTC)
+        if text.isascii():  # the fields are at fixed places: datetime refuses what strptime would, at a tenth the cost
+            return datetime(
+                int(text[0:4]), int(text[5:7]), int(text[8:10]), int(text[11:13]), int(text[14:16]), int(text[17:19]),
+                tzinfo=UTC,
+            )  # fmt: skip
+        return datetime.strptime(text, FORMAT).replace(tzinfo=UTC)  # other Unicode digits: strptime's own rules
     except ValueError as exc:
         raise PbemError("C008", f"timestamp {text!r} is not a real UTC instant") from exc
 
@@ -84,6 +89,8 @@ def check_order(ts: str, parents: Iterable[str], deadline: int | None) -> None:
     latest = max(known)  # canonical timestamps order as strings
     if ts < latest:
         raise PbemError("C008", f"timestamp {ts} is earlier than {latest}, an entry it depends on")
+    if ts[:7] == latest[:7] and len(ts) == len(latest) == 20 and latest.isascii():
+        return  # the same month: less than 31 days (the least bound, 744 hours) after the latest
     bound = max_ahead(deadline)
     if ts > add_hours(latest, bound):
         raise PbemError("C008", f"timestamp {ts} is more than {bound} hours after {latest}, the latest it depends on")

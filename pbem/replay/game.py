@@ -127,6 +127,7 @@ class Game:
         self.count = 1
         self.state: GameState | None = None
         self._result_of: tuple[GameState, Result | None] | None = None  # the result of that state
+        self._period_of: tuple[GameState, str] | None = None  # the checkpoint period of that state
         self.period: str | None = None
         self.events: list[LoggedEvent] = []
         self.rolls: list[RollRecord] = []
@@ -195,6 +196,12 @@ class Game:
         if self._result_of is None or self._result_of[0] is not self.state:
             self._result_of = (self.state, self.ruleset.result(self.state))
         return self._result_of[1]
+
+    def period_of(self, state: GameState) -> str:
+        """The rules' checkpoint period of ``state`` (asked twice per action: kept for the latest state)."""
+        if self._period_of is None or self._period_of[0] is not state:
+            self._period_of = (state, self.ruleset.period(state))
+        return self._period_of[1]
 
     def knows(self, seat: str, epoch: int | None = None) -> bool:
         book = self.seats[seat]
@@ -359,10 +366,12 @@ class Game:
         self.last = (env.id, entry.ts)
 
     def _clock(self, entry: FeedEntry) -> dict[str, int]:
-        clock: dict[str, int] = {}
-        for parent in (entry.prev, *entry.deps):
-            for seat, seq in self.clocks.get(parent, {}).items():
-                clock[seat] = max(clock.get(seat, -1), seq)
+        clocks = self.clocks
+        clock = dict(clocks.get(entry.prev, {}))  # the prev's clock, raised by each dependency's
+        for parent in entry.deps:
+            for seat, seq in clocks.get(parent, {}).items():
+                if seq > clock.get(seat, -1):
+                    clock[seat] = seq
         clock[entry.author] = entry.seq
         return clock
 
@@ -403,7 +412,7 @@ class Game:
         # An undo never crosses a roll, a hidden value or a period boundary: only such a plain action may be
         # taken back, and only until anything else happens.
         plain = declared is None and not entry.body.sealed and state.hidden == before.hidden and state.deck is None
-        if plain and self.ruleset.period(state) == period and self.result is None:
+        if plain and self.period_of(state) == period and self.result is None:
             self.undoable = Undoable(env.id, book.seat, before)
         return events
 

@@ -53,11 +53,13 @@ def declare(
 def _declare_one(
     game: Game, env: Envelope, book: SeatBook, part: int, request: RollRequest, declared: RollDeclaration
 ) -> None:
-    wanted = [r.model_dump() for r in request.rolls]
-    if [r.model_dump() for r in declared.rolls] != wanted or (declared.owner, declared.slot) != (
+    # the same fields as the two models' dumps (formatted only on refusal: this runs for every roll)
+    fields = [(r.id, r.sides, r.n, r.purpose) for r in request.rolls]
+    if [(r.id, r.sides, r.n, r.purpose) for r in declared.rolls] != fields or (declared.owner, declared.slot) != (
         request.owner,
         request.slot,
     ):
+        wanted = [r.model_dump() for r in request.rolls]
         raise PbemError("D007", f"declared rolls differ from what the rules need: {wanted}")
     if request.owner is not None and request.owner not in game.roster.players:
         raise PbemError("R008", f"{game.ruleset.id} asks for a private draw owned by {request.owner}, not a player")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from pbem.errors import PbemError, SignatureError
 from pbem.log import derive
-from pbem.log.dice import SeedChain
+from pbem.log.dice import chain_anchor
 from pbem.log.entry import (
     CheckpointEntry,
     ClaimTimeoutEntry,
@@ -66,7 +66,7 @@ def apply_join(game: Game, env: Envelope, entry: JoinEntry, book: SeatBook) -> l
         if state.rolls is not None or any(s.must_open for s in state.hidden.values()):
             raise PbemError("R008", f"{game.ruleset.id}.setup asks for dice or openings")
         game.state = state
-        game.period = game.ruleset.period(state)
+        game.period = game.period_of(state)
         return [Event(kind="game_started", text=f"{game.ruleset.name}: every seat has joined")]
     return []
 
@@ -75,8 +75,8 @@ def _learn_secret(game: Game, seat: str, epoch_no: int, epoch: Epoch) -> None:
     secret = game.knowledge(game.id, seat, epoch_no, epoch)
     if secret is None:
         return
-    chain = SeedChain(derive.chain_top(secret), game.id, seat, epoch_no, game.genesis.body.dice.chain)
-    if chain.anchor == epoch.anchor:
+    anchor = chain_anchor(derive.chain_top(secret), game.id, seat, epoch_no, game.genesis.body.dice.chain)
+    if anchor == epoch.anchor:
         epoch.secret = secret  # a secret is trusted only if it reproduces the committed anchor
 
 
@@ -84,7 +84,7 @@ def _learn_secret(game: Game, seat: str, epoch_no: int, epoch: Epoch) -> None:
 def owe_checkpoints(game: Game, entry: FeedEntry) -> None:
     if game.state is None or entry.type in ("checkpoint", "disclose"):
         return
-    label = END_LABEL if game.result is not None else game.ruleset.period(game.state)
+    label = END_LABEL if game.result is not None else game.period_of(game.state)
     if label == game.period or (label == END_LABEL and END_LABEL in game.checkpoints):
         return
     done = game.period if label != END_LABEL else END_LABEL
@@ -130,8 +130,8 @@ def apply_disclose(game: Game, env: Envelope, entry: DiscloseEntry, book: SeatBo
         secret = bytes.fromhex(item.secret)
         if book.epochs[item.epoch].secret == secret:
             continue  # already proven at join (it reproduced the anchor there): no second 4,096-step chain
-        chain = SeedChain(derive.chain_top(secret), game.id, book.seat, item.epoch, game.genesis.body.dice.chain)
-        if chain.anchor != book.epochs[item.epoch].anchor:
+        anchor = chain_anchor(derive.chain_top(secret), game.id, book.seat, item.epoch, game.genesis.body.dice.chain)
+        if anchor != book.epochs[item.epoch].anchor:
             raise PbemError("H004", f"{book.seat}'s disclosed secret does not reproduce its dice anchor")
     book.disclosed = True
     return [Event(kind="secret_disclosed", seat=book.seat, text=f"{book.seat} disclosed its game secret")]

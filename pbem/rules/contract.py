@@ -130,7 +130,7 @@ class ActionModel(BaseModel):
     leaves it out. Array fields are lists (the wire form's type; strict validation keeps them so).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, defer_build=True)
 
     def wire(self) -> Action:
         """The canonical JSON object of this action (``action`` first, unset secret fields left out)."""
@@ -144,7 +144,7 @@ OMNISCIENT = "@all"
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Verdict(_Frozen):
@@ -477,10 +477,19 @@ def _same_json(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-@cache
+_ADAPTERS: dict[int, tuple[Any, TypeAdapter[Any]]] = {}
+
+
 def _adapter(union: Any) -> TypeAdapter[Any]:
-    """The validator of a ruleset's action union (built once per union)."""
-    return TypeAdapter(Annotated[union, Field(discriminator="action")])
+    """The validator of a ruleset's action union (built once per union).
+
+    Found by the union's identity: hashing a union of 40 models (as a cache key) cost more than parsing an
+    action; the union itself is kept with its adapter, so its id cannot be reused by another object.
+    """
+    found = _ADAPTERS.get(id(union))
+    if found is None or found[0] is not union:
+        found = _ADAPTERS[id(union)] = (union, TypeAdapter(Annotated[union, Field(discriminator="action")]))
+    return found[1]
 
 
 def shown(value: Any, limit: int = 120) -> str:

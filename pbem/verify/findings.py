@@ -25,7 +25,7 @@ class Severity(StrEnum):
 class Finding(BaseModel):
     """One problem found in a log, tied to its line and entry; ``code`` is stable forever."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     code: str
     slug: str

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from pbem.cli import command as cli_command
 from tests.cli.conftest import Cli
 
 COMMANDS = [
@@ -88,3 +91,18 @@ def test_top_level_help_lists_every_command(cli: Cli) -> None:
         "repair",
     ):
         assert name in out
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c], ids=" ".join)
+def test_a_command_built_alone_answers_as_in_the_whole_tree(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # pbem builds only the command it runs (start time); its help and its usage errors must not change
+    def run(tree: Any, args: list[str]) -> tuple[object, str, str]:
+        with pytest.raises(SystemExit) as done:
+            tree(args=args, prog_name="pbem")
+        out = capsys.readouterr()
+        return done.value.code, out.out, out.err
+
+    for args in ([*command, "--help"], [*command, "--no-such-option"]):
+        assert run(cli_command(command[0]), args) == run(cli_command(), args)

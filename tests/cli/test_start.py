@@ -39,3 +39,26 @@ def test_status_imports_only_its_game_and_no_report_or_mail(tmp_path: Path) -> N
     assert "pbem.games.battleaxe.ruleset" in loaded
     assert not [m for m in loaded if m.startswith(HEAVY)]
     assert not [m for m in loaded if m.startswith(("pbem.games.triad", "pbem.games.skirmish"))]
+
+
+COMMAND_MODULES = {"pbem.cli.datacmd", "pbem.cli.exchangecmd", "pbem.cli.inspectcmd", "pbem.cli.keycmd",
+                   "pbem.cli.playcmd", "pbem.cli.playsession", "pbem.cli.repaircmd", "pbem.cli.reportcmd",
+                   "pbem.cli.tournamentcmd"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("argv", "module"),
+    [(["status", "--help"], "pbem.cli.inspectcmd"), (["key", "--help"], "pbem.cli.keycmd"),
+     (["play", "--help"], "pbem.cli.playsession"), (["report", "--help"], "pbem.cli.reportcmd")],
+)  # fmt: skip
+def test_a_command_imports_its_own_module_and_no_other_command(argv: list[str], module: str) -> None:
+    loaded = set(_loaded(*argv))
+    assert loaded & COMMAND_MODULES == {module}
+
+
+def test_status_imports_no_other_command_nor_what_only_tests_and_players_use(tmp_path: Path) -> None:
+    log = tmp_path / "three.jsonl"
+    log.write_bytes(b"".join(SAMPLE.read_bytes().splitlines(keepends=True)[:3]))
+    loaded = set(_loaded("status", str(log)))
+    assert loaded & COMMAND_MODULES == {"pbem.cli.inspectcmd"}
+    assert not loaded & {"rfc8785", "pbem.client.session", "pbem.kit.conformance"}

@@ -15,7 +15,7 @@ from types import ModuleType
 import pytest
 
 from pbem.log import dice
-from pbem.log.dice import DEFAULT_CHAIN_LENGTH, SeedChain, faces, roll_seed, step_down
+from pbem.log.dice import DEFAULT_CHAIN_LENGTH, SeedChain, chain_anchor, faces, roll_seed, step_down
 
 VECTORS = Path(__file__).parent.parent / "vectors"
 GAME = hashlib.sha256(b"dice test game").hexdigest()
@@ -38,6 +38,16 @@ def test_seed_chain_links() -> None:
         below = chain.anchor if index == 1 else chain[index - 1]
         assert step_down(GAME, "red", 0, index, chain[index]) == below
     assert len({chain[i] for i in range(1, n + 1)} | {chain.anchor}) == n + 1
+
+
+@pytest.mark.parametrize(("seat", "epoch", "n"), [("red", 0, 64), ("blue", 3, 1), ("z" * 32, 0, 17)])
+def test_chain_anchor_is_the_anchor_of_the_whole_chain(seat: str, epoch: int, n: int) -> None:
+    top = hashlib.sha256(seat.encode()).digest()
+    assert chain_anchor(top, GAME, seat, epoch, n) == SeedChain(top, GAME, seat, epoch, length=n).anchor
+    element = top
+    for index in range(n, 0, -1):
+        element = step_down(GAME, seat, epoch, index, element)
+    assert chain_anchor(top, GAME, seat, epoch, n) == element
 
 
 @pytest.mark.parametrize("index", [0, -1, 65, 1000])

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -135,3 +137,31 @@ def test_a_seat_that_forges_its_clock_cannot_escape_a_claim(tmp_path: Path) -> N
         session.claim_timeout("blue")
     report = table.verify()
     assert report.valid and len(report.claims) == 1
+
+
+def _strptime_verdict(text: str) -> object:
+    try:
+        return datetime.strptime(text, timestamps.FORMAT).replace(tzinfo=UTC)
+    except ValueError:
+        return "C008"
+
+
+def test_the_fast_parse_accepts_and_refuses_exactly_what_strptime_does() -> None:
+    fields = (["0000", "0001", "0999", "2024", "2026", "2100", "9999"], ["00", "01", "02", "09", "12", "13"],
+              ["00", "01", "28", "29", "30", "31", "32"], ["00", "09", "23", "24", "99"], ["00", "59", "60"],
+              ["00", "59", "60", "61"])  # fmt: skip
+    for y, mo, d, h, mi, s in itertools.product(*fields):
+        text = f"{y}-{mo}-{d}T{h}:{mi}:{s}Z"
+        try:
+            got: object = timestamps.parse(text)
+        except PbemError as exc:
+            got = exc.code.id
+        assert got == _strptime_verdict(text), text
+
+
+def test_the_same_month_shortcut_of_check_order_agrees_with_the_formatted_bound() -> None:
+    pairs = [("2026-01-01T00:00:00Z", "2026-01-31T23:59:59Z"), ("2026-02-01T00:00:00Z", "2026-02-28T00:00:00Z"),
+             ("0005-01-01T00:00:00Z", "0005-01-31T00:00:00Z")]  # fmt: skip
+    for latest, ts in pairs:
+        timestamps.check_order(ts, [latest], None)
+        assert not ts > timestamps.add_hours(latest, timestamps.MAX_AHEAD_HOURS) or latest.startswith("0")
