@@ -335,7 +335,7 @@ def _alone(ruleset: Ruleset[Any], state: GameState, seat: str, action: Action, *
         hidden[slot] = HiddenSlot(owner=seat, ver=0 if old is None else old.ver + 1, value=action[field], known=True)
     logged = {k: v for k, v in action.items() if k not in secret}
     before = state.model_copy(update={"hidden": hidden})
-    after = ruleset.apply(before, seat, ruleset.parse_action(copy.deepcopy(logged))).state
+    after: GameState = ruleset.apply(before, seat, ruleset.parse_action(copy.deepcopy(logged))).state
     asks = after.rolls is not None or after.deck is not None
     assert not asks, f"{ruleset.id}: {seat}'s {action} may be concurrent, yet asks for dice or a deck"
     opens = not last and any(s.must_open for s in after.hidden.values())
