@@ -26,10 +26,10 @@ By default the seats answer **one at a time**: whoever has mail reads all of it,
 next seat in roster order does. Nothing is ever signed concurrently, so every copy ends as the same bytes.
 With ``parallel=True`` delivery goes in **waves** instead: every packet sent in one wave is read in the next,
 as if every player answered their mail as soon as it came, so two seats may sign at once (two dice reveals
-for one roll, two secret set-up choices). That is how email play goes, and it needs fewer hops, but it needs
-rules whose concurrent actions commute: Triad's set-up records the order of its simultaneous choices, so with
-three or more seats their checkpoints disagree (P001), and High Card's dealing referee meets a deck state it
-did not build on (E002). Each copy then holds its entries in another causal order.
+for one roll, two secret set-up choices). That is how email play goes, and it needs fewer hops; each copy then
+holds its concurrent entries in another order, which is sound because rules must make concurrent actions
+commute (docs/PROTOCOL.md §8.1; the kit's ``check_concurrent_commute``) and a deck made at set-up builds on
+the roster's last join, not the file's (§14.8).
 
 A packet's **hop** is one more than the latest hop of the mail its sender had read: the length of the chain of
 deliveries that led to it, i.e. the time spent waiting for mail. A period's hops are the distinct hops of the

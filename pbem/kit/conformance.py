@@ -10,6 +10,8 @@ A game's test suite runs, for each of its scenarios:
 * :func:`check_deterministic`: replaying the log twice gives the same states and events, byte for byte;
 * :func:`check_viewer_hashes`: the public replay and each seat's own replay agree on the state hash after every
   entry (hidden values are left out of the hash, so knowledge must not change it);
+* :func:`check_concurrent_commute` on every reachable state where several seats may act: actions of different
+  seats commute (PROTOCOL.md §8.1), since copies of one game may hold concurrent entries in either order;
 * :func:`rules_without_tests`: every rule the module cites in ``deny(...)`` or in an event has a test carrying
   that ``rule`` marker.
 
@@ -37,7 +39,7 @@ from pbem.replay.basics import state_hash
 from pbem.replay.books import Epoch
 from pbem.replay.game import Game
 from pbem.rules import registry
-from pbem.rules.contract import OBSERVER, Action, GameState, Ruleset, listed
+from pbem.rules.contract import OBSERVER, Action, GameState, HiddenSlot, Ruleset, listed
 from pbem.verify.pipeline import Verifier, verify_lines
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "Picker",
     "PlayOut",
     "check_choices",
+    "check_concurrent_commute",
     "check_deterministic",
     "check_legal_matches_contains",
     "check_viewer_hashes",
@@ -316,3 +319,63 @@ def rules_without_tests(ruleset: Ruleset[Any], tests: Path, events: Iterable[Any
     for source in tests.rglob("test_*.py"):
         marked |= set(re.findall(r'mark\.rule\(\s*"([^"]+)"', source.read_text()))
     return rules_cited(ruleset, events) - marked
+
+
+def _alone(ruleset: Ruleset[Any], state: GameState, seat: str, action: Action, *, last: bool) -> GameState:
+    """``state`` after ``seat``'s ``action``. It must not ask for dice or a deck operation: the entry that asks
+    commits to them or is the deck's head, and copies differ on which entry comes last. Unless it is the ``last``
+    of the pair, it must not ask for openings either: they would hold the other seat's action.
+
+    As the engine does, the action's secret fields go into their hidden slots and ``apply`` gets the rest.
+    """
+    secret = ruleset.secret_fields(state, seat, dict(action))
+    hidden = dict(state.hidden)
+    for field, slot in secret.items():
+        old = hidden.get(slot)
+        hidden[slot] = HiddenSlot(owner=seat, ver=0 if old is None else old.ver + 1, value=action[field], known=True)
+    logged = {k: v for k, v in action.items() if k not in secret}
+    before = state.model_copy(update={"hidden": hidden})
+    after: GameState = ruleset.apply(before, seat, ruleset.parse_action(copy.deepcopy(logged))).state
+    asks = after.rolls is not None or after.deck is not None
+    assert not asks, f"{ruleset.id}: {seat}'s {action} may be concurrent, yet asks for dice or a deck"
+    opens = not last and any(s.must_open for s in after.hidden.values())
+    assert not opens, f"{ruleset.id}: {seat}'s {action} asks for openings before a concurrent action"
+    return after
+
+
+def _after_both(
+    ruleset: Ruleset[Any], state: GameState, first: tuple[str, Action], then: tuple[str, Action]
+) -> GameState:
+    middle = _alone(ruleset, state, *first, last=False)
+    seat, action = then
+    verdict = ruleset.contains(middle, seat, ruleset.parse_action(copy.deepcopy(action)))
+    assert verdict.ok, f"{ruleset.id}: {first[0]}'s {first[1]} makes {seat}'s concurrent {action} illegal: {verdict}"
+    return _alone(ruleset, middle, seat, action, last=True)
+
+
+def check_concurrent_commute(
+    ruleset: Ruleset[Any], state: GameState, seats: Sequence[str], rng: Picker, *, pairs: int = 50
+) -> int:
+    """Actions that can be concurrent commute on ``state`` (PROTOCOL.md §8.1): for sampled pairs of legal
+    actions of two different seats the rules wait for at once, each stays legal after the other, neither asks
+    for dice, a deck or an opening, and both orders give the same state hash, the same seats to act and the
+    same legal actions for each of ``seats`` (the roster's players).
+
+    Returns the number of pairs checked (0 where at most one seat may act).
+
+    Raises:
+        AssertionError: naming the first pair whose order matters.
+    """
+    waiting = ruleset.to_act(state)
+    offered = [(seat, action) for seat in waiting for action in ruleset.legal_actions(state, seat)]
+    candidates = [(a, b) for i, a in enumerate(offered) for b in offered[i + 1 :] if a[0] != b[0]]
+    if len(candidates) > pairs:
+        candidates = [rng.choice(candidates) for _ in range(pairs)]
+    for a, b in candidates:
+        one, other = _after_both(ruleset, state, a, b), _after_both(ruleset, state, b, a)
+        where = f"{ruleset.id}: {a[0]}'s {a[1]} and {b[0]}'s {b[1]}"
+        assert state_hash(one) == state_hash(other), f"{where} give different states in either order"
+        assert ruleset.to_act(one) == ruleset.to_act(other), f"{where} leave different seats to act"
+        for seat in seats:
+            assert canonical(ruleset.legal_actions(one, seat)) == canonical(ruleset.legal_actions(other, seat)), where
+    return len(candidates)

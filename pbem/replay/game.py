@@ -347,11 +347,19 @@ class Game:
             # Anything else happening ends a take-back window (a checkpoint only co-signs an earlier boundary).
             self.undoable, self.undo_request = None, None
         events = _HANDLERS[entry.type](self, env, entry, book)
-        events += decks.advance(self, env.id, entry.author)  # a deck operation the rules just asked for
+        events += decks.advance(self, self._deck_trigger(env, entry), entry.author)  # one the rules just asked for
         self.record(env, entry, line, clock)
         seats.owe_checkpoints(self, entry)
         self.events.extend(LoggedEvent(line, env.id, e) for e in events)
         return events
+
+    def _deck_trigger(self, env: Envelope, entry: FeedEntry) -> str:
+        """The id a deck operation started by ``entry`` builds on (§14.8). Joins are concurrent, so copies may
+        hold them in different orders: a deck made at set-up builds on the join of the roster's last seat."""
+        last = next(reversed(self.seats))
+        if entry.type != "join" or entry.author == last or (last, 0) not in self.feeds:
+            return env.id
+        return self.feeds[(last, 0)]
 
     def record(self, env: Envelope, entry: FeedEntry, line: int, clock: dict[str, int] | None = None) -> None:
         """Enter ``entry`` into its author's feed without applying it (used once the replay has halted)."""

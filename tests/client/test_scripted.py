@@ -135,6 +135,29 @@ def test_parallel_delivery_gives_copies_with_the_same_entries(tmp_path: Path) ->
     assert played.hops <= len(played.packets)
 
 
+PARALLEL = [
+    ("triad", "standard", {"options": {"rounds": 1}}),
+    ("triad", "teams", {"options": {"rounds": 1}}),
+    ("triad", "pairs", {"options": {"rounds": 1}, "team_dice": True}),
+    ("highcard", "trio", {"options": {"cards": 9, "hand": 2, "deals": 1, "keep": 0, "dealer": False}}),
+    ("highcard", "trio", {"options": {"cards": 9, "hand": 2, "deals": 1, "keep": 0, "dealer": True}, "referee": "ref"}),
+    ("highcard", "duel", {"options": {"cards": 8, "hand": 2, "deals": 1, "keep": 0, "dealer": True}, "referee": "ref"}),
+]
+
+
+@pytest.mark.parametrize(("game", "scenario", "kwargs"), PARALLEL, ids=[f"{g}-{s}-{len(k)}" for g, s, k in PARALLEL])
+def test_three_seats_or_more_answering_at_once_agree(
+    tmp_path: Path, game: str, scenario: str, kwargs: dict[str, Any]
+) -> None:
+    """Concurrent entries commute (PROTOCOL.md §8.1): Triad's simultaneous set-up choices, and the joins a deck
+    made at set-up builds on (§14.8), reach the copies in different orders, yet every copy holds the same
+    entries, result and final state hash (the driver checks it, U007 otherwise)."""
+    played = play(tmp_path / "parallel", game, scenario, parallel=True, **kwargs)
+    seats = len(next(s for s in registry.get(game).scenarios if s.id == scenario).seats) + ("referee" in kwargs)
+    assert_sound(played, seats)
+    assert not played.copies_identical  # the copies do hold concurrent entries in different orders
+
+
 class Cheat:
     """A policy that plays an action the rules do not offer."""
 

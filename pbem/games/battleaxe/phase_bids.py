@@ -53,7 +53,7 @@ def apply(state: BattleaxeState, seat: str) -> Step[BattleaxeState]:
     asks for the dr."""
     if state.step == "tiebreak":
         return Step(state=state.with_rolls(RollRequest(rolls=(_SIDES_ROLL,))))
-    bidders = (*state.bidders, seat)
+    bidders = tuple(s for s in BIDDERS if s in state.bidders or s == seat)  # not arrival order: bids are concurrent
     state = evolve(state, bidders=bidders)
     event = Event(kind="bid_submitted", seat=seat, rule="18.1", text=f"{seat} submits a secret bid")
     if len(bidders) == len(BIDDERS):  # both have bid: both bids are opened together

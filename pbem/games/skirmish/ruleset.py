@@ -298,7 +298,7 @@ class Skirmish(Ruleset[SkirmishState]):
     def apply(self, state: SkirmishState, seat: str, action: SkirmishAction | Action) -> Step[SkirmishState]:
         act: SkirmishAction = self.typed(action)
         if isinstance(act, Deploy):
-            deployed = (*state.deployed, seat)
+            deployed = tuple(s for s in SIDES if s in state.deployed or s == seat)  # concurrent: not arrival order
             phase = "play" if len(deployed) == len(SIDES) else "setup"
             event = Event(kind="deployed", seat=seat, rule="SK1.1", text=f"{seat.title()} deploys its blocks in secret")
             return Step(state=state.model_copy(update={"deployed": deployed, "phase": phase}), events=(event,))

@@ -376,7 +376,8 @@ class Triad(Ruleset[TriadState]):
     def apply(self, state: TriadState, seat: str, action: TriadAction | Action) -> Step[TriadState]:
         match self.typed(action):
             case ChooseReserve():
-                chosen = (*state.chosen, seat)
+                # roster order, not arrival order: the choices are simultaneous, so copies must agree (§8.1)
+                chosen = tuple(s for s in state.seats if s in state.chosen or s == seat)
                 phase = "main" if len(chosen) == len(state.seats) else "setup"
                 event = Event(kind="reserve_chosen", seat=seat, rule="T1.1", text=f"{seat} chose a secret reserve")
                 return Step(state=state.model_copy(update={"chosen": chosen, "phase": phase}), events=(event,))
