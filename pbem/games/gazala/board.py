@@ -441,6 +441,17 @@ def check_move(
     formations = {sit.formation(i) if i in board.units else board.hqs[i].formation for i in movers}
     if len(formations) > 1 or any(board.side[i] != side for i in movers):
         return deny("7.3.1", "mixed-formations", "a moving stack belongs to one formation")
+    return walk_path(sit, movers, path, supplied=supplied, reinforcement=reinforcement)[0]
+
+
+def walk_path(
+    sit: Situation, movers: Sequence[str], path: Sequence[HexId], *, supplied: bool, reinforcement: bool = False
+) -> tuple[Verdict, int]:
+    """§7.3: the steps of a path ``[h0 … hn]`` for a stack (wherever it stands now: a move logged step by step has
+    it on the way), with the half-MPs spent. Screen movement is judged in ``h0`` (it is a one-step move). The
+    refusals are :func:`check_move`'s step refusals."""
+    board = sit.board
+    side = movers_side(board, movers)
     screen = screen_allowed(sit, side, path[0])
     walked: Walk = board.grid.walk(
         path,
@@ -449,11 +460,12 @@ def check_move(
         minimum_move=True,
     )
     if walked.ok:
-        return ALLOW
+        return ALLOW, walked.spent
     step = walked.step or 1
     stopping = step - 1 if walked.reason == "after-stop" else step
     rule = walked.rule or _WALK_RULES.get(walked.reason) or _stopping_rule(sit, side, path, stopping)
-    return deny(rule, walked.reason, f"step {step} of the move ({path[step - 1]} to {path[step]}): {walked.reason}")
+    message = f"step {step} of the move ({path[step - 1]} to {path[step]}): {walked.reason}"
+    return deny(rule, walked.reason, message), walked.spent
 
 
 def _stopping_rule(sit: Situation, side: Side, path: Sequence[HexId], index: int) -> str:
