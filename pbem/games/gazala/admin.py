@@ -130,10 +130,9 @@ def _schwerpunkt_candidates(state: GazalaState) -> list[str]:
 
 
 def _organisation(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
-    if "axis" in state.seats and any(
-        can_schwerpunkt(state, "axis", Schwerpunkt(formation=f)).ok for f in _schwerpunkt_candidates(state)
-    ):
-        return Step(state=state.model_copy(update={"admin": "organisation"}), events=events)
+    state = state.model_copy(update={"admin": "organisation"})
+    if "axis" in state.seats and any(can_schwerpunkt(state, "axis", s).ok for s in schwerpunkts(state, "axis")):
+        return Step(state=state, events=events)
     return _replacement(state, events)
 
 
@@ -174,12 +173,10 @@ def _axis_rp(state: GazalaState) -> int:
 
 
 def _replacement(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
-    if (
-        "axis" in state.seats
-        and _axis_rp(state) > 0
-        and any(can_replace(state, "axis", r).ok for r in replacements(state, "axis"))
-    ):
-        return Step(state=state.model_copy(update={"admin": "replacement"}), events=events)
+    state = state.model_copy(update={"admin": "replacement"})
+    offered = any(can_replace(state, "axis", r).ok for r in replacements(state, "axis"))
+    if "axis" in state.seats and _axis_rp(state) > 0 and offered:
+        return Step(state=state, events=events)
     return _reinforcement(state, events)
 
 

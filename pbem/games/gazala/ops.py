@@ -404,8 +404,10 @@ def end(state: GazalaState, seat: str, act: EndActivation) -> Step[GazalaState]:
 
 
 def after_action(state: GazalaState, events: Sequence[Event]) -> Step[GazalaState]:
-    """§7.1, §6.4: after an Action, an activation with no Action Points left ends."""
+    """§7.1, §6.4: after an Action, an activation with no Action Points left ends (and the game, once decided)."""
     acting = state.acting
+    if state.move is None and state.victory.decided is not None:
+        return next_cycle(state, tuple(events))  # §10.1: an Automatic Victory ends the game at once
     if state.move is None and acting is not None and acting.ap <= 0:
         return end_activation(state, tuple(events))
     return Step(state=state, events=tuple(events))

@@ -10,7 +10,8 @@ Board functions (:mod:`.board`, :mod:`.paths`) work on a :class:`~.board.Positio
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
@@ -197,8 +198,14 @@ class GazalaState(MachineState):
     postponed: tuple[str, ...] = ()
     ff_lost: int = 0
     victory: Victory = Victory()
-    _sit: tuple[int, Situation] | None = PrivateAttr(default=None)
-    """This state's :class:`Situation`, built once (tagged with the object's id: a copy carries it over stale)."""
+    _sit: Situation | None = PrivateAttr(default=None)
+    """This state's :class:`Situation`, built once on first use (a copy starts without it: :meth:`model_copy`)."""
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy, without the cached :class:`Situation` of this state (the copy's position may differ)."""
+        copied = super().model_copy(update=update, deep=deep)
+        copied._sit = None
+        return copied
 
     @property
     def acting(self) -> Activation | None:
@@ -222,8 +229,7 @@ def position(state: GazalaState) -> Position:
 def sit_of(state: GazalaState) -> Situation:
     """The :class:`Situation` of a state on its pack's board, built once per state object."""
     known = state._sit
-    if known is not None and known[0] == id(state):
-        return known[1]
-    found = situation(state.pack, position(state))
-    state._sit = (id(state), found)
-    return found
+    if known is None:
+        known = situation(state.pack, position(state))
+        state._sit = known
+    return known

@@ -93,7 +93,11 @@ def test_minefield_entry_checks_split_the_stack() -> None:
     assert units["ix-132"].hex == "2722" and units["ix-132"].disrupted
     assert units["ix-132"].cs == PACK.unit("ix-132").cs - 1
     assert units["vii-132"].hex == "2722" and units["vii-132"].disrupted
-    assert [e.data["result"] for e in done.events if e.kind == "minefield_check"] == ["success", "disrupt_loss", "disrupt"]
+    assert [e.data["result"] for e in done.events if e.kind == "minefield_check"] == [
+        "success",
+        "disrupt_loss",
+        "disrupt",
+    ]
     assert done.state.move is None
 
 
@@ -103,7 +107,10 @@ def test_minefield_entry_is_the_whole_move() -> None:
     moved = act(moving, "axis", {"action": "step", "to": "2721"}).state
     assert refused(moved, "axis", {"action": "step", "to": "2621"}).reason == "not-first-step"
     back = act(_ariete(), "axis", {"action": "move", "units": ["ix-132"]}).state
-    assert roll(act(back, "axis", {"action": "step", "to": "2622"}).state, {"mines": (1,)}).state.units["ix-132"].hex == "2622"
+    assert (
+        roll(act(back, "axis", {"action": "step", "to": "2622"}).state, {"mines": (1,)}).state.units["ix-132"].hex
+        == "2622"
+    )
 
 
 @pytest.mark.rule("5.8.4")
@@ -149,7 +156,11 @@ def test_leaving_a_hex_next_to_the_enemy_is_announced_first() -> None:
 
 @pytest.mark.rule("6.5.1")
 def test_a_reacting_unit_must_qualify() -> None:
-    entered = act(act(_panzer("2921"), "axis", {"action": "move", "units": ["i-5"]}).state, "axis", {"action": "step", "to": "2922"}).state
+    entered = act(
+        act(_panzer("2921"), "axis", {"action": "move", "units": ["i-5"]}).state,
+        "axis",
+        {"action": "step", "to": "2922"},
+    ).state
     assert qualifying(entered, "7mot").ok
     assert refused(entered, "cw", {"action": "react", "unit": "8h-4"}).reason == "not-adjacent"
     assert refused(entered, "cw", {"action": "react", "unit": "i-8"}).reason == "not-a-unit"
@@ -196,7 +207,9 @@ def test_a_lone_enemy_hq_next_to_the_mover_is_displaced() -> None:
     assert displaced and displaced[0].data["hq"] == "7armd-hq"
     state = entered.state
     hq_hex = state.hqs["7armd-hq"].hex
-    assert hq_hex != "3124" and any(c.hex == hq_hex for u, c in state.units.items() if PACK.unit(u).formation == "7armd")
+    assert hq_hex != "3124" and any(
+        c.hex == hq_hex for u, c in state.units.items() if PACK.unit(u).formation == "7armd"
+    )
     assert state.hqs["7armd-hq"].support == PACK.hq("7armd-hq").support - 1
     assert state.formations["7armd"].level == level - 1
     assert state.move is not None and "7armd" in state.move.barred

@@ -59,7 +59,9 @@ def test_transfer_once_never_back_and_pass() -> None:
 def test_activation_needs_a_formation_of_the_side_at_level_one() -> None:
     state = start("opening-phase")
     assert refused(state, "axis", {"action": "activate", "formation": "7armd"}).reason == "not-a-formation"
-    low = state.model_copy(update={"formations": {**state.formations, "21pz": state.formations["21pz"].model_copy(update={"level": 0})}})
+    low = state.model_copy(
+        update={"formations": {**state.formations, "21pz": state.formations["21pz"].model_copy(update={"level": 0})}}
+    )
     assert refused(low, "axis", {"action": "activate", "formation": "21pz"}).reason == "level-zero"
     assert refused(state, "cw", {"action": "activate", "formation": "7armd"}).reason == "not-your-turn"
 
@@ -86,7 +88,11 @@ def test_emergency_supply_then_level_zero() -> None:
     assert "emergency_supply" in kinds(first.events) and first.state.hqs["21pz-hq"].es
     after = roll(first.state, {"ap": (1,)}).state
     assert after.activation is not None and after.activation.supplied
-    again = act(after.model_copy(update={"phase": "ops", "chooser": "axis", "activation": None}), "axis", {"action": "activate", "formation": "21pz"})
+    again = act(
+        after.model_copy(update={"phase": "ops", "chooser": "axis", "activation": None}),
+        "axis",
+        {"action": "activate", "formation": "21pz"},
+    )
     assert "out_of_supply" in kinds(again.events)
     spent = roll(again.state, {"ap": (1,)}).state
     assert spent.formations["21pz"].level == 0 and spent.activation is not None and not spent.activation.supplied

@@ -7,7 +7,7 @@ import pytest
 from pbem.games.gazala.cycle import cycle
 from pbem.games.gazala.ops import end_of_turn
 from pbem.games.gazala.ruleset import RULESET
-from tests.games.gazala.gazala_play import PACK, active, act, kinds, refused, start
+from tests.games.gazala.gazala_play import PACK, act, active, kinds, refused, start
 
 
 @pytest.mark.rule("10.1")
@@ -31,7 +31,12 @@ def test_solitaire_ends_after_six_activations() -> None:
     limit = PACK.scenario("bir-hacheim").special_rules
     assert any(r.kind == "max_activations" and r.value == 6 for r in limit)
     spent = state.model_copy(
-        update={"formations": {**state.formations, "ariete": state.formations["ariete"].model_copy(update={"activations": 6})}}
+        update={
+            "formations": {
+                **state.formations,
+                "ariete": state.formations["ariete"].model_copy(update={"activations": 6}),
+            }
+        }
     )
     assert refused(spent, "axis", {"action": "activate", "formation": "ariete"}).reason == "activations-spent"
     ended = act(active(spent, "ariete", 1), "axis", {"action": "end_activation"})
@@ -80,5 +85,7 @@ def test_dispersed_armour_waits_for_contact() -> None:
     state = start("gazala-battles").model_copy(update={"chooser": "cw", "initiative": "cw"})
     verdict = refused(state, "cw", {"action": "activate", "formation": "1armd"})
     assert verdict.reason == "restricted" and verdict.rule == "10.3"
-    near = state.model_copy(update={"units": {**state.units, "i-5": state.units["i-5"].model_copy(update={"hex": "3117"})}})
+    near = state.model_copy(
+        update={"units": {**state.units, "i-5": state.units["i-5"].model_copy(update={"hex": "3117"})}}
+    )
     assert RULESET.contains(near, "cw", RULESET.parse_action({"action": "activate", "formation": "1armd"})).ok
