@@ -189,14 +189,24 @@ class Situation:
             found[self.board.side[ident]].add(hex_id)
         return {s: frozenset(h) for s, h in found.items()}
 
-    @cached_property
+    @property
     def zones(self) -> Mapping[Side, frozenset[HexId]]:
         """Side -> the hexes in the ZOC of that side's units (:func:`zone_of_control`)."""
-        return {s: zone_of_control(self, s) for s in ("axis", "cw")}
+        return {s: self.zone(s) for s in ("axis", "cw")}
+
+    def zone(self, side: Side) -> frozenset[HexId]:
+        """The hexes in the ZOC of ``side``'s units, computed once per position and side (a move asks only for the
+        enemy's)."""
+        key = ("zone", side)
+        known = self.memo.get(key)
+        if not isinstance(known, frozenset):
+            known = zone_of_control(self, side)
+            self.memo[key] = known
+        return known
 
     def enemy_zone(self, side: Side) -> frozenset[HexId]:
         """The EZOC hexes for ``side``."""
-        return self.zones[other(side)]
+        return self.zone(other(side))
 
     def formation(self, unit: str) -> str | None:
         """The formation a combat unit belongs to: its stripe, or its assignment (§5.5); None if unassigned."""

@@ -39,6 +39,10 @@ Phase = Literal["ops", "activation", "admin", "over"]
 AdminStep = Literal["organisation", "replacement", "reinforcement"]
 
 
+POSITION_FIELDS = frozenset({"units", "hqs", "breached", "blocked", "tobruk"})
+"""The state fields :func:`position` reads: a copy that changes none of them has the same :class:`Situation`."""
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
@@ -198,14 +202,34 @@ class GazalaState(MachineState):
     postponed: tuple[str, ...] = ()
     ff_lost: int = 0
     victory: Victory = Victory()
+    _zones: dict[Side, frozenset[HexId]] = PrivateAttr(default_factory=dict)
+    """Zones of control inherited from the state this one was copied from, where they cannot differ."""
     _sit: Situation | None = PrivateAttr(default=None)
-    """This state's :class:`Situation`, built once on first use (a copy starts without it: :meth:`model_copy`)."""
+    """This state's :class:`Situation`, built once on first use (kept by a copy with the same position)."""
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        """A copy, without the cached :class:`Situation` of this state (the copy's position may differ)."""
+        """A copy; it keeps this state's cached :class:`Situation` unless the update touches the position."""
         copied = super().model_copy(update=update, deep=deep)
-        copied._sit = None
+        if deep or (update is not None and not POSITION_FIELDS.isdisjoint(update)):
+            copied._sit = None
+            copied._zones = self._kept_zones(update or {}) if not deep else {}
         return copied
+
+    def _kept_zones(self, update: Mapping[str, Any]) -> dict[Side, frozenset[HexId]]:
+        """The zones of control a copy with ``update`` shares with this state: a side's zone changes only with its
+        own combat units' hexes or Disrupted sides, or with the breached Minefields (§5.4)."""
+        known = self._sit
+        if known is None:
+            return dict(self._zones)
+        found = {s: z for s in ("axis", "cw") if isinstance(z := known.memo.get(("zone", s)), frozenset)}
+        if "breached" in update and update["breached"] != self.breached:
+            return {}
+        units = update.get("units")
+        if isinstance(units, dict):
+            for unit, counter in units.items():
+                if self.units.get(unit) != counter:
+                    found.pop(known.board.side[unit], None)
+        return found
 
     @property
     def acting(self) -> Activation | None:
@@ -231,5 +255,7 @@ def sit_of(state: GazalaState) -> Situation:
     known = state._sit
     if known is None:
         known = situation(state.pack, position(state))
+        for side, zone in state._zones.items():
+            known.memo["zone", side] = zone
         state._sit = known
     return known
