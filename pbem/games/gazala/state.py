@@ -39,6 +39,7 @@ Phase = Literal["ops", "activation", "admin", "over"]
 AdminStep = Literal["organisation", "replacement", "reinforcement"]
 
 
+SIDES: tuple[Side, ...] = ("axis", "cw")
 POSITION_FIELDS = frozenset({"units", "hqs", "breached", "blocked", "tobruk"})
 """The state fields :func:`position` reads: a copy that changes none of them has the same :class:`Situation`."""
 
@@ -221,7 +222,11 @@ class GazalaState(MachineState):
         known = self._sit
         if known is None:
             return dict(self._zones)
-        found = {s: z for s in ("axis", "cw") if isinstance(z := known.memo.get(("zone", s)), frozenset)}
+        found: dict[Side, frozenset[HexId]] = {}
+        for side in SIDES:
+            zone = known.memo.get(("zone", side))
+            if isinstance(zone, frozenset):
+                found[side] = zone
         if "breached" in update and update["breached"] != self.breached:
             return {}
         units = update.get("units")
