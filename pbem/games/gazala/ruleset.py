@@ -41,6 +41,7 @@ from pbem.games.gazala.actions import (
 )
 from pbem.games.gazala.cycle import cycle
 from pbem.games.gazala.data import GazalaPack, default_pack_bytes, load_pack, pack_schema
+from pbem.games.gazala.present import GazalaLook
 from pbem.games.gazala.scenarios import setup
 from pbem.games.gazala.state import DiceWait, GazalaState
 from pbem.kit.machine import Interrupt, Machine, Phase, action, top
@@ -58,6 +59,7 @@ from pbem.rules.contract import (
     View,
 )
 from pbem.rules.contract import Step as Stepped
+from pbem.rules.presentation import Presentation
 
 __all__ = ["MACHINE", "RULESET", "Gazala"]
 
@@ -230,7 +232,21 @@ class Gazala(Ruleset[GazalaState]):
         acting = state.acting
         doing = f", {acting.formation or acting.unit} active with {acting.ap} AP" if acting else ""
         summary = f"Game Turn {state.turn} of {state.last_turn}, {state.phase}{doing}"
-        return View(viewer=viewer, summary=summary, units=tuple(units))
+        sources = {s.id: s.hex for s in state.pack.supply_sources}
+        facts = {
+            "turn": state.turn,
+            "phase": state.phase,
+            "improved": list(state.improved),
+            "breached": list(state.breached),
+            "blocked": [sources[b] for b in state.blocked],
+            "levels": {f: s.level for f, s in state.formations.items()},
+            "schwerpunkt": state.schwerpunkt,
+            "axis_vp": victory.score(state),
+        }
+        return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
+
+    def presentation(self, data: Any) -> Presentation:
+        return GazalaLook(data)
 
     def label(self, state: GazalaState, field: str, value: Any) -> str:
         """Units, HQs and formations by name; hexes with their place names."""
