@@ -92,6 +92,8 @@ class Activation(_Frozen):
         ap: Action Points left (§7.1); an independent activation has 1 for its single Action.
         schwerpunkt: the Schwerpunkt is on the formation (§5.9).
         supplied: the HQ's (or unit's) supply at the activation's check (§5.7.1, §5.7.5; Emergency Supply counts).
+        bonus: Battle Victory bonus APs still to spend (§7.5.3), part of ``ap``; while any is left only
+            ``bonus_units`` act.
     """
 
     side: Side
@@ -100,6 +102,8 @@ class Activation(_Frozen):
     ap: int
     schwerpunkt: bool = False
     supplied: bool = True
+    bonus: int = 0
+    bonus_units: tuple[str, ...] = ()
 
 
 class MoveState(_Frozen):
@@ -113,6 +117,8 @@ class MoveState(_Frozen):
         attempted: a Reaction was attempted in this Movement Action (at most one, §6.5.1).
         barred: formations whose HQ this move displaced: they may not react to it (§7.3.5).
         reactable: the move may trigger a Reaction (not a reacting formation's, §6.5.3).
+        rbc: the free Movement Action of a successful Retreat before Combat (§7.5.1.1).
+        reinforcement: the free Movement Action of a reinforcement just placed (§9.4.2: never into an EZOC).
     """
 
     units: tuple[str, ...]
@@ -122,13 +128,29 @@ class MoveState(_Frozen):
     attempted: bool = False
     barred: tuple[str, ...] = ()
     reactable: bool = True
+    rbc: bool = False
+    reinforcement: bool = False
 
 
 class DiceWait(Pending):
     """Dice the sequence of play waits for; ``purpose`` says what they decide and the fields carry its facts."""
 
     kind: Literal["dice"] = "dice"
-    purpose: Literal["initiative", "ap", "reaction", "minefield", "breach", "refit", "attrition", "isolated"]
+    purpose: Literal[
+        "initiative",
+        "ap",
+        "reaction",
+        "minefield",
+        "breach",
+        "refit",
+        "attrition",
+        "isolated",
+        "battle_isolated",
+        "rbc",
+        "chits",
+        "combat",
+        "battle_ec",
+    ]
     units: tuple[str, ...] = ()
     movers: tuple[str, ...] = ()
     formation: str | None = None
@@ -150,7 +172,74 @@ class Reacting(Pending):
     kind: Literal["reacting"] = "reacting"
 
 
-PendingItem = Annotated[DiceWait | ReactionOffer | Reacting, Field(discriminator="kind")]
+class BattleStep(Pending):
+    """A decision of a combat (§7.5) the machine waits for, by ``step``: Retreat before Combat offered to the defender,
+    its free move, escalation, air units, the Lead Formation, Armour Superiority units, the first loss, the hit
+    distribution, a retreat path, a displacement by the opponent."""
+
+    kind: Literal[
+        "rbc_offer",
+        "rbc_moving",
+        "escalation",
+        "air",
+        "lead",
+        "armour_attacker",
+        "armour_defender",
+        "first_loss",
+        "distribution",
+        "retreat",
+        "displacement",
+    ]
+
+
+class Battle(_Frozen):
+    """A combat under way (§7.5): the attacking stack and hex, the defending hex and units, and what each step
+    decided.
+
+    Attributes:
+        side: the attacking side. source, target: the attacking and defending hexes.
+        attackers, defenders: the participating units (every defending combat unit takes part).
+        kind: hasty, regular or prepared. rbc_failed: the defender's Retreat before Combat failed (+2 DRM).
+        chits: the attacker's and the defender's chit ids. air: air units committed. lead: the Lead Formation.
+        armour: the Armour Superiority choice (attacker unit or "", points kind, defender unit or "").
+        before: each unit's strength and Disrupted side when the CRT was read (the hit distribution's view).
+        hits: the CRT's hits (attacker, defender) and whether each is red.
+        role: whose hits are being distributed. first: that side's first loss. passed, failed, ec_losses: its ECs.
+        retreats: retreats still to make for that side: (hexes, forced, units...).
+        eliminated: units eliminated in this combat.
+        displacing: the hex whose overstacking the opponent resolves.
+    """
+
+    side: Side
+    source: str
+    target: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    kind: Literal["hasty", "regular", "prepared"] = "hasty"
+    rbc_failed: bool = False
+    chits: tuple[str, ...] = ()
+    air: int = 0
+    lead: str | None = None
+    armour: tuple[str, ...] = ()
+    before: dict[str, tuple[int, bool]] = Field(default_factory=dict)
+    hits: tuple[int, bool, int, bool] | None = None
+    role: Literal["defender", "attacker"] = "defender"
+    first: str | None = None
+    passed: tuple[str, ...] = ()
+    failed: tuple[str, ...] = ()
+    ec_losses: dict[str, int] = Field(default_factory=dict)
+    retreats: tuple[tuple[str, ...], ...] = ()
+    eliminated: tuple[str, ...] = ()
+    displacing: str | None = None
+
+
+class Reinforcing(Pending):
+    """§9.4.2: a reinforcement just placed makes its free Movement Action (or stays)."""
+
+    kind: Literal["reinforcing"] = "reinforcing"
+
+
+PendingItem = Annotated[DiceWait | ReactionOffer | Reacting | BattleStep | Reinforcing, Field(discriminator="kind")]
 
 
 class Victory(_Frozen):
@@ -203,6 +292,7 @@ class GazalaState(MachineState):
     postponed: tuple[str, ...] = ()
     ff_lost: int = 0
     victory: Victory = Victory()
+    battle: Battle | None = None
     _zones: dict[Side, frozenset[HexId]] = PrivateAttr(default_factory=dict)
     """Zones of control inherited from the state this one was copied from, where they cannot differ."""
     _sit: Situation | None = PrivateAttr(default=None)
@@ -220,20 +310,19 @@ class GazalaState(MachineState):
         """The zones of control a copy with ``update`` shares with this state: a side's zone changes only with its
         own combat units' hexes or Disrupted sides, or with the breached Minefields (§5.4)."""
         known = self._sit
-        if known is None:
-            return dict(self._zones)
-        found: dict[Side, frozenset[HexId]] = {}
-        for side in SIDES:
-            zone = known.memo.get(("zone", side))
-            if isinstance(zone, frozenset):
-                found[side] = zone
+        found: dict[Side, frozenset[HexId]] = dict(self._zones)
+        if known is not None:
+            for side in SIDES:
+                zone = known.memo.get(("zone", side))
+                if isinstance(zone, frozenset):
+                    found[side] = zone
         if "breached" in update and update["breached"] != self.breached:
             return {}
         units = update.get("units")
         if isinstance(units, dict):
             for unit, counter in units.items():
                 if self.units.get(unit) != counter:
-                    found.pop(known.board.side[unit], None)
+                    found.pop(self.pack.unit(unit).side, None)
         return found
 
     @property
