@@ -728,14 +728,15 @@ def test_r7_5_1_2_combat_example_defender_strength_from_chit_21(pack: GazalaPack
 
 
 @pytest.mark.rule("7.5.1.2")
-def test_r7_5_1_2_combat_example_attacker_numbers_are_kept(pack: GazalaPack) -> None:
-    """The Commonwealth's 24 + 8 = 32 needs Eff 5 Regular x2, which chit Nº 1/29 read column by column does not give
-    (engineering notes §10 A4): the example's numbers are kept as printed, and chit 1's face as extracted."""
+def test_r7_5_1_2_combat_example_attacker_strength_from_chit_1(pack: GazalaPack) -> None:
+    """The Commonwealth's 24 + 8 = 32 (Eff 5, Regular x2) is chit Nº 1/29's centre cell of the '5' row; the rest of
+    its 5-6-7 face is the example's graphic read column by column (docs/gazala-data.md R5)."""
     example = pack.example("combat-strength")
-    assert pack.unit("7mot").cs * 2 == example["cw_7mot"] == 24
-    assert pack.unit("3rtr-4").cs * 2 == example["cw_3rtr"] == 8
+    chit = pack.chit("1")
+    assert pack.unit("7mot").cs * chit.multiplier(5, 1) == example["cw_7mot"] == 24
+    assert pack.unit("3rtr-4").cs * chit.multiplier(5, 1) == example["cw_3rtr"] == 8
     assert example["cw_total"] == 32
-    assert [list(r) for r in pack.chit("1").high.multipliers] == [[1, 1, 3], [2, 3, 3], [1, 2, 2]]
+    assert [list(r) for r in chit.high.multipliers] == [[1, 2, 3], [2, 3, 3], [1, 2, 2]]
 
 
 # --- tables ---------------------------------------------------------------------------------------------------------
@@ -757,9 +758,14 @@ def test_r7_5_1_combat_example_ratio_shift_and_result(pack: GazalaPack) -> None:
     ratio = pack.example("combat-ratio")
     found = crt.resolve(ratio["attack"], ratio["defence"], roll=pack.example("combat-drm")["modified"], shift=1)
     assert (found.base, found.column) == ("2:3", "1:1")
-    assert found.result == "2!/1"  # attacker 2 hits + EC, defender 1 hit, no EC
+    assert found.result == "2!/1!"  # attacker 2 hits + EC, defender 1 hit + EC (the narrative, notes §10 A2)
     result = pack.example("combat-result")
-    assert (result["attacker_hits"], result["defender_hits"], result["attacker_red"]) == (2, 1, 1)
+    assert (result["attacker_hits"], result["defender_hits"], result["attacker_red"], result["defender_red"]) == (
+        2,
+        1,
+        1,
+        1,
+    )
 
 
 @pytest.mark.rule("7.5.1")
@@ -1191,7 +1197,7 @@ def test_the_documented_api_example_runs_and_its_comments_hold() -> None:
     pack = namespace["pack"]
     assert (pack.place("Bir Hacheim"), pack.unit("104").cs, pack.hq_of("21pz").engineer) == ("2521", 9, -2)
     assert (pack.chit("21").multiplier(7, 1), pack.number("drm_max")) == (3, 12)
-    assert pack.tables.crt["broken"].resolve(32, 37, roll=6, shift=1).result == "2!/1"
+    assert pack.tables.crt["broken"].resolve(32, 37, roll=6, shift=1).result == "2!/1!"
     assert namespace["schema"]["title"] == "GazalaPack"
 
 
