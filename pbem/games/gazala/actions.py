@@ -143,6 +143,13 @@ class Replace(ActionModel):
     unit: str = Field(title="unit")
 
 
+class Cannibalise(ActionModel):
+    """Remove a Commonwealth unit from play for its Strength Points as Replacement Points (§9.3.1, §9.3.2)."""
+
+    action: Literal["cannibalise"] = "cannibalise"
+    unit: str = Field(title="unit")
+
+
 class Forgo(ActionModel):
     """Leave the Replacement Point unused (§9.3: RPs must be used at once or are lost)."""
 
@@ -164,6 +171,100 @@ class Postpone(ActionModel):
     unit: str = Field(title="reinforcement")
 
 
+class Attack(ActionModel):
+    """Declare a Hasty Attack by units of one hex on an adjacent enemy-occupied hex (§7.5.1 A)."""
+
+    action: Literal["attack"] = "attack"
+    target: str = Field(title="target hex")
+    units: list[str] = Field(title="attacking units")
+
+
+class RetreatBeforeCombat(ActionModel):
+    """Attempt a Retreat before Combat with the defending stack (§7.5.1.1)."""
+
+    action: Literal["retreat_before_combat"] = "retreat_before_combat"
+
+
+class Stand(ActionModel):
+    """Stand and fight: no Retreat before Combat (§7.5.1.1)."""
+
+    action: Literal["stand"] = "stand"
+
+
+class Escalate(ActionModel):
+    """Escalate the attack, or keep it Hasty (§7.5.1 C)."""
+
+    action: Literal["escalate"] = "escalate"
+    to: Literal["hasty", "regular", "prepared"] = Field(title="attack")
+
+
+class Air(ActionModel):
+    """Commit Axis air units from the Available box (§7.5.1.4)."""
+
+    action: Literal["air"] = "air"
+    count: int = Field(title="air units")
+
+
+class Lead(ActionModel):
+    """Name the Lead Formation of a defending stack of several formations (§7.5.1.5 A)."""
+
+    action: Literal["lead"] = "lead"
+    formation: str = Field(title="Lead Formation")
+
+
+class ArmourUnit(ActionModel):
+    """Select the attacking unit for Armour Superiority among tied ones (§7.5.1.5 C)."""
+
+    action: Literal["armour_unit"] = "armour_unit"
+    unit: str = Field(title="Tank Points unit")
+
+
+class ArmourChoice(ActionModel):
+    """Defend with Tank or Anti-Tank Points, and select the unit (§7.5.1.5 C)."""
+
+    action: Literal["armour"] = "armour"
+    points: Literal["tp", "at"] = Field(title="points")
+    unit: str = Field(title="unit")
+
+
+class FirstLoss(ActionModel):
+    """Choose the unit that takes the first Strength Point loss (§7.5.2 step 1)."""
+
+    action: Literal["first_loss"] = "first_loss"
+    unit: str = Field(title="unit")
+
+
+class Distribute(ActionModel):
+    """Distribute the remaining hits (§7.5.2): Hold, Retreat, Follow or Forced, the holding units, the step losses
+    (a unit named once per loss)."""
+
+    action: Literal["distribute"] = "distribute"
+    choice: Literal["hold", "retreat", "follow", "forced"] = Field(title="distribution")
+    holders: list[str] = Field(title="holding units")
+    losses: list[str] = Field(title="step losses")
+
+
+class RetreatPath(ActionModel):
+    """Retreat the stack along these hexes (§7.5.2.2, §7.5.2.3)."""
+
+    action: Literal["retreat"] = "retreat"
+    path: list[str] = Field(title="retreat path")
+
+
+class Displace(ActionModel):
+    """Displace an overstacked enemy unit into an adjacent hex (§5.3.3; none: it is eliminated)."""
+
+    action: Literal["displace"] = "displace"
+    unit: str = Field(title="unit")
+    to: str | None = Field(title="to hex")
+
+
+class DeclineBonus(ActionModel):
+    """Let the Battle Victory bonus APs go unspent (§7.5.3)."""
+
+    action: Literal["decline_bonus"] = "decline_bonus"
+
+
 GazalaAction = (
     Activate
     | ActivateUnit
@@ -181,7 +282,21 @@ GazalaAction = (
     | Decline
     | Schwerpunkt
     | Replace
+    | Cannibalise
     | Forgo
     | Reinforce
     | Postpone
+    | Attack
+    | RetreatBeforeCombat
+    | Stand
+    | Escalate
+    | Air
+    | Lead
+    | ArmourUnit
+    | ArmourChoice
+    | FirstLoss
+    | Distribute
+    | RetreatPath
+    | Displace
+    | DeclineBonus
 )

@@ -6,9 +6,12 @@ Reinforcements, then the Ops Phase.
   recover (§9.1.3; Out of Command ones do not, §5.8.3); unassigned independents in supply lose their activation
   markers and recover (§9.1.4, ruling A7); Disrupted and Isolated units take an Attrition Check (§9.1.5).
 * Organisation (§9.2): the Axis places the Schwerpunkt on a formation whose HQ is in supply (§5.9).
-* Replacements (§9.3): the Axis's German Panzer RP on the turns the track gives it.
+* Replacements (§9.3): the Axis's German Panzer RP on the turns the track gives it; then, on the turns the track
+  allows it, the Commonwealth cannibalises tank, heavy tank and StopCol/SeaCol units for RPs of their type and
+  spends them one Strength Point at a time (§9.3.1, §9.3.2).
 * Reinforcements (§9.4): the Commonwealth first, then the Axis, enter each eligible unit at a friendly entry hex
-  or postpone it.
+  or postpone it; each unit placed may make a free Movement Action that never enters an EZOC (§9.4.2: ``step`` /
+  ``halt``; ruling: it never enters a hex where it would be overstacked, as any move).
 """
 
 from __future__ import annotations
@@ -16,14 +19,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pbem.games.gazala import victory
-from pbem.games.gazala.actions import Forgo, Postpone, Reinforce, Replace, Schwerpunkt
+from pbem.games.gazala.actions import Cannibalise, Forgo, Postpone, Reinforce, Replace, Schwerpunkt
 from pbem.games.gazala.board import other
 from pbem.games.gazala.cycle import begin_ops_phase, d10
 from pbem.games.gazala.data import Side
 from pbem.games.gazala.paths import command, supply
 from pbem.games.gazala.scenarios import reinforcements_allowed
 from pbem.games.gazala.stacking import stacking
-from pbem.games.gazala.state import DiceWait, GazalaState, sit_of
+from pbem.games.gazala.state import DiceWait, GazalaState, MoveState, Reinforcing, sit_of
 from pbem.kit.hexes import HexId
 from pbem.kit.machine import pop, push, top
 from pbem.rules.contract import ALLOW, Event, Outcome, Step, Verdict, deny
@@ -177,26 +180,43 @@ def _replacement(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaSt
     offered = any(can_replace(state, "axis", r).ok for r in replacements(state, "axis"))
     if "axis" in state.seats and _axis_rp(state) > 0 and offered:
         return Step(state=state, events=events)
-    return _reinforcement(state, events)
+    return _cw_replacement(state, events)
 
 
 def replacements(state: GazalaState, seat: str) -> Iterator[Replace]:
     for unit in sorted(state.units):
-        if state.pack.unit(unit).side == "axis":
+        if state.pack.unit(unit).side == seat:
             yield Replace(unit=unit)
 
 
+def _category(state: GazalaState, unit: str) -> str | None:
+    """§9.3.1, §9.3.2: the Commonwealth RP type a unit takes: heavy tank, tank, or leg infantry."""
+    record = state.pack.unit(unit)
+    if record.is_heavy_tank:
+        return "heavy_tank"
+    if record.is_tank:
+        return "tank"
+    return "leg_infantry" if record.movement == "leg" and record.is_infantry else None
+
+
 def can_replace(state: GazalaState, seat: str, act: Replace) -> Verdict:
-    """§9.3: the German Panzer RP goes to a German tank unit (armoured cars included) on the map below its printed
-    strength, undisrupted, In Command of its parent HQ, that HQ in supply, and not in an EZOC."""
-    if state.admin != "replacement":
+    """§9.3: the German Panzer RP goes to a German tank unit (armoured cars included); a Commonwealth RP to a unit of
+    its type (§9.3.1, §9.3.2). The unit is on the map below its printed strength, undisrupted, In Command of its
+    parent HQ, that HQ in supply (an unassigned independent unit: itself in supply, §5.7.5), not in an EZOC."""
+    if state.admin not in ("replacement", "cw_replacement"):
         return deny("9.3", "not-now", "replacements come in the Replacement Segment")
     counter = state.units.get(act.unit)
     record = state.pack.unit(act.unit) if counter is not None else None
     if counter is None or record is None or counter.hex is None:
         return deny("9.3", "not-on-map", f"{act.unit} is not a unit on the map (eliminated units are not rebuilt)")
-    if record.nationality != "german" or not (record.is_tank or record.type == "armoured_car"):
+    if state.admin == "replacement" and (
+        record.nationality != "german" or not (record.is_tank or record.type == "armoured_car")
+    ):
         return deny("9.3", "not-panzer", f"{act.unit} is not a German tank unit")
+    if state.admin == "cw_replacement":
+        category = _category(state, act.unit)
+        if record.side != "cw" or category is None or state.rps.get(category, 0) < 1:
+            return deny("9.3.1", "no-rp", f"no Replacement Point of {act.unit}'s type is left")
     if counter.cs >= record.cs:
         return deny("9.3", "full-strength", f"{act.unit} is at its printed strength")
     if counter.disrupted:
@@ -204,25 +224,102 @@ def can_replace(state: GazalaState, seat: str, act: Replace) -> Verdict:
     sit = sit_of(state)
     formation = sit.formation(act.unit)
     hq = state.hqs.get(state.pack.hq_of(formation).id) if formation is not None else None
-    if hq is None or not hq.supplied or command(sit, act.unit).state != "in-command":
+    if formation is None:
+        if not supply(sit, act.unit).ok:
+            return deny("5.7.5", "out-of-supply", f"{act.unit} is an unsupplied unassigned independent unit")
+    elif hq is None or not hq.supplied or command(sit, act.unit).state != "in-command":
         return deny("9.3", "not-in-command", f"{act.unit} is not In Command of a supplied HQ")
-    if HexId(counter.hex) in sit.enemy_zone("axis"):
+    if HexId(counter.hex) in sit.enemy_zone(record.side):
         return deny("9.3", "in-ezoc", f"{act.unit} is in an EZOC")
     return ALLOW
 
 
 def replace(state: GazalaState, seat: str, act: Replace) -> Step[GazalaState]:
     counter = state.units[act.unit]
-    gained = min(state.pack.unit(act.unit).cs - counter.cs, _axis_rp(state) * state.pack.number("rp_strength"))
+    printed = state.pack.unit(act.unit).cs
+    step = state.pack.number("rp_strength")
+    if state.admin == "cw_replacement":
+        category = _category(state, act.unit)
+        assert category is not None
+        gained = min(printed - counter.cs, step)
+        rps = {**state.rps, category: state.rps[category] - 1}
+        state = state.model_copy(update={"rps": rps})
+    else:
+        gained = min(printed - counter.cs, _axis_rp(state) * step)
     units = {**state.units, act.unit: counter.model_copy(update={"cs": counter.cs + gained})}
     event = Event(
         kind="replaced",
-        seat="axis",
+        seat=seat,
         rule="9.3",
         data={"unit": act.unit, "sp": gained},
         text=f"{act.unit} gains {gained} SP",
     )
-    return _reinforcement(state.model_copy(update={"units": units}), (event,))
+    state = state.model_copy(update={"units": units})
+    if state.admin == "cw_replacement":
+        return _cw_replacement(state, (event,))
+    return _cw_replacement(state.model_copy(update={"admin": None}), (event,))
+
+
+def _cannibalisable(state: GazalaState) -> list[str]:
+    return sorted(u for u, c in state.units.items() if c.hex is not None and state.pack.unit(u).cannibalise)
+
+
+def cannibalisations(state: GazalaState, seat: str) -> Iterator[Cannibalise]:
+    for unit in _cannibalisable(state):
+        yield Cannibalise(unit=unit)
+
+
+def can_cannibalise(state: GazalaState, seat: str, act: Cannibalise) -> Verdict:
+    """§9.3.1: a Commonwealth tank or heavy tank unit that has lost at least half its printed strength; §9.3.2: the
+    StopCol or SeaCol brigade at any strength; neither Isolated nor in an EZOC; on even turns from GT4."""
+    if state.admin != "cw_replacement":
+        return deny("9.3.1", "not-now", "the Commonwealth cannibalises in the Replacement Segment of its turns")
+    counter = state.units.get(act.unit)
+    if counter is None or counter.hex is None or state.pack.unit(act.unit).cannibalise is None:
+        return deny("9.3.1", "not-cannibalisable", f"{act.unit} cannot be cannibalised")
+    record = state.pack.unit(act.unit)
+    if (
+        record.cannibalise != "leg_infantry"
+        and (record.cs - counter.cs) * state.pack.number("cannibalise_loss_divisor") < record.cs
+    ):
+        return deny("9.3.1", "strength", f"{act.unit} has not lost half its printed strength")
+    sit = sit_of(state)
+    if command(sit, act.unit).state == "isolated":
+        return deny("9.3.1", "isolated", f"{act.unit} is Isolated")
+    if HexId(counter.hex) in sit.enemy_zone("cw"):
+        return deny("9.3.1", "in-ezoc", f"{act.unit} is in an EZOC")
+    return ALLOW
+
+
+def cannibalise(state: GazalaState, seat: str, act: Cannibalise) -> Step[GazalaState]:
+    """The unit leaves play; each of its Strength Points becomes an RP of its type (not a loss: ruling B18)."""
+    counter = state.units[act.unit]
+    kind = state.pack.unit(act.unit).cannibalise
+    assert kind is not None
+    rps = {**state.rps, kind: state.rps.get(kind, 0) + counter.cs}
+    units = {**state.units, act.unit: counter.model_copy(update={"hex": None})}
+    improved = tuple(h for h in state.improved if h != counter.hex)
+    event = Event(
+        kind="cannibalised",
+        seat="cw",
+        rule="9.3.1" if kind != "leg_infantry" else "9.3.2",
+        data={"unit": act.unit, "rp": counter.cs, "type": kind},
+        text=f"{act.unit} is cannibalised for {counter.cs} {kind.replace('_', ' ')} RP",
+    )
+    return _cw_replacement(state.model_copy(update={"rps": rps, "units": units, "improved": improved}), (event,))
+
+
+def _cw_replacement(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
+    """§9.3: the Commonwealth's segment follows the Axis's, on the turns the track allows it."""
+    row = next((t for t in state.pack.tables.turns if t.number == state.turn), None)
+    if "cw" not in state.seats or row is None or not row.cw_cannibalise:
+        return _reinforcement(state, events)
+    state = state.model_copy(update={"admin": "cw_replacement"})
+    useful = any(can_cannibalise(state, "cw", c).ok for c in cannibalisations(state, "cw"))
+    useful = useful or any(can_replace(state, "cw", r).ok for r in replacements(state, "cw"))
+    if useful:
+        return Step(state=state, events=events)
+    return _reinforcement(state.model_copy(update={"rps": {}}), events)
 
 
 def forgoes(state: GazalaState, seat: str) -> Iterator[Forgo]:
@@ -230,14 +327,17 @@ def forgoes(state: GazalaState, seat: str) -> Iterator[Forgo]:
 
 
 def can_forgo(state: GazalaState, seat: str, act: Forgo) -> Verdict:
-    if state.admin != "replacement":
+    if state.admin not in ("replacement", "cw_replacement"):
         return deny("9.3", "not-now", "replacements come in the Replacement Segment")
     return ALLOW
 
 
 def forgo(state: GazalaState, seat: str, act: Forgo) -> Step[GazalaState]:
-    event = Event(kind="replacement_forgone", seat="axis", rule="9.3", text="the Axis RP is not used")
-    return _reinforcement(state, (event,))
+    """§9.3: RPs must be used at once; the ones left are lost, and the segment ends for the side."""
+    event = Event(kind="replacement_forgone", seat=seat, rule="9.3", data={"rps": sum(state.rps.values())})
+    if state.admin == "cw_replacement":
+        return _reinforcement(state.model_copy(update={"rps": {}}), (event,))
+    return _cw_replacement(state, (event,))
 
 
 # --- Reinforcements (§9.4) ----------------------------------------------------------------------------------------
@@ -262,6 +362,8 @@ def admin_seat(state: GazalaState) -> tuple[str, ...]:
         return ()
     if state.admin in ("organisation", "replacement"):
         return ("axis",)
+    if state.admin == "cw_replacement":
+        return ("cw",)
     if state.admin == "reinforcement":
         for side in ("cw", "axis"):
             if _waiting(state, side):
@@ -337,7 +439,14 @@ def reinforce(state: GazalaState, seat: str, act: Reinforce) -> Step[GazalaState
         data={"unit": act.unit, "dst": hex_id},
         text=f"{act.unit} enters at {hex_id}",
     )
-    return _reinforcement(victory.occupy(state, "axis" if seat == "axis" else "cw", (hex_id,)), (event,))
+    state = victory.occupy(state, "axis" if seat == "axis" else "cw", (hex_id,))
+    moving = MoveState(units=(act.unit,), path=(hex_id,), supplied=True, reactable=False, reinforcement=True)
+    return Step(state=push(state.model_copy(update={"move": moving}), Reinforcing(seat=seat)), events=(event,))
+
+
+def next_reinforcement(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
+    """§9.4.2: after a reinforcement's free move, the next reinforcement (or the Ops Phase)."""
+    return _reinforcement(state, events)
 
 
 def postponements(state: GazalaState, seat: str) -> Iterator[Postpone]:

@@ -463,12 +463,12 @@ def walk_path(
     board = sit.board
     side = movers_side(board, movers)
     screen = screen_allowed(sit, side, path[0])
-    walked: Walk = board.grid.walk(
-        path,
-        budget(board, movers, supplied=supplied),
-        move_rule(sit, movers, screen=screen, reinforcement=reinforcement),
-        minimum_move=True,
-    )
+    key = ("move_rule", *movers, str(screen), str(reinforcement))
+    rule = sit.memo.get(key)
+    if not callable(rule):  # built once per position and stack: a step-by-step move walks its path often
+        rule = move_rule(sit, movers, screen=screen, reinforcement=reinforcement)
+        sit.memo[key] = rule
+    walked: Walk = board.grid.walk(path, budget(board, movers, supplied=supplied), rule, minimum_move=True)
     if walked.ok:
         return ALLOW, walked.spent
     step = walked.step or 1

@@ -18,7 +18,10 @@ from collections.abc import Iterator
 
 from pbem.games.gazala import victory
 from pbem.games.gazala.actions import Decline, Halt, Leave, Move, React, Step
+from pbem.games.gazala.admin import next_reinforcement
+from pbem.games.gazala.battle import finish_rbc_move
 from pbem.games.gazala.board import adjacent, hqs_displaced_by, other, walk_path
+from pbem.games.gazala.combat_declare import check_rbc_move
 from pbem.games.gazala.data import Side
 from pbem.games.gazala.minefields import minefield_check, minefield_check_drm
 from pbem.games.gazala.ops import (
@@ -191,7 +194,12 @@ def _step_verdict(state: GazalaState, there: str) -> Verdict:
     if there not in sit.board.grid:
         return deny("7.3", "not-adjacent", f"{there} is not a hex of the map")
     path = [HexId(h) for h in (*state.move.path, there)]
-    verdict, _ = walk_path(sit, state.move.units, path, supplied=state.move.supplied)
+    if state.move.rbc:
+        verdict = check_rbc_move(sit, state.move.units, path, supplied=state.move.supplied)
+    else:
+        verdict, _ = walk_path(
+            sit, state.move.units, path, supplied=state.move.supplied, reinforcement=state.move.reinforcement
+        )
     if not verdict.ok:
         return verdict
     if not sit.enemy_minefield(HexId(there), sit.board.side[state.move.units[0]]):
@@ -457,7 +465,8 @@ def halts(state: GazalaState, seat: str) -> Iterator[Halt]:
 def can_halt(state: GazalaState, seat: str, act: Halt) -> Verdict:
     if state.move is None:
         return deny("7.3", "no-move", "no Movement Action is under way")
-    if len(state.move.path) < 2:
+    stuck = state.move.rbc and not can_continue(state)  # a Retreat before Combat with nowhere to go stays
+    if len(state.move.path) < 2 and not state.move.reinforcement and not stuck:
         return deny("7.3", "not-moved", "take at least one step")
     return ALLOW
 
@@ -497,7 +506,13 @@ def _land(state: GazalaState) -> tuple[GazalaState, list[Event]]:
 
 
 def _finish(state: GazalaState, events: tuple[Event, ...]) -> Result[GazalaState]:
+    rbc = state.move is not None and state.move.rbc
+    arriving = state.move is not None and state.move.reinforcement
     state, landed = _land(state)
+    if rbc:
+        return finish_rbc_move(state, (*events, *landed))
+    if arriving:
+        return next_reinforcement(pop(state), (*events, *landed))
     return after_action(state, (*events, *landed))
 
 

@@ -50,13 +50,16 @@ def formation_of(state: GazalaState, ident: str) -> str | None:
 
 def member(state: GazalaState, ident: str) -> bool:
     """Whether a piece on the map may take Actions in the current activation: a combat unit of the activated
-    formation (assigned independents included, §5.5.2) or its HQ, or the activated independent unit (§6.4)."""
+    formation (assigned independents included, §5.5.2) or its HQ, or the activated independent unit (§6.4); while
+    Battle Victory bonus APs wait, only the units that won them (§7.5.3)."""
     acting = state.acting
     if acting is None:
         return False
     where = state.units[ident].hex if ident in state.units else state.hqs[ident].hex if ident in state.hqs else None
     if where is None:
         return False
+    if acting.bonus > 0 and ident not in acting.bonus_units:
+        return False  # §7.5.3: only the winning units spend the bonus APs
     if acting.unit is not None:
         return ident == acting.unit
     return formation_of(state, ident) == acting.formation
@@ -94,7 +97,9 @@ def spend(state: GazalaState, cost: int) -> GazalaState:
     """The state with ``cost`` Action Points spent by the acting formation (§7.1)."""
     acting = state.acting
     assert acting is not None
-    spent = acting.model_copy(update={"ap": acting.ap - cost})
+    bonus = max(0, acting.bonus - cost)  # §7.5.3: Battle Victory bonus APs pay first
+    units = acting.bonus_units if bonus else ()
+    spent = acting.model_copy(update={"ap": acting.ap - cost, "bonus": bonus, "bonus_units": units})
     return state.model_copy(update={"reaction": spent} if state.reaction is not None else {"activation": spent})
 
 

@@ -2,11 +2,14 @@
 
 Phases: ``ops`` (the side with the initiative acts, transfers or passes, §6.2), ``activation`` (the active formation's
 Actions, §7), ``admin`` (§9), ``over``. Interrupts: ``dice`` (every roll the sequence waits for, handed to its
-handler by purpose), ``reaction_offer`` (§6.5.1: the non-moving seat may attempt a Formation Reaction) and
-``reacting`` (§6.5.2: the reacting formation's nested activation).
+handler by purpose), ``reaction_offer`` (§6.5.1: the non-moving seat may attempt a Formation Reaction),
+``reacting`` (§6.5.2: the reacting formation's nested activation; also the defender's Battle Victory bonus APs,
+§7.5.3), ``reinforcing`` (§9.4.2), and the decisions of a combat (:mod:`.battle`: Retreat before Combat and its
+free move, escalation, air, Lead Formation, Armour Superiority, first loss, hit distribution, retreat, displacement).
 
-Not registered in the ``pbem.games`` entry point while combat is not wired (BRIEF: a game whose rules are only partly
-enforced must not be startable); develop with ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
+Not registered in the ``pbem.games`` entry point (BRIEF): the hidden information of the rules (limited stack
+intelligence, secret assignments with dummies), SNAFU and the reassignment of independents are not enforced yet;
+develop with ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
 """
 
 from __future__ import annotations
@@ -16,17 +19,28 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from pbem.games.gazala import actions_misc, admin, moves, ops, victory
+from pbem.games.gazala import actions_misc, admin, battle, moves, ops, victory
 from pbem.games.gazala.actions import (
     Activate,
     ActivateUnit,
+    Air,
+    ArmourChoice,
+    ArmourUnit,
+    Attack,
     Breach,
+    Cannibalise,
     Decline,
+    DeclineBonus,
+    Displace,
+    Distribute,
     EndActivation,
+    Escalate,
+    FirstLoss,
     Forgo,
     GazalaAction,
     Halt,
     Improve,
+    Lead,
     Leave,
     Move,
     Pass,
@@ -35,15 +49,19 @@ from pbem.games.gazala.actions import (
     Refit,
     Reinforce,
     Replace,
+    RetreatBeforeCombat,
+    RetreatPath,
     Schwerpunkt,
+    Stand,
     Step,
     Transfer,
 )
+from pbem.games.gazala.board import situation
 from pbem.games.gazala.cycle import cycle
 from pbem.games.gazala.data import GazalaPack, default_pack_bytes, load_pack, pack_schema
 from pbem.games.gazala.present import GazalaLook
 from pbem.games.gazala.scenarios import setup
-from pbem.games.gazala.state import DiceWait, GazalaState
+from pbem.games.gazala.state import DiceWait, GazalaState, position, sit_of
 from pbem.kit.machine import Interrupt, Machine, Phase, action, top
 from pbem.rules.contract import (
     Action,
@@ -63,7 +81,18 @@ from pbem.rules.presentation import Presentation
 
 __all__ = ["MACHINE", "RULESET", "Gazala"]
 
-ACTIVATION_ACTIONS = ("move", "step", "leave", "halt", "breach", "refit", "improve", "end_activation")
+ACTIVATION_ACTIONS = (
+    "move",
+    "step",
+    "leave",
+    "halt",
+    "breach",
+    "refit",
+    "improve",
+    "attack",
+    "decline_bonus",
+    "end_activation",
+)
 AXIS_FORMATIONS = ("21pz", "15pz", "90le", "15sch", "ariete", "trieste", "brescia", "pavia", "trento", "sabratha")
 """The Axis formations on the map at the start of 10.2 and 10.3: where the Axis player may put the Schwerpunkt."""
 
@@ -76,6 +105,11 @@ _DICE: dict[str, Callable[[GazalaState, Outcome], Stepped[GazalaState]]] = {
     "breach": actions_misc.breached,
     "refit": actions_misc.refitted,
     "attrition": admin.attrition_checked,
+    "battle_isolated": battle.battle_isolated_checked,
+    "rbc": battle.rbc_rolled,
+    "chits": battle.chits_drawn,
+    "combat": battle.combat_rolled,
+    "battle_ec": battle.battle_ecs_rolled,
 }
 
 
@@ -99,13 +133,30 @@ MACHINE: Machine[GazalaState, Any] = Machine(
             to_act=lambda s: (s.chooser,) if s.chooser else (),
         ),
         Phase("activation", ACTIVATION_ACTIONS, rule="7", to_act=_activation_seat),
-        Phase("admin", ("schwerpunkt", "replace", "forgo", "reinforce", "postpone"), rule="9", to_act=admin.admin_seat),
+        Phase(
+            "admin",
+            ("schwerpunkt", "replace", "cannibalise", "forgo", "reinforce", "postpone"),
+            rule="9",
+            to_act=admin.admin_seat,
+        ),
         Phase("over", (), rule="8", to_act=lambda s: ()),
     ),
     interrupts=(
         Interrupt("dice", (), rule="3.9", resume=_dice),
         Interrupt("reaction_offer", ("react", "decline"), rule="6.5.1"),
         Interrupt("reacting", ACTIVATION_ACTIONS, rule="6.5.2"),
+        Interrupt("rbc_offer", ("retreat_before_combat", "stand"), rule="7.5.1.1"),
+        Interrupt("rbc_moving", ("step", "halt"), rule="7.5.1.1"),
+        Interrupt("reinforcing", ("step", "halt"), rule="9.4.2"),
+        Interrupt("escalation", ("escalate",), rule="7.5.1"),
+        Interrupt("air", ("air",), rule="7.5.1.4"),
+        Interrupt("lead", ("lead",), rule="7.5.1.5"),
+        Interrupt("armour_attacker", ("armour_unit",), rule="7.5.1.5"),
+        Interrupt("armour_defender", ("armour",), rule="7.5.1.5"),
+        Interrupt("first_loss", ("first_loss",), rule="7.5.2"),
+        Interrupt("distribution", ("distribute",), rule="7.5.2"),
+        Interrupt("retreat", ("retreat",), rule="7.5.2.2"),
+        Interrupt("displacement", ("displace",), rule="5.3.3"),
     ),
     actions=(
         action(Activate, legal=ops.activations, can=ops.can_activate, effect=ops.activate),
@@ -126,9 +177,23 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         action(Decline, legal=moves.declines, can=moves.can_decline, effect=moves.decline),
         action(Schwerpunkt, legal=admin.schwerpunkts, can=admin.can_schwerpunkt, effect=admin.place_schwerpunkt),
         action(Replace, legal=admin.replacements, can=admin.can_replace, effect=admin.replace),
+        action(Cannibalise, legal=admin.cannibalisations, can=admin.can_cannibalise, effect=admin.cannibalise),
         action(Forgo, legal=admin.forgoes, can=admin.can_forgo, effect=admin.forgo),
         action(Reinforce, legal=admin.reinforcements, can=admin.can_reinforce, effect=admin.reinforce),
         action(Postpone, legal=admin.postponements, can=admin.can_postpone, effect=admin.postpone),
+        action(Attack, legal=battle.attacks, can=battle.can_attack, effect=battle.attack),
+        action(RetreatBeforeCombat, legal=battle.rbc_attempts, can=battle.can_rbc, effect=battle.rbc),
+        action(Stand, legal=battle.stands, can=battle.can_stand, effect=battle.stand),
+        action(Escalate, legal=battle.escalations, can=battle.can_escalate, effect=battle.escalate),
+        action(Air, legal=battle.airs, can=battle.can_air, effect=battle.air),
+        action(Lead, legal=battle.leads, can=battle.can_lead, effect=battle.lead),
+        action(ArmourUnit, legal=battle.armour_units, can=battle.can_armour_unit, effect=battle.armour_unit),
+        action(ArmourChoice, legal=battle.armour_picks, can=battle.can_armour, effect=battle.armour),
+        action(FirstLoss, legal=battle.first_losses, can=battle.can_first_loss, effect=battle.first_loss),
+        action(Distribute, legal=battle.distributions, can=battle.can_distribute, effect=battle.distribute_hits),
+        action(RetreatPath, legal=battle.retreats, can=battle.can_retreat_path, effect=battle.retreat),
+        action(Displace, legal=battle.displacements, can=battle.can_displace, effect=battle.displace),
+        action(DeclineBonus, legal=battle.bonus_declines, can=battle.can_decline_bonus, effect=battle.decline_bonus),
     ),
 )
 
@@ -158,6 +223,22 @@ class Gazala(Ruleset[GazalaState]):
             description="§5.9: the Axis formation that carries the Schwerpunkt at the start (10.2, 10.3)",
             default="21pz",
             choices=AXIS_FORMATIONS,
+        ),
+        OptionSpec(
+            id="linear_chits",
+            description="optional rule (note on the chits): linear chits A10, A14-A18, A29 replace 10, 14-18, 29",
+            default=False,
+        ),
+        OptionSpec(
+            id="oos_halves_defence",
+            description="ruling A5: an out-of-supply unit is halved defending too (default: attacking only, §5.7.5)",
+            default=False,
+        ),
+        OptionSpec(
+            id="armour_negative_with_at",
+            description="ruling A3: Anti-Tank Points above the attacker's Tank Points give a negative DRM, as in the "
+            "combat example (default: the rule text, §7.5.1.5 C)",
+            default=False,
         ),
     )
     actions = GazalaAction
@@ -262,7 +343,9 @@ class Gazala(Ruleset[GazalaState]):
             if field == "entry":
                 source = next((s for s in pack.supply_sources if s.id == value), None)
                 return f"{source.name} ({source.hex})" if source is not None else value
-        if field == "units" and isinstance(value, list):
+        if isinstance(value, list) and not value:
+            return "none"
+        if field in ("units", "holders", "losses") and isinstance(value, list):
             return ", ".join(pack.unit(v).name if v in state.units else pack.hq(v).name for v in value)
         return super().label(state, field, value)
 
@@ -272,6 +355,9 @@ class Gazala(Ruleset[GazalaState]):
         assert state.acting is None or state.acting.ap >= 0
         if state.phase == "activation":
             assert state.activation is not None
+        cached, fresh = sit_of(state), situation(state.pack, position(state))
+        for side in ("axis", "cw"):
+            assert cached.zone(side) == fresh.zone(side), f"the {side} zone of control inherited by a copy is stale"
 
 
 RULESET = Gazala()

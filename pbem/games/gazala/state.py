@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 Phase = Literal["ops", "activation", "admin", "over"]
-AdminStep = Literal["organisation", "replacement", "reinforcement"]
+AdminStep = Literal["organisation", "replacement", "cw_replacement", "reinforcement"]
 
 
 SIDES: tuple[Side, ...] = ("axis", "cw")
@@ -290,6 +290,8 @@ class GazalaState(MachineState):
     admin: AdminStep | None = None
     reinforced: tuple[str, ...] = ()
     postponed: tuple[str, ...] = ()
+    rps: dict[str, int] = Field(default_factory=dict)
+    """Commonwealth Replacement Points of the segment by type: tank, heavy_tank, leg_infantry (§9.3.1, §9.3.2)."""
     ff_lost: int = 0
     victory: Victory = Victory()
     battle: Battle | None = None

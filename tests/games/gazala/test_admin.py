@@ -155,12 +155,17 @@ def test_reinforcements_enter_or_wait_commonwealth_first() -> None:
     state = act(state, "axis", {"action": "schwerpunkt", "formation": "21pz"}).state
     if state.admin == "replacement":
         state = act(state, "axis", {"action": "forgo"}).state
+    if state.admin == "cw_replacement":
+        state = act(state, "cw", {"action": "forgo"}).state
     assert state.admin == "reinforcement" and RULESET.to_act(state) == ("cw",)
     legal = RULESET.legal_actions(state, "cw")
     assert {"action": "postpone", "unit": "6rtr"} in legal
     entered = act(state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia"}).state
     source = next(s for s in PACK.supply_sources if s.id == "cw-via-balbia")
     assert entered.units["6rtr"].hex == source.hex and "6rtr" in entered.reinforced
+    assert entered.move is not None and entered.move.reinforcement  # §9.4.2: its free Movement Action
+    entered = act(entered, "cw", {"action": "halt"}).state
+    assert entered.move is None and entered.units["6rtr"].hex == source.hex
     for unit in ("10ind-bde", "11ind-bde"):
         entered = act(entered, "cw", {"action": "postpone", "unit": unit}).state
     assert RULESET.to_act(entered) == ("axis",)
@@ -168,6 +173,25 @@ def test_reinforcements_enter_or_wait_commonwealth_first() -> None:
         refused(entered, "axis", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia"}).reason
         == "not-eligible"
     )
+
+
+@pytest.mark.rule("9.4.2")
+def test_a_reinforcement_moves_free_but_never_into_an_ezoc() -> None:
+    state = begin_admin(start("opening-phase").model_copy(update={"turn": 2}), ()).state
+    state = act(state, "axis", {"action": "schwerpunkt", "formation": "21pz"}).state
+    if state.admin == "replacement":
+        state = act(state, "axis", {"action": "forgo"}).state
+    source = next(s for s in PACK.supply_sources if s.id == "cw-trigh-capuzzo")
+    col = int(source.hex[:2])
+    enemy = f"{col - 2:02d}{source.hex[2:]}"
+    state = place(state, **{"i-5": enemy})
+    entered = act(state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-trigh-capuzzo"}).state
+    legal = RULESET.legal_actions(entered, "cw")
+    assert {"action": "halt"} in legal and any(a["action"] == "step" for a in legal)
+    near = f"{col - 1:02d}{source.hex[2:]}"
+    assert refused(entered, "cw", {"action": "step", "to": near}).reason == "reinforcement-ezoc"
+    stepped = act(entered, "cw", next(a for a in legal if a["action"] == "step"))
+    assert stepped.state.units["6rtr"].hex != source.hex
 
 
 @pytest.mark.rule("9.4.1")
@@ -219,3 +243,41 @@ def test_the_game_ends_after_its_last_turn_with_a_level() -> None:
     assert step.state.phase == "over" and "game_ended" in kinds(step.events)
     result = RULESET.result(step.state)
     assert result is not None and result.outcome
+
+
+def _cw_segment(**changes: int):
+    state = start("opening-phase").model_copy(update={"turn": 4})
+    for unit, cs in changes.items():
+        state = update(state, unit, cs=cs)
+    state = begin_admin(state, ()).state
+    state = act(state, "axis", {"action": "schwerpunkt", "formation": "21pz"}).state
+    if state.admin == "replacement":
+        state = act(state, "axis", {"action": "forgo"}).state
+    return state
+
+
+@pytest.mark.rule("9.3.1")
+def test_the_commonwealth_cannibalises_worn_tanks_for_rps_of_their_type() -> None:
+    state = _cw_segment(**{"8rtr": 2, "42rtr": 3, "3rtr-4": 3})
+    assert state.admin == "cw_replacement" and RULESET.to_act(state) == ("cw",)
+    assert refused(state, "cw", {"action": "cannibalise", "unit": "44rtr"}).reason == "strength"
+    assert refused(state, "cw", {"action": "cannibalise", "unit": "3rtr-4"}).reason == "strength"
+    assert refused(state, "cw", {"action": "cannibalise", "unit": "7mot"}).reason == "not-cannibalisable"
+    done = act(state, "cw", {"action": "cannibalise", "unit": "8rtr"}).state
+    assert done.units["8rtr"].hex is None and done.rps == {"heavy_tank": 2}
+    assert "cw_motorised" not in done.victory.losses  # ruling B18: not a loss
+    assert refused(done, "cw", {"action": "replace", "unit": "3rtr-4"}).reason == "no-rp"
+    fed = act(done, "cw", {"action": "replace", "unit": "42rtr"}).state
+    assert fed.units["42rtr"].cs == 4 and fed.rps == {"heavy_tank": 1}
+    ended = act(fed, "cw", {"action": "forgo"}).state
+    assert ended.rps == {} and ended.admin == "reinforcement"
+
+
+@pytest.mark.rule("9.3.2")
+def test_stopcol_and_seacol_give_leg_infantry_rps_at_any_strength() -> None:
+    state = _cw_segment(**{"151-bde": 8})
+    done = act(state, "cw", {"action": "cannibalise", "unit": "seacol"}).state
+    assert done.rps == {"leg_infantry": PACK.unit("seacol").cs}
+    fed = act(done, "cw", {"action": "replace", "unit": "151-bde"}).state
+    assert fed.units["151-bde"].cs == 9
+    assert refused(start("opening-phase"), "cw", {"action": "cannibalise", "unit": "seacol"}).ok is False

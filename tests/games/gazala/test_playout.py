@@ -13,6 +13,7 @@ import pytest
 
 from pbem.kit import conformance
 from pbem.rules import registry
+from pbem.rules.contract import Action
 
 TESTS = Path(__file__).resolve().parents[2]
 TARGET = "pbem.games.gazala.ruleset:RULESET"
@@ -24,8 +25,21 @@ def _gazala_loadable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PBEM_GAMES", TARGET)
 
 
-def conform(scenario: str, seed: int, mutations: int, *, check_every: int = 1) -> None:
-    played = conformance.play_out("gazala", scenario, {}, random.Random(seed), title=f"gazala {seed}")
+COMBAT = ("attack", "retreat_before_combat")
+
+
+def fighting(seat: str, legal: list[Action], rng: conformance.Picker) -> Action:
+    """A scripted player who attacks (and retreats before combat) whenever it can, otherwise acts at random."""
+    keen = [a for a in legal if a["action"] in COMBAT]
+    return rng.choice(keen) if keen else rng.choice(legal)
+
+
+def conform(
+    scenario: str, seed: int, mutations: int, *, check_every: int = 1, choose: conformance.Chooser | None = None
+) -> None:
+    played = conformance.play_out(
+        "gazala", scenario, {}, random.Random(seed), title=f"gazala {seed}", **({"choose": choose} if choose else {})
+    )
     report = played.verifier.report()
     assert report.valid and report.result is not None and report.audit == "complete", report.first_error
     rng = random.Random(seed)
@@ -56,8 +70,14 @@ def test_two_seat_scenarios_conform(scenario: str) -> None:
     conform(scenario, seed=1, mutations=1, check_every=7)
 
 
+@pytest.mark.parametrize("scenario", SCENARIOS[:2])
+def test_combat_heavy_play_outs_conform(scenario: str) -> None:
+    conform(scenario, seed=3, mutations=2, check_every=1 if scenario == "bir-hacheim" else 5, choose=fighting)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(2, 8))
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_many_play_outs_conform(scenario: str, seed: int) -> None:
-    conform(scenario, seed=seed, mutations=3, check_every=1 if scenario == "bir-hacheim" else 3)
+    choose = fighting if seed % 2 else None
+    conform(scenario, seed=seed, mutations=3, check_every=1 if scenario == "bir-hacheim" else 3, choose=choose)
