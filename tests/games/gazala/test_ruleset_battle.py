@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.gazala.ruleset import RULESET
-from pbem.games.gazala.state import BattleStep
+from pbem.games.gazala.state import BattleStep, Reacting
 from tests.games.gazala.gazala_play import PACK, act, active, kinds, place, refused, roll, start, update
 
 
@@ -214,3 +214,24 @@ def test_the_defender_chooses_hold_or_retreat_then_its_path_home() -> None:
     home = act(retreating, "cw", paths[0]).state
     assert home.units["4saac"].hex == paths[0]["path"][-1]
     assert "retreated" in kinds(act(retreating, "cw", paths[0]).events)
+
+
+@pytest.mark.rule("7.5.3")
+def test_a_defending_winner_spends_its_bonus_at_once_in_a_nested_activation() -> None:
+    state = _to_roll(_panzer_attack())
+    resolved = roll(state, {"combat": (1,)})
+    assert next(e for e in resolved.events if e.kind == "combat_resolved").data["result"] == "5/0"
+    done = resolved.state
+    while done.battle is not None:
+        top = done.pending[-1]
+        if done.rolls is not None:
+            done = roll(done, {r.id: tuple([1] * r.n) for r in done.rolls.rolls}).state
+        else:
+            done = act(done, top.seat, RULESET.legal_actions(done, top.seat)[0]).state
+    assert isinstance(done.pending[-1], Reacting) and done.pending[-1].seat == "cw"
+    bonus = done.reaction
+    assert bonus is not None and bonus.bonus == PACK.number("battle_victory_ap") and bonus.bonus_units == ("7mot",)
+    assert RULESET.to_act(done) == ("cw",)
+    assert refused(done, "cw", {"action": "move", "units": ["7armd-hq"]}).reason == "not-active"
+    back = act(done, "cw", {"action": "decline_bonus"}).state
+    assert back.reaction is None and RULESET.to_act(back) == ("axis",)
