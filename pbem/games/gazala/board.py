@@ -189,14 +189,24 @@ class Situation:
             found[self.board.side[ident]].add(hex_id)
         return {s: frozenset(h) for s, h in found.items()}
 
-    @cached_property
+    @property
     def zones(self) -> Mapping[Side, frozenset[HexId]]:
         """Side -> the hexes in the ZOC of that side's units (:func:`zone_of_control`)."""
-        return {s: zone_of_control(self, s) for s in ("axis", "cw")}
+        return {s: self.zone(s) for s in ("axis", "cw")}
+
+    def zone(self, side: Side) -> frozenset[HexId]:
+        """The hexes in the ZOC of ``side``'s units, computed once per position and side (a move asks only for the
+        enemy's)."""
+        key = ("zone", side)
+        known = self.memo.get(key)
+        if not isinstance(known, frozenset):
+            known = zone_of_control(self, side)
+            self.memo[key] = known
+        return known
 
     def enemy_zone(self, side: Side) -> frozenset[HexId]:
         """The EZOC hexes for ``side``."""
-        return self.zones[other(side)]
+        return self.zone(other(side))
 
     def formation(self, unit: str) -> str | None:
         """The formation a combat unit belongs to: its stripe, or its assignment (§5.5); None if unassigned."""
@@ -441,19 +451,31 @@ def check_move(
     formations = {sit.formation(i) if i in board.units else board.hqs[i].formation for i in movers}
     if len(formations) > 1 or any(board.side[i] != side for i in movers):
         return deny("7.3.1", "mixed-formations", "a moving stack belongs to one formation")
+    return walk_path(sit, movers, path, supplied=supplied, reinforcement=reinforcement)[0]
+
+
+def walk_path(
+    sit: Situation, movers: Sequence[str], path: Sequence[HexId], *, supplied: bool, reinforcement: bool = False
+) -> tuple[Verdict, int]:
+    """§7.3: the steps of a path ``[h0 … hn]`` for a stack (wherever it stands now: a move logged step by step has
+    it on the way), with the half-MPs spent. Screen movement is judged in ``h0`` (it is a one-step move). The
+    refusals are :func:`check_move`'s step refusals."""
+    board = sit.board
+    side = movers_side(board, movers)
     screen = screen_allowed(sit, side, path[0])
-    walked: Walk = board.grid.walk(
-        path,
-        budget(board, movers, supplied=supplied),
-        move_rule(sit, movers, screen=screen, reinforcement=reinforcement),
-        minimum_move=True,
-    )
+    key = ("move_rule", *movers, str(screen), str(reinforcement))
+    rule = sit.memo.get(key)
+    if not callable(rule):  # built once per position and stack: a step-by-step move walks its path often
+        rule = move_rule(sit, movers, screen=screen, reinforcement=reinforcement)
+        sit.memo[key] = rule
+    walked: Walk = board.grid.walk(path, budget(board, movers, supplied=supplied), rule, minimum_move=True)
     if walked.ok:
-        return ALLOW
+        return ALLOW, walked.spent
     step = walked.step or 1
     stopping = step - 1 if walked.reason == "after-stop" else step
     rule = walked.rule or _WALK_RULES.get(walked.reason) or _stopping_rule(sit, side, path, stopping)
-    return deny(rule, walked.reason, f"step {step} of the move ({path[step - 1]} to {path[step]}): {walked.reason}")
+    message = f"step {step} of the move ({path[step - 1]} to {path[step]}): {walked.reason}"
+    return deny(rule, walked.reason, message), walked.spent
 
 
 def _stopping_rule(sit: Situation, side: Side, path: Sequence[HexId], index: int) -> str:

@@ -1,0 +1,98 @@
+"""Replay cost per action of Gazala games, next to the signature cost, and Battleaxe's replay cost for comparison.
+
+Gazala has no sample game yet: the benchmark plays a scripted game of each scenario first (random legal actions,
+``pbem.kit.conformance.play_out``, through the real protocol), then times over its entries:
+
+* ``signatures``: bare Ed25519 verification of every entry (the cryptographic floor);
+* ``no_rules``: verification without the rules engine (parse, ids, strict signatures, schema, chain);
+* ``full``: the whole verification, replaying every action through the Gazala rules;
+* ``pack_load``: loading and cross-checking the data pack once (genesis), which a short game does not amortise.
+
+The goal (issue 13): path-finding for command and supply paths must not make Gazala's 1,560-hex map slower to replay
+than Battleaxe per action by more than 2x; Battleaxe's figure is measured in the same run on its sample game.
+Prints one JSON line. Run: ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET .venv/bin/python benchmarks/gazala_replay.py``
+(the script sets it if unset).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("PBEM_GAMES", "pbem.games.gazala.ruleset:RULESET")
+
+from pbem.kit.conformance import play_out
+from pbem.log.entry import envelope
+from pbem.log.store import read_log
+from pbem.rules import registry
+from pbem.verify.pipeline import verify_lines
+
+BATTLEAXE = Path(__file__).resolve().parents[1] / "sample_games" / "battleaxe" / "game.jsonl"
+REPEAT = 3
+
+
+def best(*works: Callable[[], object]) -> list[float]:
+    """The fastest of REPEAT interleaved timings of each of ``works`` (seconds)."""
+    times: list[list[float]] = [[] for _ in works]
+    for _ in range(REPEAT):
+        for work, spent in zip(works, times, strict=True):
+            start = time.perf_counter()
+            work()
+            spent.append(time.perf_counter() - start)
+    return [min(spent) for spent in times]
+
+
+def measure(lines: list[bytes], game: str) -> dict[str, float | int]:
+    envelopes = [envelope(line) for line in lines]
+    roster = {s["seat"]: s["key"] for s in json.loads(lines[0])["body"]["roster"]}
+    keys = {s: Ed25519PublicKey.from_public_bytes(bytes.fromhex(k)) for s, k in roster.items()}
+    work = [(keys[e.raw["author"]], e.sig, e.signing_input) for e in envelopes]
+    actions = sum(len(e.raw["body"]["actions"]) for e in envelopes if e.raw["type"] == "action")
+
+    def signatures() -> None:
+        for public, sig, message in work:
+            public.verify(sig, message)
+
+    ruleset = registry.get(game)
+    pack = ruleset.default_data()
+    raw, plain, full, load = best(
+        signatures,
+        lambda: verify_lines(lines, rules=False),
+        lambda: verify_lines(lines),
+        lambda: ruleset.load_data(pack),
+    )
+    return {
+        "entries": len(lines),
+        "rules_actions": actions,
+        "signatures_us_per_entry": round(raw / len(lines) * 1e6, 1),
+        "replay_us_per_action": round((full - plain) / actions * 1e6, 1),
+        "pack_load_ms": round(load * 1e3, 1),
+        "replay_us_per_action_after_pack_load": round((full - plain - load) / actions * 1e6, 1),
+        "replay_over_signatures": round((full - plain) / raw, 2),
+    }
+
+
+def main() -> None:
+    found: dict[str, dict[str, float | int]] = {"battleaxe": measure(read_log(BATTLEAXE)[0], "battleaxe")}
+    for scenario in ("bir-hacheim", "opening-phase"):
+        played = play_out("gazala", scenario, {}, random.Random(1), title="benchmark")
+        found[f"gazala {scenario}"] = measure(played.lines, "gazala")
+    base = found["battleaxe"]
+    for name, figures in found.items():
+        if name != "battleaxe":
+            figures["over_battleaxe"] = round(figures["replay_us_per_action"] / base["replay_us_per_action"], 2)
+            after = figures["replay_us_per_action_after_pack_load"] / base["replay_us_per_action_after_pack_load"]
+            figures["over_battleaxe_after_pack_load"] = round(after, 2)
+    print(json.dumps(found))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,465 @@
+"""The Admin Phase (§9), every Game Turn after the first (§4, §10): Recovery, Organisation, Replacements and
+Reinforcements, then the Ops Phase.
+
+* Recovery (§9.1), automatic: each HQ's supply check raises its formation's level by its Recovery Rating (to its
+  maximum) and flips the HQ back from Emergency Supply; the air units return (§9.1.2); Disrupted units In Command
+  recover (§9.1.3; Out of Command ones do not, §5.8.3); unassigned independents in supply lose their activation
+  markers and recover (§9.1.4, ruling A7); Disrupted and Isolated units take an Attrition Check (§9.1.5).
+* Organisation (§9.2): the Axis places the Schwerpunkt on a formation whose HQ is in supply (§5.9).
+* Replacements (§9.3): the Axis's German Panzer RP on the turns the track gives it; then, on the turns the track
+  allows it, the Commonwealth cannibalises tank, heavy tank and StopCol/SeaCol units for RPs of their type and
+  spends them one Strength Point at a time (§9.3.1, §9.3.2).
+* Reinforcements (§9.4): the Commonwealth first, then the Axis, enter each eligible unit at a friendly entry hex
+  or postpone it; each unit placed may make a free Movement Action that never enters an EZOC (§9.4.2: ``step`` /
+  ``halt``; ruling: it never enters a hex where it would be overstacked, as any move).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pbem.games.gazala import victory
+from pbem.games.gazala.actions import Cannibalise, Forgo, Postpone, Reinforce, Replace, Schwerpunkt
+from pbem.games.gazala.board import other
+from pbem.games.gazala.cycle import begin_ops_phase, d10
+from pbem.games.gazala.data import Side
+from pbem.games.gazala.paths import command, supply
+from pbem.games.gazala.scenarios import reinforcements_allowed
+from pbem.games.gazala.stacking import stacking
+from pbem.games.gazala.state import DiceWait, GazalaState, MoveState, Reinforcing, sit_of
+from pbem.kit.hexes import HexId
+from pbem.kit.machine import pop, push, top
+from pbem.rules.contract import ALLOW, Event, Outcome, Step, Verdict, deny
+
+__all__ = ["admin_seat", "attrition_checked", "begin_admin"]
+
+
+def begin_admin(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
+    """§9.1 the Recovery Segment, then the segments that need decisions."""
+    pack = state.pack
+    sit = sit_of(state)
+    found = list(events)
+    formations = dict(state.formations)
+    hqs = dict(state.hqs)
+    for formation, level in state.formations.items():
+        hq_id = pack.hq_of(formation).id
+        hq = hqs.get(hq_id)
+        if hq is None or hq.hex is None:
+            continue
+        supplied = supply(sit, hq_id).ok
+        hqs[hq_id] = hq.model_copy(update={"supplied": supplied, "es": hq.es and not supplied})
+        if supplied:
+            raised = min(pack.formation(formation).max_level, level.level + pack.formation(formation).recovery)
+            formations[formation] = level.model_copy(update={"level": raised})
+        found.append(
+            Event(
+                kind="recovered" if supplied else "recovery_failed",
+                seat=pack.formation(formation).side,
+                rule="9.1.1",
+                data={"formation": formation, "level": formations[formation].level, "supplied": supplied},
+            )
+        )
+    units = dict(state.units)
+    attrition: list[str] = []
+    for unit, counter in state.units.items():
+        if counter.hex is None:
+            continue
+        belongs = sit.formation(unit)
+        if belongs is None and counter.acts and supply(sit, unit).ok:
+            units[unit] = counter.model_copy(update={"acts": 0, "disrupted": False})  # §9.1.4
+            continue
+        if not counter.disrupted:
+            continue
+        state_of = command(sit, unit).state
+        if state_of == "in-command":
+            units[unit] = counter.model_copy(update={"disrupted": False})  # §9.1.3
+        elif state_of == "isolated":
+            attrition.append(unit)  # §9.1.5
+    air = {a: True for a in state.air}
+    state = state.model_copy(
+        update={
+            "formations": formations,
+            "hqs": hqs,
+            "units": units,
+            "air": air,
+            "phase": "admin",
+            "admin": None,
+            "postponed": (),
+            "activation": None,
+            "reaction": None,
+            "move": None,
+            "passed": (),
+        }
+    )
+    found.append(Event(kind="air_recovered", seat="axis", rule="9.1.2", data={"air": sorted(air)}))
+    if attrition:
+        wait = DiceWait(seat=state.seats[0], purpose="attrition", units=tuple(attrition))
+        return Step(
+            state=push(state, wait).with_rolls(d10("attrition", "§9.1.5 Attrition Checks", len(attrition))),
+            events=tuple(found),
+        )
+    return _organisation(state, tuple(found))
+
+
+def attrition_checked(state: GazalaState, outcome: Outcome) -> Step[GazalaState]:
+    """§9.1.5, §5.8.4, ruling B16: a failed Attrition Check (d10 above the current Effectiveness) costs the
+    difference in Strength Points."""
+    wait = top(state, DiceWait)
+    assert outcome.dice is not None
+    state = pop(state)
+    events: list[Event] = []
+    for unit, die in zip(wait.units, outcome.dice["attrition"], strict=True):
+        eff = state.pack.unit(unit).eff.disrupted
+        events.append(
+            Event(
+                kind="attrition_check",
+                seat=state.pack.unit(unit).side,
+                rule="9.1.5",
+                data={"unit": unit, "die": die, "eff": eff},
+                text=f"{unit} (Isolated) rolls {die} against {eff}",
+            )
+        )
+        if die > eff:
+            state, lost = victory.lose(state, unit, die - eff, "9.1.5")
+            events.extend(lost)
+    return _organisation(state, tuple(events))
+
+
+# --- Organisation (§9.2) ----------------------------------------------------------------------------------------
+
+
+def _schwerpunkt_candidates(state: GazalaState) -> list[str]:
+    return [f for f in state.formations if state.pack.formation(f).side == "axis"]
+
+
+def _organisation(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
+    state = state.model_copy(update={"admin": "organisation"})
+    if "axis" in state.seats and any(can_schwerpunkt(state, "axis", s).ok for s in schwerpunkts(state, "axis")):
+        return Step(state=state, events=events)
+    return _replacement(state, events)
+
+
+def schwerpunkts(state: GazalaState, seat: str) -> Iterator[Schwerpunkt]:
+    for formation in _schwerpunkt_candidates(state):
+        yield Schwerpunkt(formation=formation)
+
+
+def can_schwerpunkt(state: GazalaState, seat: str, act: Schwerpunkt) -> Verdict:
+    """§5.9, §9.2: on an Axis formation whose HQ is on the map and in supply."""
+    if state.admin != "organisation":
+        return deny("9.2", "not-now", "the Schwerpunkt is placed in the Organisation Segment")
+    if act.formation not in state.formations or state.pack.formation(act.formation).side != "axis":
+        return deny("5.9", "not-axis", f"{act.formation} is not an Axis formation in play")
+    hq = state.hqs.get(state.pack.hq_of(act.formation).id)
+    if hq is None or hq.hex is None or not hq.supplied:
+        return deny("5.9", "hq-unsupplied", f"the HQ of {act.formation} is not on the map in supply")
+    return ALLOW
+
+
+def place_schwerpunkt(state: GazalaState, seat: str, act: Schwerpunkt) -> Step[GazalaState]:
+    event = Event(
+        kind="schwerpunkt_placed",
+        seat="axis",
+        rule="9.2",
+        data={"formation": act.formation},
+        text=f"the Schwerpunkt goes to {act.formation}",
+    )
+    return _replacement(state.model_copy(update={"schwerpunkt": act.formation}), (event,))
+
+
+# --- Replacements (§9.3) ------------------------------------------------------------------------------------------
+
+
+def _axis_rp(state: GazalaState) -> int:
+    row = next((t for t in state.pack.tables.turns if t.number == state.turn), None)
+    return 0 if row is None else row.axis_rp
+
+
+def _replacement(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
+    state = state.model_copy(update={"admin": "replacement"})
+    offered = any(can_replace(state, "axis", r).ok for r in replacements(state, "axis"))
+    if "axis" in state.seats and _axis_rp(state) > 0 and offered:
+        return Step(state=state, events=events)
+    return _cw_replacement(state, events)
+
+
+def replacements(state: GazalaState, seat: str) -> Iterator[Replace]:
+    for unit in sorted(state.units):
+        if state.pack.unit(unit).side == seat:
+            yield Replace(unit=unit)
+
+
+def _category(state: GazalaState, unit: str) -> str | None:
+    """§9.3.1, §9.3.2: the Commonwealth RP type a unit takes: heavy tank, tank, or leg infantry."""
+    record = state.pack.unit(unit)
+    if record.is_heavy_tank:
+        return "heavy_tank"
+    if record.is_tank:
+        return "tank"
+    return "leg_infantry" if record.movement == "leg" and record.is_infantry else None
+
+
+def can_replace(state: GazalaState, seat: str, act: Replace) -> Verdict:
+    """§9.3: the German Panzer RP goes to a German tank unit (armoured cars included); a Commonwealth RP to a unit of
+    its type (§9.3.1, §9.3.2). The unit is on the map below its printed strength, undisrupted, In Command of its
+    parent HQ, that HQ in supply (an unassigned independent unit: itself in supply, §5.7.5), not in an EZOC."""
+    if state.admin not in ("replacement", "cw_replacement"):
+        return deny("9.3", "not-now", "replacements come in the Replacement Segment")
+    counter = state.units.get(act.unit)
+    record = state.pack.unit(act.unit) if counter is not None else None
+    if counter is None or record is None or counter.hex is None:
+        return deny("9.3", "not-on-map", f"{act.unit} is not a unit on the map (eliminated units are not rebuilt)")
+    if state.admin == "replacement" and (
+        record.nationality != "german" or not (record.is_tank or record.type == "armoured_car")
+    ):
+        return deny("9.3", "not-panzer", f"{act.unit} is not a German tank unit")
+    if state.admin == "cw_replacement":
+        category = _category(state, act.unit)
+        if record.side != "cw" or category is None or state.rps.get(category, 0) < 1:
+            return deny("9.3.1", "no-rp", f"no Replacement Point of {act.unit}'s type is left")
+    if counter.cs >= record.cs:
+        return deny("9.3", "full-strength", f"{act.unit} is at its printed strength")
+    if counter.disrupted:
+        return deny("9.3", "disrupted", f"{act.unit} is Disrupted")
+    sit = sit_of(state)
+    formation = sit.formation(act.unit)
+    hq = state.hqs.get(state.pack.hq_of(formation).id) if formation is not None else None
+    if formation is None:
+        if not supply(sit, act.unit).ok:
+            return deny("5.7.5", "out-of-supply", f"{act.unit} is an unsupplied unassigned independent unit")
+    elif hq is None or not hq.supplied or command(sit, act.unit).state != "in-command":
+        return deny("9.3", "not-in-command", f"{act.unit} is not In Command of a supplied HQ")
+    if HexId(counter.hex) in sit.enemy_zone(record.side):
+        return deny("9.3", "in-ezoc", f"{act.unit} is in an EZOC")
+    return ALLOW
+
+
+def replace(state: GazalaState, seat: str, act: Replace) -> Step[GazalaState]:
+    counter = state.units[act.unit]
+    printed = state.pack.unit(act.unit).cs
+    step = state.pack.number("rp_strength")
+    if state.admin == "cw_replacement":
+        category = _category(state, act.unit)
+        assert category is not None
+        gained = min(printed - counter.cs, step)
+        rps = {**state.rps, category: state.rps[category] - 1}
+        state = state.model_copy(update={"rps": rps})
+    else:
+        gained = min(printed - counter.cs, _axis_rp(state) * step)
+    units = {**state.units, act.unit: counter.model_copy(update={"cs": counter.cs + gained})}
+    event = Event(
+        kind="replaced",
+        seat=seat,
+        rule="9.3",
+        data={"unit": act.unit, "sp": gained},
+        text=f"{act.unit} gains {gained} SP",
+    )
+    state = state.model_copy(update={"units": units})
+    if state.admin == "cw_replacement":
+        return _cw_replacement(state, (event,))
+    return _cw_replacement(state.model_copy(update={"admin": None}), (event,))
+
+
+def _cannibalisable(state: GazalaState) -> list[str]:
+    return sorted(u for u, c in state.units.items() if c.hex is not None and state.pack.unit(u).cannibalise)
+
+
+def cannibalisations(state: GazalaState, seat: str) -> Iterator[Cannibalise]:
+    for unit in _cannibalisable(state):
+        yield Cannibalise(unit=unit)
+
+
+def can_cannibalise(state: GazalaState, seat: str, act: Cannibalise) -> Verdict:
+    """§9.3.1: a Commonwealth tank or heavy tank unit that has lost at least half its printed strength; §9.3.2: the
+    StopCol or SeaCol brigade at any strength; neither Isolated nor in an EZOC; on even turns from GT4."""
+    if state.admin != "cw_replacement":
+        return deny("9.3.1", "not-now", "the Commonwealth cannibalises in the Replacement Segment of its turns")
+    counter = state.units.get(act.unit)
+    if counter is None or counter.hex is None or state.pack.unit(act.unit).cannibalise is None:
+        return deny("9.3.1", "not-cannibalisable", f"{act.unit} cannot be cannibalised")
+    record = state.pack.unit(act.unit)
+    if (
+        record.cannibalise != "leg_infantry"
+        and (record.cs - counter.cs) * state.pack.number("cannibalise_loss_divisor") < record.cs
+    ):
+        return deny("9.3.1", "strength", f"{act.unit} has not lost half its printed strength")
+    sit = sit_of(state)
+    if command(sit, act.unit).state == "isolated":
+        return deny("9.3.1", "isolated", f"{act.unit} is Isolated")
+    if HexId(counter.hex) in sit.enemy_zone("cw"):
+        return deny("9.3.1", "in-ezoc", f"{act.unit} is in an EZOC")
+    return ALLOW
+
+
+def cannibalise(state: GazalaState, seat: str, act: Cannibalise) -> Step[GazalaState]:
+    """The unit leaves play; each of its Strength Points becomes an RP of its type (not a loss: ruling B18)."""
+    counter = state.units[act.unit]
+    kind = state.pack.unit(act.unit).cannibalise
+    assert kind is not None
+    rps = {**state.rps, kind: state.rps.get(kind, 0) + counter.cs}
+    units = {**state.units, act.unit: counter.model_copy(update={"hex": None})}
+    improved = tuple(h for h in state.improved if h != counter.hex)
+    event = Event(
+        kind="cannibalised",
+        seat="cw",
+        rule="9.3.1" if kind != "leg_infantry" else "9.3.2",
+        data={"unit": act.unit, "rp": counter.cs, "type": kind},
+        text=f"{act.unit} is cannibalised for {counter.cs} {kind.replace('_', ' ')} RP",
+    )
+    return _cw_replacement(state.model_copy(update={"rps": rps, "units": units, "improved": improved}), (event,))
+
+
+def _cw_replacement(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
+    """§9.3: the Commonwealth's segment follows the Axis's, on the turns the track allows it."""
+    row = next((t for t in state.pack.tables.turns if t.number == state.turn), None)
+    if "cw" not in state.seats or row is None or not row.cw_cannibalise:
+        return _reinforcement(state, events)
+    state = state.model_copy(update={"admin": "cw_replacement"})
+    useful = any(can_cannibalise(state, "cw", c).ok for c in cannibalisations(state, "cw"))
+    useful = useful or any(can_replace(state, "cw", r).ok for r in replacements(state, "cw"))
+    if useful:
+        return Step(state=state, events=events)
+    return _reinforcement(state.model_copy(update={"rps": {}}), events)
+
+
+def forgoes(state: GazalaState, seat: str) -> Iterator[Forgo]:
+    yield Forgo()
+
+
+def can_forgo(state: GazalaState, seat: str, act: Forgo) -> Verdict:
+    if state.admin not in ("replacement", "cw_replacement"):
+        return deny("9.3", "not-now", "replacements come in the Replacement Segment")
+    return ALLOW
+
+
+def forgo(state: GazalaState, seat: str, act: Forgo) -> Step[GazalaState]:
+    """§9.3: RPs must be used at once; the ones left are lost, and the segment ends for the side."""
+    event = Event(kind="replacement_forgone", seat=seat, rule="9.3", data={"rps": sum(state.rps.values())})
+    if state.admin == "cw_replacement":
+        return _reinforcement(state.model_copy(update={"rps": {}}), (event,))
+    return _cw_replacement(state, (event,))
+
+
+# --- Reinforcements (§9.4) ----------------------------------------------------------------------------------------
+
+
+def _waiting(state: GazalaState, side: Side) -> list[str]:
+    """The reinforcements of ``side`` eligible now and not yet entered or postponed this turn."""
+    if not reinforcements_allowed(state.pack, state.scenario) or side not in state.seats:
+        return []
+    done = set(state.reinforced) | set(state.postponed)
+    return [
+        r.unit
+        for r in state.pack.scenario(state.scenario).reinforcements
+        if r.turn <= state.turn and r.unit not in done and state.pack.side_of(r.unit) == side
+    ]
+
+
+def admin_seat(state: GazalaState) -> tuple[str, ...]:
+    """Who decides in the Admin Phase now: the Axis in Organisation and Replacement; in Reinforcement the
+    Commonwealth first, then the Axis (§9.4)."""
+    if state.pending:
+        return ()
+    if state.admin in ("organisation", "replacement"):
+        return ("axis",)
+    if state.admin == "cw_replacement":
+        return ("cw",)
+    if state.admin == "reinforcement":
+        for side in ("cw", "axis"):
+            if _waiting(state, side):
+                return (side,)
+    return ()
+
+
+def _reinforcement(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
+    state = state.model_copy(update={"admin": "reinforcement"})
+    if admin_seat(state):
+        return Step(state=state, events=events)
+    return begin_ops_phase(state, events)
+
+
+def _entries(state: GazalaState, unit: str) -> tuple[str, ...]:
+    record = next(r for r in state.pack.scenario(state.scenario).reinforcements if r.unit == unit)
+    return record.entry
+
+
+def reinforcements(state: GazalaState, seat: str) -> Iterator[Reinforce]:
+    for seat_side in admin_seat(state):
+        side: Side = "axis" if seat_side == "axis" else "cw"
+        for unit in _waiting(state, side):
+            for entry in _entries(state, unit):
+                yield Reinforce(unit=unit, entry=entry)
+
+
+def _may_act(state: GazalaState, seat: str, unit: str) -> Verdict:
+    if state.admin != "reinforcement":
+        return deny("9.4", "not-now", "reinforcements come in the Reinforcement Segment")
+    if unit not in _waiting(state, "axis" if seat == "axis" else "cw"):
+        return deny("9.4", "not-eligible", f"{unit} is not an eligible reinforcement of {seat} now")
+    return ALLOW
+
+
+def can_reinforce(state: GazalaState, seat: str, act: Reinforce) -> Verdict:
+    """§9.4.1: at one of the unit's entry hexes: a friendly Major supply source not blocked, not enemy-occupied,
+    not in an EZOC; the stacking limits hold (§5.3.1)."""
+    verdict = _may_act(state, seat, act.unit)
+    if not verdict.ok:
+        return verdict
+    if act.entry not in _entries(state, act.unit):
+        return deny("9.4.1", "not-entry", f"{act.entry} is not an entry hex of {act.unit}")
+    source = next(s for s in state.pack.supply_sources if s.id == act.entry)
+    sit = sit_of(state)
+    side: Side = "axis" if seat == "axis" else "cw"
+    here = HexId(source.hex)
+    if source.id in state.blocked or here in sit.occupied[other(side)]:
+        return deny("9.4.1", "blocked", f"{act.entry} is blocked")
+    if here in sit.enemy_zone(side):
+        return deny("9.4.1", "in-ezoc", f"{act.entry} is in an EZOC")
+    pieces = [u for u, c in state.units.items() if c.hex == source.hex] + [
+        h for h, c in state.hqs.items() if c.hex == source.hex
+    ]
+    return stacking(state.pack, [*pieces, act.unit])
+
+
+def reinforce(state: GazalaState, seat: str, act: Reinforce) -> Step[GazalaState]:
+    hex_id = next(s.hex for s in state.pack.supply_sources if s.id == act.entry)
+    if act.unit in state.units:
+        state = state.model_copy(
+            update={"units": {**state.units, act.unit: state.units[act.unit].model_copy(update={"hex": hex_id})}}
+        )
+    else:
+        state = state.model_copy(
+            update={"hqs": {**state.hqs, act.unit: state.hqs[act.unit].model_copy(update={"hex": hex_id})}}
+        )
+    state = state.model_copy(update={"reinforced": (*state.reinforced, act.unit)})
+    event = Event(
+        kind="reinforcement_entered",
+        seat=seat,
+        rule="9.4",
+        data={"unit": act.unit, "dst": hex_id},
+        text=f"{act.unit} enters at {hex_id}",
+    )
+    state = victory.occupy(state, "axis" if seat == "axis" else "cw", (hex_id,))
+    moving = MoveState(units=(act.unit,), path=(hex_id,), supplied=True, reactable=False, reinforcement=True)
+    return Step(state=push(state.model_copy(update={"move": moving}), Reinforcing(seat=seat)), events=(event,))
+
+
+def next_reinforcement(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
+    """§9.4.2: after a reinforcement's free move, the next reinforcement (or the Ops Phase)."""
+    return _reinforcement(state, events)
+
+
+def postponements(state: GazalaState, seat: str) -> Iterator[Postpone]:
+    for seat_side in admin_seat(state):
+        side: Side = "axis" if seat_side == "axis" else "cw"
+        for unit in _waiting(state, side):
+            yield Postpone(unit=unit)
+
+
+def can_postpone(state: GazalaState, seat: str, act: Postpone) -> Verdict:
+    return _may_act(state, seat, act.unit)
+
+
+def postpone(state: GazalaState, seat: str, act: Postpone) -> Step[GazalaState]:
+    event = Event(kind="reinforcement_postponed", seat=seat, rule="9.4", data={"unit": act.unit})
+    return _reinforcement(state.model_copy(update={"postponed": (*state.postponed, act.unit)}), (event,))

@@ -1,0 +1,617 @@
+"""The Movement Action (§7.3) step by step, Enemy Minefield entry (§7.3.6), and the Formation Reaction the
+non-moving seat may attempt in the middle of a move (§6.5).
+
+A move is ``move`` (the stack, paying its AP), then ``step`` after ``step`` (each checked by the board's walk of
+the whole path so far: terrain, roads, ridges, zones of control, Screen movement, enemy Minefields), ``leave``
+where leaving a hex is a Reaction trigger point, and ``halt``. A trigger point (§6.5.1: entering, or attempting to
+exit, a hex next to an enemy combat unit) puts a :class:`~.state.ReactionOffer` on the pending stack for the other
+seat: ``react`` with a qualifying unit, or ``decline``. At most one attempt is made per Movement Action.
+
+Ruling (stricter than §5.3.1, which checks stacking only at the end of an Action and then disrupts and displaces):
+a moving stack never enters a hex where it would be overstacked.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from pbem.games.gazala import victory
+from pbem.games.gazala.actions import Decline, Halt, Leave, Move, React, Step
+from pbem.games.gazala.admin import next_reinforcement
+from pbem.games.gazala.battle import finish_rbc_move
+from pbem.games.gazala.board import adjacent, hqs_displaced_by, other, walk_path
+from pbem.games.gazala.combat_declare import check_rbc_move
+from pbem.games.gazala.data import Side
+from pbem.games.gazala.minefields import minefield_check, minefield_check_drm
+from pbem.games.gazala.ops import (
+    action_cost,
+    affordable,
+    after_action,
+    ap_value,
+    member,
+    side_of_seat,
+    spend,
+    supply_check,
+)
+from pbem.games.gazala.paths import command
+from pbem.games.gazala.scenarios import activation_restriction, static_side
+from pbem.games.gazala.stacking import stacking
+from pbem.games.gazala.state import Activation, DiceWait, GazalaState, MoveState, Reacting, ReactionOffer, sit_of
+from pbem.kit.hexes import HexId
+from pbem.kit.machine import pop, push, top
+from pbem.rules.contract import ALLOW, Event, Outcome, RollRequest, RollSpec, Verdict, deny
+from pbem.rules.contract import Step as Result
+
+__all__ = ["can_continue", "exit_due", "qualifying"]
+
+
+def _here(state: GazalaState) -> str:
+    assert state.move is not None
+    return state.move.path[-1]
+
+
+def _pieces_at(state: GazalaState, hex_id: str) -> list[str]:
+    units = [u for u, c in state.units.items() if c.hex == hex_id]
+    return units + [h for h, c in state.hqs.items() if c.hex == hex_id]
+
+
+def _place(state: GazalaState, pieces: tuple[str, ...], hex_id: str) -> GazalaState:
+    units = dict(state.units)
+    hqs = dict(state.hqs)
+    for piece in pieces:
+        if piece in units:
+            units[piece] = units[piece].model_copy(update={"hex": hex_id})
+        else:
+            hqs[piece] = hqs[piece].model_copy(update={"hex": hex_id})
+    return state.model_copy(update={"units": units, "hqs": hqs})
+
+
+# --- the start of a Movement Action -------------------------------------------------------------------------------
+
+
+def moves(state: GazalaState, seat: str) -> Iterator[Move]:
+    if state.move is not None:
+        return
+    by_hex: dict[str, list[str]] = {}
+    for ident in (*state.units, *state.hqs):
+        counter = state.units.get(ident) or state.hqs[ident]
+        if counter.hex is not None and member(state, ident):
+            if ident in state.units and state.units[ident].disrupted:
+                continue
+            by_hex.setdefault(counter.hex, []).append(ident)
+    for pieces in by_hex.values():
+        ordered = sorted(pieces)
+        for size in range(1, len(ordered) + 1):
+            for group in itertools.combinations(ordered, size):
+                yield Move(units=list(group))
+
+
+def can_move(state: GazalaState, seat: str, act: Move) -> Verdict:
+    """§7.3.1: pieces of the acting formation (or the activated independent unit) starting together, none Disrupted
+    (§5.6.3), listed once each in id order; the AP (§7: doubled Out of Command or Isolated); a first step possible."""
+    if state.move is not None:
+        return deny("7.3", "moving", "a Movement Action is under way")
+    if not act.units or act.units != sorted(set(act.units)):
+        return deny("7.3.1", "units-order", "name each moving piece once, in id order")
+    hexes = set()
+    for ident in act.units:
+        if not member(state, ident):
+            return deny("7.3.1", "not-active", f"{ident} is not a piece of the active formation on the map")
+        if ident in state.units and state.units[ident].disrupted:
+            return deny("5.6.3", "disrupted", f"{ident} is Disrupted: it may only Refit")
+        counter = state.units.get(ident) or state.hqs[ident]
+        hexes.add(counter.hex)
+    if len(hexes) != 1:
+        return deny("7.3.1", "not-together", "a moving stack starts in one hex")
+    verdict = affordable(state, action_cost(state, "cost_movement", act.units, doubles=True))
+    if not verdict.ok:
+        return verdict
+    trial = state.model_copy(update={"move": _new_move(state, tuple(act.units), next(iter(hexes)))})
+    if not any(_step_verdict(trial, there).ok for there in _neighbours(trial)):
+        return deny("7.3.2", "cannot-move", "the stack has nowhere to go")
+    return ALLOW
+
+
+def _new_move(state: GazalaState, units: tuple[str, ...], start: str | None) -> MoveState:
+    acting = state.acting
+    assert acting is not None and start is not None
+    reactable = state.reaction is None and static_side(state.pack, state.scenario) != other(acting.side)
+    return MoveState(units=units, path=(start,), supplied=acting.supplied, reactable=reactable and len(state.seats) > 1)
+
+
+def move(state: GazalaState, seat: str, act: Move) -> Result[GazalaState]:
+    """§7.3: pay the AP; the Improved Defence marker of the hex goes (§7.7: a unit in it takes an Action); an Isolated
+    unit must pass an Effectiveness Check first (§5.8.4)."""
+    units = tuple(act.units)
+    cost = action_cost(state, "cost_movement", units, doubles=True)
+    start = state.units[units[0]].hex if units[0] in state.units else state.hqs[units[0]].hex
+    assert start is not None
+    state = spend(state, cost)
+    state = state.model_copy(update={"improved": tuple(h for h in state.improved if h != start)})
+    sit = sit_of(state)
+    isolated = tuple(u for u in units if u in state.units and command(sit, u).state == "isolated")
+    event = Event(
+        kind="move_begun",
+        seat=side_of_seat(seat),
+        rule="7.3",
+        data={"units": list(units), "from": start, "ap": cost},
+        text=f"{', '.join(units)} begin a Movement Action from {start} ({cost} AP)",
+    )
+    if isolated:
+        wait = DiceWait(seat=seat, purpose="isolated", units=isolated, movers=units)
+        roll = RollRequest(rolls=(RollSpec(id="ec", sides=10, n=len(isolated), purpose="§5.8.4 Isolated units' ECs"),))
+        return Result(state=push(state, wait).with_rolls(roll), events=(event,))
+    return Result(state=state.model_copy(update={"move": _new_move(state, units, start)}), events=(event,))
+
+
+def isolated_checked(state: GazalaState, outcome: Outcome) -> Result[GazalaState]:
+    """§5.8.4: each Isolated unit passes an Effectiveness Check (d10 at most its current Effectiveness) or disrupts
+    and stays; the APs are spent even if no unit moves."""
+    wait = top(state, DiceWait)
+    assert outcome.dice is not None
+    state = pop(state)
+    failed: list[str] = []
+    events: list[Event] = []
+    for unit, die in zip(wait.units, outcome.dice["ec"], strict=True):
+        record = state.pack.unit(unit)
+        passed = die <= record.eff.front
+        if not passed:
+            failed.append(unit)
+            state = state.model_copy(
+                update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
+            )
+        events.append(
+            Event(
+                kind="effectiveness_check",
+                seat=record.side,
+                rule="5.8.4",
+                data={"unit": unit, "die": die, "passed": passed},
+                text=f"{unit} (Isolated) rolls {die}: " + ("passes" if passed else "fails and is Disrupted"),
+            )
+        )
+    movers = tuple(u for u in wait.movers if u not in failed)
+    if not movers:
+        return after_action(state, events)
+    start = state.units[movers[0]].hex if movers[0] in state.units else state.hqs[movers[0]].hex
+    moving = state.model_copy(update={"move": _new_move(state, movers, start)})
+    if not can_continue(moving):
+        return after_action(state, events)
+    return Result(state=moving, events=tuple(events))
+
+
+# --- steps ----------------------------------------------------------------------------------------------------------
+
+
+def _neighbours(state: GazalaState) -> tuple[str, ...]:
+    return tuple(sit_of(state).board.grid.neighbours(HexId(_here(state))))
+
+
+def _step_verdict(state: GazalaState, there: str) -> Verdict:
+    """One more step of the move under way: the walk of the whole path so far (§7.3), and the stacking ruling."""
+    assert state.move is not None
+    sit = sit_of(state)
+    if there not in sit.board.grid:
+        return deny("7.3", "not-adjacent", f"{there} is not a hex of the map")
+    path = [HexId(h) for h in (*state.move.path, there)]
+    if state.move.rbc:
+        verdict = check_rbc_move(sit, state.move.units, path, supplied=state.move.supplied)
+    else:
+        verdict, _ = walk_path(
+            sit, state.move.units, path, supplied=state.move.supplied, reinforcement=state.move.reinforcement
+        )
+    if not verdict.ok:
+        return verdict
+    if not sit.enemy_minefield(HexId(there), sit.board.side[state.move.units[0]]):
+        after = stacking(state.pack, [*_pieces_at(state, there), *state.move.units])
+        if not after.ok:
+            return after
+    return ALLOW
+
+
+def can_continue(state: GazalaState) -> bool:
+    """Whether the stack under way could take one more step (then it may also announce leaving its hex)."""
+    return any(_step_verdict(state, there).ok for there in _neighbours(state))
+
+
+def qualifying(state: GazalaState, unit: str) -> Verdict:
+    """§6.5.1, §7.3.5, ruling B3: a unit of the non-moving side may make its formation react if it is adjacent to the
+    moving stack, undisrupted, In Command of its parent HQ, not an unassigned independent unit, its HQ was not
+    displaced by this move, and its formation is at level 1 or more and not restricted by the scenario."""
+    move_state = state.move
+    acting = state.activation
+    if move_state is None or acting is None:
+        return deny("6.5.1", "no-move", "no move to react to")
+    counter = state.units.get(unit)
+    side = other(acting.side)
+    if counter is None or counter.hex is None or state.pack.unit(unit).side != side:
+        return deny("6.5.1", "not-a-unit", f"{unit} is not a {side} combat unit on the map")
+    sit = sit_of(state)
+    if not adjacent(sit.board, HexId(counter.hex), HexId(_here(state))):
+        return deny("6.5.1", "not-adjacent", f"{unit} is not adjacent to the moving stack")
+    if counter.disrupted:
+        return deny("6.5.1", "disrupted", f"{unit} is Disrupted")
+    formation = sit.formation(unit)
+    if formation is None:
+        return deny("6.5.1", "independent", f"{unit} is an unassigned independent unit")
+    if command(sit, unit).state != "in-command":
+        return deny("6.5.1", "out-of-command", f"{unit} is not In Command")
+    if formation in move_state.barred:
+        return deny("7.3.5", "hq-displaced", f"the move displaced the HQ of {formation}")
+    if state.formations[formation].level < 1:
+        return deny("6.5.1", "level-zero", f"{formation} is at Activation Level 0")
+    if activation_restriction(state, formation) is not None:
+        return deny("6.5.1", "restricted", f"{formation} may not activate yet")
+    return ALLOW
+
+
+def _candidates(state: GazalaState) -> list[str]:
+    acting = state.activation
+    if state.move is None or acting is None:
+        return []
+    side = other(acting.side)
+    grid = sit_of(state).board.grid
+    near = set(grid.neighbours(HexId(_here(state))))
+    return sorted(u for u, c in state.units.items() if c.hex in near and state.pack.unit(u).side == side)
+
+
+def _offer_due(state: GazalaState) -> bool:
+    move_state = state.move
+    if move_state is None or not move_state.reactable or move_state.attempted:
+        return False
+    return any(qualifying(state, u).ok for u in _candidates(state))
+
+
+def exit_due(state: GazalaState) -> bool:
+    """§6.5.1: leaving the current hex is a trigger point not yet offered to the Reaction player."""
+    assert state.move is not None
+    return f"exit:{_here(state)}" not in state.move.offered and _offer_due(state)
+
+
+def steps(state: GazalaState, seat: str) -> Iterator[Step]:
+    if state.move is None:
+        return
+    for there in _neighbours(state):
+        yield Step(to=there)
+
+
+def can_step(state: GazalaState, seat: str, act: Step) -> Verdict:
+    if state.move is None:
+        return deny("7.3", "no-move", "no Movement Action is under way")
+    if exit_due(state):
+        return deny("6.5.1", "announce-exit", "announce leaving this hex first: the other side may react")
+    return _step_verdict(state, act.to)
+
+
+def step(state: GazalaState, seat: str, act: Step) -> Result[GazalaState]:
+    """§7.3: one hex on. Entering an unbreached enemy Minefield (its one step, the whole MA) makes every mover take
+    an Enemy Minefield Check (§7.3.6). A lone enemy HQ next to the hex entered is displaced (§5.3.2, §7.3.5)."""
+    move_state = state.move
+    assert move_state is not None
+    sit = sit_of(state)
+    side = sit.board.side[move_state.units[0]]
+    if sit.enemy_minefield(HexId(act.to), side):
+        schwerpunkt = state.acting is not None and state.acting.schwerpunkt
+        drms = tuple(
+            minefield_check_drm(
+                sit, u, move_state.units, in_command=command(sit, u).state == "in-command", schwerpunkt=schwerpunkt
+            ).value
+            for u in move_state.units
+        )
+        wait = DiceWait(seat=seat, purpose="minefield", units=move_state.units, hex=act.to, drms=drms)
+        roll = RollRequest(
+            rolls=(RollSpec(id="mines", sides=10, n=len(drms), purpose=f"§7.3.6 Enemy Minefield Checks into {act.to}"),)
+        )
+        return Result(state=push(state, wait).with_rolls(roll))
+    return _entered(state, side, move_state.units, act.to, ())
+
+
+def _entered(
+    state: GazalaState, side: Side, units: tuple[str, ...], there: str, events: tuple[Event, ...]
+) -> Result[GazalaState]:
+    """The stack stands in ``there``: the objectives' last occupant (§10), lone enemy HQs displaced (§7.3.5), then
+    a Reaction offer if this is a trigger point, else the move goes on or ends."""
+    move_state = state.move
+    assert move_state is not None
+    state = _place(state, units, there)
+    state = victory.occupy(state, side, (there,))
+    moved = move_state.model_copy(update={"units": units, "path": (*move_state.path, there)})
+    state = state.model_copy(update={"move": moved})
+    found = [
+        *events,
+        Event(
+            kind="moved", seat=side, rule="7.3", data={"units": list(units), "src": move_state.path[-1], "dst": there}
+        ),
+    ]
+    state, displaced = _displace_hqs(state, side, there)
+    found.extend(displaced)
+    if _offer_due(state):
+        assert state.move is not None
+        offered = state.move.model_copy(update={"offered": (*state.move.offered, f"entry:{there}")})
+        offer = ReactionOffer(seat=other(side), at=there, exit=False)
+        return Result(state=push(state.model_copy(update={"move": offered}), offer), events=tuple(found))
+    if can_continue(state):
+        return Result(state=state, events=tuple(found))
+    return _finish(state, tuple(found))
+
+
+def _displace_hqs(state: GazalaState, side: Side, there: str) -> tuple[GazalaState, list[Event]]:
+    """§5.3.2, §7.3.5: each lone enemy HQ adjacent to the hex entered goes to the nearest combat unit of its formation
+    not stacked with another HQ and not in an unbreached Minefield (ruling: the owner's choice among equally near
+    ones is the lowest hex id); it loses one Attack Support Point and its formation one level, and its formation
+    may not react to this move."""
+    sit = sit_of(state)
+    events: list[Event] = []
+    for hq in hqs_displaced_by(sit, side, HexId(there)):
+        formation = state.pack.hq(hq).formation
+        origin = state.hqs[hq].hex
+        assert origin is not None
+        taken = {c.hex for h, c in state.hqs.items() if h != hq}
+        homes = sorted(
+            {
+                c.hex
+                for u, c in state.units.items()
+                if c.hex is not None
+                and sit.formation(u) == formation
+                and c.hex not in taken
+                and (HexId(c.hex) not in sit.board.mines or HexId(c.hex) in sit.position.breached)
+            },
+            key=lambda h: (sit.board.grid.distance(HexId(origin), HexId(h)), h),
+        )
+        if not homes:
+            continue
+        hq_state = state.hqs[hq].model_copy(
+            update={
+                "hex": homes[0],
+                "support": max(0, state.hqs[hq].support - state.pack.number("displacement_support_loss")),
+            }
+        )
+        level = state.formations[formation]
+        lowered = level.model_copy(update={"level": max(0, level.level - state.pack.number("displacement_level_loss"))})
+        assert state.move is not None
+        barred = state.move.model_copy(update={"barred": (*state.move.barred, formation)})
+        state = state.model_copy(
+            update={
+                "hqs": {**state.hqs, hq: hq_state},
+                "formations": {**state.formations, formation: lowered},
+                "move": barred,
+            }
+        )
+        sit = sit_of(state)
+        events.append(
+            Event(
+                kind="hq_displaced",
+                seat=other(side),
+                rule="7.3.5",
+                data={"hq": hq, "src": origin, "dst": homes[0]},
+                text=f"{hq} is displaced from {origin} to {homes[0]}",
+            )
+        )
+    return state, events
+
+
+def minefield_checked(state: GazalaState, outcome: Outcome) -> Result[GazalaState]:
+    """§7.3.6: each mover's Enemy Minefield Check: a unit that passes must enter; one that fails stays, Disrupted
+    (``disrupt``) and also losing one Strength Point (``disrupt_loss``). The stack may split (A10); the move ends."""
+    wait = top(state, DiceWait)
+    assert outcome.dice is not None and wait.hex is not None
+    state = pop(state)
+    sit = sit_of(state)
+    entered: list[str] = []
+    events: list[Event] = []
+    for unit, die, drm in zip(wait.units, outcome.dice["mines"], wait.drms, strict=True):
+        found = minefield_check(sit, unit, die, drm).result
+        events.append(
+            Event(
+                kind="minefield_check",
+                seat=sit.board.side[unit],
+                rule="7.3.6",
+                data={"unit": unit, "die": die, "drm": drm, "result": found, "hex": wait.hex},
+                text=f"{unit} rolls {die}{drm:+d} for the Minefield in {wait.hex}: {found.replace('_', ' ')}",
+            )
+        )
+        if found == "success":
+            entered.append(unit)
+            continue
+        state = state.model_copy(
+            update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
+        )
+        if found == "disrupt_loss":
+            state, lost = victory.lose(state, unit, 1, "7.3.6")
+            events.extend(lost)
+    side = sit.board.side[wait.units[0]]
+    if not entered:
+        assert state.move is not None
+        return _finish(state.model_copy(update={"move": state.move.model_copy(update={"units": ()})}), tuple(events))
+    return _entered(state, side, tuple(entered), wait.hex, tuple(events))
+
+
+# --- announcing an exit, halting -------------------------------------------------------------------------------------
+
+
+def leaves(state: GazalaState, seat: str) -> Iterator[Leave]:
+    if state.move is not None:
+        yield Leave()
+
+
+def can_leave(state: GazalaState, seat: str, act: Leave) -> Verdict:
+    if state.move is None:
+        return deny("7.3", "no-move", "no Movement Action is under way")
+    if not exit_due(state):
+        return deny("6.5.1", "no-trigger", "leaving this hex is not a Reaction trigger point: step on")
+    if not can_continue(state):
+        return deny("7.3.2", "cannot-move", "the stack cannot go on: halt")
+    return ALLOW
+
+
+def leave(state: GazalaState, seat: str, act: Leave) -> Result[GazalaState]:
+    """§6.5.1: the mover announces it leaves (neither where to nor with how many units): the other side may react."""
+    assert state.move is not None
+    here = _here(state)
+    moved = state.move.model_copy(update={"offered": (*state.move.offered, f"exit:{here}")})
+    side = side_of_seat(seat)
+    event = Event(kind="leaving", seat=side, rule="6.5.1", data={"hex": here}, text=f"{side} announces leaving {here}")
+    return Result(
+        state=push(state.model_copy(update={"move": moved}), ReactionOffer(seat=other(side), at=here, exit=True)),
+        events=(event,),
+    )
+
+
+def halts(state: GazalaState, seat: str) -> Iterator[Halt]:
+    if state.move is not None:
+        yield Halt()
+
+
+def can_halt(state: GazalaState, seat: str, act: Halt) -> Verdict:
+    if state.move is None:
+        return deny("7.3", "no-move", "no Movement Action is under way")
+    stuck = state.move.rbc and not can_continue(state)  # a Retreat before Combat with nowhere to go stays
+    if len(state.move.path) < 2 and not state.move.reinforcement and not stuck:
+        return deny("7.3", "not-moved", "take at least one step")
+    return ALLOW
+
+
+def halt(state: GazalaState, seat: str, act: Halt) -> Result[GazalaState]:
+    return _finish(state, ())
+
+
+def _land(state: GazalaState) -> tuple[GazalaState, list[Event]]:
+    """§7.3 the end of a Movement Action: the Improved Defence marker of the hex entered goes (§7.7); an enemy Major
+    supply source entered is blocked, a friendly one unblocked (§5.7.3); Tobruk changes hands from the next Game Turn
+    when an enemy ground unit ends a move in it (§5.7.3)."""
+    move_state = state.move
+    assert move_state is not None
+    events: list[Event] = []
+    end = move_state.path[-1]
+    if len(move_state.path) > 1 and move_state.units:
+        side = state.pack.side_of(move_state.units[0])
+        improved = tuple(h for h in state.improved if h != end)
+        blocked = list(state.blocked)
+        for source in state.pack.supply_sources:
+            if source.hex != end or source.kind != "major":
+                continue
+            if source.side != side and source.id not in blocked:
+                blocked.append(source.id)
+                events.append(Event(kind="source_blocked", seat=side, rule="5.7.3", data={"source": source.id}))
+            elif source.side == side and source.id in blocked:
+                blocked.remove(source.id)
+                events.append(Event(kind="source_unblocked", seat=side, rule="5.7.3", data={"source": source.id}))
+        tobruk_next = state.tobruk_next
+        combat = any(u in state.units for u in move_state.units)
+        if end == state.pack.tobruk.hex and combat and side != (state.tobruk_next or state.tobruk):
+            tobruk_next = side
+            events.append(Event(kind="tobruk_captured", seat=side, rule="5.7.3", data={"side": side}))
+        state = state.model_copy(update={"improved": improved, "blocked": tuple(blocked), "tobruk_next": tobruk_next})
+    return victory.sudden_death(state.model_copy(update={"move": None})), events
+
+
+def _finish(state: GazalaState, events: tuple[Event, ...]) -> Result[GazalaState]:
+    rbc = state.move is not None and state.move.rbc
+    arriving = state.move is not None and state.move.reinforcement
+    state, landed = _land(state)
+    if rbc:
+        return finish_rbc_move(state, (*events, *landed))
+    if arriving:
+        return next_reinforcement(pop(state), (*events, *landed))
+    return after_action(state, (*events, *landed))
+
+
+# --- Formation Reaction (§6.5) -----------------------------------------------------------------------------------
+
+
+def reacts(state: GazalaState, seat: str) -> Iterator[React]:
+    for unit in _candidates(state):
+        yield React(unit=unit)
+
+
+def can_react(state: GazalaState, seat: str, act: React) -> Verdict:
+    return qualifying(state, act.unit)
+
+
+def react(state: GazalaState, seat: str, act: React) -> Result[GazalaState]:
+    """§6.5.2: the reacting HQ's supply check (with Emergency Supply, §6.3.3), then the Reaction Check and the AP
+    roll (one d10 each, rolled together)."""
+    offer = top(state, ReactionOffer)
+    state = pop(state)
+    assert state.move is not None
+    state = state.model_copy(update={"move": state.move.model_copy(update={"attempted": True})})
+    formation = sit_of(state).formation(act.unit)
+    assert formation is not None
+    state, supplied, exhausted, events = supply_check(state, formation)
+    wait = DiceWait(
+        seat=seat, purpose="reaction", formation=formation, hex=offer.at, drms=(int(supplied), int(exhausted))
+    )
+    roll = RollRequest(
+        rolls=(RollSpec(id="reaction", sides=10, n=2, purpose=f"§6.5.2 Reaction of {formation}: check, AP"),)
+    )
+    event = Event(
+        kind="reaction_attempted",
+        seat=seat,
+        rule="6.5.1",
+        data={"formation": formation, "unit": act.unit, "hex": offer.at},
+        text=f"{seat} attempts a Reaction with {formation}",
+    )
+    return Result(state=push(state, wait).with_rolls(roll), events=(*events, event))
+
+
+def reaction_rolled(state: GazalaState, outcome: Outcome) -> Result[GazalaState]:
+    """§6.5.2: success on a d10 at or below the HQ's printed Reaction Rating. Failure: nothing happens and the mover
+    goes on. Success: the mover stops (its Action ends), the formation rolls the red AP value (+ Schwerpunkt) and
+    drops a level, and acts; the initiative formation then resumes with a new Action (§6.5.3)."""
+    wait = top(state, DiceWait)
+    assert outcome.dice is not None and wait.formation is not None
+    state = pop(state)
+    formation = wait.formation
+    check, ap_die = outcome.dice["reaction"]
+    rating = state.pack.hq_of(formation).reaction
+    side = state.pack.formation(formation).side
+    if check > rating:
+        event = Event(
+            kind="reaction_failed",
+            seat=side,
+            rule="6.5.2",
+            data={"formation": formation, "die": check, "rating": rating},
+            text=f"{formation} rolls {check} against its Reaction Rating {rating}: no Reaction",
+        )
+        if can_continue(state):
+            return Result(state=state, events=(event,))
+        return _finish(state, (event,))
+    found = state.formations[formation]
+    points = ap_value(state, found.level, ap_die, red=True)
+    schwerpunkt = state.schwerpunkt == formation
+    if schwerpunkt:
+        points += state.pack.number("schwerpunkt_ap")
+    level = 0 if wait.drms[1] else found.level - 1
+    state = state.model_copy(
+        update={"formations": {**state.formations, formation: found.model_copy(update={"level": level})}}
+    )
+    event = Event(
+        kind="reaction_succeeded",
+        seat=side,
+        rule="6.5.2",
+        data={"formation": formation, "die": check, "rating": rating, "ap_die": ap_die, "ap": points, "level": level},
+        text=f"{formation} reacts ({check} against {rating}) with {points} Action Points",
+    )
+    state, landed = _land(state)
+    reacting = Activation(
+        side=side, formation=formation, ap=points, schwerpunkt=schwerpunkt, supplied=bool(wait.drms[0])
+    )
+    state = push(state.model_copy(update={"reaction": reacting}), Reacting(seat=side))
+    return Result(state=state, events=(event, *landed))
+
+
+def declines(state: GazalaState, seat: str) -> Iterator[Decline]:
+    yield Decline()
+
+
+def can_decline(state: GazalaState, seat: str, act: Decline) -> Verdict:
+    return ALLOW
+
+
+def decline(state: GazalaState, seat: str, act: Decline) -> Result[GazalaState]:
+    offer = top(state, ReactionOffer)
+    state = pop(state)
+    event = Event(kind="reaction_declined", seat=seat, rule="6.5.1", data={"hex": offer.at})
+    if offer.exit or can_continue(state):
+        return Result(state=state, events=(event,))
+    return _finish(state, (event,))

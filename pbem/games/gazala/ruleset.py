@@ -1,0 +1,363 @@
+"""*Operation Theseus: Gazala 1942* on contract v2: the sequence of play (§4) as the kit's step machine.
+
+Phases: ``ops`` (the side with the initiative acts, transfers or passes, §6.2), ``activation`` (the active formation's
+Actions, §7), ``admin`` (§9), ``over``. Interrupts: ``dice`` (every roll the sequence waits for, handed to its
+handler by purpose), ``reaction_offer`` (§6.5.1: the non-moving seat may attempt a Formation Reaction),
+``reacting`` (§6.5.2: the reacting formation's nested activation; also the defender's Battle Victory bonus APs,
+§7.5.3), ``reinforcing`` (§9.4.2), and the decisions of a combat (:mod:`.battle`: Retreat before Combat and its
+free move, escalation, air, Lead Formation, Armour Superiority, first loss, hit distribution, retreat, displacement).
+
+Not registered in the ``pbem.games`` entry point (BRIEF): the hidden information of the rules (limited stack
+intelligence, secret assignments with dummies), SNAFU and the reassignment of independents are not enforced yet;
+develop with ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from pbem.games.gazala import actions_misc, admin, battle, moves, ops, victory
+from pbem.games.gazala.actions import (
+    Activate,
+    ActivateUnit,
+    Air,
+    ArmourChoice,
+    ArmourUnit,
+    Attack,
+    Breach,
+    Cannibalise,
+    Decline,
+    DeclineBonus,
+    Displace,
+    Distribute,
+    EndActivation,
+    Escalate,
+    FirstLoss,
+    Forgo,
+    GazalaAction,
+    Halt,
+    Improve,
+    Lead,
+    Leave,
+    Move,
+    Pass,
+    Postpone,
+    React,
+    Refit,
+    Reinforce,
+    Replace,
+    RetreatBeforeCombat,
+    RetreatPath,
+    Schwerpunkt,
+    Stand,
+    Step,
+    Transfer,
+)
+from pbem.games.gazala.board import situation
+from pbem.games.gazala.cycle import cycle
+from pbem.games.gazala.data import GazalaPack, default_pack_bytes, load_pack, pack_schema
+from pbem.games.gazala.present import GazalaLook
+from pbem.games.gazala.scenarios import setup
+from pbem.games.gazala.state import DiceWait, GazalaState, position, sit_of
+from pbem.kit.machine import Interrupt, Machine, Phase, action, top
+from pbem.rules.contract import (
+    Action,
+    OptionSpec,
+    Outcome,
+    Result,
+    Roster,
+    Ruleset,
+    Scenario,
+    SeatSpec,
+    UnitView,
+    Verdict,
+    View,
+)
+from pbem.rules.contract import Step as Stepped
+from pbem.rules.presentation import Presentation
+
+__all__ = ["MACHINE", "RULESET", "Gazala"]
+
+ACTIVATION_ACTIONS = (
+    "move",
+    "step",
+    "leave",
+    "halt",
+    "breach",
+    "refit",
+    "improve",
+    "attack",
+    "decline_bonus",
+    "end_activation",
+)
+AXIS_FORMATIONS = ("21pz", "15pz", "90le", "15sch", "ariete", "trieste", "brescia", "pavia", "trento", "sabratha")
+"""The Axis formations on the map at the start of 10.2 and 10.3: where the Axis player may put the Schwerpunkt."""
+
+_DICE: dict[str, Callable[[GazalaState, Outcome], Stepped[GazalaState]]] = {
+    "initiative": ops.initiative_rolled,
+    "ap": ops.ap_rolled,
+    "reaction": moves.reaction_rolled,
+    "minefield": moves.minefield_checked,
+    "isolated": moves.isolated_checked,
+    "breach": actions_misc.breached,
+    "refit": actions_misc.refitted,
+    "attrition": admin.attrition_checked,
+    "battle_isolated": battle.battle_isolated_checked,
+    "rbc": battle.rbc_rolled,
+    "chits": battle.chits_drawn,
+    "combat": battle.combat_rolled,
+    "battle_ec": battle.battle_ecs_rolled,
+}
+
+
+def _dice(state: GazalaState, outcome: Outcome) -> Stepped[GazalaState]:
+    """The handler of the roll the top :class:`DiceWait` waits for."""
+    return _DICE[top(state, DiceWait).purpose](state, outcome)
+
+
+def _activation_seat(state: GazalaState) -> tuple[str, ...]:
+    return (state.activation.side,) if state.activation is not None else ()
+
+
+MACHINE: Machine[GazalaState, Any] = Machine(
+    adapter=TypeAdapter(GazalaAction),
+    rule="4",
+    phases=(
+        Phase(
+            "ops",
+            ("activate", "activate_unit", "transfer", "pass"),
+            rule="6.2",
+            to_act=lambda s: (s.chooser,) if s.chooser else (),
+        ),
+        Phase("activation", ACTIVATION_ACTIONS, rule="7", to_act=_activation_seat),
+        Phase(
+            "admin",
+            ("schwerpunkt", "replace", "cannibalise", "forgo", "reinforce", "postpone"),
+            rule="9",
+            to_act=admin.admin_seat,
+        ),
+        Phase("over", (), rule="8", to_act=lambda s: ()),
+    ),
+    interrupts=(
+        Interrupt("dice", (), rule="3.9", resume=_dice),
+        Interrupt("reaction_offer", ("react", "decline"), rule="6.5.1"),
+        Interrupt("reacting", ACTIVATION_ACTIONS, rule="6.5.2"),
+        Interrupt("rbc_offer", ("retreat_before_combat", "stand"), rule="7.5.1.1"),
+        Interrupt("rbc_moving", ("step", "halt"), rule="7.5.1.1"),
+        Interrupt("reinforcing", ("step", "halt"), rule="9.4.2"),
+        Interrupt("escalation", ("escalate",), rule="7.5.1"),
+        Interrupt("air", ("air",), rule="7.5.1.4"),
+        Interrupt("lead", ("lead",), rule="7.5.1.5"),
+        Interrupt("armour_attacker", ("armour_unit",), rule="7.5.1.5"),
+        Interrupt("armour_defender", ("armour",), rule="7.5.1.5"),
+        Interrupt("first_loss", ("first_loss",), rule="7.5.2"),
+        Interrupt("distribution", ("distribute",), rule="7.5.2"),
+        Interrupt("retreat", ("retreat",), rule="7.5.2.2"),
+        Interrupt("displacement", ("displace",), rule="5.3.3"),
+    ),
+    actions=(
+        action(Activate, legal=ops.activations, can=ops.can_activate, effect=ops.activate),
+        action(ActivateUnit, legal=ops.independents, can=ops.can_activate_unit, effect=ops.activate_unit),
+        action(Transfer, legal=ops.transfers, can=ops.can_transfer, effect=ops.transfer),
+        action(Pass, legal=ops.passes, can=ops.can_pass, effect=ops.pass_turn),
+        action(Move, legal=moves.moves, can=moves.can_move, effect=moves.move),
+        action(Step, legal=moves.steps, can=moves.can_step, effect=moves.step),
+        action(Leave, legal=moves.leaves, can=moves.can_leave, effect=moves.leave),
+        action(Halt, legal=moves.halts, can=moves.can_halt, effect=moves.halt),
+        action(
+            Breach, legal=actions_misc.breaches, can=actions_misc.can_breach_action, effect=actions_misc.breach_attempt
+        ),
+        action(Refit, legal=actions_misc.refits, can=actions_misc.can_refit, effect=actions_misc.refit),
+        action(Improve, legal=actions_misc.improvements, can=actions_misc.can_improve, effect=actions_misc.improve),
+        action(EndActivation, legal=ops.ends, can=ops.can_end, effect=ops.end),
+        action(React, legal=moves.reacts, can=moves.can_react, effect=moves.react),
+        action(Decline, legal=moves.declines, can=moves.can_decline, effect=moves.decline),
+        action(Schwerpunkt, legal=admin.schwerpunkts, can=admin.can_schwerpunkt, effect=admin.place_schwerpunkt),
+        action(Replace, legal=admin.replacements, can=admin.can_replace, effect=admin.replace),
+        action(Cannibalise, legal=admin.cannibalisations, can=admin.can_cannibalise, effect=admin.cannibalise),
+        action(Forgo, legal=admin.forgoes, can=admin.can_forgo, effect=admin.forgo),
+        action(Reinforce, legal=admin.reinforcements, can=admin.can_reinforce, effect=admin.reinforce),
+        action(Postpone, legal=admin.postponements, can=admin.can_postpone, effect=admin.postpone),
+        action(Attack, legal=battle.attacks, can=battle.can_attack, effect=battle.attack),
+        action(RetreatBeforeCombat, legal=battle.rbc_attempts, can=battle.can_rbc, effect=battle.rbc),
+        action(Stand, legal=battle.stands, can=battle.can_stand, effect=battle.stand),
+        action(Escalate, legal=battle.escalations, can=battle.can_escalate, effect=battle.escalate),
+        action(Air, legal=battle.airs, can=battle.can_air, effect=battle.air),
+        action(Lead, legal=battle.leads, can=battle.can_lead, effect=battle.lead),
+        action(ArmourUnit, legal=battle.armour_units, can=battle.can_armour_unit, effect=battle.armour_unit),
+        action(ArmourChoice, legal=battle.armour_picks, can=battle.can_armour, effect=battle.armour),
+        action(FirstLoss, legal=battle.first_losses, can=battle.can_first_loss, effect=battle.first_loss),
+        action(Distribute, legal=battle.distributions, can=battle.can_distribute, effect=battle.distribute_hits),
+        action(RetreatPath, legal=battle.retreats, can=battle.can_retreat_path, effect=battle.retreat),
+        action(Displace, legal=battle.displacements, can=battle.can_displace, effect=battle.displace),
+        action(DeclineBonus, legal=battle.bonus_declines, can=battle.can_decline_bonus, effect=battle.decline_bonus),
+    ),
+)
+
+_AXIS = SeatSpec(id="axis", name="Axis", team="axis")
+_CW = SeatSpec(id="cw", name="Commonwealth", team="cw")
+
+
+class Gazala(Ruleset[GazalaState]):
+    id = "gazala"
+    name = "Operation Theseus: Gazala 1942"
+    version = "1"
+    scenarios = (
+        Scenario(
+            id="bir-hacheim",
+            name="Assault on Bir Hacheim",
+            seats=(_AXIS,),
+            description="§10.1: solitaire training; Ariete against the static Free French",
+        ),
+        Scenario(id="opening-phase", name="The Opening Phase", seats=(_AXIS, _CW), description="§10.2: Game Turns 1-4"),
+        Scenario(
+            id="gazala-battles", name="The Gazala Battles", seats=(_AXIS, _CW), description="§10.3: Game Turns 1-8"
+        ),
+    )
+    options = (
+        OptionSpec(
+            id="schwerpunkt",
+            description="§5.9: the Axis formation that carries the Schwerpunkt at the start (10.2, 10.3)",
+            default="21pz",
+            choices=AXIS_FORMATIONS,
+        ),
+        OptionSpec(
+            id="linear_chits",
+            description="optional rule (note on the chits): linear chits A10, A14-A18, A29 replace 10, 14-18, 29",
+            default=False,
+        ),
+        OptionSpec(
+            id="oos_halves_defence",
+            description="ruling A5: an out-of-supply unit is halved defending too (default: attacking only, §5.7.5)",
+            default=False,
+        ),
+        OptionSpec(
+            id="armour_negative_with_at",
+            description="ruling A3: Anti-Tank Points above the attacker's Tank Points give a negative DRM, as in the "
+            "combat example (default: the rule text, §7.5.1.5 C)",
+            default=False,
+        ),
+    )
+    actions = GazalaAction
+
+    # --- data -----------------------------------------------------------------------------------------------
+    def default_data(self) -> bytes:
+        return default_pack_bytes()
+
+    def load_data(self, raw: bytes) -> GazalaPack:
+        return load_pack(raw)
+
+    def data_schema(self) -> dict[str, Any]:
+        return pack_schema()
+
+    def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: GazalaPack) -> GazalaState:
+        """§10: the setup display, then the first Ops Cycle's initiative (GT1: the Axis's without a roll)."""
+        seats = tuple("axis" if s == "axis" else "cw" for s in roster.players)
+        start = setup(data, scenario, options, seats)  # type: ignore[arg-type]
+        return cycle(start, ()).state
+
+    # --- the contract through the machine ------------------------------------------------------------------
+    def to_act(self, state: GazalaState) -> tuple[str, ...]:
+        return MACHINE.to_act(state)
+
+    def legal_actions(self, state: GazalaState, seat: str) -> list[Action]:
+        return [MACHINE.dump(a) for a in MACHINE.legal_actions(state, seat)]
+
+    def contains(self, state: GazalaState, seat: str, action: Any, *, unseen: frozenset[str] = frozenset()) -> Verdict:
+        return MACHINE.check(state, seat, self.typed(action))
+
+    def apply(self, state: GazalaState, seat: str, action: Any) -> Stepped[GazalaState]:
+        return MACHINE.apply(state, seat, self.typed(action))
+
+    def resume(self, state: GazalaState, outcome: Outcome) -> Stepped[GazalaState]:
+        return MACHINE.resume(state, outcome)
+
+    def result(self, state: GazalaState) -> Result | None:
+        return victory.result(state)
+
+    def period(self, state: GazalaState) -> str:
+        return f"turn-{state.turn}"
+
+    def view(self, state: GazalaState, viewer: str) -> View:
+        """Everything is open (limited stack intelligence, §5.3.4, is not enforced)."""
+        units = []
+        for ident, counter in state.units.items():
+            record = state.pack.unit(ident)
+            units.append(
+                UnitView(
+                    id=ident,
+                    name=record.name,
+                    side=record.side,
+                    location=counter.hex,
+                    kind=record.type,
+                    strength=counter.cs,
+                    extra={"disrupted": counter.disrupted, "formation": record.formation or counter.assigned},
+                )
+            )
+        for ident, hq in state.hqs.items():
+            record_hq = state.pack.hq(ident)
+            units.append(
+                UnitView(
+                    id=ident,
+                    name=record_hq.name,
+                    side=state.pack.formation(record_hq.formation).side,
+                    location=hq.hex,
+                    kind="hq",
+                    strength=hq.support,
+                    extra={"emergency_supply": hq.es, "formation": record_hq.formation},
+                )
+            )
+        acting = state.acting
+        doing = f", {acting.formation or acting.unit} active with {acting.ap} AP" if acting else ""
+        summary = f"Game Turn {state.turn} of {state.last_turn}, {state.phase}{doing}"
+        sources = {s.id: s.hex for s in state.pack.supply_sources}
+        facts = {
+            "turn": state.turn,
+            "phase": state.phase,
+            "improved": list(state.improved),
+            "breached": list(state.breached),
+            "blocked": [sources[b] for b in state.blocked],
+            "levels": {f: s.level for f, s in state.formations.items()},
+            "schwerpunkt": state.schwerpunkt,
+            "axis_vp": victory.score(state),
+        }
+        return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
+
+    def presentation(self, data: Any) -> Presentation:
+        return GazalaLook(data)
+
+    def label(self, state: GazalaState, field: str, value: Any) -> str:
+        """Units, HQs and formations by name; hexes with their place names."""
+        pack = state.pack
+        if isinstance(value, str):
+            if field in ("unit",) and value in state.units:
+                return f"{pack.unit(value).name} ({value})"
+            if field == "formation" and value in state.formations:
+                return f"{pack.formation(value).name}"
+            if field in ("to", "hex"):
+                names = next((r.names for r in pack.map.hexes if r.id == value), ())
+                return f"{value} ({', '.join(names)})" if names else value
+            if field == "entry":
+                source = next((s for s in pack.supply_sources if s.id == value), None)
+                return f"{source.name} ({source.hex})" if source is not None else value
+        if isinstance(value, list) and not value:
+            return "none"
+        if field in ("units", "holders", "losses") and isinstance(value, list):
+            return ", ".join(pack.unit(v).name if v in state.units else pack.hq(v).name for v in value)
+        return super().label(state, field, value)
+
+    def assert_invariants(self, state: GazalaState) -> None:
+        assert all(c.cs > 0 for c in state.units.values() if c.hex is not None)
+        assert all(f.level >= 0 for f in state.formations.values())
+        assert state.acting is None or state.acting.ap >= 0
+        if state.phase == "activation":
+            assert state.activation is not None
+        cached, fresh = sit_of(state), situation(state.pack, position(state))
+        for side in ("axis", "cw"):
+            assert cached.zone(side) == fresh.zone(side), f"the {side} zone of control inherited by a copy is stale"
+
+
+RULESET = Gazala()
