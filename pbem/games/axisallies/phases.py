@@ -561,17 +561,20 @@ def _check_path(state: AxisState, power: str, unit: UnitType, path: tuple[str, .
 def find_path(
     state: AxisState, power: str, unit: UnitType, origin: str, to: str
 ) -> tuple[tuple[str, ...] | None, Verdict]:
-    """The first legal path from ``origin`` to ``to`` in the map's order, or None with the refusal of the last
-    path tried (a move names its ends; the rules choose the way, as a player would)."""
-    last = deny("15" if state.phase == "combat_move" else "24", "no-path", f"no way from {origin} to {to}")
+    """The first legal path from ``origin`` to ``to`` in the map's order, or None with the refusal of the direct
+    step (else of the first path tried): a move names its ends, the rules choose the way, as a player would."""
+    first: Verdict | None = None
+    if graph_of(state.pack).edge(origin, to) is not None:
+        first = _check_path(state, power, unit, (origin, to))  # the direct step's own reason, if it is refused
     for path in _paths(state, origin, _longest(state, unit), unit.category == "land"):
         if path[-1] != to:
             continue
         verdict = _check_path(state, power, unit, path)
         if verdict.ok:
             return path, verdict
-        last = verdict
-    return None, last
+        first = first or verdict
+    rule = "15" if state.phase == "combat_move" else "24"
+    return None, first or deny(rule, "no-path", f"no way from {origin} to {to}")
 
 
 def _air_reach(state: AxisState, power: str, unit: UnitType, origin: str) -> dict[str, int]:
