@@ -48,7 +48,6 @@ from pbem.games.axisallies.economy import (
 )
 from pbem.games.axisallies.movement import Phase as MovePhase
 from pbem.games.axisallies.movement import (
-    air_range,
     check_land_move,
     check_sea_move,
     excess_destinations,
@@ -56,7 +55,7 @@ from pbem.games.axisallies.movement import (
     may_enter,
     stacking_excess,
 )
-from pbem.games.axisallies.position import combat_units, enemy, graph_of, side_of, status
+from pbem.games.axisallies.position import Position, combat_units, enemy, graph_of, side_of, status
 from pbem.games.axisallies.scenarios import (
     final_result,
     instant_winner,
@@ -76,6 +75,7 @@ from pbem.games.axisallies.state import (
     tally,
 )
 from pbem.games.axisallies.supply import attack_supply_due, exempt_from_attack_supply, sources
+from pbem.kit.graph import dijkstra
 from pbem.kit.machine import pop, push, replace_top, top
 from pbem.rules.contract import ALLOW, Event, Step, Verdict, deny
 
@@ -548,8 +548,8 @@ def _longest(state: AxisState, unit: UnitType) -> int:
     return max(unit.move, road)
 
 
-def _check_path(state: AxisState, power: str, unit: UnitType, path: tuple[str, ...]) -> Verdict:
-    pack, position = state.pack, state.position()
+def _check_path(state: AxisState, position: Position, power: str, unit: UnitType, path: tuple[str, ...]) -> Verdict:
+    pack = state.pack
     if unit.category == "land":
         phase: MovePhase = "combat" if state.phase == "combat_move" else "noncombat"
         return check_land_move(
@@ -563,13 +563,14 @@ def find_path(
 ) -> tuple[tuple[str, ...] | None, Verdict]:
     """The first legal path from ``origin`` to ``to`` in the map's order, or None with the refusal of the direct
     step (else of the first path tried): a move names its ends, the rules choose the way, as a player would."""
+    position = state.position()
     first: Verdict | None = None
     if graph_of(state.pack).edge(origin, to) is not None:
-        first = _check_path(state, power, unit, (origin, to))  # the direct step's own reason, if it is refused
+        first = _check_path(state, position, power, unit, (origin, to))  # the direct step's own reason
     for path in _paths(state, origin, _longest(state, unit), unit.category == "land"):
         if path[-1] != to:
             continue
-        verdict = _check_path(state, power, unit, path)
+        verdict = _check_path(state, position, power, unit, path)
         if verdict.ok:
             return path, verdict
         first = first or verdict
@@ -577,25 +578,37 @@ def find_path(
     return None, first or deny(rule, "no-path", f"no way from {origin} to {to}")
 
 
-def _air_reach(state: AxisState, power: str, unit: UnitType, origin: str) -> dict[str, int]:
-    side = side_of(state.pack, state.position(), power, origin)
-    return air_range(state.pack, scenario_of(state), state.position(), side, unit, origin)
+def _air_reach(state: AxisState, position: Position, power: str, unit: UnitType, origin: str) -> dict[str, int]:
+    """p.33: the spaces an air unit in ``origin`` reaches within its move, and the spaces entered to get there."""
+    pack, scenario = state.pack, scenario_of(state)
+    side = side_of(pack, position, power, origin)
+    graph = graph_of(pack)
+
+    def expand(here: str, _spent: int) -> Iterator[tuple[str, int]]:
+        for edge in graph.edges(here):
+            if edge.type != "convoy" and may_enter(pack, scenario, position, side, unit, edge.b, edge.a).ok:
+                yield edge.b, 1
+
+    return dict(dijkstra([origin], expand, limit=unit.move).cost)
 
 
 def moves(state: AxisState, seat: str) -> Iterator[Move]:
     power = state.power
+    position = state.position()
     for space in sorted(state.pieces):
         for k in sorted(_pieces_of(state, power, space)):
             unit = state.pack.unit(*split(k))
             if _movable(state, space, k) <= 0 or not _may_move(state, unit, space):
                 continue
             if unit.category == "air":
-                for there in sorted(_air_reach(state, power, unit, space)):
-                    yield Move(unit=unit.type, origin=space, to=there)
+                reach = _air_reach(state, position, power, unit, space)
+                for there in sorted(reach):
+                    if there in state.landing and there != space:
+                        yield Move(unit=unit.type, origin=space, to=there)
                 continue
             seen: set[str] = set()
             for path in _paths(state, space, _longest(state, unit), unit.category == "land"):
-                if path[-1] not in seen and _check_path(state, power, unit, path).ok:
+                if path[-1] not in seen and _check_path(state, position, power, unit, path).ok:
                     seen.add(path[-1])
                     yield Move(unit=unit.type, origin=space, to=path[-1])
 
@@ -632,8 +645,8 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
 def _can_fly(state: AxisState, unit: UnitType, origin: str, to: str) -> Verdict:
     """p.24: an air unit that did not move flies at most its move to land where its side held control at the start
     of the turn."""
-    distance = _air_reach(state, state.power, unit, origin).get(to)
-    if distance is None or distance > unit.move:
+    distance = _air_reach(state, state.position(), state.power, unit, origin).get(to)
+    if distance is None or origin == to:
         return deny("16", "too-far", f"{unit.id} cannot fly from {origin} to {to}")
     if to not in state.landing:
         return deny("24", "no-landing", f"{unit.id} cannot land in {to}")
