@@ -484,10 +484,19 @@ def can_requisition(state: AxisState, seat: str, act: Requisition) -> Verdict:
         state.power,
         _order(state, act.unit),
         state.rp,
-        in_play=in_play(state),
+        in_play=_in_play_before_orders(state),
         supply_in_play=supply_in_play(state) - state.ordered.get(SUPPLY, 0),
         options=frozenset(o for o, v in state.options.items() if v == "on"),
     )
+
+
+def _in_play_before_orders(state: AxisState) -> dict[tuple[str, str], int]:
+    """The pieces in play less this turn's requisitions, which :func:`check_requisition` counts with the order."""
+    found = in_play(state)
+    for type_, n in state.ordered.items():
+        if type_ != SUPPLY:
+            found[(state.power, type_)] -= n
+    return found
 
 
 def requisition(state: AxisState, seat: str, act: Requisition) -> Step[AxisState]:

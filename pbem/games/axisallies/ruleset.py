@@ -168,8 +168,9 @@ class AxisAllies(Ruleset[AxisState]):
         if heir is None:
             return None
         seats = {p: heir if s == seat else s for p, s in state.seats.items()}
+        pending = tuple(d.model_copy(update={"seat": heir}) if d.seat == seat else d for d in state.pending)
         event = Event(kind="powers_taken_over", seat=heir, rule="7", data={"from": seat, "to": heir})
-        updated = state.model_copy(update={"seats": seats, "resigned": (*state.resigned, seat)})
+        updated = state.model_copy(update={"seats": seats, "pending": pending, "resigned": (*state.resigned, seat)})
         return Step(state=updated, events=(event,))
 
     def result(self, state: AxisState) -> Result | None:

@@ -180,3 +180,19 @@ def test_p12_an_opposing_player_moves_excess_units_then_the_owner_destroys() -> 
     assert seat(state) == "axis" and state.pending[-1].kind == "excess_destroy"
     state = play(state, {"action": "destroy", "unit": "italy:infantry"})
     assert state.phase == "deploy" and not state.pending
+
+
+@pytest.mark.rule("9")
+def test_p9_air_sea_and_trucks_never_exceed_their_pieces() -> None:
+    state = germany()
+    trucks = state.pack.unit("germany", "truck")
+    available = 1  # Rommel's Last Push: one Axis truck each until round 7 (p.28)
+    on_board = sum(c.get("germany:truck", 0) for c in state.pieces.values())
+    assert trucks.pieces > available and on_board == available
+    assert refusal(state, req("truck")) == ("9", "no-pieces-left")
+    subs = state.pack.unit("germany", "submarine").pieces - sum(
+        c.get("germany:submarine", 0) for c in state.pieces.values()
+    )
+    for _ in range(subs):
+        state = play(state, req("submarine")).model_copy(update={"rp": 99})
+    assert refusal(state, req("submarine")) == ("9", "no-pieces-left")

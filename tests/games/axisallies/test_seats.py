@@ -54,3 +54,14 @@ def test_successor_skips_resigned_seats() -> None:
     sides = {"germany": "axis", "italy": "axis", "united_kingdom": "allies", "united_states": "allies"}
     assert successor(seats, sides, "u", frozenset()) == "s"
     assert successor(seats, sides, "u", frozenset({"s"})) is None
+
+
+@pytest.mark.rule("12")
+def test_p12_a_pending_decision_of_a_resigning_seat_passes_to_its_partner() -> None:
+    from pbem.games.axisallies.state import ExcessMove
+
+    state = start("rommels_last_push-4p")
+    waiting = state.model_copy(update={"pending": (ExcessMove(seat="united_states", territory="sirte", side="axis"),)})
+    step = RULESET.on_resign(waiting, "united_states")
+    assert step is not None and step.state.pending[0].seat == "united_kingdom"
+    assert RULESET.to_act(step.state) == ("united_kingdom",)
