@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from pbem.games.axisallies import phases as ph
+from pbem.games.axisallies import present
 from pbem.games.axisallies.actions import (
     AxisAction,
     Commit,
@@ -153,6 +154,10 @@ class AxisAllies(Ruleset[AxisState]):
 
     def resume(self, state: AxisState, outcome: Outcome) -> Step[AxisState]:
         return MACHINE.resume(state, outcome)
+
+    def label(self, state: AxisState, field: str, value: Any) -> str:
+        """Spaces and pieces by their printed names (:mod:`.present`)."""
+        return present.label(state.pack, state.power, field, value) or super().label(state, field, value)
 
     def period(self, state: AxisState) -> str:
         return f"round-{state.round}"
