@@ -15,10 +15,8 @@ SPACE_FIELDS = frozenset({"origin", "to", "target", "source", "zone", "territory
 
 
 def _space(pack: AxisAlliesPack, ident: str) -> str | None:
-    for row in (*pack.territories, *pack.sea_zones):
-        if row.id == ident:
-            return row.name
-    return None
+    names = {t.id: t.name for t in pack.territories} | {z.id: z.name for z in pack.sea_zones}
+    return names.get(ident)
 
 
 def label(pack: AxisAlliesPack, power: str, field: str, value: Any) -> str | None:
