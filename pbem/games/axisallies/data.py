@@ -45,6 +45,7 @@ __all__ = [
     "Scenario",
     "SeaZone",
     "Territory",
+    "UnitClass",
     "UnitType",
     "default_pack_bytes",
     "load_pack",
@@ -312,6 +313,15 @@ class Token(PackModel):
     pieces: dict[Slug, int] = Field(description="pieces per pool: 'all', or 'axis'/'allies' for sea mines")
     rule: RuleRef
     text: Text
+    source: SourceText
+
+
+class UnitClass(PackModel):
+    """A class of unit types a rule names as a whole, e.g. p.30's "tanks" that anti-tank guns aim at."""
+
+    id: Slug
+    types: tuple[Slug, ...] = Field(min_length=1)
+    rule: RuleRef
     source: SourceText
 
 
@@ -646,6 +656,7 @@ class AxisAlliesPack(PackModel):
     tokens: tuple[Token, ...]
     immediate_deployments: tuple[ImmediateDeployment, ...]
     cargo: Cargo
+    unit_classes: tuple[UnitClass, ...] = Field(description="classes of unit types rules name (p.30: tanks)")
     scenarios: tuple[Scenario, ...]
     limits: tuple[LimitRow, ...]
     optional_rules: tuple[OptionalRule, ...]
@@ -672,6 +683,10 @@ class AxisAlliesPack(PackModel):
     def scenario(self, ident: str) -> Scenario:
         """The scenario ``ident``; KeyError if there is none."""
         return by_id(self.scenarios, ident)
+
+    def unit_class(self, ident: str) -> frozenset[str]:
+        """The unit types of class ``ident`` (``"tanks"``); KeyError if there is none."""
+        return frozenset(by_id(self.unit_classes, ident).types)
 
     def limit(self, ident: str) -> int:
         """The value of ``limits`` row ``ident``; KeyError if there is none."""

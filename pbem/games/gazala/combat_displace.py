@@ -1,0 +1,225 @@
+"""Retreats after combat and displacements (§7.5.2.2, §7.5.2.3, §5.3.1-§5.3.3), over :mod:`.retreat`.
+
+* :func:`retreat_paths` enumerates every legal path of a retreating stack and :func:`check_retreat_path` refuses
+  the others. Each hex entered must bring the stack closer to home (the nearest friendly Major supply source or
+  the friendly map edge, :func:`~.retreat.home_distance`; notes B5), and among those the hexes that cost no extra
+  Strength Point take precedence (§7.5.2.2: "avoiding additional step losses takes precedence"): an EZOC hex (a
+  Forced Retreat only, +1 SP per unit, §7.5.2.3) or an overstacked hex (+1 SP per retreating unit, §7.5.2.2). A
+  Forced Retreat that cannot go on costs each unit 2 SP per hex not entered; a Voluntary Retreat that cannot be
+  completed is not offered (notes B6: :func:`can_retreat` tells the hit distribution).
+* Overstacking in a hex a retreat enters disrupts every combat unit there (an already Disrupted one loses 1 SP,
+  §5.3.1); where the retreat ends overstacked, the surplus is displaced.
+* :func:`displacement_options` / :func:`check_displacement`: the opponent displaces overstacked combat units one at
+  a time into adjacent hexes (§5.3.3), never into a fully stacked hex while another is open, never through enemy
+  units; a unit with nowhere to go is eliminated. HQs are displaced by their owner: :func:`hq_displacement_options`
+  (§5.3.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pbem.games.gazala.board import Situation, adjacent, other
+from pbem.games.gazala.data import GazalaPack, Side
+from pbem.games.gazala.retreat import home_distance, retreat_step
+from pbem.games.gazala.stacking import stacking
+from pbem.kit.hexes import HexId
+from pbem.rules.contract import ALLOW, Verdict, deny
+
+__all__ = [
+    "Displacement",
+    "RetreatPath",
+    "can_retreat",
+    "check_displacement",
+    "check_retreat_path",
+    "displacement_options",
+    "hq_displacement_options",
+    "overstacked",
+    "retreat_paths",
+]
+
+
+def _friendly_at(sit: Situation, side: Side, hex_id: HexId, *, without: Sequence[str] = ()) -> list[str]:
+    """The ``side`` combat units and HQs in ``hex_id`` (``without`` left out)."""
+    units = [u for u in sit.combat[side].get(hex_id, ()) if u not in without]
+    hqs = [h for h, there in sit.position.hqs.items() if there == hex_id and sit.board.side[h] == side]
+    return units + hqs
+
+
+def _would_overstack(pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId, arriving: Sequence[str]) -> bool:
+    return not stacking(pack, [*_friendly_at(sit, side, hex_id, without=arriving), *arriving]).ok
+
+
+@dataclass(frozen=True)
+class RetreatPath:
+    """A retreat as carried out.
+
+    Attributes:
+        hexes: the hexes entered, in order. blocked: hexes of a Forced Retreat it could not enter.
+        ezoc: EZOC hexes entered (Forced Retreat). overstacked: hexes entered that it overstacked.
+    """
+
+    hexes: tuple[HexId, ...]
+    blocked: int
+    ezoc: tuple[HexId, ...]
+    overstacked: tuple[HexId, ...]
+
+    def losses(self, pack: GazalaPack) -> int:
+        """The extra Strength Points each retreating unit loses (§7.5.2.2, §7.5.2.3): over and above the hits."""
+        return (
+            len(self.ezoc) * pack.number("forced_retreat_ezoc_loss")
+            + len(self.overstacked) * pack.number("retreat_overstack_loss")
+            + self.blocked * pack.number("forced_retreat_blocked_loss")
+        )
+
+
+def _steps(
+    pack: GazalaPack, sit: Situation, side: Side, here: HexId, units: Sequence[str], *, forced: bool
+) -> list[tuple[HexId, bool, bool]]:
+    """The hexes the stack may retreat into from ``here``: closer to home, open (:func:`~.retreat.retreat_step`),
+    an EZOC only in a Forced Retreat; of those, only the ones with the fewest extra losses. ``(hex, ezoc, over)``."""
+    zone = sit.enemy_zone(side)
+    now = home_distance(sit, side, here)
+    found = []
+    for there in sit.board.grid.neighbours(here):
+        if not retreat_step(sit, side, here, there).ok or home_distance(sit, side, there) >= now:
+            continue
+        ezoc = there in zone
+        if ezoc and not forced:
+            continue
+        found.append((there, ezoc, _would_overstack(pack, sit, side, there, units)))
+    if not found:
+        return []
+    least = min(int(e) + int(o) for _, e, o in found)
+    return [f for f in found if int(f[1]) + int(f[2]) == least]
+
+
+def retreat_paths(
+    pack: GazalaPack, sit: Situation, side: Side, start: HexId, units: Sequence[str], hexes: int, *, forced: bool
+) -> tuple[RetreatPath, ...]:
+    """Every legal retreat of ``units`` (one stack, ``side``) from ``start`` over ``hexes`` hexes (§7.5.2.2). A
+    Forced Retreat stops where no hex is open and counts the hexes it missed; a Voluntary Retreat must be complete
+    (none: it cannot be chosen)."""
+    found: list[RetreatPath] = []
+
+    def walk(here: HexId, path: tuple[HexId, ...], ezoc: tuple[HexId, ...], over: tuple[HexId, ...]) -> None:
+        if len(path) == hexes:
+            found.append(RetreatPath(path, 0, ezoc, over))
+            return
+        steps = _steps(pack, sit, side, here, units, forced=forced)
+        if not steps:
+            if forced:
+                found.append(RetreatPath(path, hexes - len(path), ezoc, over))
+            return
+        for there, in_zone, overstack in steps:
+            walk(there, (*path, there), (*ezoc, there) if in_zone else ezoc, (*over, there) if overstack else over)
+
+    walk(start, (), (), ())
+    return tuple(found)
+
+
+def can_retreat(pack: GazalaPack, sit: Situation, side: Side, start: HexId, units: Sequence[str], hexes: int) -> bool:
+    """Whether a Voluntary Retreat of ``hexes`` hexes is open (the hit distribution's ``can_retreat``)."""
+    return bool(retreat_paths(pack, sit, side, start, units, hexes, forced=False))
+
+
+def check_retreat_path(
+    pack: GazalaPack,
+    sit: Situation,
+    side: Side,
+    start: HexId,
+    units: Sequence[str],
+    hexes: int,
+    path: Sequence[HexId],
+    *,
+    forced: bool,
+) -> Verdict:
+    """§7.5.2.2, §7.5.2.3: ``path`` (the hexes entered) is one of :func:`retreat_paths`. Refused: ``retreat-path``
+    naming the first hex that no legal retreat takes."""
+    legal = retreat_paths(pack, sit, side, start, units, hexes, forced=forced)
+    if any(p.hexes == tuple(path) for p in legal):
+        return ALLOW
+    for n in range(len(path)):
+        if not any(p.hexes[: n + 1] == tuple(path[: n + 1]) for p in legal):
+            break
+    else:
+        n = len(path)
+    where = f"{path[n]}" if n < len(path) else "a shorter path"
+    ways = sorted({"-".join(p.hexes) or "none" for p in legal})
+    return deny("7.5.2.2", "retreat-path", f"the retreat may not take {where}; it may take {', '.join(ways)}")
+
+
+# --- displacement (§5.3.2, §5.3.3) ---------------------------------------------------------------------------------
+
+
+def overstacked(pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId) -> bool:
+    """§5.3.1: whether ``side``'s units and HQs in ``hex_id`` break the stacking limits."""
+    return not stacking(pack, _friendly_at(sit, side, hex_id)).ok
+
+
+@dataclass(frozen=True)
+class Displacement:
+    """One displaced combat unit and where it goes; ``to`` None: it cannot be displaced and is eliminated."""
+
+    unit: str
+    to: HexId | None
+
+
+def _destinations(pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId, unit: str) -> tuple[HexId, ...]:
+    board = sit.board
+    enemy = sit.occupied[other(side)]
+    open_hexes = [n for n in board.grid.neighbours(hex_id) if adjacent(board, hex_id, n) and n not in enemy]
+    roomy = [n for n in open_hexes if not _would_overstack(pack, sit, side, n, [unit])]
+    return tuple(roomy or open_hexes)
+
+
+def displacement_options(pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId) -> tuple[Displacement, ...]:
+    """§5.3.3: the displacements the opponent may make next in an overstacked ``hex_id`` of ``side``: any of its
+    combat units, into an adjacent hex that is neither enemy-occupied nor across a prohibited hexside, a hex with
+    room first (a full one only when no other is open); a unit with no such hex is eliminated. Empty once the hex
+    meets the limits."""
+    if not overstacked(pack, sit, side, hex_id):
+        return ()
+    found = []
+    for unit in sit.combat[side].get(hex_id, ()):
+        destinations = _destinations(pack, sit, side, hex_id, unit)
+        found += [Displacement(unit, to) for to in destinations] or [Displacement(unit, None)]
+    return tuple(found)
+
+
+def check_displacement(pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId, move: Displacement) -> Verdict:
+    """§5.3.3: ``move`` is one of :func:`displacement_options`. Refused: ``not-overstacked`` (nothing to displace),
+    ``displace-unit`` (not a combat unit of that hex), ``displace-to`` (a hex it may not be displaced into)."""
+    if not overstacked(pack, sit, side, hex_id):
+        return deny("5.3.3", "not-overstacked", f"{hex_id} meets the stacking limits")
+    if move.unit not in sit.combat[side].get(hex_id, ()):
+        return deny("5.3.3", "displace-unit", f"{move.unit} is not a combat unit of the overstacked hex {hex_id}")
+    if move not in displacement_options(pack, sit, side, hex_id):
+        places = ", ".join(str(d.to) for d in displacement_options(pack, sit, side, hex_id) if d.unit == move.unit)
+        return deny("5.3.3", "displace-to", f"{move.unit} may be displaced into {places}")
+    return ALLOW
+
+
+def hq_displacement_options(sit: Situation, hq: str) -> tuple[HexId, ...]:
+    """§5.3.2: where the owner places a displaced HQ: the hexes of the nearest friendly combat units of its formation
+    not stacked with another HQ and not in an unbreached Minefield (either side's, notes B14); if every such unit is
+    in an unbreached Minefield, a hex adjacent to one of them (not enemy-occupied). Empty: the formation has no
+    combat unit on the map."""
+    board, position = sit.board, sit.position
+    formation = board.hqs[hq].formation
+    side = board.side[hq]
+    here = position.hqs[hq]
+    with_hq = {h for other_hq, h in position.hqs.items() if other_hq != hq}
+    own = sorted({h for h, units in sit.combat[side].items() for u in units if sit.formation(u) == formation})
+    mined = {h for h in own if h in board.mines and h not in position.breached}
+    good = [h for h in own if h not in with_hq and h not in mined]
+    if good:
+        nearest = min(board.grid.distance(here, h) for h in good)
+        return tuple(h for h in good if board.grid.distance(here, h) == nearest)
+    if own and all(h in mined for h in own):
+        enemy = sit.occupied[other(side)]
+        return tuple(
+            sorted({n for h in own for n in board.grid.neighbours(h) if adjacent(board, h, n) and n not in enemy})
+        )
+    return ()
