@@ -15,17 +15,30 @@ from pydantic import Field
 from pbem.rules.contract import ActionModel
 
 __all__ = [
+    "Aim",
     "AxisAction",
+    "Casualty",
+    "Cease",
     "Commit",
     "Deploy",
     "Destroy",
     "Done",
+    "Fight",
+    "Main",
     "Move",
     "MoveExcess",
+    "MoveIn",
+    "Order",
     "Pay",
     "PayUpkeep",
     "Place",
+    "Press",
+    "PressPay",
     "Requisition",
+    "Retreat",
+    "Strike",
+    "TurnAside",
+    "Withdraw",
 ]
 
 
@@ -78,6 +91,14 @@ class Pay(ActionModel):
     source: str = Field(title="supply from")
 
 
+class Withdraw(ActionModel):
+    """p.18: take back an attack declaration of this phase (its supply goes back)."""
+
+    action: Literal["withdraw"] = "withdraw"
+    origin: str = Field(title="attack from")
+    target: str = Field(title="attack on")
+
+
 class Deploy(ActionModel):
     """p.25: deploy one piece (or one supply point, ``"supply"``) of the Reinforcements Zone to ``to``."""
 
@@ -101,10 +122,127 @@ class Destroy(ActionModel):
     unit: str = Field(title="piece")
 
 
+class Fight(ActionModel):
+    """p.19: the moving power fights its next declared combat."""
+
+    action: Literal["fight"] = "fight"
+    target: str = Field(title="combat in")
+
+
+class Main(ActionModel):
+    """p.19: the attacker names the main attack among the origins tied for the most land units."""
+
+    action: Literal["main"] = "main"
+    origin: str = Field(title="main attack from")
+
+
+class Strike(ActionModel):
+    """pp.31, 33: the attacker destroys 1 supply token in the attacked territory (Supply Raider, Collateral
+    Damage)."""
+
+    action: Literal["strike"] = "strike"
+    ability: Literal["supply_raider", "collateral_damage"] = Field(title="with")
+
+
+class Order(ActionModel):
+    """p.20: the defender's combat orders for the round: fight (paying 1 supply from ``source`` unless every
+    defender is exempt) or retreat; ``exempt_stay``: the exempt units fight while the others retreat."""
+
+    action: Literal["order"] = "order"
+    fight: bool = Field(title="fight")
+    exempt_stay: bool = Field(title="exempt units stay")
+    source: str | None = Field(title="supply from")
+
+
+class Aim(ActionModel):
+    """pp.30-33: the firer aims one hit of fire group ``group`` at ``target`` (tanks, air, a unit type)."""
+
+    action: Literal["aim"] = "aim"
+    group: int = Field(title="fire group")
+    target: str = Field(title="aimed at")
+
+
+class Casualty(ActionModel):
+    """pp.21-22: the owner takes one hit on a piece (``"power:type"``); an attacking land unit is named with the
+    territory it attacks from (None for a defender)."""
+
+    action: Literal["casualty"] = "casualty"
+    unit: str = Field(title="piece")
+    origin: str | None = Field(title="attacking from")
+
+
+class Retreat(ActionModel):
+    """p.22: a retreating defender (``"power:type"``) moves to an adjacent territory."""
+
+    action: Literal["retreat"] = "retreat"
+    unit: str = Field(title="piece")
+    to: str = Field(title="to")
+
+
+class TurnAside(ActionModel):
+    """p.23: the attacker turns one attacking piece aside before pressing (it stays in its origin)."""
+
+    action: Literal["turn_aside"] = "turn_aside"
+    origin: str = Field(title="from")
+    unit: str = Field(title="piece")
+
+
+class PressPay(ActionModel):
+    """p.23: one supply token from ``source`` pays for pressing out of ``origin``."""
+
+    action: Literal["press_pay"] = "press_pay"
+    origin: str = Field(title="attack from")
+    source: str = Field(title="supply from")
+
+
+class Press(ActionModel):
+    """p.23: the attacker presses: another round."""
+
+    action: Literal["press"] = "press"
+
+
+class Cease(ActionModel):
+    """p.23: the attacker ceases the attack."""
+
+    action: Literal["cease"] = "cease"
+
+
+class MoveIn(ActionModel):
+    """p.23 step 6: one attacking land unit moves into the captured territory."""
+
+    action: Literal["move_in"] = "move_in"
+    origin: str = Field(title="from")
+    unit: str = Field(title="piece")
+
+
 class Done(ActionModel):
     """End the current phase (or, for an opposing player, stop moving excess units)."""
 
     action: Literal["done"] = "done"
 
 
-AxisAction = Place | PayUpkeep | Requisition | Move | Commit | Pay | Deploy | MoveExcess | Destroy | Done
+AxisAction = (
+    Place
+    | PayUpkeep
+    | Requisition
+    | Move
+    | Commit
+    | Pay
+    | Withdraw
+    | Deploy
+    | MoveExcess
+    | Destroy
+    | Fight
+    | Main
+    | Strike
+    | Order
+    | Aim
+    | Casualty
+    | Retreat
+    | TurnAside
+    | PressPay
+    | Press
+    | Cease
+    | MoveIn
+    | Done
+)

@@ -8,9 +8,11 @@ is accepted cannot drift apart.
 * setup (p.9): the UK's variable reinforcements, one piece at a time, then ``done``.
 * phase 1 (p.12): convoys advance by themselves at the start of the turn (:func:`convoys`).
 * phase 2 (p.13): ``pay_upkeep`` (Malta), ``requisition`` one unit or supply point at a time.
-* phase 3 (pp.15-18): ``move`` land units (blitzes capture at once), then ``commit`` units to attacks and
-  ``pay`` their supply; ``done`` checks that every unit that moved into attack position attacks and every
-  attack is paid in full.
+* phase 3 (pp.15-18): ``move`` land units (blitzes capture at once; a move into attack position needs the
+  supply for an attack there), then ``commit`` units to attacks and ``pay`` their supply (an attack that can
+  no longer be paid is ``withdraw`` n); ``done`` checks that every unit that moved into attack position attacks
+  while it can and every attack is paid in full. In the round of Operation Torch the landings start declared.
+* phase 4 (pp.19-23): :mod:`.phase_combat`.
 * phase 5 (p.24): ``move`` land, air and sea units that neither moved nor fought.
 * phase 6 (p.25): ``deploy`` everything in the Reinforcements Zone; what cannot go anywhere is lost.
 * the end of every phase (p.12): stacking. An opposing player may ``move_excess`` pieces out, then the owner
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from pbem.games.axisallies import phase_combat
 from pbem.games.axisallies.actions import (
     Commit,
     Deploy,
@@ -32,6 +35,7 @@ from pbem.games.axisallies.actions import (
     PayUpkeep,
     Place,
     Requisition,
+    Withdraw,
 )
 from pbem.games.axisallies.data import AxisAlliesPack, Scenario, UnitType
 from pbem.games.axisallies.economy import (
@@ -141,12 +145,14 @@ def start_turn(state: AxisState) -> Step[AxisState]:
             "spent": {},
             "blitzed": (),
             "attacks": (),
+            "attacked": (),
             "ordered": {},
             "upkeep_paid": False,
             "landing": tuple(sorted(landing_spaces(state.pack, state.position(), _side(state, state.power)))),
         }
     )
     state, events = convoys(state)
+    state = _torch_landings(state)
     rp = income(state.pack, state.position(), state.power, upkeep_paid=False)
     state = state.model_copy(update={"rp": rp.value})
     started = Event(
@@ -157,6 +163,29 @@ def start_turn(state: AxisState) -> Step[AxisState]:
         text=f"round {state.round}: {state.pack.power(state.power).name}'s turn, {rp.value} RP",
     )
     return Step(state=state, events=(started, *events))
+
+
+def _torch_landings(state: AxisState) -> AxisState:
+    """p.28: in the round of Operation Torch, the turn that resolves the landings starts with them declared:
+    every landing power's combat land units in each landing territory attack it, with no supply."""
+    torch = scenario_of(state).torch
+    if state.round != torch.round or state.power != torch.resolved_in_turn_of:
+        return state
+    groups = []
+    for landing in torch.landings:
+        for power in landing.attackers:
+            units = {
+                split(k)[1]: n
+                for k, n in _pieces_of(state, power, landing.territory).items()
+                if state.pack.unit(*split(k)).combat and state.pack.unit(*split(k)).category == "land"
+            }
+            if units:
+                groups.append(
+                    AttackGroup(
+                        power=power, origin=landing.territory, target=landing.territory, units=units, pre_declared=True
+                    )
+                )
+    return state.model_copy(update={"attacks": tuple(groups)})
 
 
 def convoys(state: AxisState) -> tuple[AxisState, tuple[Event, ...]]:
@@ -251,7 +280,13 @@ def _set_convoy_supply(state: AxisState, zone: str, power: str, n: int) -> AxisS
 
 def _next_phase(state: AxisState) -> Step[AxisState]:
     """The phase after the current one (the end of phase 6 ends the turn)."""
-    order = {"setup": "purchase", "purchase": "combat_move", "combat_move": "declare", "noncombat_move": "deploy"}
+    order = {
+        "setup": "purchase",
+        "purchase": "combat_move",
+        "combat_move": "declare",
+        "combat": "noncombat_move",
+        "noncombat_move": "deploy",
+    }
     if state.phase == "declare":
         return Step(state=_after_declare(state))
     if state.phase in order:
@@ -356,8 +391,10 @@ def dones(state: AxisState, seat: str) -> Iterator[Done]:
 
 
 def can_done(state: AxisState, seat: str, act: Done) -> Verdict:
+    if state.pending and state.pending[-1].kind == "retreats":
+        return phase_combat.can_done_retreating(state)
     if state.pending:
-        return ALLOW  # an opposing player stops moving excess units
+        return ALLOW  # an opposing player stops moving excess units; an attacker strikes or aims no more
     if state.phase == "declare":
         return _declarations_complete(state)
     if state.phase == "deploy":
@@ -366,6 +403,9 @@ def can_done(state: AxisState, seat: str, act: Done) -> Verdict:
 
 
 def done(state: AxisState, seat: str, act: Done) -> Step[AxisState]:
+    in_combat = phase_combat.done_in_combat(state, seat, act)
+    if in_combat is not None:
+        return in_combat
     if state.pending:
         decision = top(state, ExcessMove)
         owner = ExcessDestroy(
@@ -527,10 +567,14 @@ def _movable(state: AxisState, space: str, unit_key: str) -> int:
     return here - tally(state.spent, space, unit_key)
 
 
-def _paths(state: AxisState, start: str, longest: int, land: bool) -> Iterator[tuple[str, ...]]:
-    """Simple paths out of ``start`` of 1..``longest`` steps, depth first in the map's order (land edges only
-    for land units, sea zones only for sea units)."""
+def _paths(state: AxisState, start: str, unit: UnitType) -> Iterator[tuple[str, ...]]:
+    """Simple paths ``unit`` might take out of ``start`` (1.. :func:`_longest` steps), depth first in the map's
+    order: land edges only for land units, sea zones only for sea units; beyond the unit's own move only along
+    the coast road (pp.30-32), the only way a unit moves further."""
     graph = graph_of(state.pack)
+    land = unit.category == "land"
+    longest = _longest(state, unit)
+    road = {t.id for t in state.pack.territories if t.coast_road}
     stack: list[tuple[str, ...]] = [(start,)]
     while stack:
         path = stack.pop()
@@ -538,11 +582,14 @@ def _paths(state: AxisState, start: str, longest: int, land: bool) -> Iterator[t
             yield path
         if len(path) - 1 >= longest:
             continue
+        beyond = len(path) - 1 >= unit.move
+        if beyond and not all(t in road for t in path):
+            continue
         nexts = []
         for edge in graph.edges(path[-1]):
-            if edge.type == "convoy" or edge.b in path:
+            if edge.type == "convoy" or edge.b in path or land != (edge.type == "land"):
                 continue
-            if land != (edge.type == "land"):
+            if beyond and edge.b not in road:
                 continue
             nexts.append((*path, edge.b))
         stack.extend(reversed(nexts))
@@ -576,7 +623,7 @@ def find_path(
     first: Verdict | None = None
     if graph_of(state.pack).edge(origin, to) is not None:
         first = _check_path(state, position, power, unit, (origin, to))  # the direct step's own reason
-    for path in _paths(state, origin, _longest(state, unit), unit.category == "land"):
+    for path in _paths(state, origin, unit):
         if path[-1] != to:
             continue
         verdict = _check_path(state, position, power, unit, path)
@@ -616,7 +663,7 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
                         yield Move(unit=unit.type, origin=space, to=there)
                 continue
             seen: set[str] = set()
-            for path in _paths(state, space, _longest(state, unit), unit.category == "land"):
+            for path in _paths(state, space, unit):
                 if path[-1] not in seen and _check_path(state, position, power, unit, path).ok:
                     seen.add(path[-1])
                     yield Move(unit=unit.type, origin=space, to=path[-1])
@@ -630,8 +677,21 @@ def _may_move(state: AxisState, unit: UnitType, space: str) -> bool:
     return unit.category == "land" or state.phase == "noncombat_move"
 
 
+def _landing_waits(state: AxisState, space: str) -> Verdict:
+    """p.28: in the round of the Torch landings, the landing units of a power that fights them on another power's
+    turn (the UK in Algiers) cannot act on their own turn."""
+    torch = scenario_of(state).torch
+    landing = any(row.territory == space for row in torch.landings)
+    if state.round == torch.round and state.power in torch.inactive_in_own_turn and landing:
+        return deny("28", "landing-units-wait", f"{state.power}'s units in {space} attack on the landing's turn")
+    return ALLOW
+
+
 def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
     rule = "15" if state.phase == "combat_move" else "24"
+    waiting = _landing_waits(state, act.origin)
+    if not waiting.ok:
+        return waiting
     graph = graph_of(state.pack)
     if act.origin not in graph.nodes or act.to not in graph.nodes:
         return deny("10", "unknown-space", f"{act.origin} or {act.to} is not a space of the map")
@@ -648,7 +708,17 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
     if unit.category == "air":
         return _can_fly(state, unit, act.origin, act.to)
     path, verdict = find_path(state, state.power, unit, act.origin, act.to)
-    return verdict if path is None else ALLOW
+    if path is None:
+        return verdict
+    if state.phase == "combat_move" and not _blitz_path(state, path):
+        arrived = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
+        if not _could_attack(arrived.model_copy(update={"phase": "declare"}), act.to, act.unit):
+            return deny("15", "no-supply-for-attack", f"from {act.to} no attack could be paid for")
+    return ALLOW
+
+
+def _blitz_path(state: AxisState, path: tuple[str, ...]) -> bool:
+    return status(state.pack, state.position(), path[1], _side(state, state.power)) == "hostile"
 
 
 def _can_fly(state: AxisState, unit: UnitType, origin: str, to: str) -> Verdict:
@@ -749,10 +819,12 @@ def _group(state: AxisState, origin: str, target: str) -> AttackGroup | None:
 
 
 def _committed(state: AxisState, origin: str, type_: str) -> int:
-    return sum(g.units.get(type_, 0) for g in state.attacks if g.origin == origin)
+    return sum(g.units.get(type_, 0) for g in state.attacks if g.origin == origin and g.power == state.power)
 
 
 def _due(state: AxisState, group: AttackGroup) -> int:
+    if group.pre_declared:  # p.28: the Torch landings are declared at setup, with no supply
+        return 0
     defended = bool(combat_units(state.pack, state.position(), group.target, enemy(_side(state, state.power))))
     return attack_supply_due(state.pack, state.power, group.units, defended=defended)
 
@@ -784,6 +856,11 @@ def can_commit(state: AxisState, seat: str, act: Commit) -> Verdict:
         return deny("8", "unknown-unit", f"{state.power} has no {act.unit}")
     if unit.category != "land" or not unit.combat or unit.has("cannot_attack"):
         return deny("18", "cannot-attack", f"{unit.id} cannot attack")
+    waiting = _landing_waits(state, act.origin)
+    if not waiting.ok:
+        return waiting
+    if any(g.pre_declared and g.origin == act.origin for g in state.attacks):
+        return deny("28", "amphibious-attackers", "units landing in a Torch attack attack nothing else")
     k = key(state.power, act.unit)
     free = state.count(act.origin, k) - tally(state.exhausted, act.origin, k) - _committed(state, act.origin, act.unit)
     if free <= 0:
@@ -800,6 +877,12 @@ def can_commit(state: AxisState, seat: str, act: Commit) -> Verdict:
     scouts_only = all(exempt_from_attack_supply(pack.unit(state.power, t)) for t in units)
     if here != "hostile" and not (here == "neutral" and scouts_only and position.supply_in(act.target) > 0):
         return deny("18", "not-hostile", f"{act.target} is not a territory {state.power} may attack")
+    grown = (group or AttackGroup(power=state.power, origin=act.origin, target=act.target)).model_copy(
+        update={"units": units}
+    )
+    owed = _due(state, grown) - sum(grown.paid.values())
+    if owed > sum(sources(pack, position, act.origin, side).values()):
+        return deny("18", "supply-short", f"the attack from {act.origin} could not be paid for")
     return ALLOW
 
 
@@ -858,9 +941,61 @@ def _declarations_complete(state: AxisState) -> Verdict:
             return deny("18", "supply-amount", f"the attack on {group.target} costs {due} supply")
     for space, counts in state.obliged.items():
         for k, n in counts.items():
-            if _committed(state, space, split(k)[1]) < n:
+            if _committed(state, space, split(k)[1]) < n and _could_attack(state, space, split(k)[1]):
                 return deny("18", "must-attack", f"{k} that moved into {space} in the combat move must attack")
     return ALLOW
+
+
+def _could_attack(state: AxisState, origin: str, type_: str) -> bool:
+    """Whether one more ``type_`` in ``origin`` could join an attack now and have it paid in full from the supply
+    it may use. RULING: a unit that moved into attack position must attack (p.18) only while such an attack is
+    open; one whose attacks can no longer be paid (the supply went to other attacks) stays."""
+    graph = graph_of(state.pack)
+    available = sum(sources(state.pack, state.position(), origin, _side(state, state.power)).values())
+    for edge in graph.edges(origin):
+        if edge.type != "land":
+            continue
+        act = Commit(unit=type_, origin=origin, target=edge.b)
+        if not can_commit(state, state.seat_of(state.power), act).ok:
+            continue
+        group = _group(state, origin, edge.b) or AttackGroup(power=state.power, origin=origin, target=edge.b)
+        grown = group.model_copy(update={"units": {**group.units, type_: group.units.get(type_, 0) + 1}})
+        if _due(state, grown) - sum(group.paid.values()) <= available:
+            return True
+    return False
+
+
+def withdraws(state: AxisState, seat: str) -> Iterator[Withdraw]:
+    for group in state.attacks:
+        if group.power == state.power:
+            yield Withdraw(origin=group.origin, target=group.target)
+
+
+def can_withdraw(state: AxisState, seat: str, act: Withdraw) -> Verdict:
+    group = _group(state, act.origin, act.target)
+    if group is None or group.power != state.power:
+        return deny("18", "no-such-attack", f"no attack from {act.origin} on {act.target} is declared")
+    if group.pre_declared:
+        return deny("28", "pre-declared", "the Torch landings are declared by the scenario")
+    owed = _due(state, group) - sum(group.paid.values())
+    if owed <= sum(sources(state.pack, state.position(), group.origin, _side(state, state.power)).values()):
+        return deny("18", "declaration-final", f"the attack on {act.target} can still be paid: it stands")
+    return ALLOW
+
+
+def withdraw(state: AxisState, seat: str, act: Withdraw) -> Step[AxisState]:
+    """p.18: RULING: attacks are declared one unit and one token at a time, so an attack whose supply went to
+    other attacks in the meantime (and can no longer be paid) is taken back, its supply returned; any other
+    declaration stands."""
+    group = _group(state, act.origin, act.target)
+    assert group is not None
+    supply = dict(state.supply)
+    for source, n in group.paid.items():
+        supply[source] = supply.get(source, 0) + n
+    attacks = tuple(g for g in state.attacks if g is not group)
+    state = state.model_copy(update={"supply": supply, "attacks": attacks})
+    event = Event(kind="attack_withdrawn", seat=seat, rule="18", data={"src": act.origin, "dst": act.target})
+    return Step(state=state, events=(event,))
 
 
 def _after_declare(state: AxisState) -> AxisState:
@@ -878,7 +1013,8 @@ def _after_declare(state: AxisState) -> AxisState:
             overlap = min(committed, moved - tally(state.exhausted, space, k))
             spent = added(spent, space, k, moved + committed - overlap)
     phase = "combat" if state.attacks else "noncombat_move"
-    return state.model_copy(update={"spent": spent, "phase": phase})
+    attacked = tuple(sorted({g.target for g in state.attacks}))
+    return state.model_copy(update={"spent": spent, "phase": phase, "attacked": attacked})
 
 
 # --- phase 6: deployment (p.25) ------------------------------------------------------------------------------

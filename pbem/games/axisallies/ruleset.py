@@ -1,8 +1,16 @@
 """The *Axis & Allies: North Africa* ruleset (contract v2) on the kit's step machine.
 
 Not registered in the ``pbem.games`` entry point yet (BRIEF: the game's rules are only partly enforced); load it
-with ``PBEM_GAMES=pbem.games.axisallies.ruleset:RULESET``. What it enforces is listed in :mod:`.phases`; the
-seats and resignations in :mod:`.seats`; setup, rounds and victory in :mod:`.scenarios`.
+with ``PBEM_GAMES=pbem.games.axisallies.ruleset:RULESET``. What it enforces is listed in :mod:`.phases` and
+:mod:`.phase_combat`; the seats and resignations in :mod:`.seats`; setup, rounds and victory in
+:mod:`.scenarios`.
+
+Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): air and
+sea combat moves, hence air and sea attacks, air defense in play, sea combat, convoy interdiction and escorts;
+land and sea mines (neither bought nor detonated); truck cargo and Air Transport; scout cars' Long-Range
+Patrol after an attack; the mechanized infantry's blitz with a tank only; air units deployed to convoy zones;
+supply token exchange; Free French requisition; the Vichy take-over by Axis units; the optional rules but the
+Tiger tank and the US landing choice; RP bidding; the draw tie-break.
 """
 
 from __future__ import annotations
@@ -12,20 +20,34 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from pbem.games.axisallies import phase_combat as pc
 from pbem.games.axisallies import phases as ph
 from pbem.games.axisallies import present
 from pbem.games.axisallies.actions import (
+    Aim,
     AxisAction,
+    Casualty,
+    Cease,
     Commit,
     Deploy,
     Destroy,
     Done,
+    Fight,
+    Main,
     Move,
     MoveExcess,
+    MoveIn,
+    Order,
     Pay,
     PayUpkeep,
     Place,
+    Press,
+    PressPay,
     Requisition,
+    Retreat,
+    Strike,
+    TurnAside,
+    Withdraw,
 )
 from pbem.games.axisallies.data import GAME_ID, AxisAlliesPack, default_pack_bytes, load_pack, pack_schema
 from pbem.games.axisallies.scenarios import initial_state
@@ -65,8 +87,8 @@ MACHINE: Machine[AxisState, Any] = Machine(
         Phase("setup", ("place", "done"), rule="9", to_act=_uk),
         Phase("purchase", ("pay_upkeep", "requisition", "done"), rule="13", to_act=_mover),
         Phase("combat_move", ("move", "done"), rule="15", to_act=_mover),
-        Phase("declare", ("commit", "pay", "done"), rule="18", to_act=_mover),
-        Phase("combat", (), rule="19", to_act=lambda s: ()),
+        Phase("declare", ("commit", "pay", "withdraw", "done"), rule="18", to_act=_mover),
+        Phase("combat", ("fight",), rule="19", to_act=_mover),
         Phase("noncombat_move", ("move", "done"), rule="24", to_act=_mover),
         Phase("deploy", ("deploy", "done"), rule="25", to_act=_mover),
         Phase("over", (), rule="6", to_act=lambda s: ()),
@@ -74,6 +96,15 @@ MACHINE: Machine[AxisState, Any] = Machine(
     interrupts=(
         Interrupt("excess_move", ("move_excess", "done"), rule="12"),
         Interrupt("excess_destroy", ("destroy",), rule="12"),
+        Interrupt("choose_main", ("main",), rule="19"),
+        Interrupt("strike_supply", ("strike", "done"), rule="31"),
+        Interrupt("give_orders", ("order",), rule="20"),
+        Interrupt("fire_roll", (), rule="21", resume=pc.rolled),
+        Interrupt("aim_hits", ("aim", "done"), rule="30"),
+        Interrupt("take_casualties", ("casualty",), rule="21"),
+        Interrupt("retreats", ("retreat", "done"), rule="22"),
+        Interrupt("press_or_cease", ("turn_aside", "press_pay", "press", "cease"), rule="23"),
+        Interrupt("move_into", ("move_in",), rule="23"),
     ),
     actions=(
         action(Place, legal=ph.places, can=ph.can_place, effect=ph.place_unit),
@@ -82,9 +113,22 @@ MACHINE: Machine[AxisState, Any] = Machine(
         action(Move, legal=ph.moves, can=ph.can_move, effect=ph.move),
         action(Commit, legal=ph.commits, can=ph.can_commit, effect=ph.commit),
         action(Pay, legal=ph.pays, can=ph.can_pay, effect=ph.pay),
+        action(Withdraw, legal=ph.withdraws, can=ph.can_withdraw, effect=ph.withdraw),
         action(Deploy, legal=ph.deploys, can=ph.can_deploy, effect=ph.deploy),
         action(MoveExcess, legal=ph.excess_moves, can=ph.can_move_excess, effect=ph.move_excess),
         action(Destroy, legal=ph.destroys, can=ph.can_destroy, effect=ph.destroy),
+        action(Fight, legal=pc.fights, can=pc.can_fight, effect=pc.fight),
+        action(Main, legal=pc.mains, can=pc.can_main, effect=pc.main),
+        action(Strike, legal=pc.strikes, can=pc.can_strike, effect=pc.strike),
+        action(Order, legal=pc.orders, can=pc.can_order, effect=pc.order),
+        action(Aim, legal=pc.aims, can=pc.can_aim, effect=pc.aim),
+        action(Casualty, legal=pc.casualties, can=pc.can_casualty, effect=pc.casualty),
+        action(Retreat, legal=pc.retreats, can=pc.can_retreat, effect=pc.retreat),
+        action(TurnAside, legal=pc.turn_asides, can=pc.can_turn_aside, effect=pc.turn_aside),
+        action(PressPay, legal=pc.press_pays, can=pc.can_press_pay, effect=pc.press_pay),
+        action(Press, legal=pc.presses, can=pc.can_press, effect=pc.press),
+        action(Cease, legal=pc.ceases, can=pc.can_cease, effect=pc.cease),
+        action(MoveIn, legal=pc.moves_in, can=pc.can_move_in, effect=pc.move_in),
         action(Done, legal=ph.dones, can=ph.can_done, effect=ph.done),
     ),
 )
@@ -106,6 +150,13 @@ class AxisAllies(Ruleset[AxisState]):
             "(partner_takes_over), or the whole side concedes (side_concedes)",
             default="partner_takes_over",
             choices=("partner_takes_over", "side_concedes"),
+        ),
+        OptionSpec(
+            id="torch_unpaid_press",
+            description="notes §10.22: a Torch landing short of supply to press ceases as any attack (off), or "
+            "presses unpaid (on)",
+            default="off",
+            choices=("off", "on"),
         ),
         OptionSpec(
             id="tiger_tanks",
@@ -153,10 +204,14 @@ class AxisAllies(Ruleset[AxisState]):
         return ph.check_victory(MACHINE.apply(state, seat, self.typed(action)))
 
     def resume(self, state: AxisState, outcome: Outcome) -> Step[AxisState]:
-        return MACHINE.resume(state, outcome)
+        return ph.check_victory(MACHINE.resume(state, outcome))
 
     def label(self, state: AxisState, field: str, value: Any) -> str:
         """Spaces and pieces by their printed names (:mod:`.present`)."""
+        if field == "group" and state.battle is not None and isinstance(value, int):
+            fire = state.battle.fire
+            if 0 <= value < len(fire):
+                return present.label(state.pack, fire[value].power, "unit", fire[value].type) or str(value)
         return present.label(state.pack, state.power, field, value) or super().label(state, field, value)
 
     def period(self, state: AxisState) -> str:
@@ -213,6 +268,8 @@ class AxisAllies(Ruleset[AxisState]):
             "rp": state.rp,
             "seats": dict(state.seats),
         }
+        if state.battle is not None:
+            facts["battle"] = state.battle.model_dump(mode="json")
         if state.phase == "over":
             facts["outcome"] = state.outcome
         return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)

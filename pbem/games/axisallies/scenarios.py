@@ -54,7 +54,11 @@ def place(state: AxisState, pack: AxisAlliesPack, rows: tuple[Placement, ...]) -
 
 
 def initial_state(
-    pack: AxisAlliesPack, scenario: Scenario, players: int, seats: dict[str, str], options: dict[str, str]
+    pack: AxisAlliesPack,
+    scenario: Scenario,
+    players: int,
+    seats: dict[str, str],
+    options: dict[str, str],
 ) -> AxisState:
     """pp.8-9, p.28: the board of ``scenario``'s Setup Charts at its first round, before the first turn.
 
@@ -85,7 +89,14 @@ def round_start(state: AxisState, pack: AxisAlliesPack, scenario: Scenario) -> t
             continue
         control = dict(state.control) | {row.territory: row.power for row in event.control}
         state = place(state.model_copy(update={"control": control}), pack, event.placements)
-        events.append(Event(kind="round_event", rule=event.rule, data={"event": event.id}, text=event.text))
+        events.append(
+            Event(
+                kind="round_event",
+                rule=event.rule,
+                data={"event": event.id},
+                text=event.text,
+            )
+        )
     return state, tuple(events)
 
 
@@ -95,7 +106,14 @@ def phase6_events(state: AxisState, pack: AxisAlliesPack, scenario: Scenario) ->
     for event in scenario.events:
         if event.timing == "phase_6" and event.round == state.round and event.power == state.power:
             state = place(state, pack, event.placements)
-            events.append(Event(kind="round_event", rule=event.rule, data={"event": event.id}, text=event.text))
+            events.append(
+                Event(
+                    kind="round_event",
+                    rule=event.rule,
+                    data={"event": event.id},
+                    text=event.text,
+                )
+            )
     return state, tuple(events)
 
 
@@ -151,7 +169,10 @@ def final_result(pack: AxisAlliesPack, scenario: Scenario, state: AxisState) -> 
     included, and no level at all are a draw."""
     axis = side_level(pack, scenario, state, "axis")
     allies = side_level(pack, scenario, state, "allies")
-    rank: dict[str | None, int] = {None: -1, **{level: i for i, level in enumerate(LEVELS)}}
+    rank: dict[str | None, int] = {
+        None: -1,
+        **{level: i for i, level in enumerate(LEVELS)},
+    }
     if rank[axis] == rank[allies]:
         words = "no victory level" if axis is None else f"both sides {axis} victory"
         return "draw", words

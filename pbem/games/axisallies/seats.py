@@ -20,7 +20,13 @@ from collections.abc import Mapping
 from pbem.games.axisallies.data import AxisAlliesPack
 from pbem.rules.contract import Scenario, SeatSpec
 
-__all__ = ["PLAYER_COUNTS", "contract_scenarios", "parse_scenario", "seat_table", "successor"]
+__all__ = [
+    "PLAYER_COUNTS",
+    "contract_scenarios",
+    "parse_scenario",
+    "seat_table",
+    "successor",
+]
 
 PLAYER_COUNTS = (2, 3, 4)
 
@@ -40,7 +46,11 @@ def contract_scenarios(pack: AxisAlliesPack) -> tuple[Scenario, ...]:
     for scenario in pack.scenarios:
         for players in PLAYER_COUNTS:
             seats = tuple(
-                SeatSpec(id=seat.id, name=_name(pack, seat.powers), team=pack.power(seat.powers[0]).side or "")
+                SeatSpec(
+                    id=seat.id,
+                    name=_name(pack, seat.powers),
+                    team=pack.power(seat.powers[0]).side or "",
+                )
                 for seat in pack.seats(players)
             )
             found.append(
@@ -66,7 +76,12 @@ def parse_scenario(ident: str) -> tuple[str, int]:
     return base, int(tail[:-1])
 
 
-def successor(seats: Mapping[str, str], sides: Mapping[str, str], resigned: str, gone: frozenset[str]) -> str | None:
+def successor(
+    seats: Mapping[str, str],
+    sides: Mapping[str, str],
+    resigned: str,
+    gone: frozenset[str],
+) -> str | None:
     """RULING (resignation in a team game): the seat that takes over ``resigned``'s powers: the first other seat of
     its side, in turn order of the powers, that has not resigned (``gone``); None if there is none.
 

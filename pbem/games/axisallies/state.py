@@ -69,6 +69,7 @@ class AttackGroup(_Model):
     target: str
     units: dict[str, int] = Field(default_factory=dict)
     paid: dict[str, int] = Field(default_factory=dict)
+    pre_declared: bool = False
 
 
 class ExcessMove(Pending):
@@ -87,7 +88,116 @@ class ExcessDestroy(Pending):
     side: str
 
 
-PendingDecision = Annotated[ExcessMove | ExcessDestroy, Field(discriminator="kind")]
+# --- phase 4: the combat under way and its decisions (see :mod:`.phase_combat`) ---------------------------
+
+
+class HitRecord(_Model):
+    """A :class:`~.combat_types.Hit` in the signed state (pieces as ``"power:type"``)."""
+
+    count: int
+    allowed: tuple[str, ...]
+    preferred: tuple[str, ...] = ()
+    escorts_first: bool = False
+
+
+class GroupRecord(_Model):
+    """A :class:`~.combat_types.FireGroup` and its dice so far (batches of faces, rerolls after the first)."""
+
+    role: Literal["attacker", "defender"]
+    power: str
+    type: str
+    count: int
+    needs: int
+    target: str = "any"
+    flanking: bool = False
+    supported: bool = False
+    rule: str = "21"
+    batches: tuple[tuple[int, ...], ...] = ()
+    aims: dict[str, int] = Field(default_factory=dict)
+
+
+class BattleRecord(_Model):
+    """The combat under way: a :class:`~.combat_types.Battle` and the round's bookkeeping."""
+
+    space: str
+    attacker: str
+    land: dict[str, Counts]
+    defenders: Counts
+    round: int = 1
+    main: str | None = None
+    must_press: bool = False
+    controller: str
+    fight: bool = True
+    exempt_stay: bool = False
+    fire: tuple[GroupRecord, ...] = ()
+    marked: Counts = Field(default_factory=dict)
+    defender_hits: int = 0
+    turned: dict[str, Counts] = Field(default_factory=dict)
+    paid: dict[str, dict[str, int]] = Field(default_factory=dict)
+
+
+class ChooseMain(Pending):
+    kind: Literal["choose_main"] = "choose_main"
+
+
+class StrikeSupply(Pending):
+    """pp.31, 33: the attacker may destroy supply before the round-1 attack dice (``then``: what follows)."""
+
+    kind: Literal["strike_supply"] = "strike_supply"
+    then: Literal["fire", "conclude"]
+    used: tuple[str, ...] = ()
+
+
+class GiveOrders(Pending):
+    kind: Literal["give_orders"] = "give_orders"
+
+
+class FireRoll(Pending):
+    kind: Literal["fire_roll"] = "fire_roll"
+    role: Literal["attacker", "defender"]
+
+
+class AimHits(Pending):
+    kind: Literal["aim_hits"] = "aim_hits"
+    role: Literal["attacker", "defender"]
+
+
+class TakeCasualties(Pending):
+    kind: Literal["take_casualties"] = "take_casualties"
+    role: Literal["attacker", "defender"]
+    hits: tuple[HitRecord, ...]
+    chosen: dict[str, Counts] = Field(default_factory=dict)
+
+
+class Retreats(Pending):
+    kind: Literal["retreats"] = "retreats"
+    survivors: Counts
+
+
+class PressOrCease(Pending):
+    kind: Literal["press_or_cease"] = "press_or_cease"
+
+
+class MoveInto(Pending):
+    kind: Literal["move_into"] = "move_into"
+    left: int
+    moved: dict[str, Counts] = Field(default_factory=dict)
+
+
+PendingDecision = Annotated[
+    ExcessMove
+    | ExcessDestroy
+    | ChooseMain
+    | StrikeSupply
+    | GiveOrders
+    | FireRoll
+    | AimHits
+    | TakeCasualties
+    | Retreats
+    | PressOrCease
+    | MoveInto,
+    Field(discriminator="kind"),
+]
 
 
 class AxisState(MachineState):
@@ -106,7 +216,9 @@ class AxisState(MachineState):
         placed: the UK's variable reinforcements so far, zone -> type -> count (p.9).
         blitzed: territories captured by a blitz this turn (p.15, p.22).
         landing: where the power's air units may land this turn: its side's territories at the turn's start (p.24).
-        attacks: this turn's declared land attacks (p.18).
+        attacks: this turn's declared land attacks not yet fought (p.18); ``pre_declared``: a Torch landing (p.28).
+        battle: the combat being fought (phase 4).
+        attacked: every territory land units attacked this turn, fought or not (no retreat into them, p.22).
         options: the genesis options the rules read.
         winner: the winning side, "draw", or "" while the game goes on; outcome: its level in words.
     """
@@ -136,6 +248,8 @@ class AxisState(MachineState):
     blitzed: tuple[str, ...] = ()
     landing: tuple[str, ...] = ()
     attacks: tuple[AttackGroup, ...] = ()
+    battle: BattleRecord | None = None
+    attacked: tuple[str, ...] = ()
     options: dict[str, str] = Field(default_factory=dict)
     resigned: tuple[str, ...] = ()
     winner: str = ""
