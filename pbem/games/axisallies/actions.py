@@ -19,6 +19,7 @@ __all__ = [
     "AxisAction",
     "Casualty",
     "Cease",
+    "Claim",
     "Commit",
     "Deploy",
     "Destroy",
@@ -89,6 +90,13 @@ class Pay(ActionModel):
     origin: str = Field(title="attack from")
     target: str = Field(title="attack on")
     source: str = Field(title="supply from")
+
+
+class Claim(ActionModel):
+    """p.29: German or Italian combat land units in a territory holding only Vichy French units take control."""
+
+    action: Literal["claim"] = "claim"
+    territory: str = Field(title="territory")
 
 
 class Withdraw(ActionModel):
@@ -229,6 +237,7 @@ AxisAction = (
     | Commit
     | Pay
     | Withdraw
+    | Claim
     | Deploy
     | MoveExcess
     | Destroy

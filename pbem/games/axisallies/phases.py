@@ -25,6 +25,7 @@ from collections.abc import Iterator
 
 from pbem.games.axisallies import phase_combat
 from pbem.games.axisallies.actions import (
+    Claim,
     Commit,
     Deploy,
     Destroy,
@@ -1015,6 +1016,51 @@ def _after_declare(state: AxisState) -> AxisState:
     phase = "combat" if state.attacks else "noncombat_move"
     attacked = tuple(sorted({g.target for g in state.attacks}))
     return state.model_copy(update={"spent": spent, "phase": phase, "attacked": attacked})
+
+
+# --- the Vichy take-over (p.29) ---------------------------------------------------------------------------------
+
+
+def claims(state: AxisState, seat: str) -> Iterator[Claim]:
+    for territory in sorted(state.pieces):
+        if graph_of(state.pack).kind(territory) == "land":
+            yield Claim(territory=territory)
+
+
+def can_claim(state: AxisState, seat: str, act: Claim) -> Verdict:
+    """p.29: an RP territory controlled by the Vichy French, holding combat land units of the moving Axis power and
+    no pieces but those and Vichy French ones."""
+    pack = state.pack
+    graph = graph_of(pack)
+    if act.territory not in graph.nodes or graph.kind(act.territory) != "land":
+        return deny("10", "unknown-territory", f"{act.territory} is not a territory")
+    position = state.position()
+    owner = state.control.get(act.territory)
+    vichy = (
+        owner is not None and pack.power(owner).side is None and side_of(pack, position, owner, act.territory) == "axis"
+    )
+    if pack.territory(act.territory).rp is None or not vichy or _side(state, state.power) != "axis":
+        return deny("29", "not-vichy", f"{act.territory} is not a Vichy French RP territory the Axis may take over")
+    pieces = state.pieces.get(act.territory, {})
+    own = [
+        k
+        for k in pieces
+        if split(k)[0] == state.power and pack.unit(*split(k)).combat and pack.unit(*split(k)).category == "land"
+    ]
+    others = [k for k in pieces if split(k)[0] not in (state.power, owner)]
+    if not own or others:
+        return deny(
+            "29", "not-only-vichy", f"{act.territory} must hold {state.power}'s combat land units and Vichy units only"
+        )
+    return ALLOW
+
+
+def claim(state: AxisState, seat: str, act: Claim) -> Step[AxisState]:
+    state = state.model_copy(update={"control": {**state.control, act.territory: state.power}})
+    event = Event(
+        kind="vichy_taken_over", seat=seat, rule="29", data={"territory": act.territory, "power": state.power}
+    )
+    return Step(state=state, events=(event,))
 
 
 # --- phase 6: deployment (p.25) ------------------------------------------------------------------------------

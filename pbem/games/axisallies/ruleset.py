@@ -9,7 +9,7 @@ Not enforced yet (such moves are not offered, so a game stays legal but narrower
 sea combat moves, hence air and sea attacks, air defense in play, sea combat, convoy interdiction and escorts;
 land and sea mines (neither bought nor detonated); truck cargo and Air Transport; scout cars' Long-Range
 Patrol after an attack; the mechanized infantry's blitz with a tank only; air units deployed to convoy zones;
-supply token exchange; Free French requisition; the Vichy take-over by Axis units; the optional rules but the
+supply token exchange; Free French requisition; the optional rules but the
 Tiger tank and the US landing choice; RP bidding; the draw tie-break.
 """
 
@@ -28,6 +28,7 @@ from pbem.games.axisallies.actions import (
     AxisAction,
     Casualty,
     Cease,
+    Claim,
     Commit,
     Deploy,
     Destroy,
@@ -89,7 +90,7 @@ MACHINE: Machine[AxisState, Any] = Machine(
         Phase("combat_move", ("move", "done"), rule="15", to_act=_mover),
         Phase("declare", ("commit", "pay", "withdraw", "done"), rule="18", to_act=_mover),
         Phase("combat", ("fight",), rule="19", to_act=_mover),
-        Phase("noncombat_move", ("move", "done"), rule="24", to_act=_mover),
+        Phase("noncombat_move", ("move", "claim", "done"), rule="24", to_act=_mover),
         Phase("deploy", ("deploy", "done"), rule="25", to_act=_mover),
         Phase("over", (), rule="6", to_act=lambda s: ()),
     ),
@@ -114,6 +115,7 @@ MACHINE: Machine[AxisState, Any] = Machine(
         action(Commit, legal=ph.commits, can=ph.can_commit, effect=ph.commit),
         action(Pay, legal=ph.pays, can=ph.can_pay, effect=ph.pay),
         action(Withdraw, legal=ph.withdraws, can=ph.can_withdraw, effect=ph.withdraw),
+        action(Claim, legal=ph.claims, can=ph.can_claim, effect=ph.claim),
         action(Deploy, legal=ph.deploys, can=ph.can_deploy, effect=ph.deploy),
         action(MoveExcess, legal=ph.excess_moves, can=ph.can_move_excess, effect=ph.move_excess),
         action(Destroy, legal=ph.destroys, can=ph.can_destroy, effect=ph.destroy),

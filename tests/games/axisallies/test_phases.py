@@ -196,3 +196,15 @@ def test_p9_air_sea_and_trucks_never_exceed_their_pieces() -> None:
     for _ in range(subs):
         state = play(state, req("submarine")).model_copy(update={"rp": 99})
     assert refusal(state, req("submarine")) == ("9", "no-pieces-left")
+
+
+@pytest.mark.rule("29")
+def test_p29_axis_land_units_among_vichy_units_only_take_the_territory_over() -> None:
+    state = germany("noncombat_move")
+    algiers = {**state.pieces["algiers"], "germany:infantry": 1}
+    state = state.model_copy(update={"pieces": {**state.pieces, "algiers": algiers}})
+    assert refusal(state, {"action": "claim", "territory": "tobruk"}) == ("29", "not-vichy")
+    crowded = state.model_copy(update={"pieces": {**state.pieces, "algiers": {**algiers, "italy:infantry": 1}}})
+    assert refusal(crowded, {"action": "claim", "territory": "algiers"}) == ("29", "not-only-vichy")
+    state = play(state, {"action": "claim", "territory": "algiers"})
+    assert state.control["algiers"] == "germany"
