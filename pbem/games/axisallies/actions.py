@@ -1,0 +1,257 @@
+"""The typed actions of *Axis & Allies: North Africa* (contract v2): one piece or one token at a time.
+
+Pieces are interchangeable, so an action names a unit type and a space, never a unit: ``move`` carries one piece
+of the acting power from ``origin`` to ``to`` (the rules find a legal path, trying the map's paths in its
+order), ``commit`` adds one piece to a declared attack, ``pay`` spends one supply token. A whole turn is a
+packet of such actions.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from pbem.rules.contract import ActionModel
+
+__all__ = [
+    "Aim",
+    "AxisAction",
+    "Casualty",
+    "Cease",
+    "Claim",
+    "Commit",
+    "Deploy",
+    "Destroy",
+    "Done",
+    "Fight",
+    "Main",
+    "Move",
+    "MoveExcess",
+    "MoveIn",
+    "Order",
+    "Pay",
+    "PayUpkeep",
+    "Place",
+    "Press",
+    "PressPay",
+    "Requisition",
+    "Retreat",
+    "Strike",
+    "TurnAside",
+    "Withdraw",
+]
+
+
+class Place(ActionModel):
+    """p.9: the UK places one combat unit as a variable reinforcement in a sea zone of its setup chart."""
+
+    action: Literal["place"] = "place"
+    zone: str = Field(title="sea zone")
+    unit: str = Field(title="unit type")
+
+
+class PayUpkeep(ActionModel):
+    """p.13: spend a territory's supply upkeep (Malta: 1 token) to collect its RP this turn."""
+
+    action: Literal["pay_upkeep"] = "pay_upkeep"
+    territory: str = Field(title="territory")
+
+
+class Requisition(ActionModel):
+    """p.13: requisition one unit of the power's chart, or one supply point (``unit`` = ``"supply"``)."""
+
+    action: Literal["requisition"] = "requisition"
+    unit: str = Field(title="unit type")
+
+
+class Move(ActionModel):
+    """pp.15, 24: move one piece of the acting power from ``origin`` to ``to``."""
+
+    action: Literal["move"] = "move"
+    unit: str = Field(title="unit type")
+    origin: str = Field(title="from")
+    to: str = Field(title="to")
+
+
+class Commit(ActionModel):
+    """p.18: one land unit in ``origin`` joins the attack on the adjacent ``target``."""
+
+    action: Literal["commit"] = "commit"
+    unit: str = Field(title="unit type")
+    origin: str = Field(title="from")
+    target: str = Field(title="attack on")
+
+
+class Pay(ActionModel):
+    """p.18: one supply token from ``source`` pays for the attack out of ``origin`` into ``target``."""
+
+    action: Literal["pay"] = "pay"
+    origin: str = Field(title="attack from")
+    target: str = Field(title="attack on")
+    source: str = Field(title="supply from")
+
+
+class Claim(ActionModel):
+    """p.29: German or Italian combat land units in a territory holding only Vichy French units take control."""
+
+    action: Literal["claim"] = "claim"
+    territory: str = Field(title="territory")
+
+
+class Withdraw(ActionModel):
+    """p.18: take back an attack declaration of this phase (its supply goes back)."""
+
+    action: Literal["withdraw"] = "withdraw"
+    origin: str = Field(title="attack from")
+    target: str = Field(title="attack on")
+
+
+class Deploy(ActionModel):
+    """p.25: deploy one piece (or one supply point, ``"supply"``) of the Reinforcements Zone to ``to``."""
+
+    action: Literal["deploy"] = "deploy"
+    unit: str = Field(title="unit type")
+    to: str = Field(title="to")
+
+
+class MoveExcess(ActionModel):
+    """p.12: an opposing player moves one excess piece (``"power:type"``) out of an over-stacked territory."""
+
+    action: Literal["move_excess"] = "move_excess"
+    unit: str = Field(title="piece")
+    to: str = Field(title="to")
+
+
+class Destroy(ActionModel):
+    """p.12: the owner destroys one of its pieces (``"power:type"``) in an over-stacked territory."""
+
+    action: Literal["destroy"] = "destroy"
+    unit: str = Field(title="piece")
+
+
+class Fight(ActionModel):
+    """p.19: the moving power fights its next declared combat."""
+
+    action: Literal["fight"] = "fight"
+    target: str = Field(title="combat in")
+
+
+class Main(ActionModel):
+    """p.19: the attacker names the main attack among the origins tied for the most land units."""
+
+    action: Literal["main"] = "main"
+    origin: str = Field(title="main attack from")
+
+
+class Strike(ActionModel):
+    """pp.31, 33: the attacker destroys 1 supply token in the attacked territory (Supply Raider, Collateral
+    Damage)."""
+
+    action: Literal["strike"] = "strike"
+    ability: Literal["supply_raider", "collateral_damage"] = Field(title="with")
+
+
+class Order(ActionModel):
+    """p.20: the defender's combat orders for the round: fight (paying 1 supply from ``source`` unless every
+    defender is exempt) or retreat; ``exempt_stay``: the exempt units fight while the others retreat."""
+
+    action: Literal["order"] = "order"
+    fight: bool = Field(title="fight")
+    exempt_stay: bool = Field(title="exempt units stay")
+    source: str | None = Field(title="supply from")
+
+
+class Aim(ActionModel):
+    """pp.30-33: the firer aims one hit of fire group ``group`` at ``target`` (tanks, air, a unit type)."""
+
+    action: Literal["aim"] = "aim"
+    group: int = Field(title="fire group")
+    target: str = Field(title="aimed at")
+
+
+class Casualty(ActionModel):
+    """pp.21-22: the owner takes one hit on a piece (``"power:type"``); an attacking land unit is named with the
+    territory it attacks from (None for a defender)."""
+
+    action: Literal["casualty"] = "casualty"
+    unit: str = Field(title="piece")
+    origin: str | None = Field(title="attacking from")
+
+
+class Retreat(ActionModel):
+    """p.22: a retreating defender (``"power:type"``) moves to an adjacent territory."""
+
+    action: Literal["retreat"] = "retreat"
+    unit: str = Field(title="piece")
+    to: str = Field(title="to")
+
+
+class TurnAside(ActionModel):
+    """p.23: the attacker turns one attacking piece aside before pressing (it stays in its origin)."""
+
+    action: Literal["turn_aside"] = "turn_aside"
+    origin: str = Field(title="from")
+    unit: str = Field(title="piece")
+
+
+class PressPay(ActionModel):
+    """p.23: one supply token from ``source`` pays for pressing out of ``origin``."""
+
+    action: Literal["press_pay"] = "press_pay"
+    origin: str = Field(title="attack from")
+    source: str = Field(title="supply from")
+
+
+class Press(ActionModel):
+    """p.23: the attacker presses: another round."""
+
+    action: Literal["press"] = "press"
+
+
+class Cease(ActionModel):
+    """p.23: the attacker ceases the attack."""
+
+    action: Literal["cease"] = "cease"
+
+
+class MoveIn(ActionModel):
+    """p.23 step 6: one attacking land unit moves into the captured territory."""
+
+    action: Literal["move_in"] = "move_in"
+    origin: str = Field(title="from")
+    unit: str = Field(title="piece")
+
+
+class Done(ActionModel):
+    """End the current phase (or, for an opposing player, stop moving excess units)."""
+
+    action: Literal["done"] = "done"
+
+
+AxisAction = (
+    Place
+    | PayUpkeep
+    | Requisition
+    | Move
+    | Commit
+    | Pay
+    | Withdraw
+    | Claim
+    | Deploy
+    | MoveExcess
+    | Destroy
+    | Fight
+    | Main
+    | Strike
+    | Order
+    | Aim
+    | Casualty
+    | Retreat
+    | TurnAside
+    | PressPay
+    | Press
+    | Cease
+    | MoveIn
+    | Done
+)

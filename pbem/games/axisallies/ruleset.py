@@ -1,0 +1,280 @@
+"""The *Axis & Allies: North Africa* ruleset (contract v2) on the kit's step machine.
+
+Not registered in the ``pbem.games`` entry point yet (BRIEF: the game's rules are only partly enforced); load it
+with ``PBEM_GAMES=pbem.games.axisallies.ruleset:RULESET``. What it enforces is listed in :mod:`.phases` and
+:mod:`.phase_combat`; the seats and resignations in :mod:`.seats`; setup, rounds and victory in
+:mod:`.scenarios`.
+
+Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): air and
+sea combat moves, hence air and sea attacks, air defense in play, sea combat, convoy interdiction and escorts;
+land and sea mines (neither bought nor detonated); truck cargo and Air Transport; scout cars' Long-Range
+Patrol after an attack; the mechanized infantry's blitz with a tank only; air units deployed to convoy zones;
+supply token exchange; Free French requisition; the optional rules but the
+Tiger tank and the US landing choice; RP bidding; the draw tie-break.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from pbem.games.axisallies import phase_combat as pc
+from pbem.games.axisallies import phases as ph
+from pbem.games.axisallies import present
+from pbem.games.axisallies.actions import (
+    Aim,
+    AxisAction,
+    Casualty,
+    Cease,
+    Claim,
+    Commit,
+    Deploy,
+    Destroy,
+    Done,
+    Fight,
+    Main,
+    Move,
+    MoveExcess,
+    MoveIn,
+    Order,
+    Pay,
+    PayUpkeep,
+    Place,
+    Press,
+    PressPay,
+    Requisition,
+    Retreat,
+    Strike,
+    TurnAside,
+    Withdraw,
+)
+from pbem.games.axisallies.data import GAME_ID, AxisAlliesPack, default_pack_bytes, load_pack, pack_schema
+from pbem.games.axisallies.scenarios import initial_state
+from pbem.games.axisallies.seats import contract_scenarios, parse_scenario, seat_table, successor
+from pbem.games.axisallies.state import AxisState, split
+from pbem.kit.machine import Interrupt, Machine, Phase, action
+from pbem.rules.contract import (
+    Action,
+    Event,
+    OptionSpec,
+    Outcome,
+    Result,
+    Roster,
+    Ruleset,
+    Step,
+    UnitView,
+    Verdict,
+    View,
+)
+
+__all__ = ["RULESET", "AxisAllies"]
+
+
+def _mover(state: AxisState) -> tuple[str, ...]:
+    return (state.seat_of(state.power),)
+
+
+def _uk(state: AxisState) -> tuple[str, ...]:
+    rows = ph.scenario_of(state).setup.variable_reinforcements
+    return (state.seat_of(rows[0].power),) if rows else ()
+
+
+MACHINE: Machine[AxisState, Any] = Machine(
+    adapter=TypeAdapter(AxisAction),
+    rule="12",
+    phases=(
+        Phase("setup", ("place", "done"), rule="9", to_act=_uk),
+        Phase("purchase", ("pay_upkeep", "requisition", "done"), rule="13", to_act=_mover),
+        Phase("combat_move", ("move", "done"), rule="15", to_act=_mover),
+        Phase("declare", ("commit", "pay", "withdraw", "done"), rule="18", to_act=_mover),
+        Phase("combat", ("fight",), rule="19", to_act=_mover),
+        Phase("noncombat_move", ("move", "claim", "done"), rule="24", to_act=_mover),
+        Phase("deploy", ("deploy", "done"), rule="25", to_act=_mover),
+        Phase("over", (), rule="6", to_act=lambda s: ()),
+    ),
+    interrupts=(
+        Interrupt("excess_move", ("move_excess", "done"), rule="12"),
+        Interrupt("excess_destroy", ("destroy",), rule="12"),
+        Interrupt("choose_main", ("main",), rule="19"),
+        Interrupt("strike_supply", ("strike", "done"), rule="31"),
+        Interrupt("give_orders", ("order",), rule="20"),
+        Interrupt("fire_roll", (), rule="21", resume=pc.rolled),
+        Interrupt("aim_hits", ("aim", "done"), rule="30"),
+        Interrupt("take_casualties", ("casualty",), rule="21"),
+        Interrupt("retreats", ("retreat", "done"), rule="22"),
+        Interrupt("press_or_cease", ("turn_aside", "press_pay", "press", "cease"), rule="23"),
+        Interrupt("move_into", ("move_in",), rule="23"),
+    ),
+    actions=(
+        action(Place, legal=ph.places, can=ph.can_place, effect=ph.place_unit),
+        action(PayUpkeep, legal=ph.upkeeps, can=ph.can_pay_upkeep, effect=ph.pay_upkeep),
+        action(Requisition, legal=ph.requisitions, can=ph.can_requisition, effect=ph.requisition),
+        action(Move, legal=ph.moves, can=ph.can_move, effect=ph.move),
+        action(Commit, legal=ph.commits, can=ph.can_commit, effect=ph.commit),
+        action(Pay, legal=ph.pays, can=ph.can_pay, effect=ph.pay),
+        action(Withdraw, legal=ph.withdraws, can=ph.can_withdraw, effect=ph.withdraw),
+        action(Claim, legal=ph.claims, can=ph.can_claim, effect=ph.claim),
+        action(Deploy, legal=ph.deploys, can=ph.can_deploy, effect=ph.deploy),
+        action(MoveExcess, legal=ph.excess_moves, can=ph.can_move_excess, effect=ph.move_excess),
+        action(Destroy, legal=ph.destroys, can=ph.can_destroy, effect=ph.destroy),
+        action(Fight, legal=pc.fights, can=pc.can_fight, effect=pc.fight),
+        action(Main, legal=pc.mains, can=pc.can_main, effect=pc.main),
+        action(Strike, legal=pc.strikes, can=pc.can_strike, effect=pc.strike),
+        action(Order, legal=pc.orders, can=pc.can_order, effect=pc.order),
+        action(Aim, legal=pc.aims, can=pc.can_aim, effect=pc.aim),
+        action(Casualty, legal=pc.casualties, can=pc.can_casualty, effect=pc.casualty),
+        action(Retreat, legal=pc.retreats, can=pc.can_retreat, effect=pc.retreat),
+        action(TurnAside, legal=pc.turn_asides, can=pc.can_turn_aside, effect=pc.turn_aside),
+        action(PressPay, legal=pc.press_pays, can=pc.can_press_pay, effect=pc.press_pay),
+        action(Press, legal=pc.presses, can=pc.can_press, effect=pc.press),
+        action(Cease, legal=pc.ceases, can=pc.can_cease, effect=pc.cease),
+        action(MoveIn, legal=pc.moves_in, can=pc.can_move_in, effect=pc.move_in),
+        action(Done, legal=ph.dones, can=ph.can_done, effect=ph.done),
+    ),
+)
+
+_PACK = load_pack(default_pack_bytes())
+
+
+class AxisAllies(Ruleset[AxisState]):
+    """*Axis & Allies: North Africa* for 2, 3 or 4 players (p.7), both scenarios (p.6, pp.28-29)."""
+
+    id = GAME_ID
+    name = "Axis & Allies: North Africa"
+    version = "0.1"
+    scenarios = contract_scenarios(_PACK)
+    options = (
+        OptionSpec(
+            id="resignation",
+            description="RULING (the rulebook is silent): a resigning seat's powers pass to its side's next seat "
+            "(partner_takes_over), or the whole side concedes (side_concedes)",
+            default="partner_takes_over",
+            choices=("partner_takes_over", "side_concedes"),
+        ),
+        OptionSpec(
+            id="torch_unpaid_press",
+            description="notes §10.22: a Torch landing short of supply to press ceases as any attack (off), or "
+            "presses unpaid (on)",
+            default="off",
+            choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="tiger_tanks",
+            description="p.38 optional rule: Germany may requisition Tiger tanks from round 8",
+            default="off",
+            choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="choice_of_us_landing_zones",
+            description="p.39 optional rule: the US need not deploy to Casablanca in round 7",
+            default="off",
+            choices=("off", "on"),
+        ),
+    )
+    actions = AxisAction
+
+    def default_data(self) -> bytes:
+        return default_pack_bytes()
+
+    def load_data(self, raw: bytes) -> AxisAlliesPack:
+        return load_pack(raw)
+
+    def data_schema(self) -> dict[str, Any]:
+        return pack_schema()
+
+    def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: AxisAlliesPack) -> AxisState:
+        """pp.8-9: the scenario's Setup Charts; the seat table of p.7 for the roster's number of players."""
+        base, players = parse_scenario(scenario)
+        chosen = {o.id: str(options.get(o.id, o.default)) for o in self.options}
+        state = initial_state(data, data.scenario(base), players, seat_table(data, players), chosen)
+        if state.phase == "purchase":
+            return ph.start_turn(state).state
+        return state
+
+    def to_act(self, state: AxisState) -> tuple[str, ...]:
+        return MACHINE.to_act(state)
+
+    def legal_actions(self, state: AxisState, seat: str) -> list[Action]:
+        return [MACHINE.dump(a) for a in MACHINE.legal_actions(state, seat)]
+
+    def contains(self, state: AxisState, seat: str, action: Any, *, unseen: frozenset[str] = frozenset()) -> Verdict:
+        return MACHINE.check(state, seat, self.typed(action))
+
+    def apply(self, state: AxisState, seat: str, action: Any) -> Step[AxisState]:
+        return ph.check_victory(MACHINE.apply(state, seat, self.typed(action)))
+
+    def resume(self, state: AxisState, outcome: Outcome) -> Step[AxisState]:
+        return ph.check_victory(MACHINE.resume(state, outcome))
+
+    def label(self, state: AxisState, field: str, value: Any) -> str:
+        """Spaces and pieces by their printed names (:mod:`.present`)."""
+        if field == "group" and state.battle is not None and isinstance(value, int):
+            fire = state.battle.fire
+            if 0 <= value < len(fire):
+                return present.label(state.pack, fire[value].power, "unit", fire[value].type) or str(value)
+        return present.label(state.pack, state.power, field, value) or super().label(state, field, value)
+
+    def period(self, state: AxisState) -> str:
+        return f"round-{state.round}"
+
+    def on_resign(self, state: AxisState, seat: str) -> Step[AxisState] | None:
+        """RULING (option ``resignation``): the resigning seat's powers pass to the next seat of its side still
+        playing; without one (or with ``side_concedes``) the game ends, won by the other side."""
+        if state.options.get("resignation") != "partner_takes_over" or state.phase == "over":
+            return None
+        sides = {p: state.pack.power(p).side or "" for p in state.seats}
+        gone = frozenset(state.resigned)
+        heir = successor(state.seats, sides, seat, gone)
+        if heir is None:
+            return None
+        seats = {p: heir if s == seat else s for p, s in state.seats.items()}
+        pending = tuple(d.model_copy(update={"seat": heir}) if d.seat == seat else d for d in state.pending)
+        event = Event(kind="powers_taken_over", seat=heir, rule="7", data={"from": seat, "to": heir})
+        updated = state.model_copy(update={"seats": seats, "pending": pending, "resigned": (*state.resigned, seat)})
+        return Step(state=updated, events=(event,))
+
+    def result(self, state: AxisState) -> Result | None:
+        if state.phase != "over":
+            return None
+        sides = {p: state.pack.power(p).side for p in state.seats}
+        winners = (
+            ()
+            if state.winner == "draw"
+            else tuple(
+                sorted({s for p, s in state.seats.items() if sides[p] == state.winner and s not in state.resigned})
+            )
+        )
+        return Result(winners=winners, outcome=state.outcome)
+
+    def view(self, state: AxisState, viewer: str) -> View:
+        """Nothing is hidden (notes §7): every viewer sees the whole board."""
+        units = []
+        for space in sorted(state.pieces):
+            for k, n in sorted(state.pieces[space].items()):
+                power, type_ = split(k)
+                unit = state.pack.unit(power, type_)
+                units.append(
+                    UnitView(
+                        id=f"{space}/{k}", name=unit.name, side=state.pack.power(power).side or "axis",
+                        location=space, kind=type_, steps=n, extra={"power": power, "count": n},
+                    )
+                )  # fmt: skip
+        summary = f"round {state.round}, {state.pack.power(state.power).name}, {state.phase.replace('_', ' ')}"
+        facts: dict[str, Any] = {
+            "control": dict(state.control),
+            "supply": dict(state.supply),
+            "convoy_supply": {z: dict(p) for z, p in state.convoy_supply.items()},
+            "reserve": {p: dict(r) for p, r in state.reserve.items()},
+            "rp": state.rp,
+            "seats": dict(state.seats),
+        }
+        if state.battle is not None:
+            facts["battle"] = state.battle.model_dump(mode="json")
+        if state.phase == "over":
+            facts["outcome"] = state.outcome
+        return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
+
+
+RULESET = AxisAllies()

@@ -1,0 +1,297 @@
+"""The signed state of an *Axis & Allies: North Africa* game, and the pending decisions of its step machine.
+
+Pieces are interchangeable (issue 14): a space holds counts per ``"power:type"`` key (JSON object keys are
+strings), never named units. :meth:`AxisState.position` turns the state into the
+:class:`~.position.Position` the rules libraries (:mod:`.economy`, :mod:`.supply`, :mod:`.movement`) read.
+
+The per-turn bookkeeping says what each piece has done this turn, by space and key:
+
+* ``moved``: pieces that made a combat move (they move no more in the combat move, p.15);
+* ``obliged``: of those, the ones that moved into attack position and must attack (p.18), blitzers excepted;
+* ``exhausted``: blitzers that used their second movement point (p.15) and can neither attack nor move again;
+* ``spent``: pieces that may not make a noncombat move (moved or fought, p.24).
+
+Every number the rules use comes from the pack that :func:`.data.load_pack` returns; the state keeps only ids.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pbem.games.axisallies.data import AxisAlliesPack
+from pbem.games.axisallies.position import Position
+from pbem.kit.machine import MachineState, Pending
+
+__all__ = [
+    "AttackGroup",
+    "AxisState",
+    "Counts",
+    "ExcessDestroy",
+    "ExcessMove",
+    "PhaseName",
+    "added",
+    "key",
+    "split",
+    "tally",
+]
+
+PhaseName = Literal["setup", "purchase", "combat_move", "declare", "combat", "noncombat_move", "deploy", "over"]
+"""p.12: a power's turn. ``setup`` is the UK's variable reinforcements (p.9); ``declare`` is the end of phase 3
+(attack declarations, after every combat move, p.18); phase 1, convoys, runs by itself at the turn's start."""
+
+Counts = dict[str, int]
+"""``"power:type"`` -> how many pieces."""
+
+
+def key(power: str, type_: str) -> str:
+    """The key of ``power``'s ``type_`` in a space's counts."""
+    return f"{power}:{type_}"
+
+
+def split(unit_key: str) -> tuple[str, str]:
+    """(power, type) of a key."""
+    power, _, type_ = unit_key.partition(":")
+    return power, type_
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class AttackGroup(_Model):
+    """p.18: a land attack declared out of ``origin`` into ``target``: the units committed so far (type -> count)
+    and the supply tokens paid (territory -> tokens)."""
+
+    power: str
+    origin: str
+    target: str
+    units: dict[str, int] = Field(default_factory=dict)
+    paid: dict[str, int] = Field(default_factory=dict)
+    pre_declared: bool = False
+
+
+class ExcessMove(Pending):
+    """p.12: an opposing player may move excess units of ``side`` out of ``territory`` into adjacent territories."""
+
+    kind: Literal["excess_move"] = "excess_move"
+    territory: str
+    side: str
+
+
+class ExcessDestroy(Pending):
+    """p.12: the owner then destroys units of its choice until ``territory`` is within its stacking limit."""
+
+    kind: Literal["excess_destroy"] = "excess_destroy"
+    territory: str
+    side: str
+
+
+# --- phase 4: the combat under way and its decisions (see :mod:`.phase_combat`) ---------------------------
+
+
+class HitRecord(_Model):
+    """A :class:`~.combat_types.Hit` in the signed state (pieces as ``"power:type"``)."""
+
+    count: int
+    allowed: tuple[str, ...]
+    preferred: tuple[str, ...] = ()
+    escorts_first: bool = False
+
+
+class GroupRecord(_Model):
+    """A :class:`~.combat_types.FireGroup` and its dice so far (batches of faces, rerolls after the first)."""
+
+    role: Literal["attacker", "defender"]
+    power: str
+    type: str
+    count: int
+    needs: int
+    target: str = "any"
+    flanking: bool = False
+    supported: bool = False
+    rule: str = "21"
+    batches: tuple[tuple[int, ...], ...] = ()
+    aims: dict[str, int] = Field(default_factory=dict)
+
+
+class BattleRecord(_Model):
+    """The combat under way: a :class:`~.combat_types.Battle` and the round's bookkeeping."""
+
+    space: str
+    attacker: str
+    land: dict[str, Counts]
+    defenders: Counts
+    round: int = 1
+    main: str | None = None
+    must_press: bool = False
+    controller: str
+    fight: bool = True
+    exempt_stay: bool = False
+    fire: tuple[GroupRecord, ...] = ()
+    marked: Counts = Field(default_factory=dict)
+    defender_hits: int = 0
+    turned: dict[str, Counts] = Field(default_factory=dict)
+    paid: dict[str, dict[str, int]] = Field(default_factory=dict)
+
+
+class ChooseMain(Pending):
+    kind: Literal["choose_main"] = "choose_main"
+
+
+class StrikeSupply(Pending):
+    """pp.31, 33: the attacker may destroy supply before the round-1 attack dice (``then``: what follows)."""
+
+    kind: Literal["strike_supply"] = "strike_supply"
+    then: Literal["fire", "conclude"]
+    used: tuple[str, ...] = ()
+
+
+class GiveOrders(Pending):
+    kind: Literal["give_orders"] = "give_orders"
+
+
+class FireRoll(Pending):
+    kind: Literal["fire_roll"] = "fire_roll"
+    role: Literal["attacker", "defender"]
+
+
+class AimHits(Pending):
+    kind: Literal["aim_hits"] = "aim_hits"
+    role: Literal["attacker", "defender"]
+
+
+class TakeCasualties(Pending):
+    kind: Literal["take_casualties"] = "take_casualties"
+    role: Literal["attacker", "defender"]
+    hits: tuple[HitRecord, ...]
+    chosen: dict[str, Counts] = Field(default_factory=dict)
+
+
+class Retreats(Pending):
+    kind: Literal["retreats"] = "retreats"
+    survivors: Counts
+
+
+class PressOrCease(Pending):
+    kind: Literal["press_or_cease"] = "press_or_cease"
+
+
+class MoveInto(Pending):
+    kind: Literal["move_into"] = "move_into"
+    left: int
+    moved: dict[str, Counts] = Field(default_factory=dict)
+
+
+PendingDecision = Annotated[
+    ExcessMove
+    | ExcessDestroy
+    | ChooseMain
+    | StrikeSupply
+    | GiveOrders
+    | FireRoll
+    | AimHits
+    | TakeCasualties
+    | Retreats
+    | PressOrCease
+    | MoveInto,
+    Field(discriminator="kind"),
+]
+
+
+class AxisState(MachineState):
+    """The whole game: board, reserves, whose turn and phase, this turn's bookkeeping and the result.
+
+    Attributes:
+        scenario: the pack's scenario id; ``players``: 2, 3 or 4 (the seat table, p.7).
+        seats: power -> the roster seat that plays it (France's pieces follow their allegiance's operator, p.29).
+        round, power: the round and the power whose turn it is.
+        pieces: space -> counts; control: RP territory -> power (emblems come from the pack).
+        supply: territory -> supply points; convoy_supply: convoy zone -> power -> supply points at sea.
+        french: space -> the side French pieces there serve ("allies" once they surrendered, p.29).
+        reserve: power -> unit type (or ``"supply"``) -> pieces in its Reinforcements Zone (p.13).
+        rp: the Reinforcement Points of this turn (p.13); ordered: what was requisitioned this turn.
+        upkeep_paid: whether the UK spent Malta's supply token this turn (p.13).
+        placed: the UK's variable reinforcements so far, zone -> type -> count (p.9).
+        blitzed: territories captured by a blitz this turn (p.15, p.22).
+        landing: where the power's air units may land this turn: its side's territories at the turn's start (p.24).
+        attacks: this turn's declared land attacks not yet fought (p.18); ``pre_declared``: a Torch landing (p.28).
+        battle: the combat being fought (phase 4).
+        attacked: every territory land units attacked this turn, fought or not (no retreat into them, p.22).
+        options: the genesis options the rules read.
+        winner: the winning side, "draw", or "" while the game goes on; outcome: its level in words.
+    """
+
+    pack: AxisAlliesPack = Field(exclude=True, repr=False)
+    phase: PhaseName = "purchase"
+    pending: tuple[PendingDecision, ...] = ()
+    scenario: str
+    players: int
+    seats: dict[str, str]
+    round: int
+    power: str
+    pieces: dict[str, Counts] = Field(default_factory=dict)
+    control: dict[str, str] = Field(default_factory=dict)
+    supply: dict[str, int] = Field(default_factory=dict)
+    convoy_supply: dict[str, dict[str, int]] = Field(default_factory=dict)
+    french: dict[str, Literal["axis", "allies"]] = Field(default_factory=dict)
+    reserve: dict[str, dict[str, int]] = Field(default_factory=dict)
+    rp: int = 0
+    ordered: Counts = Field(default_factory=dict)
+    upkeep_paid: bool = False
+    placed: dict[str, dict[str, int]] = Field(default_factory=dict)
+    moved: dict[str, Counts] = Field(default_factory=dict)
+    obliged: dict[str, Counts] = Field(default_factory=dict)
+    exhausted: dict[str, Counts] = Field(default_factory=dict)
+    spent: dict[str, Counts] = Field(default_factory=dict)
+    blitzed: tuple[str, ...] = ()
+    landing: tuple[str, ...] = ()
+    attacks: tuple[AttackGroup, ...] = ()
+    battle: BattleRecord | None = None
+    attacked: tuple[str, ...] = ()
+    options: dict[str, str] = Field(default_factory=dict)
+    resigned: tuple[str, ...] = ()
+    winner: str = ""
+    outcome: str = ""
+
+    def position(self) -> Position:
+        """The board as the rules libraries read it."""
+        pieces = {space: {split(k): n for k, n in counts.items() if n > 0} for space, counts in self.pieces.items()}
+        return Position(
+            round=self.round,
+            pieces=pieces,
+            control=dict(self.control),
+            supply={t: n for t, n in self.supply.items() if n > 0},
+            convoy_supply={z: dict(p) for z, p in self.convoy_supply.items()},
+            french=dict(self.french),
+        )
+
+    def count(self, space: str, unit_key: str) -> int:
+        """How many pieces of ``unit_key`` stand in ``space``."""
+        return self.pieces.get(space, {}).get(unit_key, 0)
+
+    def seat_of(self, power: str) -> str:
+        """The seat that plays ``power``."""
+        return self.seats[power]
+
+
+def tally(table: dict[str, Counts], space: str, unit_key: str) -> int:
+    """The count of ``unit_key`` in ``space`` of a bookkeeping table (``moved``, ``spent``...)."""
+    return table.get(space, {}).get(unit_key, 0)
+
+
+def added(table: dict[str, Counts], space: str, unit_key: str, n: int) -> dict[str, Counts]:
+    """``table`` with ``n`` more of ``unit_key`` in ``space`` (entries at zero are dropped, so states hash alike)."""
+    here = dict(table.get(space, {}))
+    value = here.get(unit_key, 0) + n
+    if value:
+        here[unit_key] = value
+    else:
+        here.pop(unit_key, None)
+    out = dict(table)
+    if here:
+        out[space] = here
+    else:
+        out.pop(space, None)
+    return out
