@@ -138,7 +138,20 @@ class Marker(_Model):
 
 
 class Presentation(ABC):
-    """A game's look over one data pack. Subclass, set :attr:`style`, implement :meth:`map_spec` and :meth:`face`."""
+    """A game's look over one data pack. Subclass, set :attr:`style`, implement :meth:`map_spec` and :meth:`face`.
+
+    A game whose look lives in a ``mapspec`` module (``map_spec(pack)``, ``face(pack, unit)``, ``map_style(pack)``)
+    delegates to it; ``style`` is a class attribute, so set it from the pack the presentation is made for::
+
+        class Look(Presentation):
+            def map_spec(self) -> MapSpec:
+                return mapspec.map_spec(self.data)
+
+            def face(self, unit: UnitView) -> CounterFace:
+                return mapspec.face(self.data, unit)
+
+        Look.style = mapspec.map_style(pack)
+    """
 
     style: ClassVar[MapStyle]
     combat_followups: ClassVar[frozenset[str]] = frozenset({"unit_reduced", "unit_eliminated", "retreated"})

@@ -7,17 +7,8 @@ owners, the regional capitals (p.6), the convoy zones and their routes (p.11), t
 power's colour. This module only chooses how they look. Pieces are interchangeable, so a space shows one counted
 stack per power and unit type (its chart values, and the number of pieces in a badge).
 
-A game's :class:`~pbem.rules.presentation.Presentation` delegates to it (``style`` is a class attribute, so set it
-from the pack the presentation is made for)::
-
-    class AxisAlliesLook(Presentation):
-        def map_spec(self) -> MapSpec:
-            return map_spec(self.data)
-
-        def face(self, unit: UnitView) -> CounterFace:
-            return face(self.data, unit)
-
-    AxisAlliesLook.style = map_style(pack)
+A game's :class:`~pbem.rules.presentation.Presentation` delegates its ``map_spec``, ``face`` and ``style`` to
+:func:`map_spec`, :func:`face` and :func:`map_style` (as its docstring shows).
 
 Example:
     >>> from pbem.games.axisallies.data import default_pack_bytes, load_pack

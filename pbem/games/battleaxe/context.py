@@ -18,7 +18,7 @@ from pbem.games.battleaxe.data import BattleaxePack, Derived
 from pbem.games.battleaxe.situation import Situation
 from pbem.games.battleaxe.state import ELIMINATED, Assault, BattleaxeState, Combat, evolve
 from pbem.kit.machine import ActionSpec, action
-from pbem.rules.contract import Event, RollRequest, RollSpec, Step, Verdict
+from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Step, Verdict
 
 __all__ = [
     "Context",
@@ -67,6 +67,20 @@ def declare(
         return Step(state=new, events=tuple(events))
 
     return action(model, legal=candidates, can=allowed, effect=applied)
+
+
+def sole(model: type[X]) -> Callable[[BattleaxeState, Side], Iterable[X]]:
+    """The candidates of an action without fields: its one instance (its ``can`` says when it is legal)."""
+
+    def legal(state: BattleaxeState, side: Side) -> Iterable[X]:
+        yield model()
+
+    return legal
+
+
+def always(state: BattleaxeState, side: Side, act: BaseModel) -> Verdict:
+    """The predicate of an action legal whenever it is offered (the step that offers it is the whole rule)."""
+    return ALLOW
 
 
 class Context:

@@ -10,6 +10,7 @@ from pbem.games.battleaxe.actions import Accept, Attack, Defend, FanaticalDefens
 from pbem.games.battleaxe.board import ALLIED, AXIS, Side, enemy
 from pbem.games.battleaxe.context import (
     Result,
+    always,
     at,
     board,
     combat,
@@ -20,6 +21,7 @@ from pbem.games.battleaxe.context import (
     luftwaffe,
     request,
     roll,
+    sole,
     spend,
 )
 from pbem.games.battleaxe.phase_losses import settle
@@ -334,10 +336,6 @@ def resolve(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Resul
 
 
 # --- the Advantage in combat (12.1A, 12.1B) ---------------------------------------------------------------------
-def maximum_attacks(state: BattleaxeState, side: Side) -> Iterable[MaximumAttack]:
-    yield MaximumAttack()
-
-
 def can_maximum_attack(state: BattleaxeState, side: Side, act: MaximumAttack) -> Verdict:
     return ALLOW if state.step == "max_attack" else deny("12.1", "window", "Maximum Attack answers a Repulse")
 
@@ -347,10 +345,6 @@ def maximum_attack(state: BattleaxeState, side: Side, act: MaximumAttack) -> Res
     used = event("maximum_attack", "12.1", "Maximum Attack: the Repulse becomes a Stalemate", side)
     state, more = settle(state)
     return state, [used, *more]
-
-
-def fanatical_defences(state: BattleaxeState, side: Side) -> Iterable[FanaticalDefense]:
-    yield FanaticalDefense()
 
 
 def can_fanatical_defense(state: BattleaxeState, side: Side, act: FanaticalDefense) -> Verdict:
@@ -364,14 +358,6 @@ def fanatical_defense(state: BattleaxeState, side: Side, act: FanaticalDefense) 
     return state, [used, *more]
 
 
-def accepts(state: BattleaxeState, side: Side) -> Iterable[Accept]:
-    yield Accept()
-
-
-def can_accept(state: BattleaxeState, side: Side, act: Accept) -> Verdict:
-    return ALLOW
-
-
 def accept(state: BattleaxeState, side: Side, act: Accept) -> Result:
     return settle(state)
 
@@ -382,7 +368,7 @@ ACTIONS = (
     declare(Lead, legal=leads, can=can_lead, effect=lead),
     declare(Support, legal=supports, can=can_support, effect=support),
     declare(Defend, legal=defences, can=can_defend, effect=defend),
-    declare(MaximumAttack, legal=maximum_attacks, can=can_maximum_attack, effect=maximum_attack),
-    declare(FanaticalDefense, legal=fanatical_defences, can=can_fanatical_defense, effect=fanatical_defense),
-    declare(Accept, legal=accepts, can=can_accept, effect=accept),
+    declare(MaximumAttack, legal=sole(MaximumAttack), can=can_maximum_attack, effect=maximum_attack),
+    declare(FanaticalDefense, legal=sole(FanaticalDefense), can=can_fanatical_defense, effect=fanatical_defense),
+    declare(Accept, legal=sole(Accept), can=always, effect=accept),
 )

@@ -18,7 +18,7 @@ from pbem.games.battleaxe.actions import (
     WirelessIntercepts,
 )
 from pbem.games.battleaxe.board import ALLIED, AXIS, Side
-from pbem.games.battleaxe.context import Result, at, board, declare, event, holds, release, spend
+from pbem.games.battleaxe.context import Result, always, at, board, declare, event, holds, release, sole, spend
 from pbem.games.battleaxe.phase_sunset import end_half
 from pbem.games.battleaxe.state import ELIMINATED, BattleaxeState, evolve
 from pbem.games.battleaxe.state import Assault as Impulse
@@ -95,10 +95,6 @@ def assault(state: BattleaxeState, side: Side, act: Assault) -> Result:
 
 
 # --- Regroup, Consolidation, Pass (8.1.2, 8.1.3) ----------------------------------------------------------------
-def regroups(state: BattleaxeState, side: Side) -> Iterable[Regroup]:
-    yield Regroup()
-
-
 def can_regroup(state: BattleaxeState, side: Side, act: Regroup) -> Verdict:
     return _must_assault(state)
 
@@ -147,10 +143,6 @@ def consolidate(state: BattleaxeState, side: Side, act: Consolidate) -> Result:
     return end_half(evolve(state, units=units), [event("consolidated", "8.1.2", text, side, keep=keep, remove=remove)])
 
 
-def passes(state: BattleaxeState, side: Side) -> Iterable[Pass]:
-    yield Pass()
-
-
 def can_pass(state: BattleaxeState, side: Side, act: Pass) -> Verdict:
     return _must_assault(state)
 
@@ -160,10 +152,6 @@ def pass_(state: BattleaxeState, side: Side, act: Pass) -> Result:
 
 
 # --- the Advantage (12.1A-E) ------------------------------------------------------------------------------------
-def shortages(state: BattleaxeState, side: Side) -> Iterable[FuelShortage]:
-    yield FuelShortage()
-
-
 def can_fuel_shortage(state: BattleaxeState, side: Side, act: FuelShortage) -> Verdict:
     if side != ALLIED:
         return deny("12.1", "allied-only", "only the Allied player may declare an Axis Fuel Shortage")
@@ -178,10 +166,6 @@ def fuel_shortage(state: BattleaxeState, side: Side, act: FuelShortage) -> Resul
     step = "impulse" if state.step == "fuel_window" else state.step
     state = evolve(spend(state, side), fuel_low=True, step=step)
     return state, [event("fuel_shortage", "12.1", "The Allies spend the Advantage: Axis Fuel Shortage", side)]
-
-
-def rommels(state: BattleaxeState, side: Side) -> Iterable[Rommel]:
-    yield Rommel()
 
 
 def can_rommel(state: BattleaxeState, side: Side, act: Rommel) -> Verdict:
@@ -199,23 +183,11 @@ def rommel(state: BattleaxeState, side: Side, act: Rommel) -> Result:
     return state, [event("rommel", "12.1", "Rommel an der Spitze! The Axis spends the Advantage", side)]
 
 
-def no_shortages(state: BattleaxeState, side: Side) -> Iterable[NoFuelShortage]:
-    yield NoFuelShortage()
-
-
-def can_no_fuel_shortage(state: BattleaxeState, side: Side, act: NoFuelShortage) -> Verdict:
-    return ALLOW
-
-
 def no_fuel_shortage(state: BattleaxeState, side: Side, act: NoFuelShortage) -> Result:
     return evolve(state, step="impulse"), []
 
 
 # --- Wireless Intercepts (optional 19.1H) -----------------------------------------------------------------------
-def intercepts(state: BattleaxeState, side: Side) -> Iterable[WirelessIntercepts]:
-    yield WirelessIntercepts()
-
-
 def can_intercept(state: BattleaxeState, side: Side, act: WirelessIntercepts) -> Verdict:
     return ALLOW if holds(state, side) else deny("12.1", "no-advantage", "you do not hold the Advantage")
 
@@ -231,26 +203,18 @@ def intercept(state: BattleaxeState, side: Side, act: WirelessIntercepts) -> Res
     return evolve(state, step="impulse"), [used]
 
 
-def no_intercepts(state: BattleaxeState, side: Side) -> Iterable[NoIntercepts]:
-    yield NoIntercepts()
-
-
-def can_decline_intercepts(state: BattleaxeState, side: Side, act: NoIntercepts) -> Verdict:
-    return ALLOW
-
-
 def decline_intercepts(state: BattleaxeState, side: Side, act: NoIntercepts) -> Result:
     return end_half(evolve(state, intercepted=True), [])
 
 
 ACTIONS = (
     declare(Assault, legal=assaults, can=can_assault, effect=assault),
-    declare(Regroup, legal=regroups, can=can_regroup, effect=regroup),
+    declare(Regroup, legal=sole(Regroup), can=can_regroup, effect=regroup),
     declare(Consolidate, legal=consolidations, can=can_consolidate, effect=consolidate),
-    declare(Pass, legal=passes, can=can_pass, effect=pass_),
-    declare(FuelShortage, legal=shortages, can=can_fuel_shortage, effect=fuel_shortage),
-    declare(Rommel, legal=rommels, can=can_rommel, effect=rommel),
-    declare(NoFuelShortage, legal=no_shortages, can=can_no_fuel_shortage, effect=no_fuel_shortage),
-    declare(WirelessIntercepts, legal=intercepts, can=can_intercept, effect=intercept),
-    declare(NoIntercepts, legal=no_intercepts, can=can_decline_intercepts, effect=decline_intercepts),
+    declare(Pass, legal=sole(Pass), can=can_pass, effect=pass_),
+    declare(FuelShortage, legal=sole(FuelShortage), can=can_fuel_shortage, effect=fuel_shortage),
+    declare(Rommel, legal=sole(Rommel), can=can_rommel, effect=rommel),
+    declare(NoFuelShortage, legal=sole(NoFuelShortage), can=always, effect=no_fuel_shortage),
+    declare(WirelessIntercepts, legal=sole(WirelessIntercepts), can=can_intercept, effect=intercept),
+    declare(NoIntercepts, legal=sole(NoIntercepts), can=always, effect=decline_intercepts),
 )

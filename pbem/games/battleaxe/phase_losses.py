@@ -10,6 +10,7 @@ from pbem.games.battleaxe.actions import Absorb, Decline, Overrun, Retreat, Stay
 from pbem.games.battleaxe.board import ALLIED, Side, enemy
 from pbem.games.battleaxe.context import (
     Result,
+    always,
     at,
     board,
     combat,
@@ -18,6 +19,7 @@ from pbem.games.battleaxe.context import (
     impulse,
     release,
     settle_control,
+    sole,
     step_loss,
 )
 from pbem.games.battleaxe.state import ELIMINATED, BattleaxeState, evolve
@@ -255,14 +257,6 @@ def retreat(state: BattleaxeState, side: Side, act: Retreat) -> Result:
     return state, [done]
 
 
-def stays(state: BattleaxeState, side: Side) -> Iterable[Stay]:
-    yield Stay()
-
-
-def can_stay(state: BattleaxeState, side: Side, act: Stay) -> Verdict:
-    return ALLOW
-
-
 def stay(state: BattleaxeState, side: Side, act: Stay) -> Result:
     return _after_combat(state)
 
@@ -312,14 +306,6 @@ def overrun(state: BattleaxeState, side: Side, act: Overrun) -> Result:
     return state, [event("overrun", "11.4.4", text, side, target=act.target)]
 
 
-def declines(state: BattleaxeState, side: Side) -> Iterable[Decline]:
-    yield Decline()
-
-
-def can_decline(state: BattleaxeState, side: Side, act: Decline) -> Verdict:
-    return ALLOW
-
-
 def decline(state: BattleaxeState, side: Side, act: Decline) -> Result:
     assault = evolve(impulse(state), overrun_units=(), overrun_target=None)
     return evolve(state, assault=assault, combat=None, step="assault"), []
@@ -328,7 +314,7 @@ def decline(state: BattleaxeState, side: Side, act: Decline) -> Result:
 ACTIONS = (
     declare(Absorb, legal=absorptions, can=can_absorb, effect=absorb),
     declare(Retreat, legal=retreats, can=can_retreat, effect=retreat),
-    declare(Stay, legal=stays, can=can_stay, effect=stay),
+    declare(Stay, legal=sole(Stay), can=always, effect=stay),
     declare(Overrun, legal=overruns, can=can_overrun, effect=overrun),
-    declare(Decline, legal=declines, can=can_decline, effect=decline),
+    declare(Decline, legal=sole(Decline), can=always, effect=decline),
 )

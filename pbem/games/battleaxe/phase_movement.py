@@ -7,7 +7,18 @@ from collections.abc import Iterable
 
 from pbem.games.battleaxe.actions import Activate, EndAssault, EndOverrun, EndRegroup, Move, RegroupMove
 from pbem.games.battleaxe.board import ALLIED, Side, enemy
-from pbem.games.battleaxe.context import Result, at, board, declare, event, impulse, release, settle_control
+from pbem.games.battleaxe.context import (
+    Result,
+    always,
+    at,
+    board,
+    declare,
+    event,
+    impulse,
+    release,
+    settle_control,
+    sole,
+)
 from pbem.games.battleaxe.phase_sunset import end_half
 from pbem.games.battleaxe.situation import ALL_MF, Situation
 from pbem.games.battleaxe.state import Assault, BattleaxeState, evolve
@@ -286,14 +297,6 @@ def regroup_move(state: BattleaxeState, side: Side, act: RegroupMove) -> Result:
     return state, [event("regrouped", "8.1.2", text, side, unit=unit, src=here, dst=there)]
 
 
-def regroup_ends(state: BattleaxeState, side: Side) -> Iterable[EndRegroup]:
-    yield EndRegroup()
-
-
-def can_end_regroup(state: BattleaxeState, side: Side, act: EndRegroup) -> Verdict:
-    return ALLOW
-
-
 def end_regroup(state: BattleaxeState, side: Side, act: EndRegroup) -> Result:
     return end_half(state, [])
 
@@ -304,5 +307,5 @@ ACTIONS = (
     declare(EndOverrun, legal=overrun_ends, can=can_end_overrun, effect=end_overrun),
     declare(EndAssault, legal=assault_ends, can=can_end_assault, effect=end_assault),
     declare(RegroupMove, legal=regroup_moves, can=can_regroup_move, effect=regroup_move),
-    declare(EndRegroup, legal=regroup_ends, can=can_end_regroup, effect=end_regroup),
+    declare(EndRegroup, legal=sole(EndRegroup), can=always, effect=end_regroup),
 )

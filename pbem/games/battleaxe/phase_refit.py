@@ -8,6 +8,7 @@ from pbem.games.battleaxe.actions import EndRefit, Flip, IncreaseReplacements, R
 from pbem.games.battleaxe.board import ALLIED, AXIS, Side, enemy
 from pbem.games.battleaxe.context import (
     Result,
+    always,
     at,
     board,
     declare,
@@ -16,6 +17,7 @@ from pbem.games.battleaxe.context import (
     request,
     roll,
     shift_advantage,
+    sole,
     spend,
     step_loss,
 )
@@ -65,10 +67,6 @@ def _refit(state: BattleaxeState) -> Refit:
 def _reduced(state: BattleaxeState, side: Side) -> Iterable[str]:
     b = board(state)
     return (u for u, p in state.units.items() if b.side_of(u) == side and p.location is not None and not p.full)
-
-
-def increases(state: BattleaxeState, side: Side) -> Iterable[IncreaseReplacements]:
-    yield IncreaseReplacements()
 
 
 def can_increase(state: BattleaxeState, side: Side, act: IncreaseReplacements) -> Verdict:
@@ -209,14 +207,6 @@ def rebuild(state: BattleaxeState, side: Side, act: Rebuild) -> Result:
     return state, [event("unit_rebuilt", "13.3.2", text, side, unit=act.unit, to=act.to)]
 
 
-def ends(state: BattleaxeState, side: Side) -> Iterable[EndRefit]:
-    yield EndRefit()
-
-
-def can_end_refit(state: BattleaxeState, side: Side, act: EndRefit) -> Verdict:
-    return ALLOW
-
-
 def end_refit(state: BattleaxeState, side: Side, act: EndRefit) -> Result:
     if side == ALLIED:  # 13.1: then the Axis refits; unspent RP are lost (13.4)
         return evolve(state, refit=Refit(side=AXIS, rp=state.pack.limit("replacement_points"))), []
@@ -248,10 +238,10 @@ def surrender(state: BattleaxeState, rolls: tuple[int, ...]) -> Result:
 
 
 ACTIONS = (
-    declare(IncreaseReplacements, legal=increases, can=can_increase, effect=increase),
+    declare(IncreaseReplacements, legal=sole(IncreaseReplacements), can=can_increase, effect=increase),
     declare(Flip, legal=flips, can=can_flip, effect=flip),
     declare(Recover, legal=recoveries, can=can_recover, effect=recover),
     declare(TigerCubs, legal=cubs, can=can_tiger_cubs, effect=tiger_cubs),
     declare(Rebuild, legal=rebuilds, can=can_rebuild, effect=rebuild),
-    declare(EndRefit, legal=ends, can=can_end_refit, effect=end_refit),
+    declare(EndRefit, legal=sole(EndRefit), can=always, effect=end_refit),
 )

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from pbem.games.battleaxe.actions import Nightfall, ProlongedDaylight
 from pbem.games.battleaxe.board import ALLIED, AXIS, Side, enemy
 from pbem.games.battleaxe.context import (
     Result,
+    always,
     board,
     declare,
     event,
@@ -16,6 +15,7 @@ from pbem.games.battleaxe.context import (
     request,
     roll,
     shift_advantage,
+    sole,
     spend,
 )
 from pbem.games.battleaxe.phase_refit import end_maneuvers
@@ -85,10 +85,6 @@ def _next_impulse(state: BattleaxeState, events: list[Event]) -> Result:
 
 
 # --- Prolonged Daylight (12.1C) ---------------------------------------------------------------------------------
-def prolongs(state: BattleaxeState, side: Side) -> Iterable[ProlongedDaylight]:
-    yield ProlongedDaylight()
-
-
 def can_prolong(state: BattleaxeState, side: Side, act: ProlongedDaylight) -> Verdict:
     return ALLOW if holds(state, side) else deny("12.1", "no-advantage", "you do not hold the Advantage")
 
@@ -100,19 +96,11 @@ def prolong(state: BattleaxeState, side: Side, act: ProlongedDaylight) -> Result
     )
 
 
-def nightfalls(state: BattleaxeState, side: Side) -> Iterable[Nightfall]:
-    yield Nightfall()
-
-
-def can_nightfall(state: BattleaxeState, side: Side, act: Nightfall) -> Verdict:
-    return ALLOW
-
-
 def nightfall(state: BattleaxeState, side: Side, act: Nightfall) -> Result:
     return end_maneuvers(state, [])
 
 
 ACTIONS = (
-    declare(ProlongedDaylight, legal=prolongs, can=can_prolong, effect=prolong),
-    declare(Nightfall, legal=nightfalls, can=can_nightfall, effect=nightfall),
+    declare(ProlongedDaylight, legal=sole(ProlongedDaylight), can=can_prolong, effect=prolong),
+    declare(Nightfall, legal=sole(Nightfall), can=always, effect=nightfall),
 )

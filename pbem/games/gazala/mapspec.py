@@ -6,17 +6,8 @@ names, the Roads and Trails (§3.1.1, §7.3.3), the supply sources (§3.1.5) and
 chooses how they look. Counters are NATO counters in their nationality's colour with their formation's stripe
 (§3.2d) and their values (§3.2: combat strength, Effectiveness, Tank or Anti-Tank Points, Movement Allowance).
 
-A game's :class:`~pbem.rules.presentation.Presentation` delegates to it (``style`` is a class attribute, so set it
-from the pack the presentation is made for)::
-
-    class GazalaLook(Presentation):
-        def map_spec(self) -> MapSpec:
-            return map_spec(self.data)
-
-        def face(self, unit: UnitView) -> CounterFace:
-            return face(self.data, unit)
-
-    GazalaLook.style = map_style(pack)
+A game's :class:`~pbem.rules.presentation.Presentation` delegates its ``map_spec``, ``face`` and ``style`` to
+:func:`map_spec`, :func:`face` and :func:`map_style` (as its docstring shows).
 
 Example:
     >>> from pbem.games.gazala.data import default_pack_bytes, load_pack

@@ -6,17 +6,8 @@ between the scenario areas Libya and Egypt (§18) and the two off-board boxes (�
 chooses how they look. Blocks stand upright (§2): their owner sees type, designation and CV, the enemy sees a
 blank block in its side's colour.
 
-A game's :class:`~pbem.rules.presentation.Presentation` delegates to it (``style`` is a class attribute, so set it
-from the pack the presentation is made for)::
-
-    class RommelLook(Presentation):
-        def map_spec(self) -> MapSpec:
-            return map_spec(self.data)
-
-        def face(self, unit: UnitView) -> CounterFace:
-            return face(self.data, unit)
-
-    RommelLook.style = map_style(pack)
+A game's :class:`~pbem.rules.presentation.Presentation` delegates its ``map_spec``, ``face`` and ``style`` to
+:func:`map_spec`, :func:`face` and :func:`map_style` (as its docstring shows).
 
 Example:
     >>> from pbem.games.rommel.data import default_pack_bytes, load_pack

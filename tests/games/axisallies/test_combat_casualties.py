@@ -28,20 +28,19 @@ from pbem.games.axisallies.combat import (
     volley,
 )
 from pbem.games.axisallies.data import AxisAlliesPack
-
-UK_INF: Piece = ("united_kingdom", "infantry")
-UK_TANK: Piece = ("united_kingdom", "tank")
-UK_SHERMAN: Piece = ("united_kingdom", "lend_lease_sherman")
-UK_FIGHTER: Piece = ("united_kingdom", "fighter")
-UK_BB: Piece = ("united_kingdom", "battleship")
-UK_DD: Piece = ("united_kingdom", "destroyer")
-UK_SUB: Piece = ("united_kingdom", "submarine")
-IT_DD: Piece = ("italy", "destroyer")
-IT_SUB: Piece = ("italy", "submarine")
-IT_FIGHTER: Piece = ("italy", "fighter")
-DE_AT: Piece = ("germany", "anti_tank_gun")
-DE_TANK: Piece = ("germany", "tank")
-DE_BOMBER: Piece = ("germany", "bomber")
+from tests.games.axisallies.pieces import (
+    DE_AT,
+    DE_BOMBER,
+    DE_TANK,
+    IT_DD,
+    IT_SUB,
+    UK_BB,
+    UK_DD,
+    UK_FIGHTER,
+    UK_INF,
+    UK_SHERMAN,
+    UK_TANK,
+)
 
 
 def choices(pool: Units) -> list[dict[Piece, int]]:

@@ -12,7 +12,6 @@ from pbem.games.axisallies.combat import (
     Battle,
     Conclusion,
     Orders,
-    Piece,
     Press,
     aaa_destroyed,
     after_press,
@@ -34,24 +33,23 @@ from pbem.games.axisallies.combat import (
 )
 from pbem.games.axisallies.data import AxisAlliesPack, Scenario
 from pbem.games.axisallies.position import Position
-
-DE_INF: Piece = ("germany", "infantry")
-DE_TANK: Piece = ("germany", "tank")
-DE_TRUCK: Piece = ("germany", "truck")
-DE_SCOUT: Piece = ("germany", "scout_car")
-DE_BOMBER: Piece = ("germany", "bomber")
-DE_FIGHTER: Piece = ("germany", "fighter")
-IT_AAA: Piece = ("italy", "aaa")
-IT_INF: Piece = ("italy", "infantry")
-UK_INF: Piece = ("united_kingdom", "infantry")
-UK_AT: Piece = ("united_kingdom", "anti_tank_gun")
-UK_TANK: Piece = ("united_kingdom", "tank")
-UK_SCOUT: Piece = ("united_kingdom", "scout_car")
-UK_BOMBER: Piece = ("united_kingdom", "bomber")
-UK_FIGHTER: Piece = ("united_kingdom", "fighter")
-UK_TRUCK: Piece = ("united_kingdom", "truck")
-US_INF: Piece = ("united_states", "infantry")
-FR_INF: Piece = ("france", "infantry")
+from tests.games.axisallies.pieces import (
+    DE_BOMBER,
+    DE_FIGHTER,
+    DE_INF,
+    DE_SCOUT,
+    DE_TANK,
+    FR_INF,
+    IT_AAA,
+    IT_INF,
+    UK_AT,
+    UK_FIGHTER,
+    UK_INF,
+    UK_SCOUT,
+    UK_TANK,
+    UK_TRUCK,
+    US_INF,
+)
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,6 @@ from pbem.games.axisallies.combat import (
     Battle,
     Losses,
     Orders,
-    Piece,
     Press,
     Scored,
     aim_options,
@@ -53,19 +52,20 @@ from pbem.games.axisallies.combat import (
 from pbem.games.axisallies.combat import after_press as next_round
 from pbem.games.axisallies.data import ABILITIES, AxisAlliesPack
 from pbem.games.axisallies.position import Position
-
-DE_INF: Piece = ("germany", "infantry")
-DE_ART: Piece = ("germany", "artillery")
-DE_TANK: Piece = ("germany", "tank")
-DE_MECH: Piece = ("germany", "mech_infantry")
-DE_SCOUT: Piece = ("germany", "scout_car")
-DE_FIGHTER: Piece = ("germany", "fighter")
-DE_BOMBER: Piece = ("germany", "bomber")
-UK_INF: Piece = ("united_kingdom", "infantry")
-UK_AT: Piece = ("united_kingdom", "anti_tank_gun")
-UK_AAA: Piece = ("united_kingdom", "aaa")
-UK_TANK: Piece = ("united_kingdom", "tank")
-UK_TRUCK: Piece = ("united_kingdom", "truck")
+from tests.games.axisallies.pieces import (
+    DE_ART,
+    DE_BOMBER,
+    DE_FIGHTER,
+    DE_INF,
+    DE_MECH,
+    DE_SCOUT,
+    DE_TANK,
+    UK_AAA,
+    UK_AT,
+    UK_INF,
+    UK_TANK,
+    UK_TRUCK,
+)
 
 
 def sort_groups(battle: Battle, pack: AxisAlliesPack, role: str) -> list[tuple[str, int, int, str, bool, bool]]:

@@ -44,27 +44,28 @@ from pbem.games.axisallies.combat import (
 from pbem.games.axisallies.data import AxisAlliesPack, load_pack
 from pbem.games.axisallies.position import Position
 from tests.games.axisallies.pack_helpers import Raw, pretty, record
-
-DE_INF: Piece = ("germany", "infantry")
-DE_MECH: Piece = ("germany", "mech_infantry")
-DE_ART: Piece = ("germany", "artillery")
-DE_AT: Piece = ("germany", "anti_tank_gun")
-DE_TANK: Piece = ("germany", "tank")
-DE_SCOUT: Piece = ("germany", "scout_car")
-DE_FIGHTER: Piece = ("germany", "fighter")
-DE_BOMBER: Piece = ("germany", "bomber")
-IT_AAA: Piece = ("italy", "aaa")
-IT_INF: Piece = ("italy", "infantry")
-UK_INF: Piece = ("united_kingdom", "infantry")
-UK_ART: Piece = ("united_kingdom", "artillery")
-UK_AT: Piece = ("united_kingdom", "anti_tank_gun")
-UK_AAA: Piece = ("united_kingdom", "aaa")
-UK_TANK: Piece = ("united_kingdom", "tank")
-UK_SHERMAN: Piece = ("united_kingdom", "lend_lease_sherman")
-UK_SCOUT: Piece = ("united_kingdom", "scout_car")
-UK_FIGHTER: Piece = ("united_kingdom", "fighter")
-UK_BOMBER: Piece = ("united_kingdom", "bomber")
-FR_INF: Piece = ("france", "infantry")
+from tests.games.axisallies.pieces import (
+    DE_ART,
+    DE_AT,
+    DE_BOMBER,
+    DE_FIGHTER,
+    DE_INF,
+    DE_MECH,
+    DE_SCOUT,
+    DE_TANK,
+    FR_INF,
+    IT_AAA,
+    IT_INF,
+    UK_AAA,
+    UK_ART,
+    UK_AT,
+    UK_BOMBER,
+    UK_FIGHTER,
+    UK_INF,
+    UK_SCOUT,
+    UK_SHERMAN,
+    UK_TANK,
+)
 
 
 def rows(groups: tuple[FireGroup, ...]) -> list[tuple[str, str, int, int, str, bool]]:

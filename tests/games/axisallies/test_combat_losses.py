@@ -9,7 +9,6 @@ from pbem.games.axisallies.combat import (
     Battle,
     Cargo,
     Losses,
-    Piece,
     Scored,
     attack_fire,
     check_losses,
@@ -18,15 +17,7 @@ from pbem.games.axisallies.combat import (
     volley,
 )
 from pbem.games.axisallies.data import AxisAlliesPack
-
-DE_TANK: Piece = ("germany", "tank")
-DE_INF: Piece = ("germany", "infantry")
-DE_FIGHTER: Piece = ("germany", "fighter")
-IT_DD: Piece = ("italy", "destroyer")
-IT_INF: Piece = ("italy", "infantry")
-UK_INF: Piece = ("united_kingdom", "infantry")
-UK_BB: Piece = ("united_kingdom", "battleship")
-UK_DD: Piece = ("united_kingdom", "destroyer")
+from tests.games.axisallies.pieces import DE_FIGHTER, DE_INF, DE_TANK, IT_DD, IT_INF, UK_BB, UK_DD, UK_INF
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from pbem.games.axisallies.combat import (
     TRANSPORT,
     Cargo,
     CargoLoss,
-    Piece,
     after_detonation,
     check_casualties,
     check_detonation,
@@ -24,14 +23,7 @@ from pbem.games.axisallies.combat import (
 )
 from pbem.games.axisallies.data import AxisAlliesPack
 from pbem.games.axisallies.position import Position, initial_position
-
-DE_INF: Piece = ("germany", "infantry")
-DE_TANK: Piece = ("germany", "tank")
-DE_MECH: Piece = ("germany", "mech_infantry")
-IT_INF: Piece = ("italy", "infantry")
-UK_INF: Piece = ("united_kingdom", "infantry")
-UK_DD: Piece = ("united_kingdom", "destroyer")
-UK_BB: Piece = ("united_kingdom", "battleship")
+from tests.games.axisallies.pieces import DE_INF, DE_MECH, DE_TANK, IT_INF, UK_BB, UK_DD, UK_INF
 
 
 @pytest.mark.rule("26")

@@ -13,7 +13,6 @@ from pbem.games.axisallies.combat import (
     Battle,
     Cargo,
     CargoLoss,
-    Piece,
     Press,
     Scored,
     after_press,
@@ -40,28 +39,25 @@ from pbem.games.axisallies.combat import (
 )
 from pbem.games.axisallies.data import AxisAlliesPack
 from pbem.games.axisallies.position import Position
-
-UK_SUB: Piece = ("united_kingdom", "submarine")
-UK_DD: Piece = ("united_kingdom", "destroyer")
-UK_BB: Piece = ("united_kingdom", "battleship")
-UK_FIGHTER: Piece = ("united_kingdom", "fighter")
-UK_INF: Piece = ("united_kingdom", "infantry")
-UK_AAA: Piece = ("united_kingdom", "aaa")
-UK_TRUCK: Piece = ("united_kingdom", "truck")
-US_DD: Piece = ("united_states", "destroyer")
-IT_SUB: Piece = ("italy", "submarine")
-IT_DD: Piece = ("italy", "destroyer")
-IT_FIGHTER: Piece = ("italy", "fighter")
-IT_BOMBER: Piece = ("italy", "bomber")
-IT_INF: Piece = ("italy", "infantry")
-IT_TANK: Piece = ("italy", "tank")
-DE_INF: Piece = ("germany", "infantry")
-DE_TANK: Piece = ("germany", "tank")
-DE_SCOUT: Piece = ("germany", "scout_car")
-DE_SUB: Piece = ("germany", "submarine")
-DE_FIGHTER: Piece = ("germany", "fighter")
-DE_BOMBER: Piece = ("germany", "bomber")
-
+from tests.games.axisallies.pieces import (
+    DE_BOMBER,
+    DE_FIGHTER,
+    DE_INF,
+    DE_SCOUT,
+    DE_TANK,
+    IT_DD,
+    IT_FIGHTER,
+    IT_INF,
+    IT_SUB,
+    IT_TANK,
+    UK_AAA,
+    UK_BB,
+    UK_DD,
+    UK_FIGHTER,
+    UK_INF,
+    UK_SUB,
+    US_DD,
+)
 
 # --- submarines: surprise strike and submerge (p.20, p.34) ---------------------------------------------------
 

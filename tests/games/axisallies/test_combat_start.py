@@ -7,16 +7,7 @@ import pytest
 from pbem.games.axisallies.combat import Cargo, Piece, check_battle, start_battle
 from pbem.games.axisallies.data import AxisAlliesPack
 from pbem.games.axisallies.position import Position, initial_position
-
-DE_TANK: Piece = ("germany", "tank")
-DE_TRUCK: Piece = ("germany", "truck")
-IT_INF: Piece = ("italy", "infantry")
-IT_TANK: Piece = ("italy", "tank")
-IT_FIGHTER: Piece = ("italy", "fighter")
-IT_DD: Piece = ("italy", "destroyer")
-UK_INF: Piece = ("united_kingdom", "infantry")
-UK_SUB: Piece = ("united_kingdom", "submarine")
-UK_DD: Piece = ("united_kingdom", "destroyer")
+from tests.games.axisallies.pieces import DE_TANK, DE_TRUCK, IT_DD, IT_FIGHTER, IT_INF, IT_TANK, UK_DD, UK_INF, UK_SUB
 
 
 @pytest.mark.rule("20")

@@ -3,12 +3,7 @@ road and the Sahara, counted stacks by power and type, deterministic SVG."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
@@ -17,22 +12,8 @@ from pbem.games.axisallies.data import AxisAlliesPack, SeaZone, Territory
 from pbem.report.svg import MapRenderer
 from pbem.rules.contract import UnitView, View
 from pbem.rules.maps import MapSpec
-from pbem.rules.presentation import CounterFace, MapStyle, Presentation
-
-SVG = "{http://www.w3.org/2000/svg}"
-ROOT = Path(__file__).parents[3]
-
-
-class Look(Presentation):
-    """The map module's spec, style and faces, as a game's presentation wires them."""
-
-    style: ClassVar[MapStyle]
-
-    def map_spec(self) -> MapSpec:
-        return mapspec.map_spec(self.data)
-
-    def face(self, unit: UnitView) -> CounterFace:
-        return mapspec.face(self.data, unit)
+from tests.maphelpers import SVG, render_with_seed
+from tests.maphelpers import renderer as renderer_for
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +23,7 @@ def spec(pack: AxisAlliesPack) -> MapSpec:
 
 @pytest.fixture(scope="module")
 def renderer(pack: AxisAlliesPack) -> MapRenderer:
-    Look.style = mapspec.map_style(pack)
-    return MapRenderer(Look(pack))
+    return renderer_for(mapspec, pack)
 
 
 def test_every_region_is_a_space_of_the_pack_with_its_outline(pack: AxisAlliesPack, spec: MapSpec) -> None:
@@ -154,13 +134,5 @@ def test_renderer_draws_counted_stacks_and_owner_tints(pack: AxisAlliesPack, ren
 
 def test_svg_is_byte_identical_across_renders_and_hash_seeds(pack: AxisAlliesPack, renderer: MapRenderer) -> None:
     first = renderer.render(view(pack), legend=True)
-    assert MapRenderer(Look(pack)).render(view(pack), legend=True) == first
-    script = (
-        "import sys; from tests.games.axisallies.test_mapspec import Look, view, mapspec;"
-        "from pbem.games.axisallies.data import default_pack_bytes, load_pack; from pbem.report.svg import MapRenderer;"
-        "p = load_pack(default_pack_bytes()); Look.style = mapspec.map_style(p);"
-        "sys.stdout.write(MapRenderer(Look(p)).render(view(p), legend=True))"
-    )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONHASHSEED": "7"})  # fmt: skip
-    assert out.stdout == first
+    assert renderer_for(mapspec, pack).render(view(pack), legend=True) == first
+    assert render_with_seed("axisallies", "7") == first

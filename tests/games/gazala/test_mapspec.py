@@ -3,13 +3,8 @@ with the pack's values and formation colours."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from itertools import pairwise
-from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
@@ -18,23 +13,9 @@ from pbem.games.gazala.data import GazalaPack
 from pbem.kit.hexes import HexId, HexMap
 from pbem.report.svg import MapRenderer
 from pbem.rules.contract import UnitView, View
-from pbem.rules.maps import MapSpec, Region
-from pbem.rules.presentation import CounterFace, MapStyle, Presentation
-
-SVG = "{http://www.w3.org/2000/svg}"
-ROOT = Path(__file__).parents[3]
-
-
-class Look(Presentation):
-    """The map module's spec, style and faces, as a game's presentation wires them."""
-
-    style: ClassVar[MapStyle]
-
-    def map_spec(self) -> MapSpec:
-        return mapspec.map_spec(self.data)
-
-    def face(self, unit: UnitView) -> CounterFace:
-        return mapspec.face(self.data, unit)
+from pbem.rules.maps import MapSpec
+from tests.maphelpers import SVG, corners, render_with_seed
+from tests.maphelpers import renderer as renderer_for
 
 
 @pytest.fixture(scope="module")
@@ -49,12 +30,7 @@ def grid(gazala: GazalaPack) -> HexMap:
 
 @pytest.fixture(scope="module")
 def renderer(gazala: GazalaPack) -> MapRenderer:
-    Look.style = mapspec.map_style(gazala)
-    return MapRenderer(Look(gazala))
-
-
-def corners(region: Region) -> set[tuple[int, int]]:
-    return {(round(x * 2), round(y * 2)) for x, y in region.polygon}
+    return renderer_for(mapspec, gazala)
 
 
 def test_every_region_is_a_hex_of_the_map_and_the_sea_is_not(spec: MapSpec, grid: HexMap, gazala: GazalaPack) -> None:
@@ -162,16 +138,8 @@ def test_renderer_draws_each_counter_with_its_values(gazala: GazalaPack, rendere
 
 def test_svg_is_byte_identical_across_renders_and_hash_seeds(gazala: GazalaPack, renderer: MapRenderer) -> None:
     first = renderer.render(view(gazala), legend=True)
-    assert MapRenderer(Look(gazala)).render(view(gazala), legend=True) == first
-    script = (
-        "import sys; from tests.games.gazala.test_mapspec import Look, view, mapspec;"
-        "from pbem.games.gazala.data import default_pack_bytes, load_pack; from pbem.report.svg import MapRenderer;"
-        "p = load_pack(default_pack_bytes()); Look.style = mapspec.map_style(p);"
-        "sys.stdout.write(MapRenderer(Look(p)).render(view(p), legend=True))"
-    )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONHASHSEED": "7"})  # fmt: skip
-    assert out.stdout == first
+    assert renderer_for(mapspec, gazala).render(view(gazala), legend=True) == first
+    assert render_with_seed("gazala", "7") == first
 
 
 def test_supply_sources_are_named_in_their_hex_tooltip(spec: MapSpec, gazala: GazalaPack) -> None:

@@ -53,6 +53,12 @@ def hexof(*units: BattleUnit, attacker: Side = "axis", fortress: bool = False, m
     return BattleHex(units, attacker=attacker, fortress=fortress, minefield=minefield)
 
 
+def fallback_hex() -> BattleHex:
+    """Two Axis infantry against a lone 1-CV infantry and artillery: once the first hit eliminates the infantry, a
+    second unit planned at infantry has only the artillery left."""
+    return hexof(AX_INF, unit("ax-inf2", "axis", "infantry", 2), unit("al-lone", "allied", "infantry", 1), AL_ART)
+
+
 def test_module_docstring_example_runs() -> None:
     failures, tried = doctest.testmod(battle_module)
     assert tried > 10 and failures == 0
@@ -134,9 +140,7 @@ def test_r9_2_with_mandatory_fire_every_unit_fires_and_all_artillery_first(romme
 
 @pytest.mark.rule("9.2")
 def test_r9_2_a_fire_plan_under_mandatory_fire_covers_every_unit(rommel: RommelPack) -> None:
-    lone = unit("al-lone", "allied", "infantry", 1)
-    second = unit("ax-inf2", "axis", "infantry", 2)
-    battle = hexof(AX_INF, second, lone, AL_ART)
+    battle = fallback_hex()
     round_ = Round("axis")
     strict = Volley("axis", fire_optional=False)
     first = PlannedFire("ax-inf", ("infantry",))
@@ -408,9 +412,7 @@ def test_r9_2_a_fire_plan_is_the_same_volley_as_unit_by_unit_fire(rommel: Rommel
 
 @pytest.mark.rule("9.3")
 def test_r9_3_a_fire_plan_falls_back_when_a_class_is_eliminated(rommel: RommelPack) -> None:
-    lone = unit("al-lone", "allied", "infantry", 1)
-    second = unit("ax-inf2", "axis", "infantry", 2)
-    battle = hexof(AX_INF, second, lone, AL_ART)
+    battle = fallback_hex()
     round_ = Round("axis")
     plan = [PlannedFire("ax-inf", ("infantry",)), PlannedFire("ax-inf2", ("infantry", "artillery"))]
     volley = resolve_plan(rommel, battle, round_, Volley("axis"), plan, (6, 1, 1, 1, 4, 1))

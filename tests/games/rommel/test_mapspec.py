@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from itertools import pairwise
-from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
@@ -16,23 +11,9 @@ from pbem.games.rommel import mapspec
 from pbem.games.rommel.data import RommelPack
 from pbem.report.svg import MapRenderer
 from pbem.rules.contract import UnitView, View
-from pbem.rules.maps import MapSpec, Region
-from pbem.rules.presentation import CounterFace, MapStyle, Presentation
-
-SVG = "{http://www.w3.org/2000/svg}"
-ROOT = Path(__file__).parents[3]
-
-
-class Look(Presentation):
-    """The map module's spec, style and faces, as a game's presentation wires them."""
-
-    style: ClassVar[MapStyle]
-
-    def map_spec(self) -> MapSpec:
-        return mapspec.map_spec(self.data)
-
-    def face(self, unit: UnitView) -> CounterFace:
-        return mapspec.face(self.data, unit)
+from pbem.rules.maps import MapSpec
+from tests.maphelpers import SVG, corners, render_with_seed
+from tests.maphelpers import renderer as renderer_for
 
 
 @pytest.fixture(scope="module")
@@ -42,12 +23,7 @@ def spec(rommel: RommelPack) -> MapSpec:
 
 @pytest.fixture(scope="module")
 def renderer(rommel: RommelPack) -> MapRenderer:
-    Look.style = mapspec.map_style(rommel)
-    return MapRenderer(Look(rommel))
-
-
-def corners(region: Region) -> set[tuple[int, int]]:
-    return {(round(x * 2), round(y * 2)) for x, y in region.polygon}
+    return renderer_for(mapspec, rommel)
 
 
 def test_every_region_is_a_location_of_the_pack_and_every_land_hex_is_drawn(rommel: RommelPack, spec: MapSpec) -> None:
@@ -154,18 +130,9 @@ def test_renderer_draws_every_block_and_hides_enemy_identities(rommel: RommelPac
 
 def test_svg_is_byte_identical_across_renders_and_hash_seeds(rommel: RommelPack, renderer: MapRenderer) -> None:
     first = renderer.render(view(rommel), legend=True)
-    Look.style = mapspec.map_style(rommel)
-    assert MapRenderer(Look(rommel)).render(view(rommel), legend=True) == first
-    script = (
-        "import hashlib, sys; from tests.games.rommel.test_mapspec import Look, view, mapspec;"
-        "from pbem.games.rommel.data import default_pack_bytes, load_pack; from pbem.report.svg import MapRenderer;"
-        "p = load_pack(default_pack_bytes()); Look.style = mapspec.map_style(p);"
-        "sys.stdout.write(MapRenderer(Look(p)).render(view(p), legend=True))"
-    )
+    assert renderer_for(mapspec, rommel).render(view(rommel), legend=True) == first
     for seed in ("1", "2"):
-        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                             cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed})  # fmt: skip
-        assert out.stdout == first
+        assert render_with_seed("rommel", seed) == first
 
 
 def test_map_end_exits_are_named_for_their_side_inside_the_canvas(rommel: RommelPack, spec: MapSpec) -> None:
