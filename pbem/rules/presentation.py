@@ -141,19 +141,22 @@ class Presentation(ABC):
     """A game's look over one data pack. Subclass, set :attr:`style`, implement :meth:`map_spec` and :meth:`face`.
 
     A game whose look lives in a ``mapspec`` module (``map_spec(pack)``, ``face(pack, unit)``, ``map_style(pack)``)
-    delegates to it; ``style`` is a class attribute, so set it from the pack the presentation is made for::
+    delegates to it, and sets the style of the pack it is made for::
 
         class Look(Presentation):
+            def __init__(self, data: Pack):
+                super().__init__(data)
+                self.style = mapspec.map_style(data)
+
             def map_spec(self) -> MapSpec:
                 return mapspec.map_spec(self.data)
 
             def face(self, unit: UnitView) -> CounterFace:
                 return mapspec.face(self.data, unit)
-
-        Look.style = mapspec.map_style(pack)
     """
 
-    style: ClassVar[MapStyle]
+    style: MapStyle
+    """Colours, strokes and sizes: a class attribute when one style fits every pack, else set in ``__init__``."""
     combat_followups: ClassVar[frozenset[str]] = frozenset({"unit_reduced", "unit_eliminated", "retreated"})
     """Event kinds that belong to the combat before them (see the module docstring)."""
     highlights: ClassVar[frozenset[str]] = frozenset(

@@ -57,7 +57,7 @@ def test_new_symbols_draw_inside_the_frame(symbol: str, marks: list[str]) -> Non
 
 
 class Board(Presentation):
-    style: ClassVar[MapStyle] = STYLE
+    style = STYLE
     spec: ClassVar[MapSpec]
 
     def map_spec(self) -> MapSpec:

@@ -4,7 +4,7 @@ their armies, and the facts a turn ends on (victory points, supply, the Advantag
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from pbem.games.battleaxe.board import ALLIED, AXIS
 from pbem.games.battleaxe.data import BattleaxePack
@@ -59,7 +59,7 @@ TURNED = frozenset({"maximum_attack", "fanatical_defense"})
 
 
 class BattleaxePresentation(Presentation):
-    style: ClassVar[MapStyle] = STYLE
+    style = STYLE
     combat_followups = frozenset(
         {
             "maximum_attack",

@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Mapping
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -448,7 +448,7 @@ def _name(block: str) -> str:
 
 
 class SkirmishLook(Presentation):
-    style: ClassVar[MapStyle] = MapStyle(
+    style = MapStyle(
         terrain={"clear": "#e9e4cf", "woods": "#9fbf8a", "hill": "#cdb48a", "town": "#d9d0c0", "paper": "#f7f4ea"},
         sides={
             "red": SideStyle(name="Red", fill="#c0392b", ink="#ffffff", control="#c0392b"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.games.gazala.board import board_of
-from pbem.games.gazala.present import grid_of
+from pbem.games.gazala.mapspec import hex_grid
 from pbem.games.gazala.ruleset import RULESET
 from pbem.kit.hexes import HexId
 from pbem.report.svg import MapRenderer
@@ -12,7 +12,7 @@ from tests.games.gazala.gazala_play import PACK, start
 
 
 def test_the_drawn_grid_has_the_kits_topology() -> None:
-    grid = grid_of(PACK)
+    grid = hex_grid(PACK)
     kit = board_of(PACK).grid
     assert grid.layout == kit.layout
     spec = RULESET.presentation(PACK).map_spec()
