@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from pbem.report import charts
 from pbem.report.chronicle import QUIET, Chronicle, Moment
-from pbem.report.story import Fight, Paragraph, lookup_text, losses_in_words, tell, visible
+from pbem.report.story import Fight, Paragraph, lookup_text, losses_in_words, tell, told, visible
 from pbem.report.svg import MapRenderer
 from pbem.rules.contract import OBSERVER, OMNISCIENT, Event, OptionSpec, View
 from pbem.rules.presentation import Presentation, period_title
@@ -33,6 +33,7 @@ __all__ = [
     "Header",
     "Line",
     "Seal",
+    "Turn",
     "TurnContext",
     "aar_context",
     "default_viewer",
@@ -478,7 +479,7 @@ def turn_context(chron: Chronicle, period: str, viewer: str) -> TurnContext:
     moments = chron.moments_of(period)
     start_view = chron.view(None, viewer, state=chron.state_before(period)) if moments else None
     end_view = chron.view(moments[-1], viewer) if moments else None
-    title = presentation.period_title(period) if presentation is not None else period_title(period)
+    title = _title(presentation, period)
     names = _names(end_view or start_view, renderer)
     followups = presentation.combat_followups if presentation is not None else frozenset()
     sections: list[Section] = []
@@ -572,30 +573,49 @@ class AarContext(_Model):
     combats: int
 
 
-def turns_of(chron: Chronicle, viewer: str) -> list[list[str]]:
-    """The periods grouped into the turns a story tells: a quiet period (no combat, nothing moved) before
-    the first eventful one joins it, and one after the last joins that (set-up and the audit after the game)."""
+class Turn(_Model):
+    """A turn a story tells: the period it is named after (``main``) and every period it covers, in order."""
+
+    main: str
+    periods: list[str]
+
+
+def turns_of(chron: Chronicle, viewer: str) -> list[Turn]:
+    """The periods grouped into the turns a story tells: each eventful period (:func:`_eventful`) is a turn of
+    its own, named after it; a quiet period before the first eventful one joins it, any other quiet period joins
+    the turn before (set-up without a word to tell, the audit after the game)."""
     periods = chron.periods
     if not periods:
         return []
     eventful = [p for p in periods if _eventful(chron, p, viewer)]
     if not eventful:
-        return [periods]
-    groups: list[list[str]] = []
+        return [Turn(main=_quiet_main(periods), periods=periods)]
+    turns: list[Turn] = []
     pending: list[str] = []
     for period in periods:
         pending.append(period)
         if period in eventful:
-            groups.append(pending)
+            turns.append(Turn(main=period, periods=pending))
             pending = []
     if pending:
-        groups[-1].extend(pending)
-    return groups
+        last = turns[-1]
+        turns[-1] = Turn(main=last.main, periods=[*last.periods, *pending])
+    return turns
+
+
+def _quiet_main(periods: list[str]) -> str:
+    """The period a game where nothing eventful happened is named after: not the set-up or the audit."""
+    return next((p for p in periods if p not in ("setup", "end")), periods[0])
 
 
 def _eventful(chron: Chronicle, period: str, viewer: str) -> bool:
+    """Whether ``period`` has something of its own to tell ``viewer``: a combat, a unit that moved, an event the
+    story tells (:func:`~pbem.report.story.told`), or a resignation. A player's note alone does not make a turn:
+    it is quoted in the turn it falls in."""
     moments = chron.moments_of(period)
     if any(e.kind == "combat_resolved" for m in moments for e in m.events):
+        return True
+    if any(m.type == "resign" or any(told(chron.presentation, e, viewer) for e in m.events) for m in moments):
         return True
     start = chron.view(None, viewer, state=chron.state_before(period))
     end = chron.view(moments[-1], viewer) if moments else None
@@ -611,15 +631,16 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
     renderer = None if presentation is None else MapRenderer(presentation, min_scale=1.0)
     final = chron.final
     final_view = chron.view(final, viewer) if final is not None else None
-    groups = turns_of(chron, viewer)
-    titles = [_group_title(presentation, group) for group in groups]
+    turns_told = turns_of(chron, viewer)
+    groups = [turn.periods for turn in turns_told]
+    titles = [_title(presentation, turn.main) for turn in turns_told]
     turns: list[TurnSection] = []
     losses = _losses(chron, viewer)
     series = _scores_by_group(chron, viewer, presentation, groups) if presentation is not None else {}
     fights = 1
     width = renderer.print_width(PRINT_WIDTH_MM, TURN_MAP_MM) if renderer is not None else PRINT_WIDTH_MM
-    for group, title in zip(groups, titles, strict=True):
-        anchor = _anchor(_main_period(group))
+    for group, title, main in zip(groups, titles, (t.main for t in turns_told), strict=True):
+        anchor = _anchor(main)
         moments = [m for m in chron.moments if m.period in group]
         start_state = chron.state_before(group[0])
         start_view = chron.view(None, viewer, state=start_state) if start_state is not None else None
@@ -671,14 +692,8 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
                       combats=fights - 1)  # fmt: skip
 
 
-def _main_period(group: list[str]) -> str:
-    """The period a group of periods is named after: the eventful one, not the set-up or the audit."""
-    return next((p for p in group if p not in ("setup", "end")), group[0]) if len(group) > 1 else group[0]
-
-
-def _group_title(presentation: Presentation | None, group: list[str]) -> str:
-    turn = _main_period(group)
-    return presentation.period_title(turn) if presentation is not None else period_title(turn)
+def _title(presentation: Presentation | None, period: str) -> str:
+    return presentation.period_title(period) if presentation is not None else period_title(period)
 
 
 def _scores_by_group(

@@ -21,7 +21,7 @@ from pbem.rules.contract import OMNISCIENT, Event, View
 from pbem.rules.presentation import Presentation, outcome_by_totals
 from pbem.rules.records import CombatRecord, combat_record
 
-__all__ = ["Fight", "Paragraph", "TurnStory", "lookup_text", "losses_in_words", "tell"]
+__all__ = ["Fight", "Paragraph", "TurnStory", "lookup_text", "losses_in_words", "tell", "told", "visible"]
 
 
 class _Model(BaseModel):
@@ -65,6 +65,14 @@ def visible(event: Event, viewer: str) -> bool:
     if event.kind in QUIET:
         return False
     return viewer == OMNISCIENT or event.visible_to is None or viewer in event.visible_to
+
+
+def told(presentation: Presentation | None, event: Event, viewer: str) -> bool:
+    """Whether the story tells ``event`` to ``viewer`` in a sentence of its own: a visible event with a text that
+    the game lists among its highlights (a game without a look has every event told), never a dice roll."""
+    if not visible(event, viewer) or event.kind == "dice_rolled" or not event.text.strip():
+        return False
+    return presentation is None or event.kind in presentation.highlights
 
 
 def sentence(text: str) -> str:
@@ -201,10 +209,6 @@ class _Teller:
     def followups(self) -> frozenset[str]:
         return (self.presentation or Presentation).combat_followups
 
-    @property
-    def highlights(self) -> frozenset[str]:
-        return (self.presentation or Presentation).highlights
-
     def followup(self, event: Event) -> bool:
         if self._open is None or event.kind not in self.followups:
             return False
@@ -316,7 +320,7 @@ def tell(
                 continue
             else:
                 teller.close_fight()
-                if presentation is None or event.kind in teller.highlights:  # a game without a look: tell it all
+                if told(presentation, event, viewer):
                     teller.say(event.text)
         after = chron.view(moment, viewer)
         if before is not None and after is not None and not combat_line and moment.state is not state:

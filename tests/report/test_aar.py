@@ -128,7 +128,8 @@ def test_arrows_join_each_moved_units_old_and_new_positions(sample: Chronicle, h
     renderer = MapRenderer(sample.presentation, min_scale=1.0)
     maps = [ET.fromstring(m) for m in MAP.findall(html)]
     c = renderer.style.counter
-    for group, end_map in zip(turns_of(sample, OMNISCIENT), maps[2::2], strict=True):
+    for turn, end_map in zip(turns_of(sample, OMNISCIENT), maps[2::2], strict=True):
+        group = turn.periods
         start = sample.view(None, OMNISCIENT, state=sample.state_before(group[0]))
         end = sample.view([m for m in sample.moments if m.period in group][-1], OMNISCIENT)
         assert start is not None and end is not None
