@@ -1,0 +1,184 @@
+"""The Buildup (§16): Advance Month, BP dice, reinforcements, BP spent on Replacements and Extra Supply, saving,
+and Resupply from the shared deck.
+
+Each side's Buildup Points are a hidden value owned by that side (slot ``bp/<side>``): the dice are public, but
+what a player spends on Replacements depends on hidden unit types, so the balance is known to its owner only; a
+replay that cannot see it allows a purchase and the audit checks it.
+"""
+
+from __future__ import annotations
+
+from pbem.games.rommel.moves import known_block
+from pbem.games.rommel.scenarios import hand, start_dealing
+from pbem.games.rommel.state import SIDES, RommelState, Side, Token, cv_slot
+from pbem.games.rommel.supply import base_hex
+from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
+
+__all__ = [
+    "bought",
+    "bp_known",
+    "bp_slot",
+    "buy_verdict",
+    "dice_rolled",
+    "end_buildup",
+    "monthly_cards",
+    "replace_cost",
+    "replace_verdict",
+    "replaced",
+    "start_buildup",
+]
+
+
+def bp_slot(side: Side) -> str:
+    """The hidden slot of ``side``'s Buildup Points."""
+    return f"bp/{side}"
+
+
+def bp_known(state: RommelState, side: Side) -> int | None:
+    """``side``'s Buildup Points if this replay may see them (none yet: 0)."""
+    slot = state.hidden.get(bp_slot(side))
+    if slot is None:
+        return 0
+    return slot.value if slot.known and isinstance(slot.value, int) else None
+
+
+def _with_bp(state: RommelState, side: Side, change: int | None) -> RommelState:
+    """``side``'s BP changed by ``change`` (None: by an amount this replay cannot see)."""
+    now = bp_known(state, side)
+    known = now is not None and change is not None
+    value = (now or 0) + (change or 0) if known else None
+    return state.with_hidden(bp_slot(side), side, value, known=known)
+
+
+def start_buildup(state: RommelState) -> tuple[RommelState, list[Event]]:
+    """§16.1-§16.4: advance the Month, muster its reinforcements, and roll the BP dice (§16.3)."""
+    month = state.month + 1
+    scenario = state.pack.scenario(state.scenario)
+    tokens = dict(state.tokens)
+    arrivals: dict[str, int] = {}
+    for side in SIDES:
+        setup = scenario.axis if side == "axis" else scenario.allied
+        due = [b for a in setup.reinforcements if a.month == month and not a.optional for b in a.blocks]
+        number = sum(1 for t in tokens.values() if t.side == side)
+        for _ in due:
+            number += 1
+            tokens[f"{side}-{number:02d}"] = Token(side=side, group=f"arrival-{month}")
+        arrivals[side] = len(due)
+    dice = state.pack.scenario(state.scenario).bp_dice
+    request = RollRequest(
+        rolls=tuple(RollSpec(id=f"bp-{side}", sides=6, n=dice, purpose=f"{side} Buildup Points") for side in SIDES)
+    )
+    new = state.model_copy(
+        update={
+            "month": month,
+            "phase": "buildup",
+            "tokens": tokens,
+            "order": (),
+            "buildup_done": (),
+            "extra_cards": {},
+            "passes": 0,
+        }
+    )
+    event = Event(kind="month_began", rule="16.1", data={"month": month, "arrivals": arrivals}, text=f"Month {month}")
+    return new.with_rolls(request), [event]
+
+
+def dice_rolled(state: RommelState, dice: dict[str, tuple[int, ...]]) -> tuple[RommelState, list[Event]]:
+    """§16.3: each player receives the total of all the dice; the lower roller is Player 1 (the Allies on a tie)."""
+    rolled = {side: sum(dice.get(f"bp-{side}", ())) for side in SIDES}
+    total = sum(rolled.values())
+    order: tuple[Side, Side] = ("axis", "allied") if rolled["axis"] < rolled["allied"] else ("allied", "axis")
+    for side in SIDES:
+        state = _with_bp(state, side, total)
+    event = Event(
+        kind="bp_rolled",
+        rule="16.3",
+        data={"rolled": rolled, "bp": total, "first": order[0]},
+        text=f"BP dice: Axis {rolled['axis']}, Allied {rolled['allied']}: {total} BP each; {order[0]} is Player 1",
+    )
+    return state.model_copy(update={"order": order}), [event]
+
+
+def monthly_cards(state: RommelState, side: Side) -> int:
+    """§16.6: ``side``'s Monthly Resupply in this Month (with the scenario's changes by Month)."""
+    setup = state.pack.scenario(state.scenario).axis if side == "axis" else state.pack.scenario(state.scenario).allied
+    cards = setup.resupply
+    for change in setup.resupply_changes:
+        if change.month is not None and state.month >= change.month:
+            cards = change.cards
+    return cards
+
+
+def buy_verdict(state: RommelState, side: Side) -> Verdict:
+    """§16.5, §16.6: one extra card for the pack's BP, not past the hand limit once Resupply is dealt."""
+    cost = state.pack.limit("bp_extra_card")
+    bp = bp_known(state, side)
+    if bp is not None and bp < cost:
+        return deny("16.5", "short-of-bp", f"an extra card costs {cost} BP; {side} has {bp}")
+    coming = len(hand(state, side)) + monthly_cards(state, side) + state.extra_cards.get(side, 0) + 1
+    if coming > state.pack.limit("hand_limit"):
+        return deny("16.6", "hand-limit", f"a hand never holds more than {state.pack.limit('hand_limit')} cards")
+    return ALLOW
+
+
+def replace_cost(state: RommelState, token: str) -> tuple[int, int] | None:
+    """§16.54: (BP, CV) of one step for ``token``: the type's BP per CV for each CV of a step (2 CV for elites);
+    None if this replay cannot see the unit."""
+    block = known_block(state, token)
+    if block is None:
+        return None
+    unit = state.pack.block(block)
+    step = state.pack.limit("elite_step") if unit.elite else state.pack.limit("step")
+    return state.pack.unit_type(unit.unit_type).replacement_bp * step, step
+
+
+def replace_verdict(state: RommelState, side: Side, token: str) -> Verdict:
+    """§16.54: a step for a unit in its Base, up to its maximum CV, paid in BP."""
+    tok = state.tokens.get(token)
+    if tok is None or tok.side != side or tok.status != "map" or tok.hex != base_hex(state.pack, side):
+        return deny("16.54", "not-in-base", f"{token} is not a {side} unit in its Base")
+    cost = replace_cost(state, token)
+    cv = state.hidden.get(cv_slot(token))
+    if cost is None or cv is None or not cv.known:
+        return ALLOW
+    block = state.pack.block(str(known_block(state, token)))
+    if cv.value + cost[1] > block.cv_max:
+        return deny("16.54", "full-strength", f"{token} would exceed its maximum CV {block.cv_max}")
+    bp = bp_known(state, side)
+    if bp is not None and bp < cost[0]:
+        return deny("16.5", "short-of-bp", f"a step of {token} costs {cost[0]} BP; {side} has {bp}")
+    return ALLOW
+
+
+def replaced(state: RommelState, side: Side, token: str) -> RommelState:
+    """The state after a Replacement step: CV up, BP down (both hidden from the opponent)."""
+    cost = replace_cost(state, token)
+    cv = state.hidden[cv_slot(token)]
+    if cost is None or not cv.known:
+        state = state.with_hidden(cv_slot(token), side, None, known=False)
+        return _with_bp(state, side, None)
+    state = state.with_hidden(cv_slot(token), side, cv.value + cost[1], known=True)
+    return _with_bp(state, side, -cost[0])
+
+
+def bought(state: RommelState, side: Side) -> RommelState:
+    """The state after buying an extra card (§16.5)."""
+    state = _with_bp(state, side, -state.pack.limit("bp_extra_card"))
+    return state.model_copy(update={"extra_cards": {**state.extra_cards, side: state.extra_cards.get(side, 0) + 1}})
+
+
+def end_buildup(state: RommelState, side: Side) -> RommelState:
+    """§16.5: save at most the limit; after both players, Resupply for both (one shuffle, Player 1 first; notes
+    §10.5), then the Initiative."""
+    bp = bp_known(state, side)
+    limit = state.pack.limit("bp_save_limit")
+    if bp is None:
+        state = state.with_hidden(bp_slot(side), side, None, known=False)
+    elif bp > limit:
+        state = state.with_hidden(bp_slot(side), side, limit, known=True)
+    done = (*state.buildup_done, side)
+    state = state.model_copy(update={"buildup_done": done})
+    if len(done) < len(SIDES):
+        return state
+    deals = tuple((s, monthly_cards(state, s) + state.extra_cards.get(s, 0)) for s in state.order)
+    return start_dealing(state, deals, "initiative")

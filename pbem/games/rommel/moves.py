@@ -1,0 +1,135 @@
+"""Movement over the game state (§5-§7): one hex at a time, so every legal step can be listed and checked.
+
+A Move (§4) is begun with its kind and origin and then extended a step at a time (``step``): each step checks the
+whole path so far with :func:`pbem.games.rommel.board.check_unit_move` (speed plus road bonus plus Rommel bonus,
+hexsides, engaging and disengaging, hexside limits). A block's speed is hidden from the opponent: a replay that
+cannot see it allows the fastest speed of any unit type and records a :class:`~pbem.games.rommel.state.Claim` of
+the least speed the path needs, which the audit checks against the revealed identity; a replay that sees it checks
+the true speed at once.
+"""
+
+from __future__ import annotations
+
+from pbem.games.rommel.board import check_unit_move, road_bonus
+from pbem.games.rommel.state import BattleRecord, Claim, RommelState, Side, Token, other, unit_slot
+from pbem.kit.hexes import HexsideId
+from pbem.rules.contract import ALLOW, Verdict, deny
+
+__all__ = ["known_block", "max_speed", "need_speed", "speed_of", "step_verdict", "stepped"]
+
+
+def known_block(state: RommelState, token: str) -> str | None:
+    """The pack block behind ``token`` if this replay may read it, else None."""
+    slot = state.hidden.get(unit_slot(token))
+    if slot is None or not slot.known or not isinstance(slot.value, str):
+        return None
+    return slot.value
+
+
+def max_speed(state: RommelState) -> int:
+    """The fastest speed of any unit type (§6.1): what a hidden block may at most claim."""
+    return max(t.speed for t in state.pack.unit_types)
+
+
+def speed_of(state: RommelState, token: str) -> int | None:
+    """``token``'s speed (§6.1) if this replay may see its identity, else None."""
+    block = known_block(state, token)
+    if block is None or block not in {b.id for b in state.pack.blocks}:
+        return None
+    return state.pack.unit_type(state.pack.block(block).unit_type).speed
+
+
+def need_speed(state: RommelState, path: tuple[str, ...], rommel: bool) -> int:
+    """The least speed a unit needs to move along ``path``: its length less the road and Rommel bonuses (§6.1-§6.3),
+    at least 1."""
+    bonus = road_bonus(state.pack, path) + (state.pack.limit("rommel_bonus") if rommel else 0)
+    return max(1, len(path) - 1 - bonus)
+
+
+def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict:
+    """Whether ``seat`` may move ``token`` one hex on to ``to`` within the Move under way (§5.1, §6, §7)."""
+    turn = state.turn
+    if turn.move is None:
+        return deny("5.0", "no-move", "begin a Group Move first")
+    tok = state.tokens.get(token)
+    if tok is None or tok.status != "map" or tok.side != seat or tok.hex is None:
+        return deny("5.0", "not-own-unit", f"{token} is not a {seat} block on the map")
+    if token in turn.paths and token != turn.mover:
+        return deny("4.2", "moved-once", f"{token} has already moved this turn")
+    path = turn.current if token == turn.mover else (tok.hex,)
+    if token != turn.mover and tok.hex != turn.move[1]:
+        return deny("5.1", "not-in-group", f"{token} is not in the moving group's hex {turn.move[1]}")
+    if to not in state.pack.hex_map:
+        return deny("6.0", "not-adjacent", f"{to} is not a land hex")
+    full = (*path, to)
+    position = state.position()
+    if token == turn.mover:  # the board checks a path from the unit's hex: put it back where it began
+        position = position.moved({token: (path[0],)})
+    known = speed_of(state, token)
+    verdict = check_unit_move(
+        state.pack,
+        position,
+        token,
+        list(full),
+        rommel=turn.rommel,
+        speed=known if known is not None else max_speed(state),
+        engaged={HexsideId(k): v for k, v in turn.engaged.items()},
+    )
+    if not verdict.ok:
+        return verdict
+    return ALLOW
+
+
+def stepped(state: RommelState, seat: Side, token: str, to: str) -> RommelState:
+    """The state after ``token`` steps to ``to``: its path, the speed claim, and any Engagement (§7.0, §8.1-§8.3)."""
+    turn = state.turn
+    tok = state.tokens[token]
+    assert tok.hex is not None
+    path = (*(turn.current if token == turn.mover else (tok.hex,)), to)
+    here = path[-2]
+    pack = state.pack
+    enemy = other(seat)
+    enemy_there = any(state.tokens[t].side == enemy for t in state.at(to))
+    battles = dict(state.battles)
+    engaged = dict(turn.engaged)
+    if enemy_there:
+        side = pack.hex_map.hexside(here, to)  # type: ignore[arg-type]
+        assert side is not None
+        engaged[side.id] = engaged.get(side.id, 0) + 1
+        record = battles.get(to)
+        if record is None:  # an Attack (§8.2): the mover is the Attacker (§8.3)
+            fortress = any(p.hex == to and p.kind == "fortress" for p in pack.map.places)
+            record = BattleRecord(defender=enemy, attacker=seat, fortress=fortress)
+        battles[to] = record.model_copy(update={"crossed": {**record.crossed, side.id: seat}})
+    tokens = {**state.tokens, token: tok.model_copy(update={"hex": to})}
+    battles = _settled(tokens, battles)
+    claim = Claim(
+        act=state.acts, seat=seat, token=token, kind="speed", value=need_speed(state, path, turn.rommel), rule="6.1"
+    )
+    in_move = turn.in_move if token in turn.in_move else (*turn.in_move, token)
+    disengaged = dict(turn.disengaged)
+    if len(path) == 2 and any(state.tokens[t].side == enemy for t in state.at(here)):
+        disengaged[token] = True  # §7.2: it leaves a battle, and is Disrupted at the end of its move
+    new_turn = turn.model_copy(
+        update={
+            "paths": {**turn.paths, token: path},
+            "current": path,
+            "mover": token,
+            "engaged": engaged,
+            "in_move": in_move,
+            "disengaged": disengaged,
+        }
+    )
+    return state.model_copy(
+        update={"tokens": tokens, "battles": battles, "turn": new_turn, "claims": (*state.claims, claim)}
+    )
+
+
+def _settled(tokens: dict[str, Token], battles: dict[str, BattleRecord]) -> dict[str, BattleRecord]:
+    """The battles that still hold units of both sides (a battle lasts until one side leaves or is eliminated)."""
+    kept = {}
+    for hex_id, record in battles.items():
+        sides = {t.side for t in tokens.values() if t.status == "map" and t.hex == hex_id}
+        if len(sides) == 2:
+            kept[hex_id] = record
+    return kept

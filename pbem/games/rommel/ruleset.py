@@ -1,0 +1,690 @@
+"""*Rommel in the Desert* (Columbia Games, 2021 rules) on contract v2 and the kit's step machine.
+
+The sequence of play (§3): set-up (§18.0: secret identities, free deployment, Axis first), the initial hands and
+their one-time redraw, then Months of Buildup (§16), Initiative (§3.3) and alternating Player-Turns (§3.4) with Turn
+Options bought by cards committed face down and revealed at the end of the turn (§3.42, §3.48), until two Passes in
+succession end the Month (§3.1). After the last Month the blocks are revealed and victory decided (§17); taking the
+enemy Base wins at once (§17.1). What the module enforces, and what it does not yet, is listed in
+``docs/rommel-rules.md``; the game is kept out of the ``pbem.games`` entry point until it is complete.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from pbem.errors import PbemError
+from pbem.games.rommel import buildup, initiative, moves, scenarios, turns, victory
+from pbem.games.rommel.actions import (
+    Answer,
+    Buy,
+    Challenge,
+    Commit,
+    Deploy,
+    EndBuildup,
+    EndCombat,
+    EndMove,
+    EndMovement,
+    GroupMove,
+    Identify,
+    Keep,
+    Redraw,
+    Replace,
+    RommelAction,
+    Select,
+    StepMove,
+)
+from pbem.games.rommel.data import default_pack_bytes, load_pack, pack_schema
+from pbem.games.rommel.schema import RommelPack
+from pbem.games.rommel.state import DECK, SIDES, RommelState, Side, TurnRecord, cv_slot, unit_slot
+from pbem.games.rommel.supply import base_hex
+from pbem.kit.machine import Machine, Phase, action
+from pbem.rules.contract import (
+    ALLOW,
+    OMNISCIENT,
+    Action,
+    DeckRequest,
+    Event,
+    Outcome,
+    Result,
+    Roster,
+    Ruleset,
+    Scenario,
+    SeatSpec,
+    Step,
+    UnitView,
+    Verdict,
+    View,
+    deny,
+)
+
+__all__ = ["RULESET", "Rommel"]
+
+SEATS = (SeatSpec(id="axis", name="Axis", team="axis"), SeatSpec(id="allied", name="Allies", team="allied"))
+
+
+def _side(seat: str) -> Side:
+    return "axis" if seat == "axis" else "allied"
+
+
+# --- set-up ---------------------------------------------------------------------------------------------------
+
+
+def _identify_candidates(state: RommelState, seat: str) -> Iterable[Identify]:
+    token = scenarios.next_token(state, _side(seat))
+    if token is None or state.tokens[token].status != "muster":
+        return []
+    return [Identify(token=token, block=b) for b in scenarios.group_blocks(state, token)]
+
+
+def _can_identify(state: RommelState, seat: str, act: Identify) -> Verdict:
+    return scenarios.identify_verdict(state, _side(seat), act.token, act.block, unseen=False)
+
+
+def _identified(state: RommelState, seat: str, act: Identify) -> Step[RommelState]:
+    """The identity is in its slot (a secret field); the CV starts at the unit's maximum (§18.0), hidden too."""
+    side = _side(seat)
+    slot = state.hidden[unit_slot(act.token)]
+    cv = state.pack.block(slot.value).cv_max if slot.known else None
+    state = state.with_hidden(cv_slot(act.token), side, cv, known=slot.known)
+    tok = state.tokens[act.token]
+    if tok.group.startswith("arrival-"):  # a reinforcement arrives in its Base (§16.4)
+        tok = tok.model_copy(update={"status": "map", "hex": base_hex(state.pack, side)})
+    else:
+        tok = tok.model_copy(update={"status": "ready"})
+    state = state.model_copy(update={"tokens": {**state.tokens, act.token: tok}})
+    event = Event(kind="unit_chosen", seat=side, rule="18.0", data={"unit": act.token}, text=f"{act.token} mustered")
+    return Step(state=state, events=(event,))
+
+
+def _deploy_candidates(state: RommelState, seat: str) -> Iterable[Deploy]:
+    side = _side(seat)
+    token = scenarios.next_token(state, side)
+    if token is None or state.tokens[token].status != "ready":
+        return []
+    group = scenarios.deployment(state, token)
+    assert group is not None
+    area = scenarios.area_hexes(state, group)
+    supplied = scenarios.supplied_hexes(state, side, area)
+    return [Deploy(token=token, hex=h) for h in sorted(supplied)]
+
+
+def _can_deploy(state: RommelState, seat: str, act: Deploy) -> Verdict:
+    if act.token not in state.tokens:
+        return deny("18.0", "not-next", f"{act.token} is not a block")
+    return scenarios.setup_verdict(state, _side(seat), act.token, act.hex)
+
+
+def _deployed(state: RommelState, seat: str, act: Deploy) -> Step[RommelState]:
+    tok = state.tokens[act.token].model_copy(update={"status": "map", "hex": act.hex})
+    state = state.model_copy(update={"tokens": {**state.tokens, act.token: tok}})
+    event = Event(
+        kind="deployed",
+        seat=seat,
+        rule="18.0",
+        data={"unit": act.token, "dst": act.hex},
+        text=f"{act.token} at {act.hex}",
+    )
+    if all(scenarios.next_token(state, s) is None for s in SIDES):
+        state = scenarios.start_dealing(state, _initial_deals(state), "mulligan")
+        state = state.model_copy(update={"fortresses": _initial_fortresses(state)})
+    return Step(state=state, events=(event,))
+
+
+def _initial_deals(state: RommelState) -> tuple[tuple[Side, int], ...]:
+    scenario = state.pack.scenario(state.scenario)
+    return (("axis", scenario.axis.initial_cards), ("allied", scenario.allied.initial_cards))
+
+
+def _initial_fortresses(state: RommelState) -> dict[str, Side]:
+    """§13.1: a Fortress starts under the control of the side whose deployment area holds it (notes §10.36: where
+    both areas hold it, the side that set units up in it)."""
+    scenario = state.pack.scenario(state.scenario)
+    control: dict[str, Side] = {}
+    for place in state.pack.map.places:
+        if place.kind != "fortress":
+            continue
+        holders = [
+            side
+            for side in SIDES
+            if any(place.hex in scenarios.area_hexes(state, g) for g in getattr(scenario, side).deployments)
+        ]
+        present = {state.tokens[t].side for t in state.at(place.hex)}
+        if len(holders) == 1:
+            control[place.id] = holders[0]
+        elif len(present) == 1:
+            control[place.id] = next(iter(present))
+    return control
+
+
+# --- the initial hand -----------------------------------------------------------------------------------------
+
+
+def _mulligan_side(state: RommelState) -> Side | None:
+    return next((s for s in SIDES if s not in state.mulligan_done), None)
+
+
+def _keep(state: RommelState, seat: str, act: Keep) -> Step[RommelState]:
+    done = (*state.mulligan_done, _side(seat))
+    state = state.model_copy(update={"mulligan_done": done})
+    if _mulligan_side(state) is None:
+        state = _first_month(state)
+    return Step(state=state, events=(Event(kind="hand_kept", seat=seat, rule="18.0", text=f"{seat} keeps its hand"),))
+
+
+def _redraw(state: RommelState, seat: str, act: Redraw) -> Step[RommelState]:
+    side = _side(seat)
+    positions = tuple(range(len(scenarios.hand(state, side))))
+    request = DeckRequest(deck=DECK, op="reveal", seat=side, hand=positions)
+    state = state.model_copy(update={"redrawing": side, "mulligan_done": (*state.mulligan_done, side)})
+    event = Event(kind="hand_discarded", seat=seat, rule="18.0", text=f"{seat} discards its hand to draw again")
+    return Step(state=state.with_deck(request), events=(event,))
+
+
+def _first_month(state: RommelState) -> RommelState:
+    """§3.2, §3.3: no Buildup and no Initiative Challenge in a scenario's first Month."""
+    return state.model_copy(update={"phase": "turn", "active": state.first, "turn": TurnRecord(), "passes": 0})
+
+
+# --- Buildup and Initiative --------------------------------------------------------------------------------------
+
+
+def _buildup_side(state: RommelState) -> Side | None:
+    return next((s for s in state.order if s not in state.buildup_done), None)
+
+
+def _buys(state: RommelState, seat: str) -> Iterable[Buy]:
+    return [Buy()]
+
+
+def _can_buy(state: RommelState, seat: str, act: Buy) -> Verdict:
+    side = _side(seat)
+    if scenarios.next_token(state, side) is not None:
+        return deny("16.4", "muster-first", "choose the arriving units first")
+    return buildup.buy_verdict(state, side)
+
+
+def _bought(state: RommelState, seat: str, act: Buy) -> Step[RommelState]:
+    event = Event(kind="card_bought", seat=seat, rule="16.5", text=f"{seat} buys an extra Supply Card")
+    return Step(state=buildup.bought(state, _side(seat)), events=(event,))
+
+
+def _replaces(state: RommelState, seat: str) -> Iterable[Replace]:
+    side = _side(seat)
+    return [Replace(token=t) for t in state.at(base_hex(state.pack, side)) if state.tokens[t].side == side]
+
+
+def _can_replace(state: RommelState, seat: str, act: Replace) -> Verdict:
+    side = _side(seat)
+    if scenarios.next_token(state, side) is not None:
+        return deny("16.4", "muster-first", "choose the arriving units first")
+    return buildup.replace_verdict(state, side, act.token)
+
+
+def _replaced(state: RommelState, seat: str, act: Replace) -> Step[RommelState]:
+    event = Event(kind="unit_replaced", seat=seat, rule="16.54", data={"unit": act.token}, text=f"{act.token} rebuilt")
+    return Step(state=buildup.replaced(state, _side(seat), act.token), events=(event,))
+
+
+def _ends(state: RommelState, seat: str) -> Iterable[EndBuildup]:
+    return [EndBuildup()]
+
+
+def _can_end_buildup(state: RommelState, seat: str, act: EndBuildup) -> Verdict:
+    if scenarios.next_token(state, _side(seat)) is not None:
+        return deny("16.4", "muster-first", "choose the arriving units first")
+    return ALLOW
+
+
+def _ended_buildup(state: RommelState, seat: str, act: EndBuildup) -> Step[RommelState]:
+    event = Event(kind="buildup_ended", seat=seat, rule="16.5", text=f"{seat} ends its Buildup")
+    return Step(state=buildup.end_buildup(state, _side(seat)), events=(event,))
+
+
+def _challenges(state: RommelState, seat: str) -> Iterable[Challenge]:
+    return [Challenge(card=None), *(Challenge(card=i) for i in range(len(scenarios.hand(state, "allied"))))]
+
+
+def _can_challenge(state: RommelState, seat: str, act: Challenge) -> Verdict:
+    return initiative.card_verdict(state, "allied", act.card)
+
+
+def _challenged(state: RommelState, seat: str, act: Challenge) -> Step[RommelState]:
+    new, events = initiative.challenged(state, act.card)
+    return Step(state=new, events=tuple(events))
+
+
+def _answers(state: RommelState, seat: str) -> Iterable[Answer]:
+    return [Answer(card=None), *(Answer(card=i) for i in range(len(scenarios.hand(state, "axis"))))]
+
+
+def _can_answer(state: RommelState, seat: str, act: Answer) -> Verdict:
+    return initiative.card_verdict(state, "axis", act.card)
+
+
+def _answered(state: RommelState, seat: str, act: Answer) -> Step[RommelState]:
+    event = Event(kind="initiative_answered", seat=seat, rule="3.3", text="The Axis answers the challenge")
+    return Step(state=initiative.answered(state, act.card), events=(event,))
+
+
+# --- Player-Turns ------------------------------------------------------------------------------------------------
+
+
+def _commits(state: RommelState, seat: str) -> Iterable[Commit]:
+    return [Commit(card=i) for i in range(len(scenarios.hand(state, _side(seat))))]
+
+
+def _can_commit(state: RommelState, seat: str, act: Commit) -> Verdict:
+    return turns.select_verdict(state, _side(seat), act.card)
+
+
+def _committed(state: RommelState, seat: str, act: Commit) -> Step[RommelState]:
+    turn = state.turn.model_copy(update={"committed": (*(state.turn.committed or ()), act.card)})
+    event = Event(kind="card_committed", seat=seat, rule="3.42", text=f"{seat} commits a card face down")
+    return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
+
+
+def _selects(state: RommelState, seat: str) -> Iterable[Select]:
+    return [Select()]
+
+
+def _can_select(state: RommelState, seat: str, act: Select) -> Verdict:
+    if state.turn.stage != "select":
+        return deny("3.42", "not-selecting", "the Turn Option is already selected")
+    return ALLOW
+
+
+def _selected(state: RommelState, seat: str, act: Select) -> Step[RommelState]:
+    turn = state.turn.model_copy(update={"stage": "movement", "committed": state.turn.committed or ()})
+    n = len(turn.committed or ())
+    event = Event(kind="option_selected", seat=seat, rule="3.42", data={"cards": n}, text=f"{seat} commits {n} cards")
+    return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
+
+
+def _groups(state: RommelState, seat: str) -> Iterable[GroupMove]:
+    side = _side(seat)
+    origins = sorted({state.tokens[t].hex or "" for t in state.on_map(side) if t not in state.turn.paths})
+    rommel = [False, True] if side == "axis" else [False]
+    return [GroupMove(origin=o, rommel=r) for o in origins for r in rommel]
+
+
+def _can_group(state: RommelState, seat: str, act: GroupMove) -> Verdict:
+    side = _side(seat)
+    turn = state.turn
+    if turn.stage != "movement" or turn.move is not None:
+        return deny("5.0", "not-now", "a Move begins in the Movement phase, after the one under way ends")
+    if turn.moves >= turns.moves_allowed(state):
+        return deny("4.0", "option-spent", "the committed cards pay for no more Moves this turn")
+    movers = [
+        t for t in state.at(act.origin) if state.tokens[t].side == side and t not in turn.paths and not _disr(state, t)
+    ]
+    if not movers:
+        return deny("5.1", "no-movers", f"{act.origin} holds no {side} unit that may move")
+    if act.rommel:
+        if side != "axis":
+            return deny("6.3", "not-axis", "only Axis Moves take the Rommel bonus")
+        if not state.pack.scenario(state.scenario).rommel_bonus:
+            return deny("6.3", "no-rommel", "this scenario has no Rommel bonus")
+        if turn.rommel_used:
+            return deny("6.3", "rommel-used", "the Rommel bonus serves one Move a turn")
+    return ALLOW
+
+
+def _disr(state: RommelState, token: str) -> bool:
+    return state.tokens[token].disrupted
+
+
+def _grouped(state: RommelState, seat: str, act: GroupMove) -> Step[RommelState]:
+    turn = state.turn.model_copy(
+        update={
+            "move": ("group", act.origin),
+            "rommel": act.rommel,
+            "rommel_used": state.turn.rommel_used or act.rommel,
+            "mover": None,
+            "current": (),
+        }
+    )
+    event = Event(kind="move_begun", seat=seat, rule="5.1", data={"src": act.origin, "rommel": act.rommel})
+    return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
+
+
+def _steps(state: RommelState, seat: str) -> Iterable[StepMove]:
+    turn = state.turn
+    if turn.move is None:
+        return []
+    side = _side(seat)
+    tokens = [t for t in state.at(turn.move[1]) if state.tokens[t].side == side and t not in turn.paths]
+    if turn.mover is not None:
+        tokens.insert(0, turn.mover)
+    found: list[StepMove] = []
+    for token in tokens:
+        here = state.tokens[token].hex
+        assert here is not None
+        found.extend(StepMove(token=token, to=n) for n in state.pack.hex_map.neighbours(here))  # type: ignore[arg-type]
+    return found
+
+
+def _can_step(state: RommelState, seat: str, act: StepMove) -> Verdict:
+    if state.turn.stage != "movement":
+        return deny("5.0", "no-move", "units move in the Movement phase")
+    return moves.step_verdict(state, _side(seat), act.token, act.to)
+
+
+def _stepped(state: RommelState, seat: str, act: StepMove) -> Step[RommelState]:
+    side = _side(seat)
+    src = state.tokens[act.token].hex
+    state = moves.stepped(state, side, act.token, act.to)
+    events = [
+        Event(kind="moved", seat=seat, rule="6.0", data={"unit": act.token, "src": src, "dst": act.to}),
+    ]
+    taken = victory.base_taken(state)
+    if taken is not None:
+        state = state.model_copy(
+            update={"phase": "over", "winner": taken, "outcome": f"{taken} wins a Strategic Victory"}
+        )
+        events.append(Event(kind="game_over", seat=taken, rule="17.1", text=f"{taken} takes the enemy Base"))
+    return Step(state=state, events=tuple(events))
+
+
+def _end_moves(state: RommelState, seat: str) -> Iterable[EndMove]:
+    return [EndMove()]
+
+
+def _can_end_move(state: RommelState, seat: str, act: EndMove) -> Verdict:
+    if state.turn.move is None:
+        return deny("5.0", "no-move", "no Move is under way")
+    if not state.turn.in_move:
+        return deny("5.1", "no-movers", "a Move moves at least one unit")
+    return ALLOW
+
+
+def _move_paths(state: RommelState) -> dict[str, tuple[str, ...]]:
+    """The paths of the units of the Move under way."""
+    return {t: state.turn.paths[t] for t in state.turn.in_move}
+
+
+def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState]:
+    """§7.2: units that Disengaged are Disrupted at the end of their move."""
+    tokens = dict(state.tokens)
+    for token in _move_paths(state):
+        if state.turn.disengaged.get(token, False):
+            tokens[token] = tokens[token].model_copy(update={"disrupted": True})
+    update = {"moves": state.turn.moves + 1, "move": None, "mover": None, "current": (), "in_move": ()}
+    turn = state.turn.model_copy(update=update)
+    event = Event(kind="move_ended", seat=seat, rule="5.0", data={"moves": turn.moves})
+    return Step(state=state.model_copy(update={"turn": turn, "tokens": tokens}), events=(event,))
+
+
+def _end_movements(state: RommelState, seat: str) -> Iterable[EndMovement]:
+    return [EndMovement()]
+
+
+def _can_end_movement(state: RommelState, seat: str, act: EndMovement) -> Verdict:
+    if state.turn.stage != "movement":
+        return deny("3.43", "not-movement", "this is not the Movement phase")
+    if state.turn.move is not None:
+        return deny("3.43", "move-under-way", "end the Move under way first")
+    return ALLOW
+
+
+def _ended_movement(state: RommelState, seat: str, act: EndMovement) -> Step[RommelState]:
+    turn = state.turn.model_copy(update={"stage": "combat"})
+    event = Event(kind="movement_ended", seat=seat, rule="3.43")
+    return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
+
+
+def _end_combats(state: RommelState, seat: str) -> Iterable[EndCombat]:
+    return [EndCombat()]
+
+
+def _can_end_combat(state: RommelState, seat: str, act: EndCombat) -> Verdict:
+    if state.turn.stage != "combat":
+        return deny("3.44", "not-combat", "this is not the Combat phase")
+    new = sorted(h for h, b in state.battles.items() if b.new and b.attacker == _side(seat))
+    if new:
+        return deny("8.6", "mandatory-battle", f"combat is mandatory in the new battles at {', '.join(new)}")
+    return ALLOW
+
+
+def _ended_combat(state: RommelState, seat: str, act: EndCombat) -> Step[RommelState]:
+    state = turns.end_turn(state)
+    event = Event(kind="turn_ended", seat=seat, rule="3.48")
+    if state.deck is None:
+        return _after_turn(state, [event])
+    return Step(state=state, events=(event,))
+
+
+def _after_turn(state: RommelState, events: list[Event]) -> Step[RommelState]:
+    """After the reveal: the next Player-Turn, or the end of the Month (§3.1) and of the game (§17)."""
+    if state.phase == "over" or state.passes < 2:
+        return Step(state=state, events=tuple(events))
+    events.append(Event(kind="month_ended", rule="3.1", data={"month": state.month}, text=f"Month {state.month} ends"))
+    if state.month >= state.last_month:
+        closed = [
+            name
+            for t in state.on_map()
+            for name in (unit_slot(t), cv_slot(t))
+            if name in state.hidden and not state.hidden[name].public
+        ]
+        state = state.model_copy(update={"phase": "over"})
+        if closed:
+            return Step(state=state.with_opening(*closed), events=tuple(events))
+        return _final(state, events)
+    new, more = buildup.start_buildup(state)
+    return Step(state=new, events=(*events, *more))
+
+
+def _final(state: RommelState, events: list[Event]) -> Step[RommelState]:
+    winner, outcome, more = victory.final_result(state)
+    return Step(state=state.model_copy(update={"winner": winner, "outcome": outcome}), events=(*events, *more))
+
+
+def _phase_to_act(phase: str) -> Any:
+    def to_act(state: RommelState) -> tuple[str, ...]:
+        return _to_act(state)
+
+    return to_act
+
+
+def _to_act(state: RommelState) -> tuple[str, ...]:
+    if state.deck is not None or state.pending_rolls:
+        return ()
+    match state.phase:
+        case "setup":
+            return next(((s,) for s in SIDES if scenarios.next_token(state, s) is not None), ())
+        case "mulligan":
+            side = _mulligan_side(state)
+            return () if side is None or state.redrawing is not None else (side,)
+        case "buildup":
+            side = _buildup_side(state)
+            return () if side is None else (side,)
+        case "initiative":
+            if "allied" not in state.challenge:
+                return ("allied",)
+            return ("axis",) if "axis" not in state.challenge else ()
+        case "turn":
+            return () if state.turn.stage == "reveal" else (state.active,)
+    return ()
+
+
+MACHINE: Machine[RommelState, Any] = Machine(
+    adapter=TypeAdapter(RommelAction),
+    rule="3.0",
+    phases=(
+        Phase("dealing", (), rule="16.6", to_act=_phase_to_act("dealing")),
+        Phase("setup", ("identify", "deploy"), rule="18.0", to_act=_phase_to_act("setup")),
+        Phase("mulligan", ("keep", "redraw"), rule="18.0", to_act=_phase_to_act("mulligan")),
+        Phase("buildup", ("identify", "buy", "replace", "end_buildup"), rule="16.0", to_act=_phase_to_act("buildup")),
+        Phase("initiative", ("challenge", "answer"), rule="3.3", to_act=_phase_to_act("initiative")),
+        Phase(
+            "turn",
+            ("commit", "select", "group", "step", "end_move", "end_movement", "end_combat"),
+            rule="3.4",
+            to_act=_phase_to_act("turn"),
+        ),
+        Phase("over", (), rule="17.0", to_act=_phase_to_act("over")),
+    ),
+    interrupts=(),
+    actions=(
+        action(Identify, legal=_identify_candidates, can=_can_identify, effect=_identified),
+        action(Deploy, legal=_deploy_candidates, can=_can_deploy, effect=_deployed),
+        action(Keep, legal=lambda s, seat: [Keep()], can=lambda s, seat, a: ALLOW, effect=_keep),
+        action(Redraw, legal=lambda s, seat: [Redraw()], can=lambda s, seat, a: ALLOW, effect=_redraw),
+        action(Buy, legal=_buys, can=_can_buy, effect=_bought),
+        action(Replace, legal=_replaces, can=_can_replace, effect=_replaced),
+        action(EndBuildup, legal=_ends, can=_can_end_buildup, effect=_ended_buildup),
+        action(
+            Challenge,
+            legal=_challenges,
+            can=lambda s, seat, a: _can_challenge(s, seat, a) if seat == "allied" else deny("3.3", "not-allied", ""),
+            effect=_challenged,
+        ),
+        action(Answer, legal=_answers, can=_can_answer, effect=_answered),
+        action(Commit, legal=_commits, can=_can_commit, effect=_committed),
+        action(Select, legal=_selects, can=_can_select, effect=_selected),
+        action(GroupMove, legal=_groups, can=_can_group, effect=_grouped),
+        action(StepMove, legal=_steps, can=_can_step, effect=_stepped),
+        action(EndMove, legal=_end_moves, can=_can_end_move, effect=_ended_move),
+        action(EndMovement, legal=_end_movements, can=_can_end_movement, effect=_ended_movement),
+        action(EndCombat, legal=_end_combats, can=_can_end_combat, effect=_ended_combat),
+    ),
+)
+
+
+class Rommel(Ruleset[RommelState]):
+    id = "rommel"
+    name = "Rommel in the Desert"
+    version = "1"
+    actions = RommelAction
+    scenarios = tuple(
+        Scenario(id=s.id, name=f"{s.name} (§{s.section})", seats=SEATS, description=f"{s.start_label} to {s.end_label}")
+        for s in load_pack(default_pack_bytes()).scenarios
+    )
+
+    # --- data -------------------------------------------------------------------------------------------------
+    def default_data(self) -> bytes:
+        return default_pack_bytes()
+
+    def load_data(self, raw: bytes) -> RommelPack:
+        return load_pack(raw)
+
+    def data_schema(self) -> dict[str, Any]:
+        return pack_schema()
+
+    def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: RommelPack) -> RommelState:
+        if scenario not in {s.id for s in data.scenarios}:
+            raise PbemError("R007", f"rommel has no scenario {scenario!r}")
+        return scenarios.initial_state(data, scenario, dict(options))
+
+    def period(self, state: RommelState) -> str:
+        return (
+            "setup"
+            if state.phase in ("setup", "dealing", "mulligan") and not state.mulligan_done
+            else f"month-{state.month}"
+        )
+
+    # --- the sequence of play -----------------------------------------------------------------------------------
+    def to_act(self, state: RommelState) -> tuple[str, ...]:
+        if state.phase == "over":
+            return ()
+        return MACHINE.to_act(state)
+
+    def legal_actions(self, state: RommelState, seat: str) -> list[Action]:
+        return [a.wire() for a in MACHINE.legal_actions(state, seat)]
+
+    def secret_fields(self, state: RommelState, seat: str, action: Action) -> dict[str, str]:
+        token = action.get("token")
+        if action.get("action") == "identify" and isinstance(token, str):
+            return {"block": unit_slot(token)}
+        return {}
+
+    def contains(self, state: RommelState, seat: str, action: Any, *, unseen: frozenset[str] = frozenset()) -> Verdict:
+        act = self.typed(action)
+        if isinstance(act, Identify) and "block" in unseen and act.block is None:
+            if seat not in MACHINE.to_act(state) or "identify" not in MACHINE.allowed(state):
+                return deny("18.0", "not-now", f"{seat} does not choose units now")
+            return scenarios.identify_verdict(state, _side(seat), act.token, None, unseen=True)
+        return MACHINE.check(state, seat, act)
+
+    def apply(self, state: RommelState, seat: str, action: Any) -> Step[RommelState]:
+        act = self.typed(action)
+        state = state.model_copy(update={"acts": state.acts + 1})
+        if isinstance(act, Identify):  # its secret field is in the slot, not in the logged action
+            return _identified(state, seat, act)
+        return MACHINE.apply(state, seat, act)
+
+    def resume(self, state: RommelState, outcome: Outcome) -> Step[RommelState]:
+        if outcome.dice is not None:
+            new, events = buildup.dice_rolled(state, dict(outcome.dice))
+            return Step(state=new, events=tuple(events))
+        if outcome.opened:
+            return _final(state, [])
+        state = state.model_copy(update={"deck": None})
+        if outcome.revealed:
+            return self._revealed(state, outcome.revealed)
+        if state.phase == "dealing":
+            state = scenarios.next_deal(state)
+            if state.phase == "turn":
+                state = state.model_copy(update={"turn": TurnRecord(), "passes": 0})
+            if state.phase == "mulligan" and _mulligan_side(state) is None:
+                state = _first_month(state)
+        return Step(state=state)
+
+    def _revealed(self, state: RommelState, cards: tuple[int, ...]) -> Step[RommelState]:
+        if state.phase == "mulligan" and state.redrawing is not None:  # §18.0: a new hand, once
+            side = state.redrawing
+            state = state.model_copy(update={"redrawing": None})
+            n = len(cards)
+            return Step(state=scenarios.start_dealing(state, ((side, n),), "mulligan"))
+        if state.phase == "initiative":
+            new, events = initiative.initiative_revealed(state, cards)
+            return Step(state=new, events=tuple(events))
+        new, events = turns.revealed(state, cards)
+        return _after_turn(new, events)
+
+    def result(self, state: RommelState) -> Result | None:
+        if state.phase != "over":
+            return None
+        if state.forfeit is not None:
+            return Result(winners=(state.winner,) if state.winner else (), outcome=f"{state.forfeit} forfeits (§4.0)")
+        if not state.outcome:
+            return None  # the blocks are being revealed for the count (§17.2)
+        return Result(winners=(state.winner,) if state.winner else (), outcome=state.outcome)
+
+    # --- views ------------------------------------------------------------------------------------------------
+    def view(self, state: RommelState, viewer: str) -> View:
+        units = []
+        for token, tok in sorted(state.tokens.items()):
+            unit = state.hidden.get(unit_slot(token))
+            cv = state.hidden.get(cv_slot(token))
+            seen = unit is not None and unit.known and (unit.public or viewer in (tok.side, OMNISCIENT))
+            cv_seen = cv is not None and cv.known and (cv.public or viewer in (tok.side, OMNISCIENT))
+            units.append(
+                UnitView(
+                    id=token,
+                    name=state.pack.block(unit.value).unit if seen and unit is not None else token,
+                    side=tok.side,
+                    location=tok.hex if tok.status == "map" else None,
+                    strength=cv.value if cv_seen and cv is not None else None,
+                    hidden=not seen,
+                    extra={"disrupted": tok.disrupted, "block": unit.value if seen and unit is not None else None},
+                )
+            )
+        deck = state.decks.get(DECK)
+        facts: dict[str, Any] = {
+            "phase": state.phase,
+            "month": state.month,
+            "active": state.active,
+            "deck": 0 if deck is None else deck.size,
+            "hands": {s: len(scenarios.hand(state, s)) for s in SIDES},
+            "battles": sorted(state.battles),
+        }
+        if viewer in SIDES and deck is not None:
+            facts["hand"] = list(deck.hand(viewer, viewer))
+        summary = state.outcome or f"Month {state.month}, {state.phase}: {', '.join(self.to_act(state)) or 'waiting'}"
+        return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
+
+
+RULESET = Rommel()
