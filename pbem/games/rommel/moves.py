@@ -10,7 +10,7 @@ the true speed at once.
 
 from __future__ import annotations
 
-from pbem.games.rommel.board import check_unit_move, road_bonus
+from pbem.games.rommel.board import Battle, Position, check_unit_move, road_bonus
 from pbem.games.rommel.state import BattleRecord, Claim, RommelState, Side, Token, other, unit_slot
 from pbem.kit.hexes import HexsideId
 from pbem.rules.contract import ALLOW, Verdict, deny
@@ -61,10 +61,15 @@ def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict
         return deny("5.1", "not-in-group", f"{token} is not in the moving group's hex {turn.move[1]}")
     if to not in state.pack.hex_map:
         return deny("6.0", "not-adjacent", f"{to} is not a land hex")
+    if token == turn.mover and any(state.tokens[t].side != seat for t in state.at(path[-1])):
+        return deny("7.0", "after-stop", f"{token} Engaged in {path[-1]} and stops there")
     full = (*path, to)
     position = state.position()
     if token == turn.mover:  # the board checks a path from the unit's hex: put it back where it began
         position = position.moved({token: (path[0],)})
+        if turn.left is not None:  # and the battle it left, which ended when it left
+            battles = {**position.battles, path[0]: Battle(turn.left.defender, dict(turn.left.crossed))}
+            position = Position(position.units, battles, position.fortresses)
     known = speed_of(state, token)
     verdict = check_unit_move(
         state.pack,
@@ -110,8 +115,10 @@ def stepped(state: RommelState, seat: Side, token: str, to: str) -> RommelState:
     disengaged = dict(turn.disengaged)
     if len(path) == 2 and any(state.tokens[t].side == enemy for t in state.at(here)):
         disengaged[token] = True  # §7.2: it leaves a battle, and is Disrupted at the end of its move
+    left = turn.left if token == turn.mover else state.battles.get(here)
     new_turn = turn.model_copy(
         update={
+            "left": left,
             "paths": {**turn.paths, token: path},
             "current": path,
             "mover": token,

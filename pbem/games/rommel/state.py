@@ -128,6 +128,7 @@ class TurnRecord(_Model):
     current: tuple[str, ...] = ()
     mover: str | None = None
     in_move: tuple[str, ...] = ()
+    left: BattleRecord | None = None
     disengaged: dict[str, bool] = Field(default_factory=dict)
     engaged: dict[str, int] = Field(default_factory=dict)
     stage: Literal["select", "movement", "combat", "reveal"] = "select"
