@@ -77,6 +77,7 @@ def start_buildup(state: RommelState) -> tuple[RommelState, list[Event]]:
             "buildup_done": (),
             "extra_cards": {},
             "passes": 0,
+            "challenge": {},
         }
     )
     event = Event(kind="month_began", rule="16.1", data={"month": month, "arrivals": arrivals}, text=f"Month {month}")

@@ -248,6 +248,8 @@ def _challenges(state: RommelState, seat: str) -> Iterable[Challenge]:
 
 
 def _can_challenge(state: RommelState, seat: str, act: Challenge) -> Verdict:
+    if seat != "allied" or "allied" in state.challenge:
+        return deny("3.3", "not-challenger", "the Allied player challenges, once, before the Axis answers")
     return initiative.card_verdict(state, "allied", act.card)
 
 
@@ -261,6 +263,8 @@ def _answers(state: RommelState, seat: str) -> Iterable[Answer]:
 
 
 def _can_answer(state: RommelState, seat: str, act: Answer) -> Verdict:
+    if seat != "axis" or state.challenge.get("allied") is None or "axis" in state.challenge:
+        return deny("3.3", "no-challenge", "the Axis answers an Allied challenge, once")
     return initiative.card_verdict(state, "axis", act.card)
 
 
@@ -535,12 +539,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(Buy, legal=_buys, can=_can_buy, effect=_bought),
         action(Replace, legal=_replaces, can=_can_replace, effect=_replaced),
         action(EndBuildup, legal=_ends, can=_can_end_buildup, effect=_ended_buildup),
-        action(
-            Challenge,
-            legal=_challenges,
-            can=lambda s, seat, a: _can_challenge(s, seat, a) if seat == "allied" else deny("3.3", "not-allied", ""),
-            effect=_challenged,
-        ),
+        action(Challenge, legal=_challenges, can=_can_challenge, effect=_challenged),
         action(Answer, legal=_answers, can=_can_answer, effect=_answered),
         action(Commit, legal=_commits, can=_can_commit, effect=_committed),
         action(Select, legal=_selects, can=_can_select, effect=_selected),

@@ -66,4 +66,4 @@ def final_result(state: RommelState) -> tuple[Side | None, str, list[Event]]:
         level, rule = "Attrition Victory", "17.4"
     text = f"{winner}: {level}" if winner else "a draw"
     event = Event(kind="game_over", seat=winner, rule=rule, data={"halves": halves, "level": level}, text=text)
-    return winner, (f"{winner} wins a {level}" if winner else "a draw"), [event]
+    return winner, (f"{winner} wins: {level}" if winner else "a draw"), [event]
