@@ -14,7 +14,7 @@ def board(units: list[tuple[str, str, str]], fortresses: dict[str, str] | None =
     """A finished demo game with ``units`` (token side, hex, block) on the map, identities revealed."""
     table = Table("demo-1940")
     state = table.state
-    tokens = {f"{side}-{i:02d}": Token(side=side, group="deploy-0", hex=hex_id, status="map")  # type: ignore[arg-type]
+    tokens = {f"{side}-{i:02d}": Token(side=side, group="deploy-0", hex=hex_id, status="map")
               for i, (side, hex_id, _) in enumerate(units)}  # fmt: skip
     hidden = {
         unit_slot(f"{side}-{i:02d}"): HiddenSlot(owner=side, value=block, known=True, public=True)
@@ -44,10 +44,10 @@ def test_twice_the_units_is_decisive_and_germans_count_one_and_a_half() -> None:
     state = board([("axis", "0108", german[0]), ("axis", "0108", german[1]), ("allied", "2605", british[0]),
                    ("allied", "2605", british[1])])  # fmt: skip
     assert victory.unit_halves(state, "axis") == 6 and victory.unit_halves(state, "allied") == 4
-    winner, outcome, events = victory.final_result(state)
+    winner, _, events = victory.final_result(state)
     assert (winner, events[0].rule) == ("axis", "17.4")
     state = board([("axis", "0108", italian[0]), ("axis", "0108", italian[1]), ("allied", "2605", british[0])])
-    winner, outcome, events = victory.final_result(state)
+    winner, _, events = victory.final_result(state)
     assert (winner, events[0].rule, events[0].data["level"]) == ("axis", "17.2", "Decisive Victory")
 
 
@@ -71,7 +71,7 @@ def test_more_units_is_attrition_and_equal_is_a_draw() -> None:
     italian, british = blocks("italian"), blocks("british")
     state = board([("axis", "0108", italian[0]), ("axis", "0108", italian[1]), ("allied", "2605", british[0]),
                    ("allied", "2605", british[1]), ("allied", "2605", british[2])])  # fmt: skip
-    winner, outcome, events = victory.final_result(state)
+    winner, _, events = victory.final_result(state)
     assert (winner, events[0].rule) == ("allied", "17.4")
     even = board([("axis", "0108", italian[0]), ("allied", "2605", british[0])])
     assert victory.final_result(even)[0] is None
