@@ -13,6 +13,7 @@ from pydantic import Field
 from pbem.rules.contract import ActionModel
 
 __all__ = [
+    "Advance",
     "Answer",
     "Buy",
     "Challenge",
@@ -135,6 +136,12 @@ class EndMovement(ActionModel):
     action: Literal["end_movement"] = "end_movement"
 
 
+class Advance(ActionModel):
+    """After the Month ends, go on: the next Month's Buildup (§16.1), or the end of the game (§17)."""
+
+    action: Literal["advance"] = "advance"
+
+
 class EndCombat(ActionModel):
     """End the Combat phase and the Player-Turn: the committed cards are revealed (§3.44, §3.48)."""
 
@@ -158,4 +165,5 @@ RommelAction = (
     | EndMove
     | EndMovement
     | EndCombat
+    | Advance
 )

@@ -18,6 +18,7 @@ from pydantic import TypeAdapter
 from pbem.errors import PbemError
 from pbem.games.rommel import buildup, initiative, moves, scenarios, turns, victory
 from pbem.games.rommel.actions import (
+    Advance,
     Answer,
     Buy,
     Challenge,
@@ -465,6 +466,14 @@ def _after_turn(state: RommelState, events: list[Event]) -> Step[RommelState]:
     if state.phase == "over" or state.passes < 2:
         return Step(state=state, events=tuple(events))
     events.append(Event(kind="month_ended", rule="3.1", data={"month": state.month}, text=f"Month {state.month} ends"))
+    return Step(state=state.model_copy(update={"phase": "advance"}), events=tuple(events))
+
+
+def _advanced(state: RommelState, seat: str, act: Advance) -> Step[RommelState]:
+    """The next Month's Buildup (§16.1), or after the last Month the blocks revealed for the count (§17.0, §17.2).
+
+    An action of its own: the Month may end at a reveal of cards, and dice cannot follow a deck operation."""
+    events: list[Event] = []
     if state.month >= state.last_month:
         closed = [
             name
@@ -510,6 +519,8 @@ def _to_act(state: RommelState) -> tuple[str, ...]:
             return ("axis",) if "axis" not in state.challenge else ()
         case "turn":
             return () if state.turn.stage == "reveal" else (state.active,)
+        case "advance":
+            return ("axis",)
     return ()
 
 
@@ -528,6 +539,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
             rule="3.4",
             to_act=_phase_to_act("turn"),
         ),
+        Phase("advance", ("advance",), rule="3.1", to_act=_phase_to_act("advance")),
         Phase("over", (), rule="17.0", to_act=_phase_to_act("over")),
     ),
     interrupts=(),
@@ -548,6 +560,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(EndMove, legal=_end_moves, can=_can_end_move, effect=_ended_move),
         action(EndMovement, legal=_end_movements, can=_can_end_movement, effect=_ended_movement),
         action(EndCombat, legal=_end_combats, can=_can_end_combat, effect=_ended_combat),
+        action(Advance, legal=lambda s, seat: [Advance()], can=lambda s, seat, a: ALLOW, effect=_advanced),
     ),
 )
 

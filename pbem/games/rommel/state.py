@@ -39,7 +39,7 @@ __all__ = [
 Side = Literal["axis", "allied"]
 SIDES: tuple[Side, Side] = ("axis", "allied")
 DECK = "supply"
-Phase = Literal["dealing", "setup", "mulligan", "buildup", "initiative", "turn", "over"]
+Phase = Literal["dealing", "setup", "mulligan", "buildup", "initiative", "turn", "advance", "over"]
 
 
 def other(side: Side) -> Side:

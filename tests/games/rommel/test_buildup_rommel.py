@@ -19,6 +19,7 @@ def to_buildup(scenario: str = "demo-1940", dice: tuple[int, ...] = (2, 5), card
         table.do(seat, {"action": "select"})
         table.do(seat, {"action": "end_movement"})
         table.do(seat, {"action": "end_combat"})
+    table.do("axis", {"action": "advance"})
     return table
 
 

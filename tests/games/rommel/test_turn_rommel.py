@@ -187,6 +187,8 @@ def test_two_passes_in_succession_end_the_month() -> None:
     table.do("allied", {"action": "select"})
     table.do("allied", {"action": "end_movement"})
     table.do("allied", {"action": "end_combat"})
+    assert table.state.phase == "advance" and table.state.month == 1
+    table.do("axis", {"action": "advance"})
     assert table.state.phase == "buildup" and table.state.month == 2
     assert any(e.kind == "month_ended" and e.rule == "3.1" for e in table.events)
 
