@@ -12,6 +12,7 @@ from pbem.games.rommel.moves import known_block
 from pbem.games.rommel.scenarios import hand, start_dealing
 from pbem.games.rommel.state import SIDES, RommelState, Side, Token, cv_slot
 from pbem.games.rommel.supply import base_hex
+from pbem.games.rommel.supplycheck import buildup_check
 from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
 
 __all__ = [
@@ -81,7 +82,8 @@ def start_buildup(state: RommelState) -> tuple[RommelState, list[Event]]:
         }
     )
     event = Event(kind="month_began", rule="16.1", data={"month": month, "arrivals": arrivals}, text=f"Month {month}")
-    return new.with_rolls(request), [event]
+    new, checked = buildup_check(new)
+    return new.with_rolls(request), [event, *checked]
 
 
 def dice_rolled(state: RommelState, dice: dict[str, tuple[int, ...]]) -> tuple[RommelState, list[Event]]:

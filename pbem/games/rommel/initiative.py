@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pbem.games.rommel.options import is_real
 from pbem.games.rommel.scenarios import hand
-from pbem.games.rommel.state import DECK, RommelState, Side, TurnRecord
+from pbem.games.rommel.state import DECK, RommelState, Side
+from pbem.games.rommel.supplycheck import begin_turn
 from pbem.rules.contract import ALLOW, DeckRequest, Event, Verdict, deny
 
 __all__ = ["answered", "card_verdict", "challenged", "initiative_revealed"]
@@ -67,4 +68,5 @@ def initiative_revealed(state: RommelState, cards: tuple[int, ...]) -> tuple[Rom
 
 def _begin(state: RommelState, first: Side) -> RommelState:
     """The Month's first Player-Turn."""
-    return state.model_copy(update={"phase": "turn", "active": first, "passes": 0, "turn": TurnRecord()})
+    state, _ = begin_turn(state.model_copy(update={"passes": 0}), first)
+    return state

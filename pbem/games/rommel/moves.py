@@ -15,7 +15,7 @@ from pbem.games.rommel.state import BattleRecord, Claim, RommelState, Side, Toke
 from pbem.kit.hexes import HexsideId
 from pbem.rules.contract import ALLOW, Verdict, deny
 
-__all__ = ["known_block", "max_speed", "need_speed", "speed_of", "step_verdict", "stepped"]
+__all__ = ["known_block", "max_speed", "need_speed", "settled", "speed_of", "step_verdict", "stepped"]
 
 
 def known_block(state: RommelState, token: str) -> str | None:
@@ -107,7 +107,7 @@ def stepped(state: RommelState, seat: Side, token: str, to: str) -> RommelState:
             record = BattleRecord(defender=enemy, attacker=seat, fortress=fortress)
         battles[to] = record.model_copy(update={"crossed": {**record.crossed, side.id: seat}})
     tokens = {**state.tokens, token: tok.model_copy(update={"hex": to})}
-    battles = _settled(tokens, battles)
+    battles = settled(tokens, battles)
     claim = Claim(
         act=state.acts, seat=seat, token=token, kind="speed", value=need_speed(state, path, turn.rommel), rule="6.1"
     )
@@ -132,7 +132,7 @@ def stepped(state: RommelState, seat: Side, token: str, to: str) -> RommelState:
     )
 
 
-def _settled(tokens: dict[str, Token], battles: dict[str, BattleRecord]) -> dict[str, BattleRecord]:
+def settled(tokens: dict[str, Token], battles: dict[str, BattleRecord]) -> dict[str, BattleRecord]:
     """The battles that still hold units of both sides (a battle lasts until one side leaves or is eliminated)."""
     kept = {}
     for hex_id, record in battles.items():

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from pbem.errors import PbemError
-from pbem.games.rommel import buildup, initiative, moves, scenarios, turns, victory
+from pbem.games.rommel import buildup, initiative, moves, scenarios, supplycheck, turns, victory
 from pbem.games.rommel.actions import (
     Advance,
     Answer,
@@ -186,7 +186,8 @@ def _redraw(state: RommelState, seat: str, act: Redraw) -> Step[RommelState]:
 
 def _first_month(state: RommelState) -> RommelState:
     """§3.2, §3.3: no Buildup and no Initiative Challenge in a scenario's first Month."""
-    return state.model_copy(update={"phase": "turn", "active": state.first, "turn": TurnRecord(), "passes": 0})
+    state, _ = supplycheck.begin_turn(state.model_copy(update={"passes": 0}), state.first)
+    return state
 
 
 # --- Buildup and Initiative --------------------------------------------------------------------------------------
@@ -415,7 +416,7 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
     tokens = dict(state.tokens)
     for token in _move_paths(state):
         if state.turn.disengaged.get(token, False):
-            tokens[token] = tokens[token].model_copy(update={"disrupted": True})
+            tokens[token] = tokens[token].model_copy(update={"disrupted": True, "disrupted_turn": state.turn_no})
     update = {"moves": state.turn.moves + 1, "move": None, "mover": None, "current": (), "in_move": ()}
     turn = state.turn.model_copy(update=update)
     event = Event(kind="move_ended", seat=seat, rule="5.0", data={"moves": turn.moves})
@@ -454,17 +455,21 @@ def _can_end_combat(state: RommelState, seat: str, act: EndCombat) -> Verdict:
 
 
 def _ended_combat(state: RommelState, seat: str, act: EndCombat) -> Step[RommelState]:
+    state, events = supplycheck.final_check(state)
     state = turns.end_turn(state)
-    event = Event(kind="turn_ended", seat=seat, rule="3.48")
+    events.append(Event(kind="turn_ended", seat=seat, rule="3.48"))
     if state.deck is None:
-        return _after_turn(state, [event])
-    return Step(state=state, events=(event,))
+        return _after_turn(state, events)
+    return Step(state=state, events=tuple(events))
 
 
 def _after_turn(state: RommelState, events: list[Event]) -> Step[RommelState]:
     """After the reveal: the next Player-Turn, or the end of the Month (§3.1) and of the game (§17)."""
-    if state.phase == "over" or state.passes < 2:
+    if state.phase == "over":
         return Step(state=state, events=tuple(events))
+    if state.passes < 2:
+        state, more = supplycheck.begin_turn(state, state.active)
+        return Step(state=state, events=(*events, *more))
     events.append(Event(kind="month_ended", rule="3.1", data={"month": state.month}, text=f"Month {state.month} ends"))
     return Step(state=state.model_copy(update={"phase": "advance"}), events=tuple(events))
 

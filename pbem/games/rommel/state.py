@@ -78,6 +78,8 @@ class Token(_Model):
     hex: str | None = None
     status: Literal["muster", "ready", "map", "eliminated"] = "muster"
     disrupted: bool = False
+    disrupted_turn: int = 0
+    unsupplied: bool = False
 
 
 class BattleRecord(_Model):
@@ -172,6 +174,7 @@ class RommelState(MachineState):
     first: Side = "axis"
     active: Side = "axis"
     passes: int = 0
+    turn_no: int = 0
     turn: TurnRecord = Field(default_factory=TurnRecord)
     claims: tuple[Claim, ...] = ()
     bp: dict[str, int] = Field(default_factory=dict)

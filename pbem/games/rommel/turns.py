@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pbem.games.rommel.options import cost_of_moves, moves_paid, real_count
 from pbem.games.rommel.scenarios import hand
-from pbem.games.rommel.state import DECK, RommelState, Side, TurnRecord, other
+from pbem.games.rommel.state import DECK, RommelState, Side, other
 from pbem.rules.contract import ALLOW, DeckRequest, Event, Verdict, deny
 
 __all__ = ["committed_cards", "end_turn", "moves_allowed", "revealed", "select_verdict"]
@@ -93,5 +93,5 @@ def _next_turn(state: RommelState, real: int) -> RommelState:
         if len(sides) == 1 and all(not t.disrupted for t in there):
             fortresses[place.id] = there[0].side
     passes = state.passes + 1 if real == 0 else 0
-    update = {"passes": passes, "turn": TurnRecord(), "active": other(state.active), "fortresses": fortresses}
+    update = {"passes": passes, "active": other(state.active), "fortresses": fortresses}
     return state.model_copy(update=update)
