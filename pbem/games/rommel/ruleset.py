@@ -11,7 +11,7 @@ enemy Base wins at once (§17.1). What the module enforces, and what it does not
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter
 
@@ -38,6 +38,7 @@ from pbem.games.rommel.actions import (
     StepMove,
 )
 from pbem.games.rommel.data import default_pack_bytes, load_pack, pack_schema
+from pbem.games.rommel.present import RommelLook, hex_label, token_label
 from pbem.games.rommel.schema import RommelPack
 from pbem.games.rommel.state import DECK, SIDES, RommelState, Side, TurnRecord, cv_slot, unit_slot
 from pbem.games.rommel.supply import base_hex
@@ -60,6 +61,9 @@ from pbem.rules.contract import (
     View,
     deny,
 )
+
+if TYPE_CHECKING:
+    from pbem.rules.presentation import Presentation
 
 __all__ = ["RULESET", "Rommel"]
 
@@ -669,6 +673,25 @@ class Rommel(Ruleset[RommelState]):
         if not state.outcome:
             return None  # the blocks are being revealed for the count (§17.2)
         return Result(winners=(state.winner,) if state.winner else (), outcome=state.outcome)
+
+    # --- presentation -----------------------------------------------------------------------------------------
+    def presentation(self, data: Any) -> Presentation:
+        return RommelLook(data)
+
+    def label(self, state: RommelState, field: str, value: Any) -> str:
+        """Hexes with their places, blocks by side, number and hex (never a hidden identity), units by name."""
+        if field in ("hex", "to", "origin") and isinstance(value, str) and value in state.pack.land():
+            return hex_label(state.pack, value)
+        if field == "token" and isinstance(value, str) and value in state.tokens:
+            tok = state.tokens[value]
+            return token_label(tok.side, value, tok.hex, state.pack)
+        if field == "block" and isinstance(value, str) and value in {b.id for b in state.pack.blocks}:
+            block = state.pack.block(value)
+            kind = state.pack.unit_type(block.unit_type).name
+            return f"{block.division} {block.unit} ({kind}, CV {block.cv_max})"
+        if field == "card" and isinstance(value, int):
+            return f"card {value + 1} of the hand"
+        return super().label(state, field, value)
 
     # --- views ------------------------------------------------------------------------------------------------
     def view(self, state: RommelState, viewer: str) -> View:
