@@ -21,6 +21,8 @@ __all__ = [
     "bp_slot",
     "buy_verdict",
     "dice_rolled",
+    "early_request",
+    "early_rolled",
     "end_buildup",
     "monthly_cards",
     "replace_cost",
@@ -52,19 +54,28 @@ def _with_bp(state: RommelState, side: Side, change: int | None) -> RommelState:
 
 
 def start_buildup(state: RommelState) -> tuple[RommelState, list[Event]]:
-    """§16.1-§16.4: advance the Month, muster its reinforcements, and roll the BP dice (§16.3)."""
+    """§16.1-§16.4: advance the Month; this Month's reinforcements that did not arrive early arrive (muster),
+    next Month's are mustered for their Early Arrival dice (§16.41); roll the BP dice (§16.3)."""
     month = state.month + 1
     scenario = state.pack.scenario(state.scenario)
     tokens = dict(state.tokens)
+    base = {side: base_hex(state.pack, side) for side in SIDES}
     arrivals: dict[str, int] = {}
     for side in SIDES:
         setup = scenario.axis if side == "axis" else scenario.allied
-        due = [b for a in setup.reinforcements if a.month == month and not a.optional for b in a.blocks]
+        for token, tok in sorted(tokens.items()):  # identified last Buildup, not early: on time now
+            if tok.side == side and tok.status == "due":
+                tokens[token] = tok.model_copy(update={"status": "map", "hex": base[side]})
         number = sum(1 for t in tokens.values() if t.side == side)
-        for _ in due:
-            number += 1
-            tokens[f"{side}-{number:02d}"] = Token(side=side, group=f"arrival-{month}")
-        arrivals[side] = len(due)
+        arrivals[side] = 0
+        for when in (month, month + 1):
+            if when > state.last_month or any(t.side == side and t.group == f"arrival-{when}" for t in tokens.values()):
+                continue  # mustered already (at the last Buildup), or past the end: no Early Arrival (§16.41)
+            due = [b for a in setup.reinforcements if a.month == when and not a.optional for b in a.blocks]
+            for _ in due:
+                number += 1
+                tokens[f"{side}-{number:02d}"] = Token(side=side, group=f"arrival-{when}")
+            arrivals[side] += len(due) if when == month else 0
     dice = state.pack.scenario(state.scenario).bp_dice
     request = RollRequest(
         rolls=tuple(RollSpec(id=f"bp-{side}", sides=6, n=dice, purpose=f"{side} Buildup Points") for side in SIDES)
@@ -79,6 +90,7 @@ def start_buildup(state: RommelState) -> tuple[RommelState, list[Event]]:
             "extra_cards": {},
             "passes": 0,
             "challenge": {},
+            "early_rolled": (),
         }
     )
     event = Event(kind="month_began", rule="16.1", data={"month": month, "arrivals": arrivals}, text=f"Month {month}")
@@ -185,3 +197,34 @@ def end_buildup(state: RommelState, side: Side) -> RommelState:
         return state
     deals = tuple((s, monthly_cards(state, s) + state.extra_cards.get(s, 0)) for s in state.order)
     return start_dealing(state, deals, "initiative")
+
+
+def early_request(state: RommelState, side: Side) -> RommelState:
+    """§16.41: once ``side`` has identified next Month's units, one die each, in token order (identities hidden)."""
+    if side in state.early_rolled or any(t.side == side and t.status == "muster" for t in state.tokens.values()):
+        return state
+    due = [t for t, tok in sorted(state.tokens.items()) if tok.side == side and tok.status == "due"]
+    state = state.model_copy(update={"early_rolled": (*state.early_rolled, side)})
+    if not due:
+        return state
+    spec = RollSpec(id=f"early-{side}", sides=6, n=len(due), purpose=f"{side} Early Arrival")
+    return state.with_rolls(RollRequest(rolls=(spec,)))
+
+
+def early_rolled(state: RommelState, side: Side, dice: tuple[int, ...]) -> tuple[RommelState, list[Event]]:
+    """§16.41: 1-2, the unit arrives in Base now; 3-6, on schedule next Month."""
+    due = [t for t, tok in sorted(state.tokens.items()) if tok.side == side and tok.status == "due"]
+    tokens = dict(state.tokens)
+    early = []
+    for token, die in zip(due, dice, strict=True):
+        if die <= state.pack.limit("early_arrival_max"):
+            tokens[token] = tokens[token].model_copy(update={"status": "map", "hex": base_hex(state.pack, side)})
+            early.append(token)
+    event = Event(
+        kind="early_arrivals",
+        seat=side,
+        rule="16.41",
+        data={"dice": list(dice), "arrived": early},
+        text=f"{side}: {len(early)} of {len(due)} units arrive early",
+    )
+    return state.model_copy(update={"tokens": tokens}), [event]

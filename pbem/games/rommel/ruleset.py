@@ -95,12 +95,16 @@ def _identified(state: RommelState, seat: str, act: Identify) -> Step[RommelStat
     cv = state.pack.block(slot.value).cv_max if slot.known else None
     state = state.with_hidden(cv_slot(act.token), side, cv, known=slot.known)
     tok = state.tokens[act.token]
-    if tok.group.startswith("arrival-"):  # a reinforcement arrives in its Base (§16.4)
+    if tok.group == f"arrival-{state.month}":  # a reinforcement arrives in its Base (§16.4)
         tok = tok.model_copy(update={"status": "map", "hex": base_hex(state.pack, side)})
+    elif tok.group.startswith("arrival-"):  # next Month's: it waits for its Early Arrival die (§16.41)
+        tok = tok.model_copy(update={"status": "due"})
     else:
         tok = tok.model_copy(update={"status": "ready"})
     state = state.model_copy(update={"tokens": {**state.tokens, act.token: tok}})
     event = Event(kind="unit_chosen", seat=side, rule="18.0", data={"unit": act.token}, text=f"{act.token} mustered")
+    if state.phase == "buildup":
+        state = buildup.early_request(state, side)
     return Step(state=state, events=(event,))
 
 
@@ -638,7 +642,14 @@ class Rommel(Ruleset[RommelState]):
 
     def resume(self, state: RommelState, outcome: Outcome) -> Step[RommelState]:
         if outcome.dice is not None:
+            early = [k for k in outcome.dice if k.startswith("early-")]
+            if early:
+                side: Side = "axis" if early[0] == "early-axis" else "allied"
+                new, events = buildup.early_rolled(state, side, tuple(outcome.dice[early[0]]))
+                return Step(state=new, events=tuple(events))
             new, events = buildup.dice_rolled(state, dict(outcome.dice))
+            for seat in SIDES:  # a side with no unit to choose rolls its Early Arrival dice at once
+                new = buildup.early_request(new, seat)
             return Step(state=new, events=tuple(events))
         if outcome.opened:
             return _final(state, [])

@@ -68,7 +68,9 @@ class Token(_Model):
         side: its colour (§2.1).
         group: the scenario group it belongs to (``deploy-0``, ``arrival-5``): the blocks its identity comes from.
         hex: where it stands; None while not on the map.
-        status: ``muster`` (identity not yet chosen), ``ready`` (chosen, not yet placed), ``map``, ``eliminated``.
+        status: ``muster`` (identity not yet chosen), ``ready`` (chosen, not yet placed), ``due`` (a reinforcement
+            of next Month, identified, waiting for its Early Arrival die or its Month, §16.41), ``map``,
+            ``eliminated``.
         disrupted: face down (§11).
         identified: whether its owner has chosen its identity.
     """
@@ -76,7 +78,7 @@ class Token(_Model):
     side: Side
     group: str
     hex: str | None = None
-    status: Literal["muster", "ready", "map", "eliminated"] = "muster"
+    status: Literal["muster", "ready", "due", "map", "eliminated"] = "muster"
     disrupted: bool = False
     disrupted_turn: int = 0
     unsupplied: bool = False
@@ -181,6 +183,7 @@ class RommelState(MachineState):
     order: tuple[Side, ...] = ()
     buildup_done: tuple[Side, ...] = ()
     extra_cards: dict[str, int] = Field(default_factory=dict)
+    early_rolled: tuple[Side, ...] = ()
     challenge: dict[str, int | None] = Field(default_factory=dict)
     exited: dict[str, int] = Field(default_factory=dict)
     winner: Side | None = None

@@ -11,8 +11,11 @@ from tests.games.rommel.rules_driver import R, Table
 DUMMY = 28
 
 
-def to_buildup(scenario: str = "demo-1940", dice: tuple[int, ...] = (2, 5), cards: list[int] | None = None) -> Table:
-    table = Table(scenario, cards=cards, dice=list(dice))
+def to_buildup(
+    scenario: str = "demo-1940", dice: tuple[int, ...] = (2, 5), cards: list[int] | None = None, early: int = 6
+) -> Table:
+    """The first Buildup: BP dice ``dice``, then every Early Arrival die ``early``."""
+    table = Table(scenario, cards=cards, dice=[*dice, *[early] * 30])
     table.set_up()
     for _ in range(2):
         seat = table.state.active
@@ -138,3 +141,41 @@ def test_challenge_cards_must_be_held() -> None:
             table.do(seat, table.first_legal(seat, "identify"))
         table.do(seat, {"action": "end_buildup"})
     assert table.refusal("allied", {"action": "challenge", "card": 50}) == ("3.3", "not-held")
+
+
+@pytest.mark.rule("16.41")
+def test_next_months_units_may_arrive_early() -> None:
+    scenario = Table("demo-1940").state.pack.scenario("demo-1940")
+    due = {side: [b for a in getattr(scenario, side).reinforcements if a.month == 3 for b in a.blocks]
+           for side in ("axis", "allied")}  # fmt: skip
+    for die, arrives in ((2, True), (3, False)):
+        table = to_buildup(dice=(5, 2), early=die)  # month 2: the Allies are Player 1
+        while table.state.phase == "buildup":
+            seat = R.to_act(table.state)[0]
+            while any(a["action"] == "identify" for a in table.legal(seat)):
+                table.do(seat, table.first_legal(seat, "identify"))
+            table.do(seat, {"action": "end_buildup"})
+        for side in ("axis", "allied"):
+            third = [t for t, tok in table.state.tokens.items() if tok.side == side and tok.group == "arrival-3"]
+            assert len(third) == len(due[side])
+            assert all(table.state.tokens[t].status == ("map" if arrives else "due") for t in third)
+        early = [e for e in table.events if e.kind == "early_arrivals"]
+        assert early and all(e.rule == "16.41" for e in early)
+
+
+@pytest.mark.rule("16.4")
+def test_units_not_arrived_early_arrive_on_schedule() -> None:
+    from pbem.games.rommel import buildup
+
+    table = to_buildup(dice=(5, 2), early=6)
+    while table.state.phase == "buildup":
+        seat = R.to_act(table.state)[0]
+        while any(a["action"] == "identify" for a in table.legal(seat)):
+            table.do(seat, table.first_legal(seat, "identify"))
+        table.do(seat, {"action": "end_buildup"})
+    waiting = [t for t, tok in table.state.tokens.items() if tok.status == "due"]
+    assert waiting
+    after, _ = buildup.start_buildup(table.state)
+    assert after.month == 3 and all(after.tokens[t].status == "map" for t in waiting)
+    assert all(after.tokens[t].hex == after.pack.place("el-agheila" if after.tokens[t].side == "axis" else
+                                                       "alexandria").hex for t in waiting)  # fmt: skip
