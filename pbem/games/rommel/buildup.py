@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pbem.games.rommel.moves import known_block
 from pbem.games.rommel.scenarios import hand, start_dealing
-from pbem.games.rommel.state import SIDES, RommelState, Side, Token, cv_slot
+from pbem.games.rommel.state import DECK, SIDES, RommelState, Side, Token, cv_slot
 from pbem.games.rommel.supply import base_hex
 from pbem.games.rommel.supplycheck import buildup_check
 from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
@@ -25,6 +25,7 @@ __all__ = [
     "early_rolled",
     "end_buildup",
     "monthly_cards",
+    "pregame",
     "replace_cost",
     "replace_verdict",
     "replaced",
@@ -130,7 +131,12 @@ def buy_verdict(state: RommelState, side: Side) -> Verdict:
     bp = bp_known(state, side)
     if bp is not None and bp < cost:
         return deny("16.5", "short-of-bp", f"an extra card costs {cost} BP; {side} has {bp}")
-    coming = len(hand(state, side)) + monthly_cards(state, side) + state.extra_cards.get(side, 0) + 1
+    regular = (
+        monthly_cards(state, side)
+        if DECK in state.decks
+        else getattr(state.pack.scenario(state.scenario), side).initial_cards
+    )
+    coming = len(hand(state, side)) + regular + state.extra_cards.get(side, 0) + 1
     if coming > state.pack.limit("hand_limit"):
         return deny("16.6", "hand-limit", f"a hand never holds more than {state.pack.limit('hand_limit')} cards")
     return ALLOW
@@ -195,8 +201,20 @@ def end_buildup(state: RommelState, side: Side) -> RommelState:
     state = state.model_copy(update={"buildup_done": done})
     if len(done) < len(SIDES):
         return state
+    if state.decks.get(DECK) is None:  # the pre-game Buildup (18.7): the initial hands with the extras
+        scenario = state.pack.scenario(state.scenario)
+        deals = tuple((s, getattr(scenario, s).initial_cards + state.extra_cards.get(s, 0)) for s in state.order)
+        return start_dealing(state, deals, "mulligan")
     deals = tuple((s, monthly_cards(state, s) + state.extra_cards.get(s, 0)) for s in state.order)
     return start_dealing(state, deals, "initiative")
+
+
+def pregame(state: RommelState, first: Side, bp: int) -> RommelState:
+    """18.7: a Buildup before play, ``first`` first, with ``bp`` Buildup Points each and no dice."""
+    order: tuple[Side, Side] = (first, "axis" if first == "allied" else "allied")
+    for side in SIDES:
+        state = state.with_hidden(bp_slot(side), side, bp, known=True)
+    return state.model_copy(update={"phase": "buildup", "order": order, "buildup_done": (), "extra_cards": {}})
 
 
 def early_request(state: RommelState, side: Side) -> RommelState:

@@ -137,8 +137,12 @@ def _deployed(state: RommelState, seat: str, act: Deploy) -> Step[RommelState]:
         text=f"{act.token} at {act.hex}",
     )
     if all(scenarios.next_token(state, s) is None for s in SIDES):
-        state = scenarios.start_dealing(state, _initial_deals(state), "mulligan")
         state = state.model_copy(update={"fortresses": _initial_fortresses(state)})
+        pregame = state.pack.scenario(state.scenario).pregame_buildup
+        if pregame is not None:  # 18.7: both players' pre-game Buildup, no dice (notes §10.22: after set-up)
+            state = buildup.pregame(state, pregame.first, pregame.bp)
+        else:
+            state = scenarios.start_dealing(state, _initial_deals(state), "mulligan")
     return Step(state=state, events=(event,))
 
 
@@ -604,11 +608,7 @@ class Rommel(Ruleset[RommelState]):
         return scenarios.initial_state(data, scenario, dict(options))
 
     def period(self, state: RommelState) -> str:
-        return (
-            "setup"
-            if state.phase in ("setup", "dealing", "mulligan") and not state.mulligan_done
-            else f"month-{state.month}"
-        )
+        return "setup" if state.turn_no == 0 else f"month-{state.month}"
 
     # --- the sequence of play -----------------------------------------------------------------------------------
     def to_act(self, state: RommelState) -> tuple[str, ...]:

@@ -130,3 +130,23 @@ def test_fortresses_start_with_the_side_whose_area_holds_them() -> None:
     table = Table("1941")
     table.set_up()
     assert table.state.fortresses["tobruk"] == "allied"
+
+
+@pytest.mark.rule("18.7")
+def test_gazala_has_a_pregame_buildup_of_30_bp_without_dice() -> None:
+    table = Table("gazala")
+    while table.state.phase == "setup":
+        seat = R.to_act(table.state)[0]
+        table.do(seat, table.legal(seat)[0])
+    assert table.state.phase == "buildup" and table.state.order == ("allied", "axis")
+    assert R.to_act(table.state) == ("allied",) and table.state.hidden["bp/allied"].value == 30
+    for _ in range(3):
+        table.do("allied", {"action": "buy"})
+    assert table.refusal("allied", {"action": "buy"}) == ("16.5", "short-of-bp")
+    table.do("allied", {"action": "end_buildup"})
+    table.do("axis", {"action": "end_buildup"})
+    scenario = table.state.pack.scenario("gazala")
+    hands = table.state.decks["supply"].hands
+    assert len(hands["allied"]) == scenario.allied.initial_cards + 3
+    assert len(hands["axis"]) == scenario.axis.initial_cards
+    assert table.state.phase == "mulligan"
