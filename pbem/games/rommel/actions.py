@@ -23,6 +23,7 @@ __all__ = [
     "EndCombat",
     "EndMove",
     "EndMovement",
+    "Force",
     "GroupMove",
     "Identify",
     "Keep",
@@ -130,6 +131,14 @@ class EndMove(ActionModel):
     action: Literal["end_move"] = "end_move"
 
 
+class Force(ActionModel):
+    """Announce a Forced March: a unit that moved tries one hex past its range (§6.4), rolled at the phase's end."""
+
+    action: Literal["force"] = "force"
+    token: str = Field(title="block")
+    to: str = Field(title="to hex")
+
+
 class EndMovement(ActionModel):
     """End the Movement phase (§3.43)."""
 
@@ -163,6 +172,7 @@ RommelAction = (
     | GroupMove
     | StepMove
     | EndMove
+    | Force
     | EndMovement
     | EndCombat
     | Advance

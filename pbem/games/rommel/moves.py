@@ -15,7 +15,7 @@ from pbem.games.rommel.state import BattleRecord, Claim, RommelState, Side, Toke
 from pbem.kit.hexes import HexsideId
 from pbem.rules.contract import ALLOW, Verdict, deny
 
-__all__ = ["known_block", "max_speed", "need_speed", "settled", "speed_of", "step_verdict", "stepped"]
+__all__ = ["force_verdict", "known_block", "max_speed", "need_speed", "settled", "speed_of", "step_verdict", "stepped"]
 
 
 def known_block(state: RommelState, token: str) -> str | None:
@@ -67,9 +67,7 @@ def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict
     position = state.position()
     if token == turn.mover:  # the board checks a path from the unit's hex: put it back where it began
         position = position.moved({token: (path[0],)})
-        if turn.left is not None:  # and the battle it left, which ended when it left
-            battles = {**position.battles, path[0]: Battle(turn.left.defender, dict(turn.left.crossed))}
-            position = Position(position.units, battles, position.fortresses)
+        position = _with_left(position, turn.left.get(token), path[0])
     known = speed_of(state, token)
     verdict = check_unit_move(
         state.pack,
@@ -85,8 +83,9 @@ def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict
     return ALLOW
 
 
-def stepped(state: RommelState, seat: Side, token: str, to: str) -> RommelState:
-    """The state after ``token`` steps to ``to``: its path, the speed claim, and any Engagement (§7.0, §8.1-§8.3)."""
+def stepped(state: RommelState, seat: Side, token: str, to: str, *, forced: bool = False) -> RommelState:
+    """The state after ``token`` steps to ``to``: its path, the speed claim, and any Engagement (§7.0, §8.1-§8.3).
+    ``forced``: the extra hex of a successful Forced March (§6.4), which the speed claim does not count."""
     turn = state.turn
     tok = state.tokens[token]
     assert tok.hex is not None
@@ -108,14 +107,17 @@ def stepped(state: RommelState, seat: Side, token: str, to: str) -> RommelState:
         battles[to] = record.model_copy(update={"crossed": {**record.crossed, side.id: seat}})
     tokens = {**state.tokens, token: tok.model_copy(update={"hex": to})}
     battles = settled(tokens, battles)
-    claim = Claim(
-        act=state.acts, seat=seat, token=token, kind="speed", value=need_speed(state, path, turn.rommel), rule="6.1"
-    )
+    rommel = token in turn.rommel_moved or (turn.rommel and not forced)
+    extra = state.pack.limit("forced_march_hexes") if forced else 0
+    need = max(1, need_speed(state, path, rommel) - extra)
+    claim = Claim(act=state.acts, seat=seat, token=token, kind="speed", value=need, rule="6.4" if forced else "6.1")
     in_move = turn.in_move if token in turn.in_move else (*turn.in_move, token)
     disengaged = dict(turn.disengaged)
     if len(path) == 2 and any(state.tokens[t].side == enemy for t in state.at(here)):
         disengaged[token] = True  # §7.2: it leaves a battle, and is Disrupted at the end of its move
-    left = turn.left if token == turn.mover else state.battles.get(here)
+    left = dict(turn.left)
+    if token != turn.mover and here in state.battles:
+        left[token] = state.battles[here]
     new_turn = turn.model_copy(
         update={
             "left": left,
@@ -124,6 +126,9 @@ def stepped(state: RommelState, seat: Side, token: str, to: str) -> RommelState:
             "mover": token,
             "engaged": engaged,
             "in_move": in_move,
+            "rommel_moved": (*turn.rommel_moved, token)
+            if rommel and token not in turn.rommel_moved
+            else turn.rommel_moved,
             "disengaged": disengaged,
         }
     )
@@ -140,3 +145,44 @@ def settled(tokens: dict[str, Token], battles: dict[str, BattleRecord]) -> dict[
         if len(sides) == 2:
             kept[hex_id] = record
     return kept
+
+
+def force_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict:
+    """§6.4: after all Moves, a unit that moved this turn may attempt one hex past its range."""
+    turn = state.turn
+    if turn.stage != "movement" or turn.move is not None:
+        return deny("6.4", "not-now", "Forced Marches are announced after all Moves are complete")
+    path = turn.paths.get(token)
+    tok = state.tokens.get(token)
+    if path is None or len(path) < 2 or tok is None or tok.side != seat or tok.status != "map":
+        return deny("6.4", "not-moved", f"{token} did not move this turn")
+    if token in turn.forced:
+        return deny("6.4", "already-forced", f"{token} already attempts a Forced March")
+    if tok.disrupted or to not in state.pack.hex_map:
+        return deny("6.4", "cannot-force", f"{token} cannot Force March to {to}")
+    if any(state.tokens[t].side != seat for t in state.at(path[-1])):
+        return deny("7.0", "after-stop", f"{token} Engaged in {path[-1]} and stops there")
+    position = state.position().moved({token: (path[0],)})
+    position = _with_left(position, turn.left.get(token), path[0])
+    known = speed_of(state, token)
+    engaged = {HexsideId(k): v + turn.forced_engaged.get(k, 0) for k, v in turn.engaged.items()}
+    engaged |= {HexsideId(k): v for k, v in turn.forced_engaged.items() if k not in turn.engaged}
+    return check_unit_move(
+        state.pack,
+        position,
+        token,
+        [*path, to],
+        rommel=token in turn.rommel_moved,
+        forced=True,
+        speed=known if known is not None else max_speed(state),
+        engaged=engaged,
+    )
+
+
+def _with_left(position: Position, left: BattleRecord | None, where: str) -> Position:
+    """``position`` with the battle a unit left at the start of its move (it may have ended when the unit left):
+    the board re-checks the unit's path from there."""
+    if left is None:
+        return position
+    battles = {**position.battles, where: Battle(left.defender, dict(left.crossed))}
+    return Position(position.units, battles, position.fortresses)

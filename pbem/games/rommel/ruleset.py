@@ -28,6 +28,7 @@ from pbem.games.rommel.actions import (
     EndCombat,
     EndMove,
     EndMovement,
+    Force,
     GroupMove,
     Identify,
     Keep,
@@ -51,6 +52,8 @@ from pbem.rules.contract import (
     Event,
     Outcome,
     Result,
+    RollRequest,
+    RollSpec,
     Roster,
     Ruleset,
     Scenario,
@@ -448,9 +451,58 @@ def _can_end_movement(state: RommelState, seat: str, act: EndMovement) -> Verdic
 
 
 def _ended_movement(state: RommelState, seat: str, act: EndMovement) -> Step[RommelState]:
+    """§3.43: the Forced Marches announced are rolled (§6.4), then the Combat phase."""
     turn = state.turn.model_copy(update={"stage": "combat"})
     event = Event(kind="movement_ended", seat=seat, rule="3.43")
+    state = state.model_copy(update={"turn": turn})
+    if turn.forced:
+        spec = RollSpec(id="forced", sides=6, n=len(turn.forced), purpose=f"{seat} Forced Marches")
+        state = state.with_rolls(RollRequest(rolls=(spec,)))
+    return Step(state=state, events=(event,))
+
+
+def _forces(state: RommelState, seat: str) -> Iterable[Force]:
+    found: list[Force] = []
+    for token, path in state.turn.paths.items():
+        if len(path) > 1:
+            found.extend(Force(token=token, to=n) for n in state.pack.hex_map.neighbours(path[-1]))  # type: ignore[arg-type]
+    return found
+
+
+def _can_force(state: RommelState, seat: str, act: Force) -> Verdict:
+    return moves.force_verdict(state, _side(seat), act.token, act.to)
+
+
+def _forced(state: RommelState, seat: str, act: Force) -> Step[RommelState]:
+    turn = state.turn
+    path = turn.paths[act.token]
+    side = state.pack.hex_map.hexside(path[-1], act.to)  # type: ignore[arg-type]
+    counts = dict(turn.forced_engaged)
+    if side is not None and any(state.tokens[t].side != _side(seat) for t in state.at(act.to)):
+        counts[side.id] = counts.get(side.id, 0) + 1
+    turn = turn.model_copy(update={"forced": {**turn.forced, act.token: act.to}, "forced_engaged": counts})
+    data = {"unit": act.token, "src": path[-1], "dst": act.to}
+    event = Event(kind="forced_march_announced", seat=seat, rule="6.4", data=data)
     return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
+
+
+def _marched(state: RommelState, dice: tuple[int, ...]) -> Step[RommelState]:
+    """§6.4: 4-6 the unit moves the extra hex; 1-3 it is Disrupted where it stands (a Group Move)."""
+    side = state.active
+    events = []
+    for (token, to), die in zip(sorted(state.turn.forced.items()), dice, strict=True):
+        if die >= state.pack.limit("forced_march_min"):
+            turn = state.turn.model_copy(update={"mover": token, "current": state.turn.paths[token]})
+            state = moves.stepped(state.model_copy(update={"turn": turn}), side, token, to, forced=True)
+            events.append(
+                Event(kind="forced_march", seat=side, rule="6.4", data={"unit": token, "die": die, "dst": to})
+            )
+        else:
+            tok = state.tokens[token].model_copy(update={"disrupted": True, "disrupted_turn": state.turn_no})
+            state = state.model_copy(update={"tokens": {**state.tokens, token: tok}})
+            events.append(Event(kind="forced_march_failed", seat=side, rule="6.4", data={"unit": token, "die": die}))
+    turn = state.turn.model_copy(update={"mover": None, "current": (), "forced": {}, "forced_engaged": {}})
+    return Step(state=state.model_copy(update={"turn": turn}), events=tuple(events))
 
 
 def _end_combats(state: RommelState, seat: str) -> Iterable[EndCombat]:
@@ -552,7 +604,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         Phase("initiative", ("challenge", "answer"), rule="3.3", to_act=_phase_to_act("initiative")),
         Phase(
             "turn",
-            ("commit", "select", "group", "step", "end_move", "end_movement", "end_combat"),
+            ("commit", "select", "group", "step", "end_move", "force", "end_movement", "end_combat"),
             rule="3.4",
             to_act=_phase_to_act("turn"),
         ),
@@ -575,6 +627,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(GroupMove, legal=_groups, can=_can_group, effect=_grouped),
         action(StepMove, legal=_steps, can=_can_step, effect=_stepped),
         action(EndMove, legal=_end_moves, can=_can_end_move, effect=_ended_move),
+        action(Force, legal=_forces, can=_can_force, effect=_forced),
         action(EndMovement, legal=_end_movements, can=_can_end_movement, effect=_ended_movement),
         action(EndCombat, legal=_end_combats, can=_can_end_combat, effect=_ended_combat),
         action(Advance, legal=lambda s, seat: [Advance()], can=lambda s, seat, a: ALLOW, effect=_advanced),
@@ -647,6 +700,8 @@ class Rommel(Ruleset[RommelState]):
                 side: Side = "axis" if early[0] == "early-axis" else "allied"
                 new, events = buildup.early_rolled(state, side, tuple(outcome.dice[early[0]]))
                 return Step(state=new, events=tuple(events))
+            if "forced" in outcome.dice:
+                return _marched(state, tuple(outcome.dice["forced"]))
             new, events = buildup.dice_rolled(state, dict(outcome.dice))
             for seat in SIDES:  # a side with no unit to choose rolls its Early Arrival dice at once
                 new = buildup.early_request(new, seat)

@@ -132,7 +132,10 @@ class TurnRecord(_Model):
     current: tuple[str, ...] = ()
     mover: str | None = None
     in_move: tuple[str, ...] = ()
-    left: BattleRecord | None = None
+    left: dict[str, BattleRecord] = Field(default_factory=dict)
+    rommel_moved: tuple[str, ...] = ()
+    forced: dict[str, str] = Field(default_factory=dict)
+    forced_engaged: dict[str, int] = Field(default_factory=dict)
     disengaged: dict[str, bool] = Field(default_factory=dict)
     engaged: dict[str, int] = Field(default_factory=dict)
     stage: Literal["select", "movement", "combat", "reveal"] = "select"

@@ -230,3 +230,30 @@ def test_fortresses_change_hands_at_the_end_of_a_player_turn() -> None:
     table = demo()
     bardia = table.state.pack.place("bardia")
     assert table.state.fortresses[bardia.id] == "axis"
+
+
+def forced(die: int) -> Table:
+    table = Table("demo-1940", dice=[die])
+    table.set_up()
+    begin(table, [0], "1506")
+    table.do("axis", {"action": "step", "token": "axis-07", "to": "1507"})  # leg infantry: its whole range
+    assert table.refusal("axis", {"action": "force", "token": "axis-07", "to": "1508"}) == ("6.4", "not-now")
+    table.do("axis", {"action": "end_move"})
+    assert table.refusal("axis", {"action": "force", "token": "axis-08", "to": "1507"}) == ("6.4", "not-moved")
+    table.do("axis", {"action": "force", "token": "axis-07", "to": "1508"})
+    assert table.refusal("axis", {"action": "force", "token": "axis-07", "to": "1508"})[1] == "already-forced"
+    table.do("axis", {"action": "end_movement"})
+    return table
+
+
+@pytest.mark.rule("6.4")
+def test_a_forced_march_moves_one_hex_more_on_4_to_6() -> None:
+    from pbem.games.rommel.audit import audit
+
+    table = forced(4)
+    assert table.state.tokens["axis-07"].hex == "1508" and not table.state.tokens["axis-07"].disrupted
+    assert table.state.claims[-1].value == 1  # the extra hex is the Forced March's, not the unit's speed
+    assert audit(table.state) is None
+    failed = forced(3)
+    assert failed.state.tokens["axis-07"].hex == "1507" and failed.state.tokens["axis-07"].disrupted
+    assert [e.rule for e in failed.events if e.kind == "forced_march_failed"] == ["6.4"]
