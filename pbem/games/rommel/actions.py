@@ -28,6 +28,7 @@ __all__ = [
     "Identify",
     "Keep",
     "Redraw",
+    "Regroup",
     "Replace",
     "RommelAction",
     "Select",
@@ -117,6 +118,15 @@ class GroupMove(ActionModel):
     rommel: bool = Field(title="Rommel bonus")
 
 
+class Regroup(ActionModel):
+    """Begin a Regroup Move: units in or next to the Command Point move to one destination (§5.2)."""
+
+    action: Literal["regroup"] = "regroup"
+    command_point: str = Field(title="Command Point")
+    destination: str = Field(title="destination hex")
+    rommel: bool = Field(title="Rommel bonus")
+
+
 class StepMove(ActionModel):
     """Move a unit of the Move under way one hex further (§6.0)."""
 
@@ -170,6 +180,7 @@ RommelAction = (
     | Commit
     | Select
     | GroupMove
+    | Regroup
     | StepMove
     | EndMove
     | Force

@@ -10,12 +10,26 @@ the true speed at once.
 
 from __future__ import annotations
 
-from pbem.games.rommel.board import Battle, Position, check_unit_move, road_bonus
+from itertools import pairwise
+
+from pbem.games.rommel.board import Battle, Position, check_unit_move, movement_cost, road_bonus
 from pbem.games.rommel.state import BattleRecord, Claim, RommelState, Side, Token, other, unit_slot
-from pbem.kit.hexes import HexsideId
+from pbem.kit.graph import StepCost
+from pbem.kit.hexes import HexId, Hexside, HexsideId
 from pbem.rules.contract import ALLOW, Verdict, deny
 
-__all__ = ["force_verdict", "known_block", "max_speed", "need_speed", "settled", "speed_of", "step_verdict", "stepped"]
+__all__ = [
+    "can_finish",
+    "finishes",
+    "force_verdict",
+    "known_block",
+    "max_speed",
+    "need_speed",
+    "settled",
+    "speed_of",
+    "step_verdict",
+    "stepped",
+]
 
 
 def known_block(state: RommelState, token: str) -> str | None:
@@ -57,8 +71,13 @@ def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict
     if token in turn.paths and token != turn.mover:
         return deny("4.2", "moved-once", f"{token} has already moved this turn")
     path = turn.current if token == turn.mover else (tok.hex,)
-    if token != turn.mover and tok.hex != turn.move[1]:
+    regroup = turn.move[0] == "regroup"
+    if token != turn.mover and not regroup and tok.hex != turn.move[1]:
         return deny("5.1", "not-in-group", f"{token} is not in the moving group's hex {turn.move[1]}")
+    if token != turn.mover and regroup and not _near(state, tok.hex, turn.move[1]):
+        return deny("5.2", "not-near-command-point", f"{token} is not in or next to {turn.move[1]}")
+    if token != turn.mover and regroup and turn.mover is not None and state.tokens[turn.mover].hex != turn.destination:
+        return deny("5.2", "finish-first", f"{turn.mover} must reach {turn.destination} before another unit moves")
     if to not in state.pack.hex_map:
         return deny("6.0", "not-adjacent", f"{to} is not a land hex")
     if token == turn.mover and any(state.tokens[t].side != seat for t in state.at(path[-1])):
@@ -80,7 +99,24 @@ def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict
     )
     if not verdict.ok:
         return verdict
+    if regroup and turn.destination is not None and not _regroup_can_end(state, seat, token, full, turn.destination):
+        return deny("5.2", "not-to-destination", f"{token} could not end its Regroup in {turn.destination}")
     return ALLOW
+
+
+def _regroup_can_end(state: RommelState, seat: Side, token: str, full: tuple[str, ...], destination: str) -> bool:
+    """Whether a Regroup mover stepping along ``full`` can still end in ``destination`` (an Engaging step ends it)."""
+    to = full[-1]
+    if to == destination:
+        return True
+    if any(state.tokens[t].side != seat for t in state.at(to)):
+        return False
+    return can_finish(stepped(state, seat, token, to), seat, token, full, destination)
+
+
+def _near(state: RommelState, here: str, command_point: str) -> bool:
+    """§5.2: in or adjacent to the Command Point (regardless of terrain)."""
+    return state.pack.hex_map.distance(HexId(here), HexId(command_point)) <= state.pack.limit("regroup_reach")
 
 
 def stepped(state: RommelState, seat: Side, token: str, to: str, *, forced: bool = False) -> RommelState:
@@ -186,3 +222,74 @@ def _with_left(position: Position, left: BattleRecord | None, where: str) -> Pos
         return position
     battles = {**position.battles, where: Battle(left.defender, dict(left.crossed))}
     return Position(position.units, battles, position.fortresses)
+
+
+_KINDS = ("highway", "track", "trail")
+
+
+def can_finish(state: RommelState, seat: Side, token: str, path: tuple[str, ...], destination: str) -> bool:
+    """§5.2: whether ``token``, having moved along ``path`` (its start first), can still end its move in
+    ``destination`` (see :func:`finishes`)."""
+    return destination in finishes(state, seat, token, path)
+
+
+def finishes(state: RommelState, seat: Side, token: str, path: tuple[str, ...]) -> frozenset[str]:
+    """Where ``token``, having moved along ``path`` (its start first), can still end its move: a continuation
+    within its allowance (speed, plus the road bonus of a path wholly on roads of a kind, plus the Rommel bonus),
+    over the board's step rules (passable hexsides, disengaging, the hexside limits so far), where entering an enemy
+    hex ends the move and a Disengaging unit does not Engage again (§7.2). A replay that cannot see the speed uses
+    the fastest."""
+    pack = state.pack
+    turn = state.turn
+    position = _with_left(state.position(), turn.left.get(token), path[0])
+    speed = speed_of(state, token) or max_speed(state)
+    key = (
+        id(pack),
+        position.units,
+        tuple(sorted((h, b.defender, tuple(sorted(b.crossed.items()))) for h, b in position.battles.items())),
+        tuple(sorted(turn.engaged.items())),
+        turn.rommel,
+        token,
+        path,
+        speed,
+    )
+    known = _FINISHES.get(key)
+    if known is not None and known[0] is pack:
+        return known[1]
+    if len(_FINISHES) >= _FINISHES_KEEP:
+        _FINISHES.clear()
+    found = _finishes(state, seat, token, path, position, speed)
+    _FINISHES[key] = (pack, found)
+    return found
+
+
+_FINISHES: dict[tuple[object, ...], tuple[object, frozenset[str]]] = {}
+_FINISHES_KEEP = 4096  # searches remembered: listing Regroups asks the same ones for every candidate
+
+
+def _finishes(
+    state: RommelState, seat: Side, token: str, path: tuple[str, ...], position: Position, speed: int
+) -> frozenset[str]:
+    pack = state.pack
+    turn = state.turn
+    rommel = pack.limit("rommel_bonus") if turn.rommel else 0
+    cost = movement_cost(pack, position, seat, {HexsideId(k): v for k, v in turn.engaged.items()})
+    here = HexId(path[-1])
+    walked = len(path) - 1
+    found: set[str] = set(pack.hex_map.reach(here, max(0, speed + rommel - walked), cost).spent)
+    sides = [pack.hex_map.hexside(HexId(a), HexId(b)) for a, b in pairwise(path)]
+    for rank, kind in enumerate(_KINDS):
+        allowed = _KINDS[: rank + 1]
+        if not all(s is not None and s.has(*allowed) for s in sides):
+            continue
+        bonus = pack.limit(f"road_bonus_{kind}")
+
+        def on_road(a: HexId, b: HexId, side: Hexside, allowed: tuple[str, ...] = allowed) -> StepCost:
+            return cost(a, b, side) if side.has(*allowed) else None
+
+        found |= set(pack.hex_map.reach(here, max(0, speed + bonus + rommel - walked), on_road).spent)
+    if any(state.tokens[t].side != seat for t in state.at(path[0])):  # Disengaging: no Engaging again
+        found = {h for h in found if h == path[0] or not any(state.tokens[t].side != seat for t in state.at(h))}
+    if len(path) == 1:
+        found.discard(path[0])  # a Regroup mover moves
+    return frozenset(found)

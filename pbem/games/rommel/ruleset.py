@@ -33,6 +33,7 @@ from pbem.games.rommel.actions import (
     Identify,
     Keep,
     Redraw,
+    Regroup,
     Replace,
     RommelAction,
     Select,
@@ -331,25 +332,34 @@ def _groups(state: RommelState, seat: str) -> Iterable[GroupMove]:
     return [GroupMove(origin=o, rommel=r) for o in origins for r in rommel]
 
 
-def _can_group(state: RommelState, seat: str, act: GroupMove) -> Verdict:
-    side = _side(seat)
+def _can_begin(state: RommelState, side: Side, rommel: bool) -> Verdict:
+    """A Move may begin now (§4, §5.0) with the Rommel bonus if asked (§6.3)."""
     turn = state.turn
     if turn.stage != "movement" or turn.move is not None:
         return deny("5.0", "not-now", "a Move begins in the Movement phase, after the one under way ends")
     if turn.moves >= turns.moves_allowed(state):
         return deny("4.0", "option-spent", "the committed cards pay for no more Moves this turn")
-    movers = [
-        t for t in state.at(act.origin) if state.tokens[t].side == side and t not in turn.paths and not _disr(state, t)
-    ]
-    if not movers:
-        return deny("5.1", "no-movers", f"{act.origin} holds no {side} unit that may move")
-    if act.rommel:
+    if rommel:
         if side != "axis":
             return deny("6.3", "not-axis", "only Axis Moves take the Rommel bonus")
         if not state.pack.scenario(state.scenario).rommel_bonus:
             return deny("6.3", "no-rommel", "this scenario has no Rommel bonus")
         if turn.rommel_used:
             return deny("6.3", "rommel-used", "the Rommel bonus serves one Move a turn")
+    return ALLOW
+
+
+def _can_group(state: RommelState, seat: str, act: GroupMove) -> Verdict:
+    side = _side(seat)
+    turn = state.turn
+    verdict = _can_begin(state, side, act.rommel)
+    if not verdict.ok:
+        return verdict
+    movers = [
+        t for t in state.at(act.origin) if state.tokens[t].side == side and t not in turn.paths and not _disr(state, t)
+    ]
+    if not movers:
+        return deny("5.1", "no-movers", f"{act.origin} holds no {side} unit that may move")
     return ALLOW
 
 
@@ -371,12 +381,82 @@ def _grouped(state: RommelState, seat: str, act: GroupMove) -> Step[RommelState]
     return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
 
 
+def _regroup_movers(state: RommelState, side: Side, command_point: str) -> list[str]:
+    """§5.2: ``side``'s undisrupted units in or next to the Command Point that have not moved this turn."""
+    reach = state.pack.limit("regroup_reach")
+    return [
+        t
+        for t in state.on_map(side)
+        if t not in state.turn.paths
+        and not state.tokens[t].disrupted
+        and state.pack.hex_map.distance(state.tokens[t].hex, command_point) <= reach  # type: ignore[arg-type]
+    ]
+
+
+def _regroups(state: RommelState, seat: str) -> Iterable[Regroup]:
+    side = _side(seat)
+    if state.turn.stage != "movement" or state.turn.move is not None:
+        return []
+    found: list[Regroup] = []
+    for rommel in [False, True] if side == "axis" else [False]:
+        probe = state.model_copy(update={"turn": state.turn.model_copy(update={"rommel": rommel})})
+        reach: dict[str, frozenset[str]] = {}
+        for command_point in sorted(state.pack.land()):
+            movers = _regroup_movers(state, side, command_point)
+            if not movers:
+                continue
+            ends: set[str] = set()
+            for t in movers:
+                if t not in reach:
+                    reach[t] = moves.finishes(probe, side, t, (state.tokens[t].hex or "",))
+                ends |= reach[t]
+            found.extend(Regroup(command_point=command_point, destination=d, rommel=rommel) for d in sorted(ends))
+    return found
+
+
+def _can_regroup(state: RommelState, seat: str, act: Regroup) -> Verdict:
+    side = _side(seat)
+    verdict = _can_begin(state, side, act.rommel)
+    if not verdict.ok:
+        return verdict
+    if act.command_point not in state.pack.land() or act.destination not in state.pack.land():
+        return deny("5.2", "not-a-hex", "the Command Point and the destination are land hexes")
+    if any(state.tokens[t].side != side for t in state.at(act.command_point)) and not any(
+        state.tokens[t].side == side for t in state.at(act.command_point)
+    ):
+        return deny("5.2", "enemy-command-point", f"the Command Point {act.command_point} is an enemy hex")
+    probe = state.model_copy(update={"turn": state.turn.model_copy(update={"rommel": act.rommel})})
+    movers = _regroup_movers(state, side, act.command_point)
+    if not any(act.destination in moves.finishes(probe, side, t, (state.tokens[t].hex or "",)) for t in movers):
+        return deny("5.2", "no-movers", f"no unit in or next to {act.command_point} can reach {act.destination}")
+    return ALLOW
+
+
+def _regrouped(state: RommelState, seat: str, act: Regroup) -> Step[RommelState]:
+    turn = state.turn.model_copy(
+        update={
+            "move": ("regroup", act.command_point),
+            "destination": act.destination,
+            "rommel": act.rommel,
+            "rommel_used": state.turn.rommel_used or act.rommel,
+            "mover": None,
+            "current": (),
+        }
+    )
+    data = {"src": act.command_point, "dst": act.destination, "rommel": act.rommel}
+    event = Event(kind="move_begun", seat=seat, rule="5.2", data=data)
+    return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
+
+
 def _steps(state: RommelState, seat: str) -> Iterable[StepMove]:
     turn = state.turn
     if turn.move is None:
         return []
     side = _side(seat)
-    tokens = [t for t in state.at(turn.move[1]) if state.tokens[t].side == side and t not in turn.paths]
+    if turn.move[0] == "regroup":
+        tokens = _regroup_movers(state, side, turn.move[1])
+    else:
+        tokens = [t for t in state.at(turn.move[1]) if state.tokens[t].side == side and t not in turn.paths]
     if turn.mover is not None:
         tokens.insert(0, turn.mover)
     found: list[StepMove] = []
@@ -418,6 +498,12 @@ def _can_end_move(state: RommelState, seat: str, act: EndMove) -> Verdict:
         return deny("5.0", "no-move", "no Move is under way")
     if not state.turn.in_move:
         return deny("5.1", "no-movers", "a Move moves at least one unit")
+    if state.turn.move[0] == "regroup":
+        late = [t for t in state.turn.in_move if state.tokens[t].hex != state.turn.destination]
+        if late:
+            return deny(
+                "5.2", "not-to-destination", f"{', '.join(late)} must end the Regroup in {state.turn.destination}"
+            )
     return ALLOW
 
 
@@ -432,7 +518,16 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
     for token in _move_paths(state):
         if state.turn.disengaged.get(token, False):
             tokens[token] = tokens[token].model_copy(update={"disrupted": True, "disrupted_turn": state.turn_no})
-    update = {"moves": state.turn.moves + 1, "move": None, "mover": None, "current": (), "in_move": ()}
+    regrouped = state.turn.in_move if state.turn.move is not None and state.turn.move[0] == "regroup" else ()
+    update = {
+        "moves": state.turn.moves + 1,
+        "move": None,
+        "destination": None,
+        "mover": None,
+        "current": (),
+        "in_move": (),
+        "regrouped": (*state.turn.regrouped, *regrouped),
+    }
     turn = state.turn.model_copy(update=update)
     event = Event(kind="move_ended", seat=seat, rule="5.0", data={"moves": turn.moves})
     return Step(state=state.model_copy(update={"turn": turn, "tokens": tokens}), events=(event,))
@@ -470,6 +565,8 @@ def _forces(state: RommelState, seat: str) -> Iterable[Force]:
 
 
 def _can_force(state: RommelState, seat: str, act: Force) -> Verdict:
+    if act.token in state.turn.regrouped:  # RULING: a Regroup mover reaches its destination by its own range
+        return deny("5.2", "regrouped", f"{act.token} regrouped: it ends in the destination and marches no further")
     return moves.force_verdict(state, _side(seat), act.token, act.to)
 
 
@@ -604,7 +701,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         Phase("initiative", ("challenge", "answer"), rule="3.3", to_act=_phase_to_act("initiative")),
         Phase(
             "turn",
-            ("commit", "select", "group", "step", "end_move", "force", "end_movement", "end_combat"),
+            ("commit", "select", "group", "regroup", "step", "end_move", "force", "end_movement", "end_combat"),
             rule="3.4",
             to_act=_phase_to_act("turn"),
         ),
@@ -625,6 +722,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(Commit, legal=_commits, can=_can_commit, effect=_committed),
         action(Select, legal=_selects, can=_can_select, effect=_selected),
         action(GroupMove, legal=_groups, can=_can_group, effect=_grouped),
+        action(Regroup, legal=_regroups, can=_can_regroup, effect=_regrouped),
         action(StepMove, legal=_steps, can=_can_step, effect=_stepped),
         action(EndMove, legal=_end_moves, can=_can_end_move, effect=_ended_move),
         action(Force, legal=_forces, can=_can_force, effect=_forced),

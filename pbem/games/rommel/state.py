@@ -126,6 +126,7 @@ class TurnRecord(_Model):
     committed: tuple[int, ...] | None = None
     moves: int = 0
     move: tuple[str, str] | None = None
+    destination: str | None = None
     rommel: bool = False
     rommel_used: bool = False
     paths: dict[str, tuple[str, ...]] = Field(default_factory=dict)
@@ -134,6 +135,7 @@ class TurnRecord(_Model):
     in_move: tuple[str, ...] = ()
     left: dict[str, BattleRecord] = Field(default_factory=dict)
     rommel_moved: tuple[str, ...] = ()
+    regrouped: tuple[str, ...] = ()
     forced: dict[str, str] = Field(default_factory=dict)
     forced_engaged: dict[str, int] = Field(default_factory=dict)
     disengaged: dict[str, bool] = Field(default_factory=dict)

@@ -32,8 +32,14 @@ class Peaceful:
         state = self.state
         assert state is not None and legal
 
+        def enemy(hex_id: str) -> bool:
+            return any(state.tokens[t].side != seat for t in state.at(hex_id))
+
         def engages(action: Action) -> bool:
-            return action["action"] == "step" and any(state.tokens[t].side != seat for t in state.at(action["to"]))
+            kind = action["action"]
+            return (kind in ("step", "force") and enemy(action["to"])) or (
+                kind == "regroup" and enemy(action["destination"])
+            )
 
         calm = [a for a in legal if not engages(a)]
         enders = [a for a in calm if a["action"] in ("select", "end_movement", "end_combat", "end_move")]

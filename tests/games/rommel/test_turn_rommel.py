@@ -257,3 +257,41 @@ def test_a_forced_march_moves_one_hex_more_on_4_to_6() -> None:
     failed = forced(3)
     assert failed.state.tokens["axis-07"].hex == "1507" and failed.state.tokens["axis-07"].disrupted
     assert [e.rule for e in failed.events if e.kind == "forced_march_failed"] == ["6.4"]
+
+
+@pytest.mark.rule("5.2")
+def test_a_regroup_brings_units_from_around_the_command_point_to_one_hex() -> None:
+    table = demo()
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "select"})
+    assert table.refusal(
+        "axis", {"action": "regroup", "command_point": "1505", "destination": "0108", "rommel": False}
+    )[1] in ("no-movers",)
+    enemy = {"action": "regroup", "command_point": "1605", "destination": "1505", "rommel": False}
+    assert table.refusal("axis", enemy) == ("5.2", "enemy-command-point")
+    table.do("axis", {"action": "regroup", "command_point": "1505", "destination": "1406", "rommel": False})
+    # axis-06 (motorized, speed 2) in Sidi Omar, next to the Command Point: away first, then it must still arrive
+    assert table.refusal("axis", {"action": "step", "token": "axis-06", "to": "1607"}) == ("5.2", "not-to-destination")
+    table.do("axis", {"action": "step", "token": "axis-06", "to": "1505"})
+    assert table.refusal("axis", {"action": "end_move"}) == ("5.2", "not-to-destination")
+    assert table.refusal("axis", {"action": "step", "token": "axis-02", "to": "1406"}) == ("5.2", "finish-first")
+    table.do("axis", {"action": "step", "token": "axis-06", "to": "1406"})
+    table.do("axis", {"action": "step", "token": "axis-02", "to": "1406"})  # from the Command Point itself
+    table.do("axis", {"action": "end_move"})
+    assert {table.state.tokens[t].hex for t in ("axis-02", "axis-06")} == {"1406"}
+    assert table.refusal("axis", {"action": "force", "token": "axis-06", "to": "1407"}) == ("5.2", "regrouped")
+
+
+@pytest.mark.rule("5.2")
+def test_units_far_from_the_command_point_do_not_regroup() -> None:
+    table = demo()
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "select"})
+    table.do("axis", {"action": "regroup", "command_point": "1504", "destination": "1404", "rommel": False})
+    assert table.refusal("axis", {"action": "step", "token": "axis-06", "to": "1505"}) == (
+        "5.2",
+        "not-near-command-point",
+    )
+    assert table.refusal(
+        "axis", {"action": "regroup", "command_point": "1605", "destination": "1505", "rommel": False}
+    )[1] in ("not-now",)
