@@ -264,9 +264,8 @@ def test_a_regroup_brings_units_from_around_the_command_point_to_one_hex() -> No
     table = demo()
     table.do("axis", {"action": "commit", "card": 0})
     table.do("axis", {"action": "select"})
-    assert table.refusal(
-        "axis", {"action": "regroup", "command_point": "1505", "destination": "0108", "rommel": False}
-    )[1] in ("no-movers",)
+    far = {"action": "regroup", "command_point": "1505", "destination": "0108", "rommel": False}
+    assert table.refusal("axis", far) == ("5.2", "no-movers")
     enemy = {"action": "regroup", "command_point": "1605", "destination": "1505", "rommel": False}
     assert table.refusal("axis", enemy) == ("5.2", "enemy-command-point")
     table.do("axis", {"action": "regroup", "command_point": "1505", "destination": "1406", "rommel": False})
@@ -292,6 +291,5 @@ def test_units_far_from_the_command_point_do_not_regroup() -> None:
         "5.2",
         "not-near-command-point",
     )
-    assert table.refusal(
-        "axis", {"action": "regroup", "command_point": "1605", "destination": "1505", "rommel": False}
-    )[1] in ("not-now",)
+    again = {"action": "regroup", "command_point": "1605", "destination": "1505", "rommel": False}
+    assert table.refusal("axis", again) == ("5.0", "not-now")
