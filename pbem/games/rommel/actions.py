@@ -27,6 +27,7 @@ __all__ = [
     "GroupMove",
     "Identify",
     "Keep",
+    "Malta",
     "Redraw",
     "Regroup",
     "Replace",
@@ -75,6 +76,12 @@ class Replace(ActionModel):
 
     action: Literal["replace"] = "replace"
     token: str = Field(title="block")
+
+
+class Malta(ActionModel):
+    """Axis: call in the Malta Group, the optional "M" units, in this Buildup (18.6, 18.8)."""
+
+    action: Literal["malta"] = "malta"
 
 
 class EndBuildup(ActionModel):
@@ -175,6 +182,7 @@ RommelAction = (
     | Buy
     | Replace
     | EndBuildup
+    | Malta
     | Challenge
     | Answer
     | Commit

@@ -24,6 +24,8 @@ __all__ = [
     "early_request",
     "early_rolled",
     "end_buildup",
+    "malta",
+    "malta_verdict",
     "monthly_cards",
     "pregame",
     "replace_cost",
@@ -121,6 +123,9 @@ def monthly_cards(state: RommelState, side: Side) -> int:
     cards = setup.resupply
     for change in setup.resupply_changes:
         if change.month is not None and state.month >= change.month:
+            cards = change.cards
+    for change in setup.resupply_changes:  # the Malta Group's drop overrides (18.6, 18.8)
+        if change.trigger == "malta_group" and state.malta and side == "axis":
             cards = change.cards
     return cards
 
@@ -246,3 +251,31 @@ def early_rolled(state: RommelState, side: Side, dice: tuple[int, ...]) -> tuple
         text=f"{side}: {len(early)} of {len(due)} units arrive early",
     )
     return state.model_copy(update={"tokens": tokens}), [event]
+
+
+def malta_verdict(state: RommelState, side: Side) -> Verdict:
+    """18.6, 18.8: the Axis may call the optional "M" units in any Buildup of a scenario that has them, once."""
+    setup = state.pack.scenario(state.scenario).axis
+    optional = [a for a in setup.reinforcements if a.optional]
+    if side != "axis" or not optional:
+        return deny("18.6", "no-malta-group", "only the Axis has a Malta Group, in 1942, Pursuit and the campaign")
+    if state.malta:
+        return deny("18.6", "malta-called", "the Malta Group has already been called in")
+    if state.month < min(a.month for a in optional):
+        return deny(
+            "18.6", "malta-not-yet", f"the Malta Group is available from Month {min(a.month for a in optional)}"
+        )
+    return ALLOW
+
+
+def malta(state: RommelState) -> tuple[RommelState, list[Event]]:
+    """The "M" units muster (their identities are chosen in secret) and arrive in Base; Axis Resupply drops now."""
+    setup = state.pack.scenario(state.scenario).axis
+    blocks = [b for a in setup.reinforcements if a.optional for b in a.blocks]
+    tokens = dict(state.tokens)
+    number = sum(1 for t in tokens.values() if t.side == "axis")
+    for _ in blocks:
+        number += 1
+        tokens[f"axis-{number:02d}"] = Token(side="axis", group="malta")
+    event = Event(kind="malta_group", seat="axis", rule="18.6", data={"units": len(blocks)}, text="Malta Group")
+    return state.model_copy(update={"tokens": tokens, "malta": True}), [event]

@@ -32,6 +32,7 @@ from pbem.games.rommel.actions import (
     GroupMove,
     Identify,
     Keep,
+    Malta,
     Redraw,
     Regroup,
     Replace,
@@ -99,7 +100,7 @@ def _identified(state: RommelState, seat: str, act: Identify) -> Step[RommelStat
     cv = state.pack.block(slot.value).cv_max if slot.known else None
     state = state.with_hidden(cv_slot(act.token), side, cv, known=slot.known)
     tok = state.tokens[act.token]
-    if tok.group == f"arrival-{state.month}":  # a reinforcement arrives in its Base (§16.4)
+    if tok.group in (f"arrival-{state.month}", "malta"):  # a reinforcement arrives in its Base (§16.4)
         tok = tok.model_copy(update={"status": "map", "hex": base_hex(state.pack, side)})
     elif tok.group.startswith("arrival-"):  # next Month's: it waits for its Early Arrival die (§16.41)
         tok = tok.model_copy(update={"status": "due"})
@@ -244,6 +245,17 @@ def _can_replace(state: RommelState, seat: str, act: Replace) -> Verdict:
 def _replaced(state: RommelState, seat: str, act: Replace) -> Step[RommelState]:
     event = Event(kind="unit_replaced", seat=seat, rule="16.54", data={"unit": act.token}, text=f"{act.token} rebuilt")
     return Step(state=buildup.replaced(state, _side(seat), act.token), events=(event,))
+
+
+def _can_malta(state: RommelState, seat: str, act: Malta) -> Verdict:
+    if scenarios.next_token(state, _side(seat)) is not None:
+        return deny("16.4", "muster-first", "choose the arriving units first")
+    return buildup.malta_verdict(state, _side(seat))
+
+
+def _called_malta(state: RommelState, seat: str, act: Malta) -> Step[RommelState]:
+    new, events = buildup.malta(state)
+    return Step(state=new, events=tuple(events))
 
 
 def _ends(state: RommelState, seat: str) -> Iterable[EndBuildup]:
@@ -697,7 +709,12 @@ MACHINE: Machine[RommelState, Any] = Machine(
         Phase("dealing", (), rule="16.6", to_act=_phase_to_act("dealing")),
         Phase("setup", ("identify", "deploy"), rule="18.0", to_act=_phase_to_act("setup")),
         Phase("mulligan", ("keep", "redraw"), rule="18.0", to_act=_phase_to_act("mulligan")),
-        Phase("buildup", ("identify", "buy", "replace", "end_buildup"), rule="16.0", to_act=_phase_to_act("buildup")),
+        Phase(
+            "buildup",
+            ("identify", "buy", "replace", "malta", "end_buildup"),
+            rule="16.0",
+            to_act=_phase_to_act("buildup"),
+        ),
         Phase("initiative", ("challenge", "answer"), rule="3.3", to_act=_phase_to_act("initiative")),
         Phase(
             "turn",
@@ -716,6 +733,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(Redraw, legal=lambda s, seat: [Redraw()], can=lambda s, seat, a: ALLOW, effect=_redraw),
         action(Buy, legal=_buys, can=_can_buy, effect=_bought),
         action(Replace, legal=_replaces, can=_can_replace, effect=_replaced),
+        action(Malta, legal=lambda s, seat: [Malta()], can=_can_malta, effect=_called_malta),
         action(EndBuildup, legal=_ends, can=_can_end_buildup, effect=_ended_buildup),
         action(Challenge, legal=_challenges, can=_can_challenge, effect=_challenged),
         action(Answer, legal=_answers, can=_can_answer, effect=_answered),

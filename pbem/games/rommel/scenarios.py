@@ -77,6 +77,8 @@ def group_blocks(state: RommelState, token: str) -> tuple[str, ...]:
         return found.blocks
     scenario = state.pack.scenario(state.scenario)
     setup = scenario.axis if tok.side == "axis" else scenario.allied
+    if tok.group == "malta":
+        return tuple(b for a in setup.reinforcements if a.optional for b in a.blocks)
     month = int(tok.group.removeprefix("arrival-"))
     return tuple(b for a in setup.reinforcements if a.month == month and not a.optional for b in a.blocks)
 

@@ -189,6 +189,7 @@ class RommelState(MachineState):
     buildup_done: tuple[Side, ...] = ()
     extra_cards: dict[str, int] = Field(default_factory=dict)
     early_rolled: tuple[Side, ...] = ()
+    malta: bool = False
     challenge: dict[str, int | None] = Field(default_factory=dict)
     exited: dict[str, int] = Field(default_factory=dict)
     winner: Side | None = None

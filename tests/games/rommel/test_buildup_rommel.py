@@ -179,3 +179,25 @@ def test_units_not_arrived_early_arrive_on_schedule() -> None:
     assert after.month == 3 and all(after.tokens[t].status == "map" for t in waiting)
     assert all(after.tokens[t].hex == after.pack.place("el-agheila" if after.tokens[t].side == "axis" else
                                                        "alexandria").hex for t in waiting)  # fmt: skip
+
+
+@pytest.mark.rule("18.6")
+def test_the_malta_group_arrives_in_any_buildup_and_axis_resupply_drops() -> None:
+    table = to_buildup("1942", dice=(1, 2))  # the Axis rolled lower: Player 1
+    assert table.state.order[0] == "axis"
+    while any(a["action"] == "identify" for a in table.legal("axis")):
+        table.do("axis", table.first_legal("axis", "identify"))
+    normal = table.state.pack.scenario("1942").axis.resupply
+    table.do("axis", {"action": "malta"})
+    assert table.refusal("axis", {"action": "malta"}) == ("16.4", "muster-first")
+    while any(a["action"] == "identify" for a in table.legal("axis")):
+        table.do("axis", table.first_legal("axis", "identify"))
+    assert table.refusal("axis", {"action": "malta"}) == ("18.6", "malta-called")
+    malta = [t for t, tok in table.state.tokens.items() if tok.group == "malta"]
+    base = table.state.pack.place("el-agheila").hex
+    assert malta and all(table.state.tokens[t].hex == base for t in malta)
+    from pbem.games.rommel.buildup import monthly_cards
+
+    assert monthly_cards(table.state, "axis") < normal
+    demo = to_buildup()
+    assert R.check(demo.state, demo.state.order[0], {"action": "malta"}).rule in ("16.4", "18.6")
