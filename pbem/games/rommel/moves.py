@@ -19,7 +19,10 @@ from pbem.kit.hexes import HexId, Hexside, HexsideId
 from pbem.rules.contract import ALLOW, Verdict, deny
 
 __all__ = [
+    "EXIT",
     "can_finish",
+    "exit_hexes",
+    "exited",
     "finishes",
     "force_verdict",
     "known_block",
@@ -78,6 +81,8 @@ def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict
         return deny("5.2", "not-near-command-point", f"{token} is not in or next to {turn.move[1]}")
     if token != turn.mover and regroup and turn.mover is not None and state.tokens[turn.mover].hex != turn.destination:
         return deny("5.2", "finish-first", f"{turn.mover} must reach {turn.destination} before another unit moves")
+    if to == EXIT:
+        return _exit_verdict(state, seat, token, path)
     if to not in state.pack.hex_map:
         return deny("6.0", "not-adjacent", f"{to} is not a land hex")
     if token == turn.mover and any(state.tokens[t].side != seat for t in state.at(path[-1])):
@@ -293,3 +298,54 @@ def _finishes(
     if len(path) == 1:
         found.discard(path[0])  # a Regroup mover moves
     return frozenset(found)
+
+
+EXIT = "exit"
+"""The ``to`` of a step off the enemy map-end (§17.1)."""
+
+
+def exit_hexes(state: RommelState, side: Side) -> frozenset[str]:
+    """The edge hexes ``side`` leaves the map from: the enemy map-end (§17.1)."""
+    return frozenset(h for e in state.pack.map.exits if e.side == side for h in e.hexes)
+
+
+def _exit_verdict(state: RommelState, seat: Side, token: str, path: tuple[str, ...]) -> Verdict:
+    """§17.1: a Supplied unit on the enemy map-end may step off it, within its range (the step off counts a hex)."""
+    if path[-1] not in exit_hexes(state, seat):
+        return deny("17.1", "not-at-map-end", f"{path[-1]} is not on the enemy map-end")
+    if any(state.tokens[t].side != seat for t in state.at(path[-1])):
+        return deny("7.0", "after-stop", f"{token} Engaged in {path[-1]} and stops there")
+    if state.tokens[token].unsupplied:
+        return deny("17.1", "unsupplied", f"{token} is Unsupplied: only Supplied units exit")
+    known = speed_of(state, token)
+    speed = known if known is not None else max_speed(state)
+    rommel = state.pack.limit("rommel_bonus") if state.turn.rommel else 0
+    if len(path) > speed + road_bonus(state.pack, path) + rommel:
+        return deny("6.1", "over-budget", f"{token} has no hex of its range left to leave the map")
+    return ALLOW
+
+
+def exited(state: RommelState, seat: Side, token: str) -> RommelState:
+    """The unit leaves the map for good (§17.1); its claim: the path with the step off counts a hex more."""
+    turn = state.turn
+    tok = state.tokens[token]
+    assert tok.hex is not None
+    path = turn.current if token == turn.mover else (tok.hex,)
+    rommel = state.pack.limit("rommel_bonus") if turn.rommel else 0
+    need = max(1, len(path) - road_bonus(state.pack, path) - rommel)
+    claim = Claim(act=state.acts, seat=seat, token=token, kind="speed", value=need, rule="6.1")
+    tokens = {**state.tokens, token: tok.model_copy(update={"status": "exited", "hex": None})}
+    in_move = turn.in_move if token in turn.in_move else (*turn.in_move, token)
+    new_turn = turn.model_copy(
+        update={"paths": {**turn.paths, token: (*path, EXIT)}, "mover": None, "current": (), "in_move": in_move}
+    )
+    exits = {**state.exited, seat: state.exited.get(seat, 0) + 1}
+    return state.model_copy(
+        update={
+            "tokens": tokens,
+            "battles": settled(tokens, dict(state.battles)),
+            "turn": new_turn,
+            "claims": (*state.claims, claim),
+            "exited": exits,
+        }
+    )

@@ -476,6 +476,8 @@ def _steps(state: RommelState, seat: str) -> Iterable[StepMove]:
         here = state.tokens[token].hex
         assert here is not None
         found.extend(StepMove(token=token, to=n) for n in state.pack.hex_map.neighbours(here))  # type: ignore[arg-type]
+        if here in moves.exit_hexes(state, side) and turn.move[0] == "group":
+            found.append(StepMove(token=token, to=moves.EXIT))
     return found
 
 
@@ -488,16 +490,19 @@ def _can_step(state: RommelState, seat: str, act: StepMove) -> Verdict:
 def _stepped(state: RommelState, seat: str, act: StepMove) -> Step[RommelState]:
     side = _side(seat)
     src = state.tokens[act.token].hex
-    state = moves.stepped(state, side, act.token, act.to)
-    events = [
-        Event(kind="moved", seat=seat, rule="6.0", data={"unit": act.token, "src": src, "dst": act.to}),
-    ]
-    taken = victory.base_taken(state)
+    if act.to == moves.EXIT:
+        state = moves.exited(state, side, act.token)
+    else:
+        state = moves.stepped(state, side, act.token, act.to)
+    if act.to == moves.EXIT:
+        events = [Event(kind="exited", seat=seat, rule="17.1", data={"unit": act.token, "src": src})]
+    else:
+        events = [Event(kind="moved", seat=seat, rule="6.0", data={"unit": act.token, "src": src, "dst": act.to})]
+    taken = victory.base_taken(state) or victory.exits_won(state)
     if taken is not None:
-        state = state.model_copy(
-            update={"phase": "over", "winner": taken, "outcome": f"{taken} wins a Strategic Victory"}
-        )
-        events.append(Event(kind="game_over", seat=taken, rule="17.1", text=f"{taken} takes the enemy Base"))
+        outcome = f"{taken} wins a Strategic Victory"
+        state = state.model_copy(update={"phase": "over", "winner": taken, "outcome": outcome})
+        events.append(Event(kind="game_over", seat=taken, rule="17.1", text=outcome))
     return Step(state=state, events=tuple(events))
 
 

@@ -70,7 +70,7 @@ class Token(_Model):
         hex: where it stands; None while not on the map.
         status: ``muster`` (identity not yet chosen), ``ready`` (chosen, not yet placed), ``due`` (a reinforcement
             of next Month, identified, waiting for its Early Arrival die or its Month, §16.41), ``map``,
-            ``eliminated``.
+            ``eliminated``, ``exited`` (off the enemy map-end, §17.1).
         disrupted: face down (§11).
         identified: whether its owner has chosen its identity.
     """
@@ -78,7 +78,7 @@ class Token(_Model):
     side: Side
     group: str
     hex: str | None = None
-    status: Literal["muster", "ready", "due", "map", "eliminated"] = "muster"
+    status: Literal["muster", "ready", "due", "map", "eliminated", "exited"] = "muster"
     disrupted: bool = False
     disrupted_turn: int = 0
     unsupplied: bool = False

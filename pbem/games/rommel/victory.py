@@ -11,7 +11,7 @@ from pbem.games.rommel.state import SIDES, RommelState, Side, other
 from pbem.games.rommel.supply import base_hex
 from pbem.rules.contract import Event
 
-__all__ = ["base_taken", "final_result", "unit_halves"]
+__all__ = ["base_taken", "exits_won", "final_result", "unit_halves"]
 
 
 def base_taken(state: RommelState) -> Side | None:
@@ -21,6 +21,13 @@ def base_taken(state: RommelState) -> Side | None:
         if there == {side}:
             return side
     return None
+
+
+def exits_won(state: RommelState) -> Side | None:
+    """§17.1: the side that has exited the pack's number of Supplied units off the enemy map-end (RULING, notes
+    §10.16: counted over the whole game)."""
+    need = state.pack.limit("strategic_exit_units")
+    return next((side for side in SIDES if state.exited.get(side, 0) >= need), None)
 
 
 def unit_halves(state: RommelState, side: Side) -> int:

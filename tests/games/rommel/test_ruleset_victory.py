@@ -76,3 +76,36 @@ def test_more_units_is_attrition_and_equal_is_a_draw() -> None:
     even = board([("axis", "0108", italian[0]), ("allied", "2605", british[0])])
     assert victory.final_result(even)[0] is None
     assert R.result(even.model_copy(update={"outcome": "a draw"})).winners == ()  # type: ignore[union-attr]
+
+
+@pytest.mark.rule("17.1")
+def test_three_supplied_units_off_the_enemy_map_end_win_at_once() -> None:
+
+    table = Table("demo-1940")
+    table.set_up()
+    state = table.state
+    edge = "2607"  # on the Allied (east) map-end, off Alexandria's road
+    tokens = dict(state.tokens)
+    for token in ("axis-02", "axis-03"):
+        tokens[token] = tokens[token].model_copy(update={"hex": edge})
+    table.state = state.model_copy(update={"tokens": tokens, "exited": {"axis": 2}})
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "select"})
+    table.do("axis", {"action": "group", "origin": edge, "rommel": False})
+    assert table.refusal("axis", {"action": "step", "token": "axis-06", "to": "exit"}) == ("5.1", "not-in-group")
+    unsupplied = table.state.tokens["axis-03"].model_copy(update={"unsupplied": True})
+    saved = table.state
+    table.state = saved.model_copy(update={"tokens": {**saved.tokens, "axis-03": unsupplied}})
+    assert table.refusal("axis", {"action": "step", "token": "axis-03", "to": "exit"}) == ("17.1", "unsupplied")
+    table.state = saved
+    table.do("axis", {"action": "step", "token": "axis-02", "to": "exit"})
+    assert table.state.tokens["axis-02"].status == "exited"
+    assert R.result(table.state) is not None and R.result(table.state).winners == ("axis",)  # type: ignore[union-attr]
+    inland = Table("demo-1940")
+    inland.set_up()
+    inland.do("axis", {"action": "commit", "card": 0})
+    inland.do("axis", {"action": "select"})
+    inland.do("axis", {"action": "group", "origin": "1506", "rommel": False})
+    assert (
+        R.check(inland.state, "axis", {"action": "step", "token": "axis-06", "to": "exit"}).reason == "not-at-map-end"
+    )
