@@ -786,11 +786,13 @@ class Rommel(Ruleset[RommelState]):
 
     # --- the sequence of play -----------------------------------------------------------------------------------
     def to_act(self, state: RommelState) -> tuple[str, ...]:
-        if state.phase == "over":
-            return ()
+        if state.phase == "over" or state.deck is not None or state.pending_rolls:
+            return ()  # the game waits for the protocol: dice or the deck
         return MACHINE.to_act(state)
 
     def legal_actions(self, state: RommelState, seat: str) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
         return [a.wire() for a in MACHINE.legal_actions(state, seat)]
 
     def secret_fields(self, state: RommelState, seat: str, action: Action) -> dict[str, str]:
@@ -801,6 +803,9 @@ class Rommel(Ruleset[RommelState]):
 
     def contains(self, state: RommelState, seat: str, action: Any, *, unseen: frozenset[str] = frozenset()) -> Verdict:
         act = self.typed(action)
+        if seat not in self.to_act(state):
+            waited = ", ".join(self.to_act(state)) or "the protocol (dice or cards)"
+            return deny("3.0", "not-your-turn", f"the game waits for {waited}, not {seat}")
         if isinstance(act, Identify) and "block" in unseen and act.block is None:
             if seat not in MACHINE.to_act(state) or "identify" not in MACHINE.allowed(state):
                 return deny("18.0", "not-now", f"{seat} does not choose units now")

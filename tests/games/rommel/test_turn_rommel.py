@@ -293,3 +293,12 @@ def test_units_far_from_the_command_point_do_not_regroup() -> None:
     )
     again = {"action": "regroup", "command_point": "1605", "destination": "1505", "rommel": False}
     assert table.refusal("axis", again) == ("5.0", "not-now")
+
+
+@pytest.mark.rule("3.0")
+def test_only_the_seat_the_game_waits_for_acts() -> None:
+    table = demo()
+    assert R.legal_actions(table.state, "allied") == []
+    assert table.refusal("allied", {"action": "select"}) == ("3.0", "not-your-turn")
+    waiting = table.state.model_copy(update={"turn": table.state.turn.model_copy(update={"stage": "reveal"})})
+    assert R.to_act(waiting) == () and not R.check(waiting, "axis", {"action": "select"}).ok
