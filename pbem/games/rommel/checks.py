@@ -66,6 +66,7 @@ REQUIRED_LIMITS = frozenset(
         "vp_positional",
         "vp_attrition",
         "i_tanks",
+        "i_tank_speed",
         "bp_dice",
         "oasis_supply_units",
         "pursuit_dice_equal",
