@@ -16,6 +16,7 @@ __all__ = [
     "Advance",
     "Answer",
     "Buy",
+    "Cease",
     "Challenge",
     "Commit",
     "Deploy",
@@ -23,10 +24,13 @@ __all__ = [
     "EndCombat",
     "EndMove",
     "EndMovement",
+    "FightBattle",
+    "Fire",
     "Force",
     "GroupMove",
     "Identify",
     "Keep",
+    "Losses",
     "Malta",
     "Redraw",
     "Regroup",
@@ -168,6 +172,35 @@ class Advance(ActionModel):
     action: Literal["advance"] = "advance"
 
 
+class FightBattle(ActionModel):
+    """Fight a Combat Round in the battle in ``hex`` (§8.6), as an Assault if ``assault`` (§4.3)."""
+
+    action: Literal["fight"] = "fight"
+    hex: str = Field(title="battle hex")
+    assault: bool = Field(title="Assault")
+
+
+class Fire(ActionModel):
+    """A unit fires at an enemy arms class (§9.2, §9.3): one die per CV, times the multiplier."""
+
+    action: Literal["fire"] = "fire"
+    token: str = Field(title="block")
+    target: str = Field(title="target class")
+
+
+class Cease(ActionModel):
+    """End this side's fire in the Combat Round (firing is optional, notes §10.29)."""
+
+    action: Literal["cease"] = "cease"
+
+
+class Losses(ActionModel):
+    """Report the losses of the volley just fired at this side: CV lost per block (§9.5)."""
+
+    action: Literal["losses"] = "losses"
+    losses: dict[str, int] = Field(title="CV lost per block")
+
+
 class EndCombat(ActionModel):
     """End the Combat phase and the Player-Turn: the committed cards are revealed (§3.44, §3.48)."""
 
@@ -194,5 +227,9 @@ RommelAction = (
     | Force
     | EndMovement
     | EndCombat
+    | FightBattle
+    | Fire
+    | Cease
+    | Losses
     | Advance
 )

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pbem.games.rommel.moves import known_block
+from pbem.games.rommel.battle import unit_speed
+from pbem.games.rommel.moves import i_tanks, known_block
 from pbem.games.rommel.state import Claim, RommelState
 
 __all__ = ["Finding", "audit"]
@@ -46,7 +47,7 @@ def audit(state: RommelState, revealed: Mapping[str, str] | None = None) -> Find
 
 def _check(state: RommelState, claim: Claim, block: str) -> Finding | None:
     if claim.kind == "speed":
-        speed = state.pack.unit_type(state.pack.block(block).unit_type).speed
+        speed = unit_speed(state.pack, block, i_tanks=i_tanks(state))
         if claim.value > speed:
             return Finding(
                 act=claim.act,

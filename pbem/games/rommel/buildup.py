@@ -8,7 +8,7 @@ replay that cannot see it allows a purchase and the audit checks it.
 
 from __future__ import annotations
 
-from pbem.games.rommel.moves import known_block
+from pbem.games.rommel.moves import i_tanks, known_block
 from pbem.games.rommel.scenarios import hand, start_dealing
 from pbem.games.rommel.state import DECK, SIDES, RommelState, Side, Token, cv_slot
 from pbem.games.rommel.supply import base_hex
@@ -154,7 +154,8 @@ def replace_cost(state: RommelState, token: str) -> tuple[int, int] | None:
     if block is None:
         return None
     unit = state.pack.block(block)
-    step = state.pack.limit("elite_step") if unit.elite else state.pack.limit("step")
+    elite = unit.elite or (unit.i_tank and i_tanks(state))  # Optional Rules, Allied I-Tanks
+    step = state.pack.limit("elite_step") if elite else state.pack.limit("step")
     return state.pack.unit_type(unit.unit_type).replacement_bp * step, step
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from pbem.games.rommel.battle import unit_speed
 from pbem.games.rommel.board import Battle, Position, check_unit_move, movement_cost, road_bonus
 from pbem.games.rommel.state import BattleRecord, Claim, RommelState, Side, Token, other, unit_slot
 from pbem.kit.graph import StepCost
@@ -53,7 +54,12 @@ def speed_of(state: RommelState, token: str) -> int | None:
     block = known_block(state, token)
     if block is None or block not in {b.id for b in state.pack.blocks}:
         return None
-    return state.pack.unit_type(state.pack.block(block).unit_type).speed
+    return unit_speed(state.pack, block, i_tanks=i_tanks(state))
+
+
+def i_tanks(state: RommelState) -> bool:
+    """Whether the optional Allied I-Tanks rule is in play (elite, the pack's ``i_tank_speed``)."""
+    return state.options.get("i_tanks") is True
 
 
 def need_speed(state: RommelState, path: tuple[str, ...], rommel: bool) -> int:

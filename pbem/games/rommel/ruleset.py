@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 from pydantic import TypeAdapter
 
 from pbem.errors import PbemError
-from pbem.games.rommel import buildup, initiative, moves, scenarios, supplycheck, turns, victory
+from pbem.games.rommel import buildup, fights, initiative, moves, scenarios, supplycheck, turns, victory
 from pbem.games.rommel.actions import (
     Advance,
     Answer,
     Buy,
+    Cease,
     Challenge,
     Commit,
     Deploy,
@@ -28,10 +29,13 @@ from pbem.games.rommel.actions import (
     EndCombat,
     EndMove,
     EndMovement,
+    FightBattle,
+    Fire,
     Force,
     GroupMove,
     Identify,
     Keep,
+    Losses,
     Malta,
     Redraw,
     Regroup,
@@ -43,15 +47,16 @@ from pbem.games.rommel.actions import (
 from pbem.games.rommel.data import default_pack_bytes, load_pack, pack_schema
 from pbem.games.rommel.present import RommelLook, hex_label, token_label
 from pbem.games.rommel.schema import RommelPack
-from pbem.games.rommel.state import DECK, SIDES, RommelState, Side, TurnRecord, cv_slot, unit_slot
+from pbem.games.rommel.state import DECK, SIDES, Fight, RommelState, Side, TurnRecord, cv_slot, unit_slot
 from pbem.games.rommel.supply import base_hex
-from pbem.kit.machine import Machine, Phase, action
+from pbem.kit.machine import Interrupt, Machine, Phase, action, top
 from pbem.rules.contract import (
     ALLOW,
     OMNISCIENT,
     Action,
     DeckRequest,
     Event,
+    OptionSpec,
     Outcome,
     Result,
     RollRequest,
@@ -626,13 +631,64 @@ def _end_combats(state: RommelState, seat: str) -> Iterable[EndCombat]:
 def _can_end_combat(state: RommelState, seat: str, act: EndCombat) -> Verdict:
     if state.turn.stage != "combat":
         return deny("3.44", "not-combat", "this is not the Combat phase")
-    new = sorted(h for h, b in state.battles.items() if b.new and b.attacker == _side(seat))
-    if new:
-        return deny("8.6", "mandatory-battle", f"combat is mandatory in the new battles at {', '.join(new)}")
+    return fights.skip_verdict(state, _side(seat))
+
+
+def _fights(state: RommelState, seat: str) -> Iterable[FightBattle]:
+    return [FightBattle(hex=h, assault=a) for h in sorted(state.battles) for a in (False, True)]
+
+
+def _can_fight(state: RommelState, seat: str, act: FightBattle) -> Verdict:
+    return fights.fight_verdict(state, _side(seat), act.hex, act.assault)
+
+
+def _fought(state: RommelState, seat: str, act: FightBattle) -> Step[RommelState]:
+    new, events = fights.start_fight(state, _side(seat), act.hex, act.assault)
+    return Step(state=new, events=tuple(events))
+
+
+def _fires(state: RommelState, seat: str) -> Iterable[Fire]:
+    fight = top(state, Fight)
+    return [Fire(token=t, target=c) for t, c in fights.fire_candidates(state, fight)]
+
+
+def _can_fire(state: RommelState, seat: str, act: Fire) -> Verdict:
+    return fights.fire_verdict(state, top(state, Fight), act.token, act.target)
+
+
+def _fired(state: RommelState, seat: str, act: Fire) -> Step[RommelState]:
+    return Step(state=fights.fired(state, top(state, Fight), act.token, act.target))
+
+
+def _can_cease(state: RommelState, seat: str, act: Cease) -> Verdict:
+    fight = top(state, Fight)
+    if fight.awaiting != "fire" or fight.shooting is not None:
+        return deny("9.1", "not-firing", "no fire is due now")
     return ALLOW
 
 
+def _ceased(state: RommelState, seat: str, act: Cease) -> Step[RommelState]:
+    event = Event(kind="fire_ended", seat=seat, rule="9.1")
+    new, events = fights.cease(state, top(state, Fight), [event])
+    return Step(state=new, events=tuple(events))
+
+
+def _losses(state: RommelState, seat: str) -> Iterable[Losses]:
+    return [Losses(losses=c) for c in fights.loss_candidates(state, top(state, Fight))]
+
+
+def _can_lose(state: RommelState, seat: str, act: Losses) -> Verdict:
+    return fights.losses_verdict(state, top(state, Fight), act.losses)
+
+
+def _lost(state: RommelState, seat: str, act: Losses) -> Step[RommelState]:
+    new, events = fights.take_losses(state, top(state, Fight), act.losses)
+    return Step(state=new, events=tuple(events))
+
+
 def _ended_combat(state: RommelState, seat: str, act: EndCombat) -> Step[RommelState]:
+    skipped = not fights.unfought(state, _side(seat), pass_turn=False).ok  # fine only if the turn is a Pass
+    state = state.model_copy(update={"turn": state.turn.model_copy(update={"skipped": skipped})})
     state, events = supplycheck.final_check(state)
     state = turns.end_turn(state)
     events.append(Event(kind="turn_ended", seat=seat, rule="3.48"))
@@ -723,14 +779,25 @@ MACHINE: Machine[RommelState, Any] = Machine(
         Phase("initiative", ("challenge", "answer"), rule="3.3", to_act=_phase_to_act("initiative")),
         Phase(
             "turn",
-            ("commit", "select", "group", "regroup", "step", "end_move", "force", "end_movement", "end_combat"),
+            (
+                "commit",
+                "select",
+                "group",
+                "regroup",
+                "step",
+                "end_move",
+                "force",
+                "end_movement",
+                "fight",
+                "end_combat",
+            ),
             rule="3.4",
             to_act=_phase_to_act("turn"),
         ),
         Phase("advance", ("advance",), rule="3.1", to_act=_phase_to_act("advance")),
         Phase("over", (), rule="17.0", to_act=_phase_to_act("over")),
     ),
-    interrupts=(),
+    interrupts=(Interrupt("battle", ("fire", "cease", "losses"), rule="9.1"),),
     actions=(
         action(Identify, legal=_identify_candidates, can=_can_identify, effect=_identified),
         action(Deploy, legal=_deploy_candidates, can=_can_deploy, effect=_deployed),
@@ -751,6 +818,10 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(Force, legal=_forces, can=_can_force, effect=_forced),
         action(EndMovement, legal=_end_movements, can=_can_end_movement, effect=_ended_movement),
         action(EndCombat, legal=_end_combats, can=_can_end_combat, effect=_ended_combat),
+        action(FightBattle, legal=_fights, can=_can_fight, effect=_fought),
+        action(Fire, legal=_fires, can=_can_fire, effect=_fired),
+        action(Cease, legal=lambda s, seat: [Cease()], can=_can_cease, effect=_ceased),
+        action(Losses, legal=_losses, can=_can_lose, effect=_lost),
         action(Advance, legal=lambda s, seat: [Advance()], can=lambda s, seat, a: ALLOW, effect=_advanced),
     ),
 )
@@ -761,6 +832,14 @@ class Rommel(Ruleset[RommelState]):
     name = "Rommel in the Desert"
     version = "1"
     actions = RommelAction
+    options = (
+        OptionSpec(
+            id="i_tanks",
+            description="Optional Rules, Allied I-Tanks: the Army Tank blocks are elite, at the pack's I-tank speed",
+            default=False,
+            choices=(False, True),
+        ),
+    )
     scenarios = tuple(
         Scenario(id=s.id, name=f"{s.name} (§{s.section})", seats=SEATS, description=f"{s.start_label} to {s.end_label}")
         for s in load_pack(default_pack_bytes()).scenarios
@@ -826,6 +905,9 @@ class Rommel(Ruleset[RommelState]):
                 side: Side = "axis" if early[0] == "early-axis" else "allied"
                 new, events = buildup.early_rolled(state, side, tuple(outcome.dice[early[0]]))
                 return Step(state=new, events=tuple(events))
+            if "fire" in outcome.dice:
+                new, events = fights.shot(state, top(state, Fight), tuple(outcome.dice["fire"]))
+                return Step(state=new, events=tuple(events))
             if "forced" in outcome.dice:
                 return _marched(state, tuple(outcome.dice["forced"]))
             new, events = buildup.dice_rolled(state, dict(outcome.dice))
@@ -833,7 +915,7 @@ class Rommel(Ruleset[RommelState]):
                 new = buildup.early_request(new, seat)
             return Step(state=new, events=tuple(events))
         if outcome.opened:
-            return _final(state, [])
+            return _final(state, []) if state.phase == "over" else Step(state=state)
         state = state.model_copy(update={"deck": None})
         if outcome.revealed:
             return self._revealed(state, outcome.revealed)

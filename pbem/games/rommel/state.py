@@ -26,6 +26,7 @@ __all__ = [
     "BattleRecord",
     "Claim",
     "Fight",
+    "FireShot",
     "Phase",
     "RommelState",
     "Side",
@@ -136,6 +137,9 @@ class TurnRecord(_Model):
     left: dict[str, BattleRecord] = Field(default_factory=dict)
     rommel_moved: tuple[str, ...] = ()
     regrouped: tuple[str, ...] = ()
+    fought: tuple[str, ...] = ()
+    assault: bool = False
+    skipped: bool = False
     forced: dict[str, str] = Field(default_factory=dict)
     forced_engaged: dict[str, int] = Field(default_factory=dict)
     disengaged: dict[str, bool] = Field(default_factory=dict)
@@ -143,8 +147,24 @@ class TurnRecord(_Model):
     stage: Literal["select", "movement", "combat", "reveal"] = "select"
 
 
+class FireShot(_Model):
+    """One unit's fire in the volley under way (§9.2-§9.4): the block (revealed), its target class, Firepower, dice
+    and hits."""
+
+    block: str
+    target: str
+    fire: str
+    rolls: tuple[int, ...]
+    full: int
+    half: int
+
+
 class Fight(Pending):
-    """A battle handed over to the battle stage (§8.6, §9): its hex, Attacker, Defender and the tokens involved."""
+    """A battle handed over to the battle stage (§8.6, §9): its hex, Attacker, Defender, the blocks revealed in it,
+    the Combat Round's initiator and Assault (§9.1, §4.3), and the volley under way.
+
+    ``seat`` fires (``awaiting`` ``fire``) or reports the losses of the other side's fire (``losses``); ``shooting``
+    is the unit whose dice are being rolled."""
 
     kind: Literal["battle"] = "battle"
     hex: str
@@ -152,7 +172,12 @@ class Fight(Pending):
     defender: Side
     attackers: tuple[str, ...]
     defenders: tuple[str, ...]
+    initiator: Side
     assault: bool = False
+    fortress: bool = False
+    awaiting: Literal["fire", "losses"] = "fire"
+    shots: tuple[FireShot, ...] = ()
+    shooting: tuple[str, str] | None = None
 
 
 class RommelState(MachineState):

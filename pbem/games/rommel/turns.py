@@ -56,6 +56,10 @@ def revealed(state: RommelState, cards: tuple[int, ...]) -> tuple[RommelState, l
     """§3.48, §4: the committed cards are face up: check that they paid for the turn, then go on."""
     real = real_count(state.pack, cards) or 0
     needed = cost_of_moves(state.pack, state.turn.moves)
+    if state.turn.fought:  # a Combat Round needs at least a Basic Turn (§4.1); an Assault its own cost (§4.3)
+        needed = max(needed, state.pack.limit("cost_basic"))
+    if state.turn.assault:
+        needed = max(needed, state.pack.limit("cost_assault"))
     events = [
         Event(
             kind="supply_revealed",
@@ -65,6 +69,17 @@ def revealed(state: RommelState, cards: tuple[int, ...]) -> tuple[RommelState, l
             text=f"{state.active} reveals {len(cards)} cards, {real} real",
         )
     ]
+    if real > 0 and state.turn.skipped:  # a mandatory battle left unfought in a turn that was not a Pass
+        events.append(
+            Event(
+                kind="battle_skipped",
+                seat=state.active,
+                rule="8.6",
+                text=f"{state.active} left a mandatory battle unfought with {real} real cards and forfeits",
+            )
+        )
+        update = {"phase": "over", "forfeit": state.active, "winner": other(state.active)}
+        return state.model_copy(update=update), events
     if real < needed:
         events.append(
             Event(

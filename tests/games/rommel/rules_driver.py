@@ -61,7 +61,8 @@ class Table:
                 self.state = step.state
             elif any(s.must_open for s in state.hidden.values()):
                 names = tuple(n for n, s in state.hidden.items() if s.must_open)
-                hidden = {n: s.model_copy(update={"must_open": False, "public": True}) for n, s in state.hidden.items()}
+                opened = {n: state.hidden[n].model_copy(update={"must_open": False, "public": True}) for n in names}
+                hidden = {**state.hidden, **opened}
                 step = R.resume(state.model_copy(update={"hidden": hidden}), Outcome(opened=names))
                 self.events.extend(step.events)
                 self.state = step.state

@@ -109,3 +109,21 @@ def test_three_supplied_units_off_the_enemy_map_end_win_at_once() -> None:
     assert (
         R.check(inland.state, "axis", {"action": "step", "token": "axis-06", "to": "exit"}).reason == "not-at-map-end"
     )
+
+
+@pytest.mark.rule("2.4")
+def test_the_i_tanks_option_makes_army_tanks_slow_elite_units() -> None:
+    from pbem.games.rommel import moves
+    from pbem.games.rommel.buildup import replace_cost
+    from pbem.games.rommel.state import unit_slot
+
+    table = Table("demo-1940")
+    pack = table.state.pack
+    tank = next(b for b in pack.blocks if b.i_tank)
+    state = table.state.with_hidden(unit_slot("allied-01"), "allied", tank.id, known=True)
+    normal = pack.unit_type(tank.unit_type).speed
+    assert moves.speed_of(state, "allied-01") == normal
+    optional = state.model_copy(update={"options": {"i_tanks": True}})
+    assert moves.speed_of(optional, "allied-01") == pack.limit("i_tank_speed") != normal
+    assert replace_cost(optional, "allied-01") == (pack.unit_type(tank.unit_type).replacement_bp * 2, 2)
+    assert any(o.id == "i_tanks" and o.default is False for o in R.options)

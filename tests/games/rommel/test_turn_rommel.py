@@ -137,7 +137,7 @@ def test_a_new_battle_must_be_fought() -> None:
     table.do("axis", {"action": "step", "token": "axis-02", "to": "1605"})
     table.do("axis", {"action": "end_move"})
     table.do("axis", {"action": "end_movement"})
-    assert table.refusal("axis", {"action": "end_combat"}) == ("8.6", "mandatory-battle")
+    assert table.refusal("axis", {"action": "end_combat"}) == ("8.6", "new-battle")
 
 
 @pytest.mark.rule("3.43")
