@@ -963,6 +963,10 @@ class Rommel(Ruleset[RommelState]):
             block = state.pack.block(value)
             kind = state.pack.unit_type(block.unit_type).name
             return f"{block.division} {block.unit} ({kind}, CV {block.cv_max})"
+        if field == "losses" and isinstance(value, dict):
+            return "; ".join(f"{token} loses {cv} CV" for token, cv in sorted(value.items())) or "no losses"
+        if field == "target" and isinstance(value, str):
+            return value.replace("_", "-")
         if field == "card" and isinstance(value, int):
             return f"card {value + 1} of the hand"
         return super().label(state, field, value)

@@ -1,8 +1,7 @@
 """Rommel through the real protocol: random legal play-outs (dice, the shared deck and hidden identities), the
 contract's conformance checks on every reachable state, and the claims audit on the finished game.
 
-Battles are resolved by the battle stage (``battle*.py``); until it is wired, the scripted players never Engage, so
-every play-out ends with a Month count and a victory determination.
+The scripted players Engage and fight Combat Rounds through the battle stage (``fights.py`` over ``battle*.py``).
 """
 
 from __future__ import annotations
@@ -23,10 +22,11 @@ GAMES = "pbem.games.rommel.ruleset:RULESET"
 
 
 class Peaceful:
-    """A scripted player that never Engages (the battle stage is not wired yet) and ends phases often."""
+    """A scripted player that ends phases often; with ``engage`` false it never Engages."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, engage: bool = True) -> None:
         self.state: RommelState | None = None
+        self.engage = engage
 
     def choose(self, seat: str, legal: list[Action], rng: conformance.Picker) -> Action:
         state = self.state
@@ -41,7 +41,7 @@ class Peaceful:
                 kind == "regroup" and enemy(action["destination"])
             )
 
-        calm = [a for a in legal if not engages(a)]
+        calm = legal if self.engage else [a for a in legal if not engages(a)]
         enders = [a for a in calm if a["action"] in ("select", "end_movement", "end_combat", "end_move")]
         if enders and rng.choice(range(3)) == 0:
             return rng.choice(enders)
@@ -88,9 +88,10 @@ def conform(played: conformance.PlayOut, seed: int, mutations: int) -> int:
 
 @pytest.mark.rule("17.0")
 def test_a_random_demo_game_conforms(peaceful: Peaceful) -> None:
-    played = play(peaceful, "demo-1940", 1)
-    assert conform(played, 1, mutations=2) > 0
-    assert any(e.event.kind == "game_over" for e in played.game.events)
+    played = play(peaceful, "demo-1940", 2)  # a game with a battle fought, and a block eliminated in it
+    assert conform(played, 2, mutations=2) > 0
+    kinds = [e.event.kind for e in played.game.events]
+    assert "game_over" in kinds and "fired" in kinds and "unit_eliminated" in kinds
     events = [e.event for e in played.game.events]
     missing = conformance.rules_without_tests(RULESET, Path(__file__).resolve().parents[2], events)
     assert not missing, f"rules cited without a test marked with them: {sorted(missing)}"
