@@ -733,13 +733,6 @@ def _final(state: RommelState, events: list[Event]) -> Step[RommelState]:
     return Step(state=state.model_copy(update={"winner": winner, "outcome": outcome}), events=(*events, *more))
 
 
-def _phase_to_act(phase: str) -> Any:
-    def to_act(state: RommelState) -> tuple[str, ...]:
-        return _to_act(state)
-
-    return to_act
-
-
 def _to_act(state: RommelState) -> tuple[str, ...]:
     if state.deck is not None or state.pending_rolls:
         return ()
@@ -767,16 +760,16 @@ MACHINE: Machine[RommelState, Any] = Machine(
     adapter=TypeAdapter(RommelAction),
     rule="3.0",
     phases=(
-        Phase("dealing", (), rule="16.6", to_act=_phase_to_act("dealing")),
-        Phase("setup", ("identify", "deploy"), rule="18.0", to_act=_phase_to_act("setup")),
-        Phase("mulligan", ("keep", "redraw"), rule="18.0", to_act=_phase_to_act("mulligan")),
+        Phase("dealing", (), rule="16.6", to_act=_to_act),
+        Phase("setup", ("identify", "deploy"), rule="18.0", to_act=_to_act),
+        Phase("mulligan", ("keep", "redraw"), rule="18.0", to_act=_to_act),
         Phase(
             "buildup",
             ("identify", "buy", "replace", "malta", "end_buildup"),
             rule="16.0",
-            to_act=_phase_to_act("buildup"),
+            to_act=_to_act,
         ),
-        Phase("initiative", ("challenge", "answer"), rule="3.3", to_act=_phase_to_act("initiative")),
+        Phase("initiative", ("challenge", "answer"), rule="3.3", to_act=_to_act),
         Phase(
             "turn",
             (
@@ -792,10 +785,10 @@ MACHINE: Machine[RommelState, Any] = Machine(
                 "end_combat",
             ),
             rule="3.4",
-            to_act=_phase_to_act("turn"),
+            to_act=_to_act,
         ),
-        Phase("advance", ("advance",), rule="3.1", to_act=_phase_to_act("advance")),
-        Phase("over", (), rule="17.0", to_act=_phase_to_act("over")),
+        Phase("advance", ("advance",), rule="3.1", to_act=_to_act),
+        Phase("over", (), rule="17.0", to_act=_to_act),
     ),
     interrupts=(Interrupt("battle", ("fire", "cease", "losses"), rule="9.1"),),
     actions=(
