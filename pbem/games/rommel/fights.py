@@ -29,9 +29,9 @@ __all__ = [
     "fire_candidates",
     "fire_verdict",
     "fired",
-    "fought",
     "loss_candidates",
     "losses_verdict",
+    "shot",
     "skip_verdict",
     "start_fight",
     "take_losses",
@@ -169,10 +169,12 @@ def start_fight(state: RommelState, seat: Side, hex_id: str, assault: bool) -> t
 
 
 def _block_of(state: RommelState, token: str) -> str | None:
+    """The revealed block of ``token`` (None where this replay cannot see it)."""
     return known_block(state, token)
 
 
 def _token_of(state: RommelState, fight: Fight, block: str) -> str | None:
+    """The token of the revealed ``block`` in ``fight``."""
     return next((t for t in (*fight.attackers, *fight.defenders) if known_block(state, t) == block), None)
 
 
@@ -328,8 +330,3 @@ def _next_volley(
         fight = nxt
     events.append(Event(kind="combat_round_ended", rule="9.1", data={"location": fight.hex}))
     return pop(state), events
-
-
-def fought(state: RommelState) -> bool:
-    """Whether a battle was fought this turn (the Combat Round needs at least a Basic Turn, §4.1)."""
-    return bool(state.turn.fought)
