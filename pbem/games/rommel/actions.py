@@ -195,9 +195,10 @@ class Cease(ActionModel):
 
 
 class Losses(ActionModel):
-    """Report the losses of the volley just fired at this side: CV lost per block (§9.5)."""
+    """Report the losses of the volley just fired at this side on one arms class: CV lost per block (§9.5)."""
 
     action: Literal["losses"] = "losses"
+    target: str = Field(title="arms class hit")
     losses: dict[str, int] = Field(title="CV lost per block")
 
 

@@ -12,7 +12,6 @@ state: the shots so far, the revealed strengths (the CV slots, public from the r
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import product
 
 from pbem.games.rommel import battle
 from pbem.games.rommel.moves import i_tanks, known_block, settled
@@ -256,47 +255,59 @@ def cease(state: RommelState, fight: Fight, events: list[Event] | None = None) -
     return _next_volley(state, fight, _seat(fight), here, events)
 
 
-def loss_candidates(state: RommelState, fight: Fight) -> list[dict[str, int]]:
-    """Every legal report of the volley's losses (§9.5), by token: the library's allocations per class, combined."""
+def _due(state: RommelState, fight: Fight) -> tuple[str, tuple[battle.BattleUnit, ...], battle.Hits] | None:
+    """The next arms class whose losses the owner reports (§9.5), in the Fire Table's order, with its units and
+    hits; None when every class hit has been reported."""
     here = battle_hex(state, fight)
     if here is None or fight.awaiting != "losses":
+        return None
+    for cls, targets, hits in battle.volley_losses(here, _volley(fight)):
+        if cls not in fight.reported:
+            return str(cls), targets, hits
+    return None
+
+
+def loss_candidates(state: RommelState, fight: Fight) -> list[tuple[str, dict[str, int]]]:
+    """Every legal report of the next class's losses (§9.5), by token: exactly the library's allocations."""
+    due = _due(state, fight)
+    if due is None:
         return []
-    per_class = [battle.legal_losses(targets, hits) for _, targets, hits in battle.volley_losses(here, _volley(fight))]
+    cls, targets, hits = due
     found = []
-    for combo in product(*per_class):
-        merged: dict[str, int] = {}
-        for part in combo:
-            for block, cv in part.items():
-                token = _token_of(state, fight, block)
-                assert token is not None
-                merged[token] = cv
-        found.append(dict(sorted(merged.items())))
+    for allocation in battle.legal_losses(targets, hits):
+        report = {}
+        for block, cv in allocation.items():
+            token = _token_of(state, fight, block)
+            assert token is not None
+            report[token] = cv
+        found.append((cls, dict(sorted(report.items()))))
     return found
 
 
-def losses_verdict(state: RommelState, fight: Fight, losses: Mapping[str, int]) -> Verdict:
-    """§9.5: the report is exactly a legal allocation (the library's :func:`check_volley_losses`)."""
+def losses_verdict(state: RommelState, fight: Fight, target: str, losses: Mapping[str, int]) -> Verdict:
+    """§9.5: the report of the next class hit is exactly a legal allocation (the library's :func:`check_losses`)."""
     if fight.awaiting != "losses":
         return deny("9.5", "no-losses-due", "no losses are due now")
-    here = battle_hex(state, fight)
-    if here is None:
-        return ALLOW
-    by_class: dict[str, dict[str, int]] = {}
+    due = _due(state, fight)
+    if due is None:
+        return ALLOW  # not yet known to this replay
+    cls, targets, hits = due
+    if target != cls:
+        return deny("9.5", "class-order", f"the losses on {cls} are reported next")
+    by_block: dict[str, int] = {}
     for token, cv in losses.items():
         block = _block_of(state, token) if token in (*fight.attackers, *fight.defenders) else None
         if block is None:
             return deny("9.5", "loss-not-a-target", f"{token} is not in this battle")
-        cls = next((u.arms_class for u in here.units if u.block == block), None)
-        if cls is None:
-            return deny("9.5", "loss-not-a-target", f"{token} is not in this battle")
-        by_class.setdefault(cls, {})[block] = cv
-    return battle.check_volley_losses(here, _volley(fight), by_class)  # type: ignore[arg-type]
+        by_block[block] = cv
+    return battle.check_losses(targets, hits, by_block)
 
 
-def take_losses(state: RommelState, fight: Fight, losses: Mapping[str, int]) -> tuple[RommelState, list[Event]]:
-    """Apply the owner's report: CVs reduced (public now), eliminated blocks removed (§2.3); then the next volley."""
-    here = battle_hex(state, fight)
-    assert here is not None
+def take_losses(
+    state: RommelState, fight: Fight, target: str, losses: Mapping[str, int]
+) -> tuple[RommelState, list[Event]]:
+    """Apply the owner's report: CVs reduced (public now), eliminated blocks removed (§2.3); then the next class, or
+    the next volley."""
     tokens = dict(state.tokens)
     events = []
     for token, cv in sorted(losses.items()):
@@ -314,6 +325,9 @@ def take_losses(state: RommelState, fight: Fight, losses: Mapping[str, int]) -> 
             events.append(Event(kind="unit_reduced", seat=owner, rule="9.5", data={"unit": token, "cv": left}))
         state = state.with_hidden(cv_slot(token), owner, max(left, 0), known=True)
     state = state.model_copy(update={"tokens": tokens, "battles": settled(tokens, dict(state.battles))})
+    fight = fight.model_copy(update={"reported": (*fight.reported, target)})
+    if _due(state, fight) is not None:
+        return replace_top(state, fight), events
     after = battle_hex(state, fight)
     assert after is not None
     return _next_volley(state, fight, other(_seat(fight)), after, events)
@@ -324,7 +338,8 @@ def _next_volley(
 ) -> tuple[RommelState, list[Event]]:
     """After ``firing``'s volley: Offensive Fire after Defensive Fire (§9.1); after it, the Combat Round is over."""
     if firing != fight.initiator and fight.hex in state.battles:
-        nxt = fight.model_copy(update={"seat": fight.initiator, "awaiting": "fire", "shots": (), "shooting": None})
+        update = {"seat": fight.initiator, "awaiting": "fire", "shots": (), "shooting": None, "reported": ()}
+        nxt = fight.model_copy(update=update)
         if battle.fire_options(here, battle.Volley(side=fight.initiator)):
             return replace_top(state, nxt), events
         fight = nxt

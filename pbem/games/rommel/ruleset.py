@@ -674,15 +674,15 @@ def _ceased(state: RommelState, seat: str, act: Cease) -> Step[RommelState]:
 
 
 def _losses(state: RommelState, seat: str) -> Iterable[Losses]:
-    return [Losses(losses=c) for c in fights.loss_candidates(state, top(state, Fight))]
+    return [Losses(target=t, losses=c) for t, c in fights.loss_candidates(state, top(state, Fight))]
 
 
 def _can_lose(state: RommelState, seat: str, act: Losses) -> Verdict:
-    return fights.losses_verdict(state, top(state, Fight), act.losses)
+    return fights.losses_verdict(state, top(state, Fight), act.target, act.losses)
 
 
 def _lost(state: RommelState, seat: str, act: Losses) -> Step[RommelState]:
-    new, events = fights.take_losses(state, top(state, Fight), act.losses)
+    new, events = fights.take_losses(state, top(state, Fight), act.target, act.losses)
     return Step(state=new, events=tuple(events))
 
 

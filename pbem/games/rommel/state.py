@@ -178,6 +178,7 @@ class Fight(Pending):
     awaiting: Literal["fire", "losses"] = "fire"
     shots: tuple[FireShot, ...] = ()
     shooting: tuple[str, str] | None = None
+    reported: tuple[str, ...] = ()
 
 
 class RommelState(MachineState):

@@ -52,13 +52,16 @@ def test_fire_and_losses_follow_the_library() -> None:
     ]
     table.do("allied", {"action": "fire", "token": "allied-01", "target": "infantry"})
     assert R.to_act(table.state) == ("axis",)  # the owner reports the losses
-    assert table.legal("axis") == [{"action": "losses", "losses": {"axis-02": 2}}]
-    assert table.refusal("axis", {"action": "losses", "losses": {"axis-02": 1}}) == ("9.5", "hits-wasted")
-    table.do("axis", {"action": "losses", "losses": {"axis-02": 2}})
+    assert table.legal("axis") == [{"action": "losses", "target": "infantry", "losses": {"axis-02": 2}}]
+    assert table.refusal("axis", {"action": "losses", "target": "infantry", "losses": {"axis-02": 1}}) == (
+        "9.5",
+        "hits-wasted",
+    )
+    table.do("axis", {"action": "losses", "target": "infantry", "losses": {"axis-02": 2}})
     assert table.state.hidden[cv_slot("axis-02")].value == 2
     # Offensive Fire with the reduced unit: 2 dice, 6 and 2 -> 1 hit
     table.do("axis", {"action": "fire", "token": "axis-02", "target": "infantry"})
-    table.do("allied", {"action": "losses", "losses": {"allied-01": 1}})
+    table.do("allied", {"action": "losses", "target": "infantry", "losses": {"allied-01": 1}})
     assert table.state.hidden[cv_slot("allied-01")].value == 2
     assert not table.state.pending and table.state.turn.stage == "combat"
     table.do("axis", {"action": "end_combat"})
