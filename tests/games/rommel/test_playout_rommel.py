@@ -102,3 +102,9 @@ def test_a_random_demo_game_conforms(peaceful: Peaceful) -> None:
 @pytest.mark.parametrize("seed", range(2, 5))
 def test_random_games_conform(peaceful: Peaceful, scenario: str, seed: int) -> None:
     assert conform(play(peaceful, scenario, seed), seed, mutations=5) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", ["1941", "battleaxe", "1942", "pursuit", "1941-42"])
+def test_every_other_scenario_conforms(peaceful: Peaceful, scenario: str) -> None:
+    assert conform(play(peaceful, scenario, 7), 7, mutations=2) > 0
