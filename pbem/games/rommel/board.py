@@ -14,7 +14,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import pairwise
 from types import MappingProxyType
@@ -58,11 +58,16 @@ _EMPTY: Mapping[str, Side] = MappingProxyType({})
 
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """A block on the map: its id, hex and whether it is Disrupted (face down, §11)."""
+    """A block on the map: its id, hex and whether it is Disrupted (face down, §11).
+
+    ``side`` is the block's colour when ``block`` is a public token rather than a pack block id (a hidden block's
+    identity is not known to every replay); None reads the side from the pack.
+    """
 
     block: str
     hex: str
     disrupted: bool = False
+    side: Side | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +101,7 @@ class Position:
 
     def moved(self, paths: Mapping[str, Sequence[str]]) -> Position:
         """This position with each block of ``paths`` at the end of its path."""
-        units = tuple(Unit(u.block, paths[u.block][-1], u.disrupted) if u.block in paths else u for u in self.units)
+        units = tuple(replace(u, hex=paths[u.block][-1]) if u.block in paths else u for u in self.units)
         return Position(units, self.battles, self.fortresses)
 
     @cached_property
@@ -113,7 +118,7 @@ class Position:
 
 def side_of(pack: RommelPack, unit: Unit) -> Side:
     """The side whose block ``unit`` is."""
-    return pack.block(unit.block).side
+    return unit.side if unit.side is not None else pack.block(unit.block).side
 
 
 def has_enemy(pack: RommelPack, position: Position, side: Side, hex_id: str, *, undisrupted: bool = False) -> bool:

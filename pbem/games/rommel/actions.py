@@ -1,0 +1,236 @@
+"""The actions of *Rommel in the Desert* (contract v2): one typed model per decision, in wire order.
+
+A secret field (``Identify.block``) defaults to None: the log carries the action without it and the engine keeps
+its value in the token's hidden slot (:meth:`pbem.games.rommel.ruleset.Rommel.secret_fields`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from pbem.rules.contract import ActionModel
+
+__all__ = [
+    "Advance",
+    "Answer",
+    "Buy",
+    "Cease",
+    "Challenge",
+    "Commit",
+    "Deploy",
+    "EndBuildup",
+    "EndCombat",
+    "EndMove",
+    "EndMovement",
+    "FightBattle",
+    "Fire",
+    "Force",
+    "GroupMove",
+    "Identify",
+    "Keep",
+    "Losses",
+    "Malta",
+    "Redraw",
+    "Regroup",
+    "Replace",
+    "RommelAction",
+    "Select",
+    "StepMove",
+]
+
+
+class Identify(ActionModel):
+    """Choose, in secret, which block of its group a token is (§18.0 starting forces, §16.4 reinforcements)."""
+
+    action: Literal["identify"] = "identify"
+    token: str = Field(title="block")
+    block: str | None = Field(default=None, title="unit (secret)")
+
+
+class Deploy(ActionModel):
+    """Set a token up in a hex of its deployment area (§18.0: supplied, not held by the enemy)."""
+
+    action: Literal["deploy"] = "deploy"
+    token: str = Field(title="block")
+    hex: str = Field(title="hex")
+
+
+class Keep(ActionModel):
+    """Keep the initial hand (§18.0)."""
+
+    action: Literal["keep"] = "keep"
+
+
+class Redraw(ActionModel):
+    """Discard the whole initial hand and draw a new one, once (§18.0)."""
+
+    action: Literal["redraw"] = "redraw"
+
+
+class Buy(ActionModel):
+    """Spend Buildup Points on one extra Supply Card (§16.5)."""
+
+    action: Literal["buy"] = "buy"
+
+
+class Replace(ActionModel):
+    """Spend Buildup Points to add one step to a unit in its Base (§16.54)."""
+
+    action: Literal["replace"] = "replace"
+    token: str = Field(title="block")
+
+
+class Malta(ActionModel):
+    """Axis: call in the Malta Group, the optional "M" units, in this Buildup (18.6, 18.8)."""
+
+    action: Literal["malta"] = "malta"
+
+
+class EndBuildup(ActionModel):
+    """End this player's Buildup: unspent BP are saved up to the limit (§16.5)."""
+
+    action: Literal["end_buildup"] = "end_buildup"
+
+
+class Challenge(ActionModel):
+    """Allied: challenge for the Initiative with the card at ``card`` of the hand, or decline with None (§3.3)."""
+
+    action: Literal["challenge"] = "challenge"
+    card: int | None = Field(title="card (hand position)")
+
+
+class Answer(ActionModel):
+    """Axis: answer an Initiative Challenge with the card at ``card`` of the hand, or not with None (§3.3)."""
+
+    action: Literal["answer"] = "answer"
+    card: int | None = Field(title="card (hand position)")
+
+
+class Commit(ActionModel):
+    """Commit one more card of the hand face down to the Turn Option (§3.42; dummies may bluff, §4.0)."""
+
+    action: Literal["commit"] = "commit"
+    card: int = Field(title="card (hand position)")
+
+
+class Select(ActionModel):
+    """End the Turn Option selection with the cards committed so far; none is a Pass (§3.42, §4.5)."""
+
+    action: Literal["select"] = "select"
+
+
+class GroupMove(ActionModel):
+    """Begin a Group Move of units from ``origin`` (§5.1); ``rommel``: with the Rommel bonus (§6.3)."""
+
+    action: Literal["group"] = "group"
+    origin: str = Field(title="from hex")
+    rommel: bool = Field(title="Rommel bonus")
+
+
+class Regroup(ActionModel):
+    """Begin a Regroup Move: units in or next to the Command Point move to one destination (§5.2)."""
+
+    action: Literal["regroup"] = "regroup"
+    command_point: str = Field(title="Command Point")
+    destination: str = Field(title="destination hex")
+    rommel: bool = Field(title="Rommel bonus")
+
+
+class StepMove(ActionModel):
+    """Move a unit of the Move under way one hex further (§6.0)."""
+
+    action: Literal["step"] = "step"
+    token: str = Field(title="block")
+    to: str = Field(title="to hex")
+
+
+class EndMove(ActionModel):
+    """End the Move under way (§4)."""
+
+    action: Literal["end_move"] = "end_move"
+
+
+class Force(ActionModel):
+    """Announce a Forced March: a unit that moved tries one hex past its range (§6.4), rolled at the phase's end."""
+
+    action: Literal["force"] = "force"
+    token: str = Field(title="block")
+    to: str = Field(title="to hex")
+
+
+class EndMovement(ActionModel):
+    """End the Movement phase (§3.43)."""
+
+    action: Literal["end_movement"] = "end_movement"
+
+
+class Advance(ActionModel):
+    """After the Month ends, go on: the next Month's Buildup (§16.1), or the end of the game (§17)."""
+
+    action: Literal["advance"] = "advance"
+
+
+class FightBattle(ActionModel):
+    """Fight a Combat Round in the battle in ``hex`` (§8.6), as an Assault if ``assault`` (§4.3)."""
+
+    action: Literal["fight"] = "fight"
+    hex: str = Field(title="battle hex")
+    assault: bool = Field(title="Assault")
+
+
+class Fire(ActionModel):
+    """A unit fires at an enemy arms class (§9.2, §9.3): one die per CV, times the multiplier."""
+
+    action: Literal["fire"] = "fire"
+    token: str = Field(title="block")
+    target: str = Field(title="target class")
+
+
+class Cease(ActionModel):
+    """End this side's fire in the Combat Round (firing is optional, notes §10.29)."""
+
+    action: Literal["cease"] = "cease"
+
+
+class Losses(ActionModel):
+    """Report the losses of the volley just fired at this side on one arms class: CV lost per block (§9.5)."""
+
+    action: Literal["losses"] = "losses"
+    target: str = Field(title="arms class hit")
+    losses: dict[str, int] = Field(title="CV lost per block")
+
+
+class EndCombat(ActionModel):
+    """End the Combat phase and the Player-Turn: the committed cards are revealed (§3.44, §3.48)."""
+
+    action: Literal["end_combat"] = "end_combat"
+
+
+RommelAction = (
+    Identify
+    | Deploy
+    | Keep
+    | Redraw
+    | Buy
+    | Replace
+    | EndBuildup
+    | Malta
+    | Challenge
+    | Answer
+    | Commit
+    | Select
+    | GroupMove
+    | Regroup
+    | StepMove
+    | EndMove
+    | Force
+    | EndMovement
+    | EndCombat
+    | FightBattle
+    | Fire
+    | Cease
+    | Losses
+    | Advance
+)

@@ -1,0 +1,357 @@
+"""Movement over the game state (§5-§7): one hex at a time, so every legal step can be listed and checked.
+
+A Move (§4) is begun with its kind and origin and then extended a step at a time (``step``): each step checks the
+whole path so far with :func:`pbem.games.rommel.board.check_unit_move` (speed plus road bonus plus Rommel bonus,
+hexsides, engaging and disengaging, hexside limits). A block's speed is hidden from the opponent: a replay that
+cannot see it allows the fastest speed of any unit type and records a :class:`~pbem.games.rommel.state.Claim` of
+the least speed the path needs, which the audit checks against the revealed identity; a replay that sees it checks
+the true speed at once.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from pbem.games.rommel.battle import unit_speed
+from pbem.games.rommel.board import Battle, Position, check_unit_move, movement_cost, road_bonus
+from pbem.games.rommel.state import BattleRecord, Claim, RommelState, Side, Token, other, unit_slot
+from pbem.kit.graph import StepCost
+from pbem.kit.hexes import HexId, Hexside, HexsideId
+from pbem.rules.contract import ALLOW, Verdict, deny
+
+__all__ = [
+    "EXIT",
+    "can_finish",
+    "exit_hexes",
+    "exited",
+    "finishes",
+    "force_verdict",
+    "known_block",
+    "max_speed",
+    "need_speed",
+    "settled",
+    "speed_of",
+    "step_verdict",
+    "stepped",
+]
+
+
+def known_block(state: RommelState, token: str) -> str | None:
+    """The pack block behind ``token`` if this replay may read it, else None."""
+    slot = state.hidden.get(unit_slot(token))
+    if slot is None or not slot.known or not isinstance(slot.value, str):
+        return None
+    return slot.value
+
+
+def max_speed(state: RommelState) -> int:
+    """The fastest speed of any unit type (§6.1): what a hidden block may at most claim."""
+    return max(t.speed for t in state.pack.unit_types)
+
+
+def speed_of(state: RommelState, token: str) -> int | None:
+    """``token``'s speed (§6.1) if this replay may see its identity, else None."""
+    block = known_block(state, token)
+    if block is None or block not in {b.id for b in state.pack.blocks}:
+        return None
+    return unit_speed(state.pack, block, i_tanks=i_tanks(state))
+
+
+def i_tanks(state: RommelState) -> bool:
+    """Whether the optional Allied I-Tanks rule is in play (elite, the pack's ``i_tank_speed``)."""
+    return state.options.get("i_tanks") is True
+
+
+def need_speed(state: RommelState, path: tuple[str, ...], rommel: bool) -> int:
+    """The least speed a unit needs to move along ``path``: its length less the road and Rommel bonuses (§6.1-§6.3),
+    at least 1."""
+    bonus = road_bonus(state.pack, path) + (state.pack.limit("rommel_bonus") if rommel else 0)
+    return max(1, len(path) - 1 - bonus)
+
+
+def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict:
+    """Whether ``seat`` may move ``token`` one hex on to ``to`` within the Move under way (§5.1, §6, §7)."""
+    turn = state.turn
+    if turn.move is None:
+        return deny("5.0", "no-move", "begin a Group Move first")
+    tok = state.tokens.get(token)
+    if tok is None or tok.status != "map" or tok.side != seat or tok.hex is None:
+        return deny("5.0", "not-own-unit", f"{token} is not a {seat} block on the map")
+    if token in turn.paths and token != turn.mover:
+        return deny("4.2", "moved-once", f"{token} has already moved this turn")
+    path = turn.current if token == turn.mover else (tok.hex,)
+    regroup = turn.move[0] == "regroup"
+    if token != turn.mover and not regroup and tok.hex != turn.move[1]:
+        return deny("5.1", "not-in-group", f"{token} is not in the moving group's hex {turn.move[1]}")
+    if token != turn.mover and regroup and not _near(state, tok.hex, turn.move[1]):
+        return deny("5.2", "not-near-command-point", f"{token} is not in or next to {turn.move[1]}")
+    if token != turn.mover and regroup and turn.mover is not None and state.tokens[turn.mover].hex != turn.destination:
+        return deny("5.2", "finish-first", f"{turn.mover} must reach {turn.destination} before another unit moves")
+    if to == EXIT:
+        return _exit_verdict(state, seat, token, path)
+    if to not in state.pack.hex_map:
+        return deny("6.0", "not-adjacent", f"{to} is not a land hex")
+    if token == turn.mover and any(state.tokens[t].side != seat for t in state.at(path[-1])):
+        return deny("7.0", "after-stop", f"{token} Engaged in {path[-1]} and stops there")
+    full = (*path, to)
+    position = state.position()
+    if token == turn.mover:  # the board checks a path from the unit's hex: put it back where it began
+        position = position.moved({token: (path[0],)})
+        position = _with_left(position, turn.left.get(token), path[0])
+    known = speed_of(state, token)
+    verdict = check_unit_move(
+        state.pack,
+        position,
+        token,
+        list(full),
+        rommel=turn.rommel,
+        speed=known if known is not None else max_speed(state),
+        engaged={HexsideId(k): v for k, v in turn.engaged.items()},
+    )
+    if not verdict.ok:
+        return verdict
+    if regroup and turn.destination is not None and not _regroup_can_end(state, seat, token, full, turn.destination):
+        return deny("5.2", "not-to-destination", f"{token} could not end its Regroup in {turn.destination}")
+    return ALLOW
+
+
+def _regroup_can_end(state: RommelState, seat: Side, token: str, full: tuple[str, ...], destination: str) -> bool:
+    """Whether a Regroup mover stepping along ``full`` can still end in ``destination`` (an Engaging step ends it)."""
+    to = full[-1]
+    if to == destination:
+        return True
+    if any(state.tokens[t].side != seat for t in state.at(to)):
+        return False
+    return can_finish(stepped(state, seat, token, to), seat, token, full, destination)
+
+
+def _near(state: RommelState, here: str, command_point: str) -> bool:
+    """§5.2: in or adjacent to the Command Point (regardless of terrain)."""
+    return state.pack.hex_map.distance(HexId(here), HexId(command_point)) <= state.pack.limit("regroup_reach")
+
+
+def stepped(state: RommelState, seat: Side, token: str, to: str, *, forced: bool = False) -> RommelState:
+    """The state after ``token`` steps to ``to``: its path, the speed claim, and any Engagement (§7.0, §8.1-§8.3).
+    ``forced``: the extra hex of a successful Forced March (§6.4), which the speed claim does not count."""
+    turn = state.turn
+    tok = state.tokens[token]
+    assert tok.hex is not None
+    path = (*(turn.current if token == turn.mover else (tok.hex,)), to)
+    here = path[-2]
+    pack = state.pack
+    enemy = other(seat)
+    enemy_there = any(state.tokens[t].side == enemy for t in state.at(to))
+    battles = dict(state.battles)
+    engaged = dict(turn.engaged)
+    if enemy_there:
+        side = pack.hex_map.hexside(here, to)  # type: ignore[arg-type]
+        assert side is not None
+        engaged[side.id] = engaged.get(side.id, 0) + 1
+        record = battles.get(to)
+        if record is None:  # an Attack (§8.2): the mover is the Attacker (§8.3)
+            fortress = any(p.hex == to and p.kind == "fortress" for p in pack.map.places)
+            record = BattleRecord(defender=enemy, attacker=seat, fortress=fortress)
+        battles[to] = record.model_copy(update={"crossed": {**record.crossed, side.id: seat}})
+    tokens = {**state.tokens, token: tok.model_copy(update={"hex": to})}
+    battles = settled(tokens, battles)
+    rommel = token in turn.rommel_moved or (turn.rommel and not forced)
+    extra = state.pack.limit("forced_march_hexes") if forced else 0
+    need = max(1, need_speed(state, path, rommel) - extra)
+    claim = Claim(act=state.acts, seat=seat, token=token, kind="speed", value=need, rule="6.4" if forced else "6.1")
+    in_move = turn.in_move if token in turn.in_move else (*turn.in_move, token)
+    disengaged = dict(turn.disengaged)
+    if len(path) == 2 and any(state.tokens[t].side == enemy for t in state.at(here)):
+        disengaged[token] = True  # §7.2: it leaves a battle, and is Disrupted at the end of its move
+    left = dict(turn.left)
+    if token != turn.mover and here in state.battles:
+        left[token] = state.battles[here]
+    new_turn = turn.model_copy(
+        update={
+            "left": left,
+            "paths": {**turn.paths, token: path},
+            "current": path,
+            "mover": token,
+            "engaged": engaged,
+            "in_move": in_move,
+            "rommel_moved": (*turn.rommel_moved, token)
+            if rommel and token not in turn.rommel_moved
+            else turn.rommel_moved,
+            "disengaged": disengaged,
+        }
+    )
+    return state.model_copy(
+        update={"tokens": tokens, "battles": battles, "turn": new_turn, "claims": (*state.claims, claim)}
+    )
+
+
+def settled(tokens: dict[str, Token], battles: dict[str, BattleRecord]) -> dict[str, BattleRecord]:
+    """The battles that still hold units of both sides (a battle lasts until one side leaves or is eliminated)."""
+    kept = {}
+    for hex_id, record in battles.items():
+        sides = {t.side for t in tokens.values() if t.status == "map" and t.hex == hex_id}
+        if len(sides) == 2:
+            kept[hex_id] = record
+    return kept
+
+
+def force_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict:
+    """§6.4: after all Moves, a unit that moved this turn may attempt one hex past its range."""
+    turn = state.turn
+    if turn.stage != "movement" or turn.move is not None:
+        return deny("6.4", "not-now", "Forced Marches are announced after all Moves are complete")
+    path = turn.paths.get(token)
+    tok = state.tokens.get(token)
+    if path is None or len(path) < 2 or tok is None or tok.side != seat or tok.status != "map":
+        return deny("6.4", "not-moved", f"{token} did not move this turn")
+    if token in turn.forced:
+        return deny("6.4", "already-forced", f"{token} already attempts a Forced March")
+    if tok.disrupted or to not in state.pack.hex_map:
+        return deny("6.4", "cannot-force", f"{token} cannot Force March to {to}")
+    if any(state.tokens[t].side != seat for t in state.at(path[-1])):
+        return deny("7.0", "after-stop", f"{token} Engaged in {path[-1]} and stops there")
+    position = state.position().moved({token: (path[0],)})
+    position = _with_left(position, turn.left.get(token), path[0])
+    known = speed_of(state, token)
+    engaged = {HexsideId(k): v + turn.forced_engaged.get(k, 0) for k, v in turn.engaged.items()}
+    engaged |= {HexsideId(k): v for k, v in turn.forced_engaged.items() if k not in turn.engaged}
+    return check_unit_move(
+        state.pack,
+        position,
+        token,
+        [*path, to],
+        rommel=token in turn.rommel_moved,
+        forced=True,
+        speed=known if known is not None else max_speed(state),
+        engaged=engaged,
+    )
+
+
+def _with_left(position: Position, left: BattleRecord | None, where: str) -> Position:
+    """``position`` with the battle a unit left at the start of its move (it may have ended when the unit left):
+    the board re-checks the unit's path from there."""
+    if left is None:
+        return position
+    battles = {**position.battles, where: Battle(left.defender, dict(left.crossed))}
+    return Position(position.units, battles, position.fortresses)
+
+
+_KINDS = ("highway", "track", "trail")
+
+
+def can_finish(state: RommelState, seat: Side, token: str, path: tuple[str, ...], destination: str) -> bool:
+    """§5.2: whether ``token``, having moved along ``path`` (its start first), can still end its move in
+    ``destination`` (see :func:`finishes`)."""
+    return destination in finishes(state, seat, token, path)
+
+
+def finishes(state: RommelState, seat: Side, token: str, path: tuple[str, ...]) -> frozenset[str]:
+    """Where ``token``, having moved along ``path`` (its start first), can still end its move: a continuation
+    within its allowance (speed, plus the road bonus of a path wholly on roads of a kind, plus the Rommel bonus),
+    over the board's step rules (passable hexsides, disengaging, the hexside limits so far), where entering an enemy
+    hex ends the move and a Disengaging unit does not Engage again (§7.2). A replay that cannot see the speed uses
+    the fastest."""
+    pack = state.pack
+    turn = state.turn
+    position = _with_left(state.position(), turn.left.get(token), path[0])
+    speed = speed_of(state, token) or max_speed(state)
+    key = (
+        id(pack),
+        position.units,
+        tuple(sorted((h, b.defender, tuple(sorted(b.crossed.items()))) for h, b in position.battles.items())),
+        tuple(sorted(turn.engaged.items())),
+        turn.rommel,
+        token,
+        path,
+        speed,
+    )
+    known = _FINISHES.get(key)
+    if known is not None and known[0] is pack:
+        return known[1]
+    if len(_FINISHES) >= _FINISHES_KEEP:
+        _FINISHES.clear()
+    found = _finishes(state, seat, token, path, position, speed)
+    _FINISHES[key] = (pack, found)
+    return found
+
+
+_FINISHES: dict[tuple[object, ...], tuple[object, frozenset[str]]] = {}
+_FINISHES_KEEP = 4096  # searches remembered: listing Regroups asks the same ones for every candidate
+
+
+def _finishes(
+    state: RommelState, seat: Side, token: str, path: tuple[str, ...], position: Position, speed: int
+) -> frozenset[str]:
+    pack = state.pack
+    turn = state.turn
+    rommel = pack.limit("rommel_bonus") if turn.rommel else 0
+    cost = movement_cost(pack, position, seat, {HexsideId(k): v for k, v in turn.engaged.items()})
+    here = HexId(path[-1])
+    walked = len(path) - 1
+    found: set[str] = set(pack.hex_map.reach(here, max(0, speed + rommel - walked), cost).spent)
+    sides = [pack.hex_map.hexside(HexId(a), HexId(b)) for a, b in pairwise(path)]
+    for rank, kind in enumerate(_KINDS):
+        allowed = _KINDS[: rank + 1]
+        if not all(s is not None and s.has(*allowed) for s in sides):
+            continue
+        bonus = pack.limit(f"road_bonus_{kind}")
+
+        def on_road(a: HexId, b: HexId, side: Hexside, allowed: tuple[str, ...] = allowed) -> StepCost:
+            return cost(a, b, side) if side.has(*allowed) else None
+
+        found |= set(pack.hex_map.reach(here, max(0, speed + bonus + rommel - walked), on_road).spent)
+    if any(state.tokens[t].side != seat for t in state.at(path[0])):  # Disengaging: no Engaging again
+        found = {h for h in found if h == path[0] or not any(state.tokens[t].side != seat for t in state.at(h))}
+    if len(path) == 1:
+        found.discard(path[0])  # a Regroup mover moves
+    return frozenset(found)
+
+
+EXIT = "exit"
+"""The ``to`` of a step off the enemy map-end (§17.1)."""
+
+
+def exit_hexes(state: RommelState, side: Side) -> frozenset[str]:
+    """The edge hexes ``side`` leaves the map from: the enemy map-end (§17.1)."""
+    return frozenset(h for e in state.pack.map.exits if e.side == side for h in e.hexes)
+
+
+def _exit_verdict(state: RommelState, seat: Side, token: str, path: tuple[str, ...]) -> Verdict:
+    """§17.1: a Supplied unit on the enemy map-end may step off it, within its range (the step off counts a hex)."""
+    if path[-1] not in exit_hexes(state, seat):
+        return deny("17.1", "not-at-map-end", f"{path[-1]} is not on the enemy map-end")
+    if any(state.tokens[t].side != seat for t in state.at(path[-1])):
+        return deny("7.0", "after-stop", f"{token} Engaged in {path[-1]} and stops there")
+    if state.tokens[token].unsupplied:
+        return deny("17.1", "unsupplied", f"{token} is Unsupplied: only Supplied units exit")
+    known = speed_of(state, token)
+    speed = known if known is not None else max_speed(state)
+    rommel = state.pack.limit("rommel_bonus") if state.turn.rommel else 0
+    if len(path) > speed + road_bonus(state.pack, path) + rommel:
+        return deny("6.1", "over-budget", f"{token} has no hex of its range left to leave the map")
+    return ALLOW
+
+
+def exited(state: RommelState, seat: Side, token: str) -> RommelState:
+    """The unit leaves the map for good (§17.1); its claim: the path with the step off counts a hex more."""
+    turn = state.turn
+    tok = state.tokens[token]
+    assert tok.hex is not None
+    path = turn.current if token == turn.mover else (tok.hex,)
+    rommel = state.pack.limit("rommel_bonus") if turn.rommel else 0
+    need = max(1, len(path) - road_bonus(state.pack, path) - rommel)
+    claim = Claim(act=state.acts, seat=seat, token=token, kind="speed", value=need, rule="6.1")
+    tokens = {**state.tokens, token: tok.model_copy(update={"status": "exited", "hex": None})}
+    in_move = turn.in_move if token in turn.in_move else (*turn.in_move, token)
+    new_turn = turn.model_copy(
+        update={"paths": {**turn.paths, token: (*path, EXIT)}, "mover": None, "current": (), "in_move": in_move}
+    )
+    exits = {**state.exited, seat: state.exited.get(seat, 0) + 1}
+    return state.model_copy(
+        update={
+            "tokens": tokens,
+            "battles": settled(tokens, dict(state.battles)),
+            "turn": new_turn,
+            "claims": (*state.claims, claim),
+            "exited": exits,
+        }
+    )

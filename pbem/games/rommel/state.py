@@ -1,0 +1,243 @@
+"""The state of a game of *Rommel in the Desert*: frozen, JSON-serializable, derived only from the log.
+
+A block on the map is a public **token** (``axis-07``): its side, hex and upright/face-down (Disrupted) state are
+public (§2 introduction). Its identity and current CV are hidden values owned by its side, in the slots
+``unit/<token>`` (the pack's block id) and ``cv/<token>`` (the CV), which the core commits per block; the rules ask
+for them to be opened when a battle is accepted (§8.5) and at the end of the game (victory, §17.2). The supply cards
+are the shared hidden deck ``supply`` (cards ``0 … real−1`` are real, the rest dummies, from the pack).
+
+Decisions whose legality depends on hidden values are recorded as :class:`Claim` s and checked by
+:mod:`pbem.games.rommel.audit` once the values are revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pbem.games.rommel.board import Battle, Position, Unit
+from pbem.games.rommel.schema import RommelPack
+from pbem.kit.machine import MachineState, Pending
+
+__all__ = [
+    "DECK",
+    "SIDES",
+    "BattleRecord",
+    "Claim",
+    "Fight",
+    "FireShot",
+    "Phase",
+    "RommelState",
+    "Side",
+    "Token",
+    "TurnRecord",
+    "cv_slot",
+    "other",
+    "unit_slot",
+]
+
+Side = Literal["axis", "allied"]
+SIDES: tuple[Side, Side] = ("axis", "allied")
+DECK = "supply"
+Phase = Literal["dealing", "setup", "mulligan", "buildup", "initiative", "turn", "advance", "over"]
+
+
+def other(side: Side) -> Side:
+    """The enemy of ``side``."""
+    return "allied" if side == "axis" else "axis"
+
+
+def unit_slot(token: str) -> str:
+    """The hidden slot holding the pack block id behind ``token``."""
+    return f"unit/{token}"
+
+
+def cv_slot(token: str) -> str:
+    """The hidden slot holding ``token``'s current CV."""
+    return f"cv/{token}"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Token(_Model):
+    """A block as everybody sees it.
+
+    Attributes:
+        side: its colour (§2.1).
+        group: the scenario group it belongs to (``deploy-0``, ``arrival-5``): the blocks its identity comes from.
+        hex: where it stands; None while not on the map.
+        status: ``muster`` (identity not yet chosen), ``ready`` (chosen, not yet placed), ``due`` (a reinforcement
+            of next Month, identified, waiting for its Early Arrival die or its Month, §16.41), ``map``,
+            ``eliminated``, ``exited`` (off the enemy map-end, §17.1).
+        disrupted: face down (§11).
+        identified: whether its owner has chosen its identity.
+    """
+
+    side: Side
+    group: str
+    hex: str | None = None
+    status: Literal["muster", "ready", "due", "map", "eliminated", "exited"] = "muster"
+    disrupted: bool = False
+    disrupted_turn: int = 0
+    unsupplied: bool = False
+
+
+class BattleRecord(_Model):
+    """A battle hex (§8): its Defender, the side that last engaged across each crossed hexside (§8.1), and whether
+    it is new this Player-Turn (combat is mandatory in its first Combat phase, §8.6)."""
+
+    defender: Side
+    attacker: Side
+    crossed: dict[str, Side] = Field(default_factory=dict)
+    new: bool = True
+    fortress: bool = False
+
+
+class Claim(_Model):
+    """A public claim a move made about hidden values, checked at the end-of-game audit.
+
+    ``kind`` ``speed``: the token's speed is at least ``value`` (§6.1).
+    """
+
+    act: int
+    seat: Side
+    token: str
+    kind: Literal["speed"]
+    value: int
+    rule: str
+
+
+class TurnRecord(_Model):
+    """The Player-Turn under way (§3.4).
+
+    Attributes:
+        committed: the hand positions of the cards committed face down (§3.42); None before the selection.
+        moves: Moves completed (§4).
+        move: the Move under way: its kind and origin hex.
+        rommel: whether the Move under way takes the Rommel bonus (§6.3); ``rommel_used``: one per turn.
+        paths: each token moved this turn, with its path (a unit moves once a turn, §4.2).
+        mover: the token whose path the next step extends (a token stops for good once another moves).
+        engaged: engagements across each hexside this Movement phase (§7.1).
+        stage: ``select``, ``movement``, ``combat``, ``reveal``.
+    """
+
+    committed: tuple[int, ...] | None = None
+    moves: int = 0
+    move: tuple[str, str] | None = None
+    destination: str | None = None
+    rommel: bool = False
+    rommel_used: bool = False
+    paths: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    current: tuple[str, ...] = ()
+    mover: str | None = None
+    in_move: tuple[str, ...] = ()
+    left: dict[str, BattleRecord] = Field(default_factory=dict)
+    rommel_moved: tuple[str, ...] = ()
+    regrouped: tuple[str, ...] = ()
+    fought: tuple[str, ...] = ()
+    assault: bool = False
+    skipped: bool = False
+    forced: dict[str, str] = Field(default_factory=dict)
+    forced_engaged: dict[str, int] = Field(default_factory=dict)
+    disengaged: dict[str, bool] = Field(default_factory=dict)
+    engaged: dict[str, int] = Field(default_factory=dict)
+    stage: Literal["select", "movement", "combat", "reveal"] = "select"
+
+
+class FireShot(_Model):
+    """One unit's fire in the volley under way (§9.2-§9.4): the block (revealed), its target class, Firepower, dice
+    and hits."""
+
+    block: str
+    target: str
+    fire: str
+    rolls: tuple[int, ...]
+    full: int
+    half: int
+
+
+class Fight(Pending):
+    """A battle handed over to the battle stage (§8.6, §9): its hex, Attacker, Defender, the blocks revealed in it,
+    the Combat Round's initiator and Assault (§9.1, §4.3), and the volley under way.
+
+    ``seat`` fires (``awaiting`` ``fire``) or reports the losses of the other side's fire (``losses``); ``shooting``
+    is the unit whose dice are being rolled."""
+
+    kind: Literal["battle"] = "battle"
+    hex: str
+    attacker: Side
+    defender: Side
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    initiator: Side
+    assault: bool = False
+    fortress: bool = False
+    awaiting: Literal["fire", "losses"] = "fire"
+    shots: tuple[FireShot, ...] = ()
+    shooting: tuple[str, str] | None = None
+    reported: tuple[str, ...] = ()
+
+
+class RommelState(MachineState):
+    """Everything on the table, and where in the sequence of play the game stands.
+
+    ``pack`` is the data pack in use: carried for the rules, never serialized or hashed (genesis commits to it).
+    """
+
+    pack: RommelPack = Field(exclude=True, repr=False)
+    options: dict[str, bool | int | str]
+    scenario: str
+    phase: Phase = "dealing"
+    pending: tuple[Fight, ...] = ()
+    month: int
+    first_month: int
+    last_month: int
+    acts: int = 0
+    tokens: dict[str, Token]
+    battles: dict[str, BattleRecord] = Field(default_factory=dict)
+    fortresses: dict[str, Side] = Field(default_factory=dict)
+    minefields: tuple[str, ...] = ()
+    deals: tuple[tuple[Side, int], ...] = ()
+    then: Phase = "mulligan"
+    redrawing: Side | None = None
+    mulligan_done: tuple[Side, ...] = ()
+    first: Side = "axis"
+    active: Side = "axis"
+    passes: int = 0
+    turn_no: int = 0
+    turn: TurnRecord = Field(default_factory=TurnRecord)
+    claims: tuple[Claim, ...] = ()
+    bp: dict[str, int] = Field(default_factory=dict)
+    order: tuple[Side, ...] = ()
+    buildup_done: tuple[Side, ...] = ()
+    extra_cards: dict[str, int] = Field(default_factory=dict)
+    early_rolled: tuple[Side, ...] = ()
+    malta: bool = False
+    challenge: dict[str, int | None] = Field(default_factory=dict)
+    exited: dict[str, int] = Field(default_factory=dict)
+    winner: Side | None = None
+    outcome: str = ""
+    forfeit: Side | None = None
+
+    def position(self) -> Position:
+        """The board's view of the map: tokens on it, battles and fortress control (§1.2, §8.1)."""
+        units = tuple(
+            Unit(t, tok.hex, tok.disrupted, side=tok.side)
+            for t, tok in sorted(self.tokens.items())
+            if tok.status == "map" and tok.hex is not None
+        )
+        battles = {h: Battle(b.defender, dict(b.crossed)) for h, b in self.battles.items()}
+        return Position(units, battles, dict(self.fortresses))
+
+    def on_map(self, side: Side | None = None) -> list[str]:
+        """The tokens on the map (of ``side``), in id order."""
+        return [
+            t for t, tok in sorted(self.tokens.items()) if tok.status == "map" and (side is None or tok.side == side)
+        ]
+
+    def at(self, hex_id: str) -> list[str]:
+        """The tokens in ``hex_id``."""
+        return [t for t, tok in sorted(self.tokens.items()) if tok.status == "map" and tok.hex == hex_id]

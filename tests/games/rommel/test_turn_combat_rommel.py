@@ -1,0 +1,93 @@
+"""Rommel Combat phase over the battle library: selecting battles (§8.6, §4.3), the Battle Array (§8.5), Defensive
+then Offensive Fire (§9.1-§9.4) and the owner's loss reports (§9.5)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.games.rommel.state import Fight, cv_slot, unit_slot
+from tests.games.rommel.rules_driver import R, Table
+
+
+def attacked(dice: list[int], cards: list[int] | None = None) -> Table:
+    """The demo: axis-02 (Italian infantry, CV 4) attacks Sollum (allied-01, British motor infantry, CV 3)."""
+    table = Table("demo-1940", cards=cards, dice=dice)
+    table.set_up()
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "commit", "card": 1})
+    table.do("axis", {"action": "select"})
+    table.do("axis", {"action": "group", "origin": "1505", "rommel": False})
+    table.do("axis", {"action": "step", "token": "axis-02", "to": "1605"})
+    table.do("axis", {"action": "end_move"})
+    table.do("axis", {"action": "end_movement"})
+    return table
+
+
+@pytest.mark.rule("8.6")
+def test_a_new_battle_is_fought_before_the_turn_ends() -> None:
+    table = attacked([])
+    assert table.refusal("axis", {"action": "end_combat"}) == ("8.6", "new-battle")
+    assert table.refusal("axis", {"action": "fight", "hex": "1505", "assault": False}) == ("8.6", "no-battle")
+
+
+@pytest.mark.rule("8.5")
+def test_the_battle_array_reveals_the_blocks() -> None:
+    table = attacked([1, 1, 1, 1, 1, 1, 1])
+    table.do("axis", {"action": "fight", "hex": "1605", "assault": False})
+    for token in ("axis-02", "allied-01"):
+        assert table.state.hidden[unit_slot(token)].public and table.state.hidden[cv_slot(token)].public
+    assert not table.state.hidden[unit_slot("axis-03")].public
+    fight = table.state.pending[-1]
+    assert isinstance(fight, Fight) and fight.seat == "allied"  # Defensive Fire first (§9.1)
+
+
+@pytest.mark.rule("9.5")
+def test_fire_and_losses_follow_the_library() -> None:
+    # allied-01 (motor infantry, CV 3) fires at infantry (SF: 6s hit): 6, 6, 1 -> 2 hits on axis-02
+    table = attacked([6, 6, 1, 6, 2, 3, 4])
+    table.do("axis", {"action": "fight", "hex": "1605", "assault": False})
+    assert table.legal("allied") == [
+        {"action": "fire", "token": "allied-01", "target": "infantry"},
+        {"action": "cease"},
+    ]
+    table.do("allied", {"action": "fire", "token": "allied-01", "target": "infantry"})
+    assert R.to_act(table.state) == ("axis",)  # the owner reports the losses
+    assert table.legal("axis") == [{"action": "losses", "target": "infantry", "losses": {"axis-02": 2}}]
+    assert table.refusal("axis", {"action": "losses", "target": "infantry", "losses": {"axis-02": 1}}) == (
+        "9.5",
+        "hits-wasted",
+    )
+    table.do("axis", {"action": "losses", "target": "infantry", "losses": {"axis-02": 2}})
+    assert table.state.hidden[cv_slot("axis-02")].value == 2
+    # Offensive Fire with the reduced unit: 2 dice, 6 and 2 -> 1 hit
+    table.do("axis", {"action": "fire", "token": "axis-02", "target": "infantry"})
+    table.do("allied", {"action": "losses", "target": "infantry", "losses": {"allied-01": 1}})
+    assert table.state.hidden[cv_slot("allied-01")].value == 2
+    assert not table.state.pending and table.state.turn.stage == "combat"
+    table.do("axis", {"action": "end_combat"})
+    assert table.state.active == "allied"
+
+
+@pytest.mark.rule("9.1")
+def test_firing_is_optional_and_ends_the_volley() -> None:
+    table = attacked([6, 6, 6, 6])
+    table.do("axis", {"action": "fight", "hex": "1605", "assault": False})
+    table.do("allied", {"action": "cease"})
+    assert R.to_act(table.state) == ("axis",) and table.state.pending[-1].awaiting == "fire"  # type: ignore[attr-defined]
+    assert table.refusal("axis", {"action": "fire", "token": "axis-03", "target": "infantry"}) == (
+        "9.2",
+        "not-in-battle",
+    )
+
+
+@pytest.mark.rule("4.3")
+def test_assaults_need_an_assault_turn() -> None:
+    table = Table("demo-1940", dice=[])
+    table.set_up()
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "select"})
+    table.do("axis", {"action": "group", "origin": "1505", "rommel": False})
+    table.do("axis", {"action": "step", "token": "axis-02", "to": "1605"})
+    table.do("axis", {"action": "end_move"})
+    table.do("axis", {"action": "end_movement"})
+    assert table.refusal("axis", {"action": "fight", "hex": "1605", "assault": True}) == ("4.3", "not-assault-turn")
