@@ -319,13 +319,16 @@ def concealed_face(side: Literal["axis", "allied"] | str, *, disrupted: bool = F
 def face(pack: RommelPack, unit: UnitView) -> CounterFace:
     """The face of a view's unit: concealed when ``unit.hidden`` or its block is unknown, else the block upright.
 
-    Reads ``unit.id`` (the block id), ``unit.strength`` (its CV) and ``unit.extra["disrupted"]``.
+    Reads the block id from ``unit.extra["block"]`` (a view that names blocks by public tokens puts the identity
+    there when the viewer may see it) or else ``unit.id``, ``unit.strength`` (its CV) and
+    ``unit.extra["disrupted"]``.
     """
     disrupted = bool(unit.extra.get("disrupted"))
     if unit.hidden or unit.strength is None:
         return concealed_face(unit.side, disrupted=disrupted)
+    block = unit.extra.get("block")
     try:
-        record = pack.block(unit.id)
+        record = pack.block(block if isinstance(block, str) else unit.id)
     except KeyError:
         return concealed_face(unit.side, disrupted=disrupted)
     return block_face(pack, record, cv=unit.strength, disrupted=disrupted)
