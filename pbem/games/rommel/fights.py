@@ -33,6 +33,7 @@ __all__ = [
     "shot",
     "skip_verdict",
     "start_fight",
+    "strength_verdict",
     "take_losses",
     "unfought",
 ]
@@ -43,8 +44,26 @@ def _fighters(state: RommelState, hex_id: str) -> list[str]:
     return [t for t in state.at(hex_id) if not state.tokens[t].disrupted]
 
 
+def strength_verdict(state: RommelState, fight: Fight) -> Verdict:
+    """§2.3: every strength the Battle Array opened is one its block can have (the core proves an opened CV is the
+    committed one, not that it is possible). A misreported strength stops the battle here, citing the block; the
+    audit names the opening's entry and seat (:mod:`pbem.games.rommel.audit`)."""
+    for token in _fighters(state, fight.hex):
+        block = known_block(state, token)
+        cv = state.hidden.get(cv_slot(token))
+        if block is None or cv is None or not cv.known:
+            continue
+        verdict = battle.check_strength(state.pack, block, cv.value, i_tanks=i_tanks(state))
+        if not verdict.ok:
+            return deny(verdict.rule or "2.3", verdict.reason, f"{token}: {verdict.message}")
+    return ALLOW
+
+
 def battle_hex(state: RommelState, fight: Fight) -> battle.BattleHex | None:
-    """The library's battle from the revealed blocks (None while a value is not yet known to this replay)."""
+    """The library's battle from the revealed blocks (None while a value is not yet known to this replay, or when an
+    opened strength is impossible: :func:`strength_verdict` refuses every battle action then)."""
+    if not strength_verdict(state, fight).ok:
+        return None
     units = []
     for token in _fighters(state, fight.hex):
         block = known_block(state, token)
@@ -192,6 +211,9 @@ def fire_candidates(state: RommelState, fight: Fight) -> list[tuple[str, str]]:
 
 def fire_verdict(state: RommelState, fight: Fight, token: str, target: str) -> Verdict:
     """§9.2-§9.3 (the library's :func:`~pbem.games.rommel.battle.check_fire`)."""
+    strength = strength_verdict(state, fight)
+    if not strength.ok:
+        return strength
     if fight.awaiting != "fire" or fight.shooting is not None:
         return deny("9.1", "not-firing", "no fire is due now")
     if token not in (*fight.attackers, *fight.defenders) or state.tokens[token].status != "map":
@@ -288,6 +310,9 @@ def losses_verdict(state: RommelState, fight: Fight, target: str, losses: Mappin
     """§9.5: the report of the next class hit is exactly a legal allocation (the library's :func:`check_losses`)."""
     if fight.awaiting != "losses":
         return deny("9.5", "no-losses-due", "no losses are due now")
+    strength = strength_verdict(state, fight)
+    if not strength.ok:
+        return strength
     due = _due(state, fight)
     if due is None:
         return ALLOW  # not yet known to this replay

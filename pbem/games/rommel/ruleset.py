@@ -47,7 +47,7 @@ from pbem.games.rommel.actions import (
 from pbem.games.rommel.data import default_pack_bytes, load_pack, pack_schema
 from pbem.games.rommel.present import RommelLook, hex_label, token_label
 from pbem.games.rommel.schema import RommelPack
-from pbem.games.rommel.state import DECK, SIDES, Fight, RommelState, Side, TurnRecord, cv_slot, unit_slot
+from pbem.games.rommel.state import DECK, SIDES, Claim, Fight, RommelState, Side, TurnRecord, cv_slot, unit_slot
 from pbem.games.rommel.supply import base_hex
 from pbem.kit.machine import Interrupt, Machine, Phase, action, top
 from pbem.rules.contract import (
@@ -82,6 +82,22 @@ SEATS = (SeatSpec(id="axis", name="Axis", team="axis"), SeatSpec(id="allied", na
 
 def _side(seat: str) -> Side:
     return "axis" if seat == "axis" else "allied"
+
+
+def _strength_claims(state: RommelState, opened: Iterable[str]) -> RommelState:
+    """Each CV the rules just opened (a Battle Array, §8.5; the end of the game, §17.2) is its owner's public claim
+    of a strength its block can have (§2.3), which the audit checks: the core proves the value is the committed
+    one, not that the block can stand at it."""
+    claims = []
+    for name in sorted(opened):
+        if not name.startswith("cv/"):
+            continue
+        token = name.removeprefix("cv/")
+        slot = state.hidden[name]
+        if slot.known and isinstance(slot.value, int):
+            side = state.tokens[token].side
+            claims.append(Claim(act=state.acts, seat=side, token=token, kind="strength", value=slot.value, rule="2.3"))
+    return state.model_copy(update={"claims": (*state.claims, *claims)}) if claims else state
 
 
 # --- set-up ---------------------------------------------------------------------------------------------------
@@ -664,7 +680,7 @@ def _can_cease(state: RommelState, seat: str, act: Cease) -> Verdict:
     fight = top(state, Fight)
     if fight.awaiting != "fire" or fight.shooting is not None:
         return deny("9.1", "not-firing", "no fire is due now")
-    return ALLOW
+    return fights.strength_verdict(state, fight)
 
 
 def _ceased(state: RommelState, seat: str, act: Cease) -> Step[RommelState]:
@@ -908,6 +924,7 @@ class Rommel(Ruleset[RommelState]):
                 new = buildup.early_request(new, seat)
             return Step(state=new, events=tuple(events))
         if outcome.opened:
+            state = _strength_claims(state, outcome.opened)
             return _final(state, []) if state.phase == "over" else Step(state=state)
         state = state.model_copy(update={"deck": None})
         if outcome.revealed:

@@ -97,17 +97,23 @@ class BattleRecord(_Model):
 
 
 class Claim(_Model):
-    """A public claim a move made about hidden values, checked at the end-of-game audit.
+    """A public claim about hidden values, checked at the end-of-game audit.
 
-    ``kind`` ``speed``: the token's speed is at least ``value`` (§6.1).
+    * ``speed``: the token's speed is at least ``value`` (§6.1).
+    * ``strength``: the token's CV, opened at ``act``, is ``value``: a CV its block can have (§2.3, §2.4).
+    * ``slowest``: the slowest of the retreating ``group`` has speed ``value`` (§10.5).
+    * ``pursuit``: some of the eligible pursuers ``group`` roll exactly ``value`` dice against the announced slowest
+      speed ``against`` (§10.5, Pursuit Deception).
     """
 
     act: int
     seat: Side
     token: str
-    kind: Literal["speed"]
+    kind: Literal["speed", "strength", "slowest", "pursuit"]
     value: int
     rule: str
+    group: tuple[str, ...] = ()
+    against: int = 0
 
 
 class TurnRecord(_Model):
