@@ -30,6 +30,7 @@ __all__ = [
     "fired",
     "loss_candidates",
     "losses_verdict",
+    "partial_retreats",
     "shot",
     "skip_verdict",
     "start_fight",
@@ -101,6 +102,25 @@ def _paid(state: RommelState) -> int:
     return len(cards) if real is None else real
 
 
+def partial_retreats(state: RommelState) -> frozenset[str]:
+    """§10.4: the battles the Active Player made a Partial Retreat from this Player-Turn: some of its units
+    disengaged from the hex (:mod:`~pbem.games.rommel.moves` marks them) and an undisrupted unit of its stays there,
+    the Rearguard (the library's :func:`~pbem.games.rommel.battle.retreat_kind`: Disrupted units left behind do not
+    make a Retreat partial)."""
+    turn = state.turn
+    left = {turn.paths[t][0] for t, gone in turn.disengaged.items() if gone and t in turn.paths}
+    found = set()
+    for hex_id in left & set(state.battles):
+        if any(state.tokens[t].side == state.active and not state.tokens[t].disrupted for t in state.at(hex_id)):
+            found.add(hex_id)
+    return frozenset(found)
+
+
+def _fortress_ruling(state: RommelState) -> bool:
+    """Genesis option ``partial_retreat_bars_fortress_combat`` (notes §10.9; RULING default: §10.4 wins)."""
+    return state.options.get("partial_retreat_bars_fortress_combat", True) is not False
+
+
 def fight_verdict(state: RommelState, seat: Side, hex_id: str, assault: bool) -> Verdict:
     """§8.6: ``seat`` may fight the battle in ``hex_id`` now (as an Assault: §4.3)."""
     turn = state.turn
@@ -117,7 +137,9 @@ def fight_verdict(state: RommelState, seat: Side, hex_id: str, assault: bool) ->
         attacker=record.attacker,
         new=record.new,
         fortress=record.fortress,
+        partial_retreat=hex_id in partial_retreats(state),
         pass_turn=_paid(state) == 0,
+        partial_retreat_bars_fortress_combat=_fortress_ruling(state),
     )
     if not verdict.ok:
         return verdict
@@ -138,6 +160,7 @@ def _could_pass(state: RommelState) -> bool:
 
 def unfought(state: RommelState, seat: Side, *, pass_turn: bool) -> Verdict:
     """§8.6, §13.2: ALLOW if every battle left unfought may be skipped (in a Pass Turn, or not: ``pass_turn``)."""
+    partial = partial_retreats(state)
     for hex_id, record in sorted(state.battles.items()):
         if hex_id in state.turn.fought:
             continue
@@ -147,7 +170,9 @@ def unfought(state: RommelState, seat: Side, *, pass_turn: bool) -> Verdict:
             attacker=record.attacker,
             new=record.new,
             fortress=record.fortress,
+            partial_retreat=hex_id in partial,
             pass_turn=pass_turn,
+            partial_retreat_bars_fortress_combat=_fortress_ruling(state),
         )
         if not verdict.ok:
             return verdict

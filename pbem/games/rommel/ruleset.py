@@ -848,6 +848,15 @@ class Rommel(Ruleset[RommelState]):
             default=False,
             choices=(False, True),
         ),
+        OptionSpec(
+            id="partial_retreat_bars_fortress_combat",
+            description=(
+                "notes §10.9: after the Fortress Attacker's Partial Retreat, §10.4 (no combat there this turn) wins"
+                " over §13.2 (the Attacker must fight in a Fortress); false lets §13.2 win"
+            ),
+            default=True,
+            choices=(True, False),
+        ),
     )
     scenarios = tuple(
         Scenario(id=s.id, name=f"{s.name} (§{s.section})", seats=SEATS, description=f"{s.start_label} to {s.end_label}")

@@ -1,5 +1,5 @@
-"""Rommel Combat phase over the battle library: selecting battles (§8.6, §4.3), the Battle Array (§8.5), Defensive
-then Offensive Fire (§9.1-§9.4) and the owner's loss reports (§9.5)."""
+"""Rommel Combat phase over the battle library: selecting battles (§8.6, §4.3; none after a Partial Retreat, §10.4),
+the Battle Array (§8.5), Defensive then Offensive Fire (§9.1-§9.4) and the owner's loss reports (§9.5)."""
 
 from __future__ import annotations
 
@@ -91,3 +91,49 @@ def test_assaults_need_an_assault_turn() -> None:
     table.do("axis", {"action": "end_move"})
     table.do("axis", {"action": "end_movement"})
     assert table.refusal("axis", {"action": "fight", "hex": "1605", "assault": True}) == ("4.3", "not-assault-turn")
+
+
+def two_attackers() -> Table:
+    """axis-02 and axis-06 attacked Sollum (allied-01) in the Axis's first turn, fought it without loss, and the
+    Allies passed: the Axis's second turn begins with two undisrupted units in the battle."""
+    table = Table("demo-1940", dice=[1] * 12)
+    table.set_up()
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "commit", "card": 1})
+    table.do("axis", {"action": "select"})
+    for origin, token in (("1505", "axis-02"), ("1506", "axis-06")):
+        table.do("axis", {"action": "group", "origin": origin, "rommel": False})
+        table.do("axis", {"action": "step", "token": token, "to": "1605"})
+        table.do("axis", {"action": "end_move"})
+    table.do("axis", {"action": "end_movement"})
+    table.do("axis", {"action": "fight", "hex": "1605", "assault": False})
+    table.do("allied", {"action": "cease"})
+    table.do("axis", {"action": "cease"})
+    table.do("axis", {"action": "end_combat"})
+    for action in ("select", "end_movement", "end_combat"):
+        table.do("allied", {"action": action})
+    table.do("axis", {"action": "commit", "card": 2})
+    table.do("axis", {"action": "select"})
+    return table
+
+
+@pytest.mark.rule("10.4")
+def test_no_combat_in_a_battle_after_a_partial_retreat_from_it() -> None:
+    table = two_attackers()
+    table.do("axis", {"action": "group", "origin": "1605", "rommel": False})
+    table.do("axis", {"action": "step", "token": "axis-06", "to": "1506"})  # axis-02 stays: the Rearguard
+    table.do("axis", {"action": "end_move"})
+    table.do("axis", {"action": "end_movement"})
+    assert "1605" in table.state.battles
+    assert table.refusal("axis", {"action": "fight", "hex": "1605", "assault": False}) == (
+        "10.4",
+        "partial-retreat-no-combat",
+    )
+    assert table.legal("axis") == [{"action": "end_combat"}]
+
+
+@pytest.mark.rule("10.4")
+def test_a_battle_nobody_retreated_from_may_be_fought() -> None:
+    table = two_attackers()
+    table.do("axis", {"action": "end_movement"})
+    assert {"action": "fight", "hex": "1605", "assault": False} in table.legal("axis")
