@@ -11,7 +11,7 @@ state: the shots so far, the revealed strengths (the CV slots, public from the r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from pbem.games.rommel import battle
 from pbem.games.rommel.moves import i_tanks, known_block, settled
@@ -102,18 +102,19 @@ def _paid(state: RommelState) -> int:
     return len(cards) if real is None else real
 
 
-def partial_retreats(state: RommelState) -> frozenset[str]:
-    """§10.4: the battles the Active Player made a Partial Retreat from this Player-Turn: some of its units
-    disengaged from the hex (:mod:`~pbem.games.rommel.moves` marks them) and an undisrupted unit of its stays there,
-    the Rearguard (the library's :func:`~pbem.games.rommel.battle.retreat_kind`: Disrupted units left behind do not
-    make a Retreat partial)."""
+def partial_retreats(state: RommelState, movers: Iterable[str]) -> tuple[str, ...]:
+    """§10.4: the battles ``movers`` (the units of a Move just ended) made a Partial Retreat from: some of them
+    disengaged from the hex and an undisrupted unit of the Active Player stays there, the Rearguard (as the library's
+    :func:`~pbem.games.rommel.battle.retreat_kind` reads it: Disrupted units left behind do not make it partial).
+    Judged as the Move ends: units that join the battle later do not turn a Full Retreat into a Partial one."""
     turn = state.turn
-    left = {turn.paths[t][0] for t, gone in turn.disengaged.items() if gone and t in turn.paths}
-    found = set()
-    for hex_id in left & set(state.battles):
-        if any(state.tokens[t].side == state.active and not state.tokens[t].disrupted for t in state.at(hex_id)):
-            found.add(hex_id)
-    return frozenset(found)
+    left = {turn.paths[t][0] for t in movers if turn.disengaged.get(t, False) and t in turn.paths}
+    found = [
+        hex_id
+        for hex_id in sorted(left & set(state.battles))
+        if any(state.tokens[t].side == state.active and not state.tokens[t].disrupted for t in state.at(hex_id))
+    ]
+    return tuple(found)
 
 
 def _fortress_ruling(state: RommelState) -> bool:
@@ -137,7 +138,7 @@ def fight_verdict(state: RommelState, seat: Side, hex_id: str, assault: bool) ->
         attacker=record.attacker,
         new=record.new,
         fortress=record.fortress,
-        partial_retreat=hex_id in partial_retreats(state),
+        partial_retreat=hex_id in state.turn.partial,
         pass_turn=_paid(state) == 0,
         partial_retreat_bars_fortress_combat=_fortress_ruling(state),
     )
@@ -160,7 +161,6 @@ def _could_pass(state: RommelState) -> bool:
 
 def unfought(state: RommelState, seat: Side, *, pass_turn: bool) -> Verdict:
     """§8.6, §13.2: ALLOW if every battle left unfought may be skipped (in a Pass Turn, or not: ``pass_turn``)."""
-    partial = partial_retreats(state)
     for hex_id, record in sorted(state.battles.items()):
         if hex_id in state.turn.fought:
             continue
@@ -170,7 +170,7 @@ def unfought(state: RommelState, seat: Side, *, pass_turn: bool) -> Verdict:
             attacker=record.attacker,
             new=record.new,
             fortress=record.fortress,
-            partial_retreat=hex_id in partial,
+            partial_retreat=hex_id in state.turn.partial,
             pass_turn=pass_turn,
             partial_retreat_bars_fortress_combat=_fortress_ruling(state),
         )

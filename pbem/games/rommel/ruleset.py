@@ -557,7 +557,9 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
         if state.turn.disengaged.get(token, False):
             tokens[token] = tokens[token].model_copy(update={"disrupted": True, "disrupted_turn": state.turn_no})
     regrouped = state.turn.in_move if state.turn.move is not None and state.turn.move[0] == "regroup" else ()
+    partial = fights.partial_retreats(state.model_copy(update={"tokens": tokens}), _move_paths(state))
     update = {
+        "partial": (*state.turn.partial, *(h for h in partial if h not in state.turn.partial)),
         "moves": state.turn.moves + 1,
         "move": None,
         "destination": None,

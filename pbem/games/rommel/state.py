@@ -127,6 +127,7 @@ class TurnRecord(_Model):
         paths: each token moved this turn, with its path (a unit moves once a turn, §4.2).
         mover: the token whose path the next step extends (a token stops for good once another moves).
         engaged: engagements across each hexside this Movement phase (§7.1).
+        partial: the battles a Move of this turn made a Partial Retreat from (§10.4), as the Move ended.
         stage: ``select``, ``movement``, ``combat``, ``reveal``.
     """
 
@@ -149,6 +150,7 @@ class TurnRecord(_Model):
     forced: dict[str, str] = Field(default_factory=dict)
     forced_engaged: dict[str, int] = Field(default_factory=dict)
     disengaged: dict[str, bool] = Field(default_factory=dict)
+    partial: tuple[str, ...] = ()
     engaged: dict[str, int] = Field(default_factory=dict)
     stage: Literal["select", "movement", "combat", "reveal"] = "select"
 

@@ -124,7 +124,7 @@ def test_no_combat_in_a_battle_after_a_partial_retreat_from_it() -> None:
     table.do("axis", {"action": "step", "token": "axis-06", "to": "1506"})  # axis-02 stays: the Rearguard
     table.do("axis", {"action": "end_move"})
     table.do("axis", {"action": "end_movement"})
-    assert "1605" in table.state.battles
+    assert "1605" in table.state.battles and table.state.turn.partial == ("1605",)
     assert table.refusal("axis", {"action": "fight", "hex": "1605", "assault": False}) == (
         "10.4",
         "partial-retreat-no-combat",
