@@ -137,3 +137,26 @@ def test_a_battle_nobody_retreated_from_may_be_fought() -> None:
     table = two_attackers()
     table.do("axis", {"action": "end_movement"})
     assert {"action": "fight", "hex": "1605", "assault": False} in table.legal("axis")
+
+
+@pytest.mark.rule("10.4")
+@pytest.mark.parametrize("bars", [True, False])
+def test_the_fortress_attackers_partial_retreat_follows_the_genesis_option(bars: bool) -> None:
+    """Notes §10.9: were Sollum a Fortress, §10.4 (no combat after a Partial Retreat) meets §13.2 (the Attacker
+    must fight in a Fortress). The default (True) lets §10.4 win; False lets §13.2 win."""
+    table = two_attackers()
+    table.do("axis", {"action": "group", "origin": "1605", "rommel": False})
+    table.do("axis", {"action": "step", "token": "axis-06", "to": "1506"})
+    table.do("axis", {"action": "end_move"})
+    table.do("axis", {"action": "end_movement"})
+    state = table.state
+    battles = {**state.battles, "1605": state.battles["1605"].model_copy(update={"fortress": True})}
+    options = {**state.options, "partial_retreat_bars_fortress_combat": bars}
+    table.state = state.model_copy(update={"battles": battles, "options": options})
+    fight = {"action": "fight", "hex": "1605", "assault": False}
+    if bars:
+        assert table.refusal("axis", fight) == ("10.4", "partial-retreat-no-combat")
+        assert table.legal("axis") == [{"action": "end_combat"}]
+    else:
+        assert fight in table.legal("axis")
+        assert table.refusal("axis", {"action": "end_combat"}) == ("13.2", "fortress-combat")
