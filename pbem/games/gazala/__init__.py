@@ -4,9 +4,14 @@
 * :mod:`.ruleset`: the rules module on contract v2 and the kit's step machine, with :mod:`.state`, :mod:`.actions`,
   :mod:`.scenarios` and :mod:`.cycle` (set-up and turns), :mod:`.ops` (the Ops Phase: initiative, activation,
   Action Points), :mod:`.moves` (movement and Formation Reaction), :mod:`.actions_misc` (breach, refit, improved
-  defence), :mod:`.battle` (the combat sequence as decisions of each seat), :mod:`.admin` (the Admin Phase) and
-  :mod:`.victory` (§8). Not in the ``pbem.games`` entry point while parts of the rulebook are not enforced
-  (SNAFU re-rolls, hidden stack intelligence); develop with ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
+  defence), :mod:`.battle` (the combat sequence as decisions of each seat), :mod:`.snafu` (the SNAFU re-roll
+  window, §5.2), :mod:`.admin` (the Admin Phase) and :mod:`.victory` (§8). Not in the ``pbem.games`` entry point
+  while parts of the rulebook are not enforced: limited stack intelligence and the secret assignment of
+  independents with dummies (everything is public), reassigning independents in the Organisation Segment,
+  removing an HQ once all its units are gone, the alternate entry hex of reinforcements (they can only be
+  postponed); and one deviation: a moving stack never enters a hex where it would be overstacked (the rulebook
+  lets it pass and resolves overstacking at the end of the move). Develop with
+  ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
 * :mod:`.combat` and ``combat_*``: the combat library (§7.5): strengths, chits, DRMs, the CRT, hit distribution,
   retreats and displacements, Battle Victory and SNAFU, as pure functions of dice and chits.
 * :mod:`.board`: the map per pack, a position, zones of control and movement (§3.1, §5.4, §7.3).

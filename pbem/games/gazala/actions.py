@@ -23,6 +23,7 @@ __all__ = [
     "GazalaAction",
     "Halt",
     "Improve",
+    "KeepRoll",
     "Leave",
     "Move",
     "Pass",
@@ -32,6 +33,7 @@ __all__ = [
     "Reinforce",
     "Replace",
     "Schwerpunkt",
+    "Snafu",
     "Step",
     "Transfer",
 ]
@@ -265,6 +267,21 @@ class DeclineBonus(ActionModel):
     action: Literal["decline_bonus"] = "decline_bonus"
 
 
+class Snafu(ActionModel):
+    """Hand the SNAFU marker to the opponent to force a re-roll of die ``die`` (from 0) of its roll ``roll``, just
+    rolled (§5.2)."""
+
+    action: Literal["snafu"] = "snafu"
+    roll: str
+    die: int = Field(ge=0)
+
+
+class KeepRoll(ActionModel):
+    """Let the opponent's roll just made stand, keeping the SNAFU marker (§5.2)."""
+
+    action: Literal["keep_roll"] = "keep_roll"
+
+
 GazalaAction = (
     Activate
     | ActivateUnit
@@ -299,4 +316,6 @@ GazalaAction = (
     | RetreatPath
     | Displace
     | DeclineBonus
+    | Snafu
+    | KeepRoll
 )

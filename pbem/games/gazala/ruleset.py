@@ -4,11 +4,12 @@ Phases: ``ops`` (the side with the initiative acts, transfers or passes, §6.2),
 Actions, §7), ``admin`` (§9), ``over``. Interrupts: ``dice`` (every roll the sequence waits for, handed to its
 handler by purpose), ``reaction_offer`` (§6.5.1: the non-moving seat may attempt a Formation Reaction),
 ``reacting`` (§6.5.2: the reacting formation's nested activation; also the defender's Battle Victory bonus APs,
-§7.5.3), ``reinforcing`` (§9.4.2), and the decisions of a combat (:mod:`.battle`: Retreat before Combat and its
+§7.5.3), ``reinforcing`` (§9.4.2), ``snafu`` (§5.2: the marker's holder may re-roll an opponent's die just rolled,
+:mod:`.snafu`), and the decisions of a combat (:mod:`.battle`: Retreat before Combat and its
 free move, escalation, air, Lead Formation, Armour Superiority, first loss, hit distribution, retreat, displacement).
 
 Not registered in the ``pbem.games`` entry point (BRIEF): the hidden information of the rules (limited stack
-intelligence, secret assignments with dummies), SNAFU and the reassignment of independents are not enforced yet;
+intelligence, secret assignments with dummies) and the reassignment of independents are not enforced yet;
 develop with ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
 """
 
@@ -19,7 +20,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from pbem.games.gazala import actions_misc, admin, battle, moves, ops, victory
+from pbem.games.gazala import actions_misc, admin, battle, moves, ops, snafu, victory
 from pbem.games.gazala.actions import (
     Activate,
     ActivateUnit,
@@ -40,6 +41,7 @@ from pbem.games.gazala.actions import (
     GazalaAction,
     Halt,
     Improve,
+    KeepRoll,
     Lead,
     Leave,
     Move,
@@ -52,6 +54,7 @@ from pbem.games.gazala.actions import (
     RetreatBeforeCombat,
     RetreatPath,
     Schwerpunkt,
+    Snafu,
     Stand,
     Step,
     Transfer,
@@ -113,9 +116,18 @@ _DICE: dict[str, Callable[[GazalaState, Outcome], Stepped[GazalaState]]] = {
 }
 
 
-def _dice(state: GazalaState, outcome: Outcome) -> Stepped[GazalaState]:
+def _handle(state: GazalaState, outcome: Outcome) -> Stepped[GazalaState]:
     """The handler of the roll the top :class:`DiceWait` waits for."""
     return _DICE[top(state, DiceWait).purpose](state, outcome)
+
+
+def _dice(state: GazalaState, outcome: Outcome) -> Stepped[GazalaState]:
+    """A roll came back: the SNAFU window first (§5.2), then its handler."""
+    return snafu.offer_or_apply(state, outcome, _handle)
+
+
+def _keep(state: GazalaState, seat: str, act: KeepRoll) -> Stepped[GazalaState]:
+    return snafu.keep(state, seat, act, _handle)
 
 
 def _activation_seat(state: GazalaState) -> tuple[str, ...]:
@@ -157,6 +169,7 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         Interrupt("distribution", ("distribute",), rule="7.5.2"),
         Interrupt("retreat", ("retreat",), rule="7.5.2.2"),
         Interrupt("displacement", ("displace",), rule="5.3.3"),
+        Interrupt("snafu", ("snafu", "keep_roll"), rule="5.2"),
     ),
     actions=(
         action(Activate, legal=ops.activations, can=ops.can_activate, effect=ops.activate),
@@ -194,6 +207,8 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         action(RetreatPath, legal=battle.retreats, can=battle.can_retreat_path, effect=battle.retreat),
         action(Displace, legal=battle.displacements, can=battle.can_displace, effect=battle.displace),
         action(DeclineBonus, legal=battle.bonus_declines, can=battle.can_decline_bonus, effect=battle.decline_bonus),
+        action(Snafu, legal=snafu.snafus, can=snafu.can_snafu, effect=snafu.reroll),
+        action(KeepRoll, legal=snafu.keeps, can=snafu.can_keep, effect=_keep),
     ),
 )
 

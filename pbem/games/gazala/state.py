@@ -31,6 +31,7 @@ __all__ = [
     "MoveState",
     "Reacting",
     "ReactionOffer",
+    "SnafuOffer",
     "position",
     "sit_of",
 ]
@@ -156,6 +157,8 @@ class DiceWait(Pending):
     formation: str | None = None
     hex: str | None = None
     drms: tuple[int, ...] = ()
+    kept: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    target: tuple[str, int] | None = None
 
 
 class ReactionOffer(Pending):
@@ -239,7 +242,22 @@ class Reinforcing(Pending):
     kind: Literal["reinforcing"] = "reinforcing"
 
 
-PendingItem = Annotated[DiceWait | ReactionOffer | Reacting | BattleStep | Reinforcing, Field(discriminator="kind")]
+class SnafuOffer(Pending):
+    """§5.2: the holder of the marker may force a re-roll of one of the opponent's dice just rolled.
+
+    Attributes:
+        dice: the faces rolled, by roll id, as the engine handed them back.
+        owners: the side owning each die, by roll id, in the same order as ``dice``.
+    """
+
+    kind: Literal["snafu"] = "snafu"
+    dice: tuple[tuple[str, tuple[int, ...]], ...]
+    owners: tuple[tuple[str, tuple[Side, ...]], ...]
+
+
+PendingItem = Annotated[
+    DiceWait | ReactionOffer | Reacting | BattleStep | Reinforcing | SnafuOffer, Field(discriminator="kind")
+]
 
 
 class Victory(_Frozen):
