@@ -4,7 +4,8 @@ Phases: ``ops`` (the side with the initiative acts, transfers or passes, §6.2),
 Actions, §7), ``admin`` (§9), ``over``. Interrupts: ``dice`` (every roll the sequence waits for, handed to its
 handler by purpose), ``reaction_offer`` (§6.5.1: the non-moving seat may attempt a Formation Reaction),
 ``reacting`` (§6.5.2: the reacting formation's nested activation; also the defender's Battle Victory bonus APs,
-§7.5.3), ``reinforcing`` (§9.4.2), ``snafu`` (§5.2: the marker's holder may re-roll an opponent's die just rolled,
+§7.5.3), ``reinforcing`` (§9.4.2), ``overstack`` (§5.3.1, §5.3.3: displacements at a move's end, :mod:`.overstack`),
+``snafu`` (§5.2: the marker's holder may re-roll an opponent's die just rolled,
 :mod:`.snafu`), and the decisions of a combat (:mod:`.battle`: Retreat before Combat and its
 free move, escalation, air, Lead Formation, Armour Superiority, first loss, hit distribution, retreat, displacement).
 
@@ -15,12 +16,12 @@ develop with ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from pydantic import TypeAdapter
 
-from pbem.games.gazala import actions_misc, admin, battle, moves, ops, snafu, victory
+from pbem.games.gazala import actions_misc, admin, battle, moves, ops, overstack, snafu, victory
 from pbem.games.gazala.actions import (
     Activate,
     ActivateUnit,
@@ -126,6 +127,25 @@ def _dice(state: GazalaState, outcome: Outcome) -> Stepped[GazalaState]:
     return snafu.offer_or_apply(state, outcome, _handle)
 
 
+def _displacements(state: GazalaState, seat: str) -> Iterator[Displace]:
+    """A displacement after a combat's retreat (:mod:`.battle`) or at the end of a move (:mod:`.overstack`)."""
+    if overstack.top_overstack(state) is not None:
+        return overstack.displacements(state, seat)
+    return battle.displacements(state, seat)
+
+
+def _can_displace(state: GazalaState, seat: str, act: Displace) -> Verdict:
+    if overstack.top_overstack(state) is not None:
+        return overstack.can_displace(state, seat, act)
+    return battle.can_displace(state, seat, act)
+
+
+def _displace(state: GazalaState, seat: str, act: Displace) -> Stepped[GazalaState]:
+    if overstack.top_overstack(state) is not None:
+        return overstack.displace(state, seat, act)
+    return battle.displace(state, seat, act)
+
+
 def _keep(state: GazalaState, seat: str, act: KeepRoll) -> Stepped[GazalaState]:
     return snafu.keep(state, seat, act, _handle)
 
@@ -169,6 +189,7 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         Interrupt("distribution", ("distribute",), rule="7.5.2"),
         Interrupt("retreat", ("retreat",), rule="7.5.2.2"),
         Interrupt("displacement", ("displace",), rule="5.3.3"),
+        Interrupt("overstack", ("displace",), rule="5.3.3"),
         Interrupt("snafu", ("snafu", "keep_roll"), rule="5.2"),
     ),
     actions=(
@@ -205,7 +226,7 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         action(FirstLoss, legal=battle.first_losses, can=battle.can_first_loss, effect=battle.first_loss),
         action(Distribute, legal=battle.distributions, can=battle.can_distribute, effect=battle.distribute_hits),
         action(RetreatPath, legal=battle.retreats, can=battle.can_retreat_path, effect=battle.retreat),
-        action(Displace, legal=battle.displacements, can=battle.can_displace, effect=battle.displace),
+        action(Displace, legal=_displacements, can=_can_displace, effect=_displace),
         action(DeclineBonus, legal=battle.bonus_declines, can=battle.can_decline_bonus, effect=battle.decline_bonus),
         action(Snafu, legal=snafu.snafus, can=snafu.can_snafu, effect=snafu.reroll),
         action(KeepRoll, legal=snafu.keeps, can=snafu.can_keep, effect=_keep),

@@ -29,6 +29,7 @@ __all__ = [
     "HqState",
     "Marker",
     "MoveState",
+    "Overstack",
     "Reacting",
     "ReactionOffer",
     "SnafuOffer",
@@ -255,8 +256,20 @@ class SnafuOffer(Pending):
     owners: tuple[tuple[str, tuple[Side, ...]], ...]
 
 
+class Overstack(Pending):
+    """§5.3.1, §5.3.3: a Movement Action ended with ``side`` overstacked in ``hexes``; ``seat`` picks the next
+    displacement of the first; ``then`` is what the move's end leads to once every hex meets the limits (the
+    Action's end, a Retreat before Combat's end, the next reinforcement, or nothing: a Reaction acts next)."""
+
+    kind: Literal["overstack"] = "overstack"
+    hexes: tuple[str, ...]
+    side: Side
+    then: Literal["action", "rbc", "reinforcement", "none"]
+
+
 PendingItem = Annotated[
-    DiceWait | ReactionOffer | Reacting | BattleStep | Reinforcing | SnafuOffer, Field(discriminator="kind")
+    DiceWait | ReactionOffer | Reacting | BattleStep | Reinforcing | SnafuOffer | Overstack,
+    Field(discriminator="kind"),
 ]
 
 
