@@ -159,11 +159,13 @@ class Forgo(ActionModel):
 
 
 class Reinforce(ActionModel):
-    """Bring a reinforcement onto the map at a friendly entry hex (§9.4, §9.4.1)."""
+    """Bring a reinforcement onto the map at a friendly entry hex (§9.4, §9.4.1); ``hex``: when none of its entry
+    hexes is available, the map-edge hex nearest to them where it enters instead (``entry`` names the original)."""
 
     action: Literal["reinforce"] = "reinforce"
     unit: str = Field(title="reinforcement")
     entry: str = Field(title="entry hex")
+    hex: str | None = Field(default=None, title="alternate hex")
 
 
 class Postpone(ActionModel):

@@ -383,12 +383,51 @@ def _entries(state: GazalaState, unit: str) -> tuple[str, ...]:
     return record.entry
 
 
+def _closed(state: GazalaState, side: Side, hex_id: str, source: str | None) -> Verdict:
+    """§9.4.1 (2, 3): a hex a reinforcement may not enter: with a Supply Blocked marker, enemy-occupied, or in an
+    EZOC."""
+    sit = sit_of(state)
+    here = HexId(hex_id)
+    marked = any(s.hex == hex_id and s.id in state.blocked for s in state.pack.supply_sources)
+    if source in state.blocked or marked or here in sit.occupied[other(side)]:
+        return deny("9.4.1", "blocked", f"{source or hex_id} is blocked")
+    if here in sit.enemy_zone(side):
+        return deny("9.4.1", "in-ezoc", f"{source or hex_id} is in an EZOC")
+    return ALLOW
+
+
+def _source_hex(state: GazalaState, source: str) -> str:
+    return next(s.hex for s in state.pack.supply_sources if s.id == source)
+
+
+def alternate_entries(state: GazalaState, side: Side, unit: str) -> tuple[str, ...]:
+    """§9.4.1: "should no friendly entry hex be available", the friendly map-edge hexes nearest to the unit's entry
+    hexes that are neither enemy-occupied nor in an EZOC (ruling: the conditions of §9.4.1 that a plain hex can
+    meet); none while any entry hex is available."""
+    entries = [_source_hex(state, e) for e in _entries(state, unit)]
+    if any(_closed(state, side, h, e).ok for h, e in zip(entries, _entries(state, unit), strict=True)):
+        return ()
+    grid = sit_of(state).board.grid
+    first, last = state.pack.map.cols
+    column = first if state.pack.setting("axis_edge" if side == "axis" else "cw_edge") == "west" else last
+    low, high = state.pack.map.rows
+    hexes = (grid.hex_id(column, row) for row in range(low, high + 1))
+    edge = [h for h in hexes if h in grid and _closed(state, side, h, None).ok]
+    if not edge:
+        return ()
+    reach = {h: min(grid.distance(h, HexId(e)) for e in entries) for h in edge}
+    nearest = min(reach.values())
+    return tuple(sorted(h for h, d in reach.items() if d == nearest))
+
+
 def reinforcements(state: GazalaState, seat: str) -> Iterator[Reinforce]:
     for seat_side in admin_seat(state):
         side: Side = "axis" if seat_side == "axis" else "cw"
         for unit in _waiting(state, side):
             for entry in _entries(state, unit):
                 yield Reinforce(unit=unit, entry=entry)
+            for hex_id in alternate_entries(state, side, unit):
+                yield Reinforce(unit=unit, entry=_entries(state, unit)[0], hex=hex_id)
 
 
 def _may_act(state: GazalaState, seat: str, unit: str) -> Verdict:
@@ -401,28 +440,29 @@ def _may_act(state: GazalaState, seat: str, unit: str) -> Verdict:
 
 def can_reinforce(state: GazalaState, seat: str, act: Reinforce) -> Verdict:
     """§9.4.1: at one of the unit's entry hexes: a friendly Major supply source not blocked, not enemy-occupied,
-    not in an EZOC; the stacking limits hold (§5.3.1)."""
+    not in an EZOC; or, when none is, at one of the :func:`alternate_entries` (``alternate``); the stacking limits
+    hold (§5.3.1)."""
     verdict = _may_act(state, seat, act.unit)
     if not verdict.ok:
         return verdict
     if act.entry not in _entries(state, act.unit):
         return deny("9.4.1", "not-entry", f"{act.entry} is not an entry hex of {act.unit}")
-    source = next(s for s in state.pack.supply_sources if s.id == act.entry)
-    sit = sit_of(state)
     side: Side = "axis" if seat == "axis" else "cw"
-    here = HexId(source.hex)
-    if source.id in state.blocked or here in sit.occupied[other(side)]:
-        return deny("9.4.1", "blocked", f"{act.entry} is blocked")
-    if here in sit.enemy_zone(side):
-        return deny("9.4.1", "in-ezoc", f"{act.entry} is in an EZOC")
-    pieces = [u for u, c in state.units.items() if c.hex == source.hex] + [
-        h for h, c in state.hqs.items() if c.hex == source.hex
-    ]
+    if act.hex is not None:
+        if act.hex not in alternate_entries(state, side, act.unit):
+            return deny("9.4.1", "alternate", f"{act.unit} may enter at {act.hex} only when no entry hex is available")
+        there = act.hex
+    else:
+        there = _source_hex(state, act.entry)
+        verdict = _closed(state, side, there, act.entry)
+        if not verdict.ok:
+            return verdict
+    pieces = [u for u, c in state.units.items() if c.hex == there] + [h for h, c in state.hqs.items() if c.hex == there]
     return stacking(state.pack, [*pieces, act.unit])
 
 
 def reinforce(state: GazalaState, seat: str, act: Reinforce) -> Step[GazalaState]:
-    hex_id = next(s.hex for s in state.pack.supply_sources if s.id == act.entry)
+    hex_id = act.hex or _source_hex(state, act.entry)
     if act.unit in state.units:
         state = state.model_copy(
             update={"units": {**state.units, act.unit: state.units[act.unit].model_copy(update={"hex": hex_id})}}
@@ -436,8 +476,8 @@ def reinforce(state: GazalaState, seat: str, act: Reinforce) -> Step[GazalaState
         kind="reinforcement_entered",
         seat=seat,
         rule="9.4",
-        data={"unit": act.unit, "dst": hex_id},
-        text=f"{act.unit} enters at {hex_id}",
+        data={"unit": act.unit, "dst": hex_id, "alternate": act.hex is not None},
+        text=f"{act.unit} enters at {hex_id}" + (" (no entry hex available)" if act.hex else ""),
     )
     state = victory.occupy(state, "axis" if seat == "axis" else "cw", (hex_id,))
     moving = MoveState(units=(act.unit,), path=(hex_id,), supplied=True, reactable=False, reinforcement=True)
