@@ -7,8 +7,8 @@
   defence), :mod:`.battle` (the combat sequence as decisions of each seat), :mod:`.snafu` (the SNAFU re-roll
   window, §5.2), :mod:`.overstack` (overstacking at the end of a move, §5.3.1), :mod:`.admin` (the Admin Phase)
   and :mod:`.victory` (§8). Not in the ``pbem.games`` entry point while parts of the rulebook are not enforced:
-  limited stack intelligence and the secret assignment of independents with dummies (everything is public),
-  reassigning independents in the Organisation Segment. Develop with
+  limited stack intelligence and the secret assignment of independents with dummy markers (everything is
+  public: assignments are open, and no challenge exists). Develop with
   ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
 * :mod:`.combat` and ``combat_*``: the combat library (§7.5): strengths, chits, DRMs, the CRT, hit distribution,
   retreats and displacements, Battle Victory and SNAFU, as pure functions of dice and chits.

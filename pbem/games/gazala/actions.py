@@ -16,6 +16,7 @@ from pbem.rules.contract import ActionModel
 __all__ = [
     "Activate",
     "ActivateUnit",
+    "Assign",
     "Breach",
     "Decline",
     "EndActivation",
@@ -26,11 +27,13 @@ __all__ = [
     "KeepRoll",
     "Leave",
     "Move",
+    "Organised",
     "Pass",
     "Postpone",
     "React",
     "Refit",
     "Reinforce",
+    "ReinforceAt",
     "Replace",
     "Schwerpunkt",
     "Snafu",
@@ -152,6 +155,20 @@ class Cannibalise(ActionModel):
     unit: str = Field(title="unit")
 
 
+class Assign(ActionModel):
+    """Assign or reassign an independent unit without a white stripe to a formation (§5.5.2, §9.2)."""
+
+    action: Literal["assign"] = "assign"
+    unit: str = Field(title="unit")
+    formation: str = Field(title="formation")
+
+
+class Organised(ActionModel):
+    """End the side's Organisation Segment (§9.2): no more (re)assignments this turn."""
+
+    action: Literal["organised"] = "organised"
+
+
 class Forgo(ActionModel):
     """Leave the Replacement Point unused (§9.3: RPs must be used at once or are lost)."""
 
@@ -159,13 +176,21 @@ class Forgo(ActionModel):
 
 
 class Reinforce(ActionModel):
-    """Bring a reinforcement onto the map at a friendly entry hex (§9.4, §9.4.1); ``hex``: when none of its entry
-    hexes is available, the map-edge hex nearest to them where it enters instead (``entry`` names the original)."""
+    """Bring a reinforcement onto the map at a friendly entry hex (§9.4, §9.4.1)."""
 
     action: Literal["reinforce"] = "reinforce"
     unit: str = Field(title="reinforcement")
     entry: str = Field(title="entry hex")
-    hex: str | None = Field(default=None, title="alternate hex")
+
+
+class ReinforceAt(ActionModel):
+    """Bring a reinforcement onto the map at ``hex``, the map-edge hex nearest to its entry hexes, when none of them
+    is available (§9.4.1); ``entry`` names the original entry hex."""
+
+    action: Literal["reinforce_at"] = "reinforce_at"
+    unit: str = Field(title="reinforcement")
+    entry: str = Field(title="entry hex")
+    hex: str = Field(title="alternate hex")
 
 
 class Postpone(ActionModel):
@@ -320,4 +345,7 @@ GazalaAction = (
     | DeclineBonus
     | Snafu
     | KeepRoll
+    | Assign
+    | Organised
+    | ReinforceAt
 )

@@ -10,7 +10,7 @@ handler by purpose), ``reaction_offer`` (§6.5.1: the non-moving seat may attemp
 free move, escalation, air, Lead Formation, Armour Superiority, first loss, hit distribution, retreat, displacement).
 
 Not registered in the ``pbem.games`` entry point (BRIEF): the hidden information of the rules (limited stack
-intelligence, secret assignments with dummies) and the reassignment of independents are not enforced yet;
+intelligence, secret assignments with dummies) is not enforced yet;
 develop with ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
 """
 
@@ -28,6 +28,7 @@ from pbem.games.gazala.actions import (
     Air,
     ArmourChoice,
     ArmourUnit,
+    Assign,
     Attack,
     Breach,
     Cannibalise,
@@ -46,11 +47,13 @@ from pbem.games.gazala.actions import (
     Lead,
     Leave,
     Move,
+    Organised,
     Pass,
     Postpone,
     React,
     Refit,
     Reinforce,
+    ReinforceAt,
     Replace,
     RetreatBeforeCombat,
     RetreatPath,
@@ -96,6 +99,17 @@ ACTIVATION_ACTIONS = (
     "attack",
     "decline_bonus",
     "end_activation",
+)
+ADMIN_ACTIONS = (
+    "assign",
+    "organised",
+    "schwerpunkt",
+    "replace",
+    "cannibalise",
+    "forgo",
+    "reinforce",
+    "reinforce_at",
+    "postpone",
 )
 AXIS_FORMATIONS = ("21pz", "15pz", "90le", "15sch", "ariete", "trieste", "brescia", "pavia", "trento", "sabratha")
 """The Axis formations on the map at the start of 10.2 and 10.3: where the Axis player may put the Schwerpunkt."""
@@ -167,7 +181,17 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         Phase("activation", ACTIVATION_ACTIONS, rule="7", to_act=_activation_seat),
         Phase(
             "admin",
-            ("schwerpunkt", "replace", "cannibalise", "forgo", "reinforce", "postpone"),
+            (
+                "assign",
+                "organised",
+                "schwerpunkt",
+                "replace",
+                "cannibalise",
+                "forgo",
+                "reinforce",
+                "reinforce_at",
+                "postpone",
+            ),
             rule="9",
             to_act=admin.admin_seat,
         ),
@@ -209,11 +233,14 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         action(EndActivation, legal=ops.ends, can=ops.can_end, effect=ops.end),
         action(React, legal=moves.reacts, can=moves.can_react, effect=moves.react),
         action(Decline, legal=moves.declines, can=moves.can_decline, effect=moves.decline),
+        action(Assign, legal=admin.assignments, can=admin.can_assign, effect=admin.assign),
+        action(Organised, legal=admin.organised_ends, can=admin.can_organised, effect=admin.organised),
         action(Schwerpunkt, legal=admin.schwerpunkts, can=admin.can_schwerpunkt, effect=admin.place_schwerpunkt),
         action(Replace, legal=admin.replacements, can=admin.can_replace, effect=admin.replace),
         action(Cannibalise, legal=admin.cannibalisations, can=admin.can_cannibalise, effect=admin.cannibalise),
         action(Forgo, legal=admin.forgoes, can=admin.can_forgo, effect=admin.forgo),
         action(Reinforce, legal=admin.reinforcements, can=admin.can_reinforce, effect=admin.reinforce),
+        action(ReinforceAt, legal=admin.alternates, can=admin.can_reinforce, effect=admin.reinforce),
         action(Postpone, legal=admin.postponements, can=admin.can_postpone, effect=admin.postpone),
         action(Attack, legal=battle.attacks, can=battle.can_attack, effect=battle.attack),
         action(RetreatBeforeCombat, legal=battle.rbc_attempts, can=battle.can_rbc, effect=battle.rbc),

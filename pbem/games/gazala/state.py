@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 Phase = Literal["ops", "activation", "admin", "over"]
-AdminStep = Literal["organisation", "replacement", "cw_replacement", "reinforcement"]
+AdminStep = Literal["organisation", "cw_organisation", "replacement", "cw_replacement", "reinforcement"]
 
 
 SIDES: tuple[Side, ...] = ("axis", "cw")

@@ -296,8 +296,8 @@ def _cw_reinforcing(blocked: tuple[str, ...]):
 def test_with_every_entry_hex_blocked_a_reinforcement_enters_at_the_nearest_map_edge_hex() -> None:
     record = next(r for r in PACK.scenario("opening-phase").reinforcements if r.unit == "6rtr")
     state = _cw_reinforcing(tuple(record.entry))
-    legal = [a for a in RULESET.legal_actions(state, "cw") if a["action"] == "reinforce" and a["unit"] == "6rtr"]
-    alternates = [a for a in legal if a.get("hex") is not None]
+    legal = RULESET.legal_actions(state, "cw")
+    alternates = [a for a in legal if a["action"] == "reinforce_at" and a["unit"] == "6rtr"]
     assert alternates and all(a["entry"] in record.entry for a in alternates)
     grid = sit_of(state).board.grid
     edge = PACK.map.cols[1] if PACK.setting("cw_edge") == "east" else PACK.map.cols[0]
@@ -313,13 +313,13 @@ def test_with_every_entry_hex_blocked_a_reinforcement_enters_at_the_nearest_map_
 def test_no_alternate_entry_while_an_entry_hex_is_available() -> None:
     record = next(r for r in PACK.scenario("opening-phase").reinforcements if r.unit == "6rtr")
     state = _cw_reinforcing(tuple(record.entry[1:]))
-    legal = [a for a in RULESET.legal_actions(state, "cw") if a["action"] == "reinforce" and a["unit"] == "6rtr"]
-    assert legal and all(a.get("hex") is None for a in legal)
+    legal = RULESET.legal_actions(state, "cw")
+    assert any(a["action"] == "reinforce" for a in legal) and not any(a["action"] == "reinforce_at" for a in legal)
     free = [s.hex for s in PACK.supply_sources if s.side == "cw" and s.entry]
     grid = sit_of(state).board.grid
     column = grid.offset(free[0])[0]
     anywhere = next(
         h for h in (grid.hex_id(column, r) for r in range(PACK.map.rows[0], PACK.map.rows[1] + 1)) if h not in free
     )
-    move = {"action": "reinforce", "unit": "6rtr", "entry": record.entry[0], "hex": anywhere}
+    move = {"action": "reinforce_at", "unit": "6rtr", "entry": record.entry[0], "hex": anywhere}
     assert refused(state, "cw", move).reason == "alternate"
