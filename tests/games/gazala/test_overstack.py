@@ -71,3 +71,22 @@ def test_the_opponent_chooses_the_displacement_at_the_end_of_a_move() -> None:
     assert kinds(done.events) == ["displaced"] and done.state.units["i-5"].hex == pick["to"]
     assert done.state.phase == "activation" and not done.state.pending and RULESET.to_act(done.state) == ("axis",)
     assert done.state.activation is not None and done.state.activation.ap == 6 - PACK.number("cost_movement")
+
+
+@pytest.mark.rule("5.3.2")
+def test_an_hq_ending_its_move_on_another_hq_costs_both_a_support_point_and_is_displaced() -> None:
+    base = start("opening-phase")
+    sit = sit_of(base)
+    here = base.hqs["21pz-hq"].hex
+    assert here is not None
+    beside = next(str(n) for n in sit.board.grid.neighbours(HexId(here)) if not sit_of(base).combat["cw"].get(n))
+    state = place(active(base, "21pz", 6), **{"15pz-hq": beside})
+    moving = act(state, "axis", {"action": "move", "units": ["21pz-hq"]}).state
+    done = act(act(moving, "axis", {"action": "step", "to": beside}).state, "axis", {"action": "halt"})
+    over = next(e for e in done.events if e.kind == "overstacked")
+    loss = PACK.number("overstack_hq_support_loss")
+    assert over.data["hq_support"] == {"15pz-hq": loss, "21pz-hq": loss}
+    moved = next(e for e in done.events if e.kind == "hq_displaced")
+    assert moved.data["hq"] == "21pz-hq" and done.state.hqs["21pz-hq"].hex != beside
+    assert done.state.hqs["15pz-hq"].hex == beside
+    assert done.state.hqs["15pz-hq"].support == base.hqs["15pz-hq"].support - loss
