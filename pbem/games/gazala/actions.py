@@ -16,6 +16,7 @@ from pbem.rules.contract import ActionModel
 __all__ = [
     "Activate",
     "ActivateUnit",
+    "Assign",
     "Breach",
     "Decline",
     "EndActivation",
@@ -23,15 +24,19 @@ __all__ = [
     "GazalaAction",
     "Halt",
     "Improve",
+    "KeepRoll",
     "Leave",
     "Move",
+    "Organised",
     "Pass",
     "Postpone",
     "React",
     "Refit",
     "Reinforce",
+    "ReinforceAt",
     "Replace",
     "Schwerpunkt",
+    "Snafu",
     "Step",
     "Transfer",
 ]
@@ -150,6 +155,20 @@ class Cannibalise(ActionModel):
     unit: str = Field(title="unit")
 
 
+class Assign(ActionModel):
+    """Assign or reassign an independent unit without a white stripe to a formation (§5.5.2, §9.2)."""
+
+    action: Literal["assign"] = "assign"
+    unit: str = Field(title="unit")
+    formation: str = Field(title="formation")
+
+
+class Organised(ActionModel):
+    """End the side's Organisation Segment (§9.2): no more (re)assignments this turn."""
+
+    action: Literal["organised"] = "organised"
+
+
 class Forgo(ActionModel):
     """Leave the Replacement Point unused (§9.3: RPs must be used at once or are lost)."""
 
@@ -162,6 +181,16 @@ class Reinforce(ActionModel):
     action: Literal["reinforce"] = "reinforce"
     unit: str = Field(title="reinforcement")
     entry: str = Field(title="entry hex")
+
+
+class ReinforceAt(ActionModel):
+    """Bring a reinforcement onto the map at ``hex``, the map-edge hex nearest to its entry hexes, when none of them
+    is available (§9.4.1); ``entry`` names the original entry hex."""
+
+    action: Literal["reinforce_at"] = "reinforce_at"
+    unit: str = Field(title="reinforcement")
+    entry: str = Field(title="entry hex")
+    hex: str = Field(title="alternate hex")
 
 
 class Postpone(ActionModel):
@@ -265,6 +294,21 @@ class DeclineBonus(ActionModel):
     action: Literal["decline_bonus"] = "decline_bonus"
 
 
+class Snafu(ActionModel):
+    """Hand the SNAFU marker to the opponent to force a re-roll of die ``die`` (from 0) of its roll ``roll``, just
+    rolled (§5.2)."""
+
+    action: Literal["snafu"] = "snafu"
+    roll: str
+    die: int = Field(ge=0)
+
+
+class KeepRoll(ActionModel):
+    """Let the opponent's roll just made stand, keeping the SNAFU marker (§5.2)."""
+
+    action: Literal["keep_roll"] = "keep_roll"
+
+
 GazalaAction = (
     Activate
     | ActivateUnit
@@ -299,4 +343,9 @@ GazalaAction = (
     | RetreatPath
     | Displace
     | DeclineBonus
+    | Snafu
+    | KeepRoll
+    | Assign
+    | Organised
+    | ReinforceAt
 )

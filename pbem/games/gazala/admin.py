@@ -5,13 +5,17 @@ Reinforcements, then the Ops Phase.
   maximum) and flips the HQ back from Emergency Supply; the air units return (§9.1.2); Disrupted units In Command
   recover (§9.1.3; Out of Command ones do not, §5.8.3); unassigned independents in supply lose their activation
   markers and recover (§9.1.4, ruling A7); Disrupted and Isolated units take an Attrition Check (§9.1.5).
-* Organisation (§9.2): the Axis places the Schwerpunkt on a formation whose HQ is in supply (§5.9).
+* Organisation (§9.2): the Axis assigns and reassigns its independents without a white stripe (``assign``,
+  §5.5.2) and ends by placing the Schwerpunkt on a formation whose HQ is in supply (§5.9; ``organised`` when it
+  cannot); then the Commonwealth assigns and reassigns its own and ends with ``organised``. A side with nothing
+  to decide is skipped.
 * Replacements (§9.3): the Axis's German Panzer RP on the turns the track gives it; then, on the turns the track
   allows it, the Commonwealth cannibalises tank, heavy tank and StopCol/SeaCol units for RPs of their type and
   spends them one Strength Point at a time (§9.3.1, §9.3.2).
 * Reinforcements (§9.4): the Commonwealth first, then the Axis, enter each eligible unit at a friendly entry hex
-  or postpone it; each unit placed may make a free Movement Action that never enters an EZOC (§9.4.2: ``step`` /
-  ``halt``; ruling: it never enters a hex where it would be overstacked, as any move).
+  or postpone it, or, when none of its entry hexes is available, enter at the nearest friendly map-edge hex
+  (``reinforce_at``); each unit placed may make a free Movement Action that never enters an EZOC (§9.4.2:
+  ``step`` / ``halt``; overstacking is resolved at its end, :mod:`.overstack`).
 """
 
 from __future__ import annotations
@@ -19,11 +23,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pbem.games.gazala import victory
-from pbem.games.gazala.actions import Cannibalise, Forgo, Postpone, Reinforce, Replace, Schwerpunkt
+from pbem.games.gazala.actions import (
+    Assign,
+    Cannibalise,
+    Forgo,
+    Organised,
+    Postpone,
+    Reinforce,
+    ReinforceAt,
+    Replace,
+    Schwerpunkt,
+)
 from pbem.games.gazala.board import other
 from pbem.games.gazala.cycle import begin_ops_phase, d10
 from pbem.games.gazala.data import Side
-from pbem.games.gazala.paths import command, supply
+from pbem.games.gazala.paths import command, in_command, supply
 from pbem.games.gazala.scenarios import reinforcements_allowed
 from pbem.games.gazala.stacking import stacking
 from pbem.games.gazala.state import DiceWait, GazalaState, MoveState, Reinforcing, sit_of
@@ -133,10 +147,120 @@ def _schwerpunkt_candidates(state: GazalaState) -> list[str]:
 
 
 def _organisation(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
+    """§9.2: the Axis (re)assigns independents and places the Schwerpunkt, then the Commonwealth (re)assigns."""
     state = state.model_copy(update={"admin": "organisation"})
-    if "axis" in state.seats and any(can_schwerpunkt(state, "axis", s).ok for s in schwerpunkts(state, "axis")):
+    if "axis" in state.seats and (_may_schwerpunkt(state) or _may_assign(state, "axis")):
+        return Step(state=state, events=events)
+    return _cw_organisation(state, events)
+
+
+def _cw_organisation(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
+    state = state.model_copy(update={"admin": "cw_organisation"})
+    if "cw" in state.seats and _may_assign(state, "cw"):
         return Step(state=state, events=events)
     return _replacement(state, events)
+
+
+def _may_schwerpunkt(state: GazalaState) -> bool:
+    return any(can_schwerpunkt(state, "axis", s).ok for s in schwerpunkts(state, "axis"))
+
+
+def _organising(state: GazalaState) -> Side | None:
+    return {"organisation": "axis", "cw_organisation": "cw"}.get(state.admin or "")  # type: ignore[return-value]
+
+
+def _may_assign(state: GazalaState, side: Side) -> bool:
+    return any(_assignment(state, side, a).ok for a in _assignments(state, side))
+
+
+def _assignments(state: GazalaState, side: Side) -> Iterator[Assign]:
+    for unit, counter in sorted(state.units.items()):
+        record = state.pack.unit(unit)
+        if record.side == side and record.independent == "assignable" and counter.hex is not None:
+            for formation in record.assign_to:
+                if formation != counter.assigned:
+                    yield Assign(unit=unit, formation=formation)
+
+
+def _assignment(state: GazalaState, side: Side, act: Assign) -> Verdict:
+    """§5.5.2: an independent unit without a white stripe, on the map and undisrupted, joins one of the formations
+    it may join (the pack's ``assign_to``), within Command Range of that formation's HQ; a reassignment also needs
+    it In Command of its present HQ (within its Command Range, not Out of Command nor Isolated, §5.8.3)."""
+    counter = state.units.get(act.unit)
+    record = state.pack.unit(act.unit) if counter is not None else None
+    if counter is None or record is None or record.side != side or counter.hex is None:
+        return deny("5.5.2", "not-assignable", f"{act.unit} is not a unit of {side} on the map")
+    if record.independent != "assignable":
+        return deny("5.5.2", "not-assignable", f"{act.unit} is not an independent unit without a white stripe")
+    if act.formation not in record.assign_to or act.formation == counter.assigned:
+        return deny("5.5.2", "assign-to", f"{act.unit} may not be assigned to {act.formation}")
+    if counter.disrupted:
+        return deny("5.5.2", "disrupted", f"{act.unit} is Disrupted")
+    hq = next((h.id for h in state.pack.hqs if h.formation == act.formation), None)
+    if hq is None or state.hqs[hq].hex is None:
+        return deny("5.5.2", "no-hq", f"the HQ of {act.formation} is not on the map")
+    if counter.assigned is not None:
+        verdict = in_command(sit_of(state), act.unit)
+        if not verdict.ok:
+            return verdict
+    joined = state.model_copy(
+        update={"units": {**state.units, act.unit: counter.model_copy(update={"assigned": act.formation})}}
+    )
+    if command(sit_of(joined), act.unit).state != "in-command":
+        return deny("5.5.2", "out-of-range", f"{act.unit} is not within Command Range of the HQ of {act.formation}")
+    return ALLOW
+
+
+def assignments(state: GazalaState, seat: str) -> Iterator[Assign]:
+    side = _organising(state)
+    if side is not None and side == seat:
+        yield from _assignments(state, side)
+
+
+def can_assign(state: GazalaState, seat: str, act: Assign) -> Verdict:
+    side = _organising(state)
+    if side is None or side != seat:
+        return deny("9.2", "not-now", "independents are (re)assigned in the side's Organisation Segment")
+    return _assignment(state, side, act)
+
+
+def assign(state: GazalaState, seat: str, act: Assign) -> Step[GazalaState]:
+    counter = state.units[act.unit]
+    event = Event(
+        kind="unit_assigned",
+        seat=seat,
+        rule="5.5.2",
+        data={"unit": act.unit, "formation": act.formation, "from": counter.assigned},
+        text=f"{act.unit} is assigned to {act.formation}",
+    )
+    units = {**state.units, act.unit: counter.model_copy(update={"assigned": act.formation})}
+    state = state.model_copy(update={"units": units})
+    if _organising(state) == "axis" and not (_may_schwerpunkt(state) or _may_assign(state, "axis")):
+        return _cw_organisation(state, (event,))
+    if _organising(state) == "cw" and not _may_assign(state, "cw"):
+        return _replacement(state, (event,))
+    return Step(state=state, events=(event,))
+
+
+def organised_ends(state: GazalaState, seat: str) -> Iterator[Organised]:
+    if can_organised(state, seat, Organised()).ok:
+        yield Organised()
+
+
+def can_organised(state: GazalaState, seat: str, act: Organised) -> Verdict:
+    """§9.2: a side ends its Organisation Segment (the Axis by placing the Schwerpunkt while it can)."""
+    side = _organising(state)
+    if side is None or side != seat:
+        return deny("9.2", "not-now", "not in the side's Organisation Segment")
+    if side == "axis" and _may_schwerpunkt(state):
+        return deny("9.2", "schwerpunkt", "the Axis ends its Organisation Segment by placing the Schwerpunkt")
+    return ALLOW
+
+
+def organised(state: GazalaState, seat: str, act: Organised) -> Step[GazalaState]:
+    if _organising(state) == "axis":
+        return _cw_organisation(state, ())
+    return _replacement(state, ())
 
 
 def schwerpunkts(state: GazalaState, seat: str) -> Iterator[Schwerpunkt]:
@@ -164,7 +288,7 @@ def place_schwerpunkt(state: GazalaState, seat: str, act: Schwerpunkt) -> Step[G
         data={"formation": act.formation},
         text=f"the Schwerpunkt goes to {act.formation}",
     )
-    return _replacement(state.model_copy(update={"schwerpunkt": act.formation}), (event,))
+    return _cw_organisation(state.model_copy(update={"schwerpunkt": act.formation}), (event,))
 
 
 # --- Replacements (§9.3) ------------------------------------------------------------------------------------------
@@ -362,6 +486,8 @@ def admin_seat(state: GazalaState) -> tuple[str, ...]:
         return ()
     if state.admin in ("organisation", "replacement"):
         return ("axis",)
+    if state.admin == "cw_organisation":
+        return ("cw",)
     if state.admin == "cw_replacement":
         return ("cw",)
     if state.admin == "reinforcement":
@@ -383,12 +509,57 @@ def _entries(state: GazalaState, unit: str) -> tuple[str, ...]:
     return record.entry
 
 
+def _closed(state: GazalaState, side: Side, hex_id: str, source: str | None) -> Verdict:
+    """§9.4.1 (2, 3): a hex a reinforcement may not enter: with a Supply Blocked marker, enemy-occupied, or in an
+    EZOC."""
+    sit = sit_of(state)
+    here = HexId(hex_id)
+    marked = any(s.hex == hex_id and s.id in state.blocked for s in state.pack.supply_sources)
+    if source in state.blocked or marked or here in sit.occupied[other(side)]:
+        return deny("9.4.1", "blocked", f"{source or hex_id} is blocked")
+    if here in sit.enemy_zone(side):
+        return deny("9.4.1", "in-ezoc", f"{source or hex_id} is in an EZOC")
+    return ALLOW
+
+
+def _source_hex(state: GazalaState, source: str) -> str:
+    return next(s.hex for s in state.pack.supply_sources if s.id == source)
+
+
+def alternate_entries(state: GazalaState, side: Side, unit: str) -> tuple[str, ...]:
+    """§9.4.1: "should no friendly entry hex be available", the friendly map-edge hexes nearest to the unit's entry
+    hexes that are neither enemy-occupied nor in an EZOC (ruling: the conditions of §9.4.1 that a plain hex can
+    meet); none while any entry hex is available."""
+    entries = [_source_hex(state, e) for e in _entries(state, unit)]
+    if any(_closed(state, side, h, e).ok for h, e in zip(entries, _entries(state, unit), strict=True)):
+        return ()
+    grid = sit_of(state).board.grid
+    first, last = state.pack.map.cols
+    column = first if state.pack.setting("axis_edge" if side == "axis" else "cw_edge") == "west" else last
+    low, high = state.pack.map.rows
+    hexes = (grid.hex_id(column, row) for row in range(low, high + 1))
+    edge = [h for h in hexes if h in grid and _closed(state, side, h, None).ok]
+    if not edge:
+        return ()
+    reach = {h: min(grid.distance(h, HexId(e)) for e in entries) for h in edge}
+    nearest = min(reach.values())
+    return tuple(sorted(h for h, d in reach.items() if d == nearest))
+
+
 def reinforcements(state: GazalaState, seat: str) -> Iterator[Reinforce]:
     for seat_side in admin_seat(state):
         side: Side = "axis" if seat_side == "axis" else "cw"
         for unit in _waiting(state, side):
             for entry in _entries(state, unit):
                 yield Reinforce(unit=unit, entry=entry)
+
+
+def alternates(state: GazalaState, seat: str) -> Iterator[ReinforceAt]:
+    for seat_side in admin_seat(state):
+        side: Side = "axis" if seat_side == "axis" else "cw"
+        for unit in _waiting(state, side):
+            for hex_id in alternate_entries(state, side, unit):
+                yield ReinforceAt(unit=unit, entry=_entries(state, unit)[0], hex=hex_id)
 
 
 def _may_act(state: GazalaState, seat: str, unit: str) -> Verdict:
@@ -399,30 +570,32 @@ def _may_act(state: GazalaState, seat: str, unit: str) -> Verdict:
     return ALLOW
 
 
-def can_reinforce(state: GazalaState, seat: str, act: Reinforce) -> Verdict:
+def can_reinforce(state: GazalaState, seat: str, act: Reinforce | ReinforceAt) -> Verdict:
     """§9.4.1: at one of the unit's entry hexes: a friendly Major supply source not blocked, not enemy-occupied,
-    not in an EZOC; the stacking limits hold (§5.3.1)."""
+    not in an EZOC; or, when none is, at one of the :func:`alternate_entries` (``alternate``); the stacking limits
+    hold (§5.3.1)."""
     verdict = _may_act(state, seat, act.unit)
     if not verdict.ok:
         return verdict
     if act.entry not in _entries(state, act.unit):
         return deny("9.4.1", "not-entry", f"{act.entry} is not an entry hex of {act.unit}")
-    source = next(s for s in state.pack.supply_sources if s.id == act.entry)
-    sit = sit_of(state)
     side: Side = "axis" if seat == "axis" else "cw"
-    here = HexId(source.hex)
-    if source.id in state.blocked or here in sit.occupied[other(side)]:
-        return deny("9.4.1", "blocked", f"{act.entry} is blocked")
-    if here in sit.enemy_zone(side):
-        return deny("9.4.1", "in-ezoc", f"{act.entry} is in an EZOC")
-    pieces = [u for u, c in state.units.items() if c.hex == source.hex] + [
-        h for h, c in state.hqs.items() if c.hex == source.hex
-    ]
+    if isinstance(act, ReinforceAt):
+        if act.hex not in alternate_entries(state, side, act.unit):
+            return deny("9.4.1", "alternate", f"{act.unit} may enter at {act.hex} only when no entry hex is available")
+        there = act.hex
+    else:
+        there = _source_hex(state, act.entry)
+        verdict = _closed(state, side, there, act.entry)
+        if not verdict.ok:
+            return verdict
+    pieces = [u for u, c in state.units.items() if c.hex == there] + [h for h, c in state.hqs.items() if c.hex == there]
     return stacking(state.pack, [*pieces, act.unit])
 
 
-def reinforce(state: GazalaState, seat: str, act: Reinforce) -> Step[GazalaState]:
-    hex_id = next(s.hex for s in state.pack.supply_sources if s.id == act.entry)
+def reinforce(state: GazalaState, seat: str, act: Reinforce | ReinforceAt) -> Step[GazalaState]:
+    alternate = isinstance(act, ReinforceAt)
+    hex_id = act.hex if isinstance(act, ReinforceAt) else _source_hex(state, act.entry)
     if act.unit in state.units:
         state = state.model_copy(
             update={"units": {**state.units, act.unit: state.units[act.unit].model_copy(update={"hex": hex_id})}}
@@ -436,8 +609,8 @@ def reinforce(state: GazalaState, seat: str, act: Reinforce) -> Step[GazalaState
         kind="reinforcement_entered",
         seat=seat,
         rule="9.4",
-        data={"unit": act.unit, "dst": hex_id},
-        text=f"{act.unit} enters at {hex_id}",
+        data={"unit": act.unit, "dst": hex_id, "alternate": alternate},
+        text=f"{act.unit} enters at {hex_id}" + (" (no entry hex available)" if alternate else ""),
     )
     state = victory.occupy(state, "axis" if seat == "axis" else "cw", (hex_id,))
     moving = MoveState(units=(act.unit,), path=(hex_id,), supplied=True, reactable=False, reinforcement=True)

@@ -114,7 +114,7 @@ from pbem.kit.machine import pop, push, top
 from pbem.kit.tables import Term
 from pbem.rules.contract import ALLOW, Event, Outcome, RollRequest, RollSpec, Step, Verdict, deny
 
-__all__ = ["battle_over", "finish_rbc_move"]
+__all__ = ["battle_over", "displace_hq", "finish_rbc_move"]
 
 
 # --- facts of the battle ------------------------------------------------------------------------------------------
@@ -1076,25 +1076,32 @@ def _side_done(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaStat
 # --- the end of the combat: lone HQs, Battle Victory (§5.3.2, §7.5.3) ---------------------------------------------
 
 
+def displace_hq(state: GazalaState, hq: str, events: list[Event]) -> GazalaState:
+    """§5.3.2: ``hq`` goes to the first of its nearest destinations (ruling: the owner's choice among equals) and pays
+    its penalty (one Attack Support point, one Activation space); it stays where it is when it has none."""
+    options = hq_displacement_options(sit_of(state), hq)
+    if not options:
+        return state
+    counter = state.hqs[hq]
+    formation = state.pack.hq(hq).formation
+    level = state.formations[formation]
+    penalty = hq_displacement_penalty(state.pack, support=counter.support, level=level.level)
+    moved = counter.model_copy(update={"hex": options[0], "support": penalty.support})
+    lowered = level.model_copy(update={"level": penalty.level})
+    state = state.model_copy(
+        update={"hqs": {**state.hqs, hq: moved}, "formations": {**state.formations, formation: lowered}}
+    )
+    side = state.pack.formation(formation).side
+    events.append(Event(kind="hq_displaced", seat=side, rule="5.3.2", data={"hq": hq, "dst": options[0]}))
+    return state
+
+
 def _lone_hqs(state: GazalaState, events: list[Event]) -> GazalaState:
     """§7.5, §5.3.2: an HQ the combat left without a combat unit in the attacking or the defending hex is displaced
-    at once (ruling: to the first of its nearest destinations, the owner's choice among equals), with its penalty."""
+    at once (:func:`displace_hq`)."""
     battle = _battle(state)
     for hq in hqs_left_alone(sit_of(state), (HexId(battle.source), HexId(battle.target))):
-        options = hq_displacement_options(sit_of(state), hq)
-        if not options:
-            continue
-        counter = state.hqs[hq]
-        formation = state.pack.hq(hq).formation
-        level = state.formations[formation]
-        penalty = hq_displacement_penalty(state.pack, support=counter.support, level=level.level)
-        moved = counter.model_copy(update={"hex": options[0], "support": penalty.support})
-        lowered = level.model_copy(update={"level": penalty.level})
-        state = state.model_copy(
-            update={"hqs": {**state.hqs, hq: moved}, "formations": {**state.formations, formation: lowered}}
-        )
-        side = state.pack.formation(formation).side
-        events.append(Event(kind="hq_displaced", seat=side, rule="5.3.2", data={"hq": hq, "dst": options[0]}))
+        state = displace_hq(state, hq, events)
     return state
 
 

@@ -7,8 +7,8 @@ where leaving a hex is a Reaction trigger point, and ``halt``. A trigger point (
 exit, a hex next to an enemy combat unit) puts a :class:`~.state.ReactionOffer` on the pending stack for the other
 seat: ``react`` with a qualifying unit, or ``decline``. At most one attempt is made per Movement Action.
 
-Ruling (stricter than §5.3.1, which checks stacking only at the end of an Action and then disrupts and displaces):
-a moving stack never enters a hex where it would be overstacked.
+Stacking (§5.3.1) does not restrict movement: a stack may pass through, and stop in, a hex it overstacks; where the
+move ends, :mod:`.overstack` disrupts and displaces before the game goes on.
 """
 
 from __future__ import annotations
@@ -16,10 +16,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from pbem.games.gazala import victory
+from pbem.games.gazala import overstack, victory
 from pbem.games.gazala.actions import Decline, Halt, Leave, Move, React, Step
-from pbem.games.gazala.admin import next_reinforcement
-from pbem.games.gazala.battle import finish_rbc_move
 from pbem.games.gazala.board import adjacent, hqs_displaced_by, other, walk_path
 from pbem.games.gazala.combat_declare import check_rbc_move
 from pbem.games.gazala.data import Side
@@ -36,7 +34,6 @@ from pbem.games.gazala.ops import (
 )
 from pbem.games.gazala.paths import command
 from pbem.games.gazala.scenarios import activation_restriction, static_side
-from pbem.games.gazala.stacking import stacking
 from pbem.games.gazala.state import Activation, DiceWait, GazalaState, MoveState, Reacting, ReactionOffer, sit_of
 from pbem.kit.hexes import HexId
 from pbem.kit.machine import pop, push, top
@@ -188,7 +185,8 @@ def _neighbours(state: GazalaState) -> tuple[str, ...]:
 
 
 def _step_verdict(state: GazalaState, there: str) -> Verdict:
-    """One more step of the move under way: the walk of the whole path so far (§7.3), and the stacking ruling."""
+    """One more step of the move under way: the walk of the whole path so far (§7.3); stacking limits do not
+    prohibit movement (§5.3.1)."""
     assert state.move is not None
     sit = sit_of(state)
     if there not in sit.board.grid:
@@ -200,13 +198,7 @@ def _step_verdict(state: GazalaState, there: str) -> Verdict:
         verdict, _ = walk_path(
             sit, state.move.units, path, supplied=state.move.supplied, reinforcement=state.move.reinforcement
         )
-    if not verdict.ok:
-        return verdict
-    if not sit.enemy_minefield(HexId(there), sit.board.side[state.move.units[0]]):
-        after = stacking(state.pack, [*_pieces_at(state, there), *state.move.units])
-        if not after.ok:
-            return after
-    return ALLOW
+    return verdict
 
 
 def can_continue(state: GazalaState) -> bool:
@@ -422,7 +414,8 @@ def minefield_checked(state: GazalaState, outcome: Outcome) -> Result[GazalaStat
     side = sit.board.side[wait.units[0]]
     if not entered:
         assert state.move is not None
-        return _finish(state.model_copy(update={"move": state.move.model_copy(update={"units": ()})}), tuple(events))
+        stopped = state.model_copy(update={"move": state.move.model_copy(update={"units": ()})})
+        return _finish(stopped, tuple(events), side=side)
     return _entered(state, side, tuple(entered), wait.hex, tuple(events))
 
 
@@ -505,15 +498,28 @@ def _land(state: GazalaState) -> tuple[GazalaState, list[Event]]:
     return victory.sudden_death(state.model_copy(update={"move": None})), events
 
 
-def _finish(state: GazalaState, events: tuple[Event, ...]) -> Result[GazalaState]:
-    rbc = state.move is not None and state.move.rbc
-    arriving = state.move is not None and state.move.reinforcement
+def _where(state: GazalaState, side: Side | None = None) -> tuple[Side | None, tuple[str, ...], tuple[str, ...]]:
+    """The moving side, the hexes where the move under way leaves its stack (where it stands and where each mover
+    is), and the movers: what :func:`.overstack.settle` checks at the move's end (§5.3.1)."""
+    move_state = state.move
+    assert move_state is not None
+    movers = move_state.units
+    if side is None and movers:
+        side = state.pack.side_of(movers[0])
+    placed = [state.units[m].hex if m in state.units else state.hqs[m].hex for m in movers]
+    return side, (move_state.path[-1], *(h for h in placed if h is not None)), movers
+
+
+def _finish(state: GazalaState, events: tuple[Event, ...], *, side: Side | None = None) -> Result[GazalaState]:
+    """The end of a Movement Action: the hex entered (:func:`_land`), overstacking resolved (§5.3.1), then what
+    follows the move (the Action's end, a Retreat before Combat's end, the next reinforcement)."""
+    assert state.move is not None
+    then = "rbc" if state.move.rbc else "reinforcement" if state.move.reinforcement else "action"
+    side, hexes, movers = _where(state, side)
     state, landed = _land(state)
-    if rbc:
-        return finish_rbc_move(state, (*events, *landed))
-    if arriving:
-        return next_reinforcement(pop(state), (*events, *landed))
-    return after_action(state, (*events, *landed))
+    if side is None:
+        return after_action(state, (*events, *landed))
+    return overstack.settle(state, side, hexes, movers, then, (*events, *landed))
 
 
 # --- Formation Reaction (§6.5) -----------------------------------------------------------------------------------
@@ -592,12 +598,16 @@ def reaction_rolled(state: GazalaState, outcome: Outcome) -> Result[GazalaState]
         data={"formation": formation, "die": check, "rating": rating, "ap_die": ap_die, "ap": points, "level": level},
         text=f"{formation} reacts ({check} against {rating}) with {points} Action Points",
     )
+    mover, hexes, movers = _where(state)
     state, landed = _land(state)
     reacting = Activation(
         side=side, formation=formation, ap=points, schwerpunkt=schwerpunkt, supplied=bool(wait.drms[0])
     )
     state = push(state.model_copy(update={"reaction": reacting}), Reacting(seat=side))
-    return Result(state=state, events=(event, *landed))
+    if mover is None:
+        return Result(state=state, events=(event, *landed))
+    # The mover's Action ends where it stopped (§6.5.3): its overstacking is resolved before the Reaction acts.
+    return overstack.settle(state, mover, hexes, movers, "none", (event, *landed))
 
 
 def declines(state: GazalaState, seat: str) -> Iterator[Decline]:

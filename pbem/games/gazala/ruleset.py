@@ -4,28 +4,31 @@ Phases: ``ops`` (the side with the initiative acts, transfers or passes, §6.2),
 Actions, §7), ``admin`` (§9), ``over``. Interrupts: ``dice`` (every roll the sequence waits for, handed to its
 handler by purpose), ``reaction_offer`` (§6.5.1: the non-moving seat may attempt a Formation Reaction),
 ``reacting`` (§6.5.2: the reacting formation's nested activation; also the defender's Battle Victory bonus APs,
-§7.5.3), ``reinforcing`` (§9.4.2), and the decisions of a combat (:mod:`.battle`: Retreat before Combat and its
+§7.5.3), ``reinforcing`` (§9.4.2), ``overstack`` (§5.3.1, §5.3.3: displacements at a move's end, :mod:`.overstack`),
+``snafu`` (§5.2: the marker's holder may re-roll an opponent's die just rolled,
+:mod:`.snafu`), and the decisions of a combat (:mod:`.battle`: Retreat before Combat and its
 free move, escalation, air, Lead Formation, Armour Superiority, first loss, hit distribution, retreat, displacement).
 
 Not registered in the ``pbem.games`` entry point (BRIEF): the hidden information of the rules (limited stack
-intelligence, secret assignments with dummies), SNAFU and the reassignment of independents are not enforced yet;
+intelligence, secret assignments with dummies) is not enforced yet;
 develop with ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from pydantic import TypeAdapter
 
-from pbem.games.gazala import actions_misc, admin, battle, moves, ops, victory
+from pbem.games.gazala import actions_misc, admin, battle, moves, ops, overstack, snafu, victory
 from pbem.games.gazala.actions import (
     Activate,
     ActivateUnit,
     Air,
     ArmourChoice,
     ArmourUnit,
+    Assign,
     Attack,
     Breach,
     Cannibalise,
@@ -40,18 +43,22 @@ from pbem.games.gazala.actions import (
     GazalaAction,
     Halt,
     Improve,
+    KeepRoll,
     Lead,
     Leave,
     Move,
+    Organised,
     Pass,
     Postpone,
     React,
     Refit,
     Reinforce,
+    ReinforceAt,
     Replace,
     RetreatBeforeCombat,
     RetreatPath,
     Schwerpunkt,
+    Snafu,
     Stand,
     Step,
     Transfer,
@@ -93,6 +100,17 @@ ACTIVATION_ACTIONS = (
     "decline_bonus",
     "end_activation",
 )
+ADMIN_ACTIONS = (
+    "assign",
+    "organised",
+    "schwerpunkt",
+    "replace",
+    "cannibalise",
+    "forgo",
+    "reinforce",
+    "reinforce_at",
+    "postpone",
+)
 AXIS_FORMATIONS = ("21pz", "15pz", "90le", "15sch", "ariete", "trieste", "brescia", "pavia", "trento", "sabratha")
 """The Axis formations on the map at the start of 10.2 and 10.3: where the Axis player may put the Schwerpunkt."""
 
@@ -113,9 +131,37 @@ _DICE: dict[str, Callable[[GazalaState, Outcome], Stepped[GazalaState]]] = {
 }
 
 
-def _dice(state: GazalaState, outcome: Outcome) -> Stepped[GazalaState]:
+def _handle(state: GazalaState, outcome: Outcome) -> Stepped[GazalaState]:
     """The handler of the roll the top :class:`DiceWait` waits for."""
     return _DICE[top(state, DiceWait).purpose](state, outcome)
+
+
+def _dice(state: GazalaState, outcome: Outcome) -> Stepped[GazalaState]:
+    """A roll came back: the SNAFU window first (§5.2), then its handler."""
+    return snafu.offer_or_apply(state, outcome, _handle)
+
+
+def _displacements(state: GazalaState, seat: str) -> Iterator[Displace]:
+    """A displacement after a combat's retreat (:mod:`.battle`) or at the end of a move (:mod:`.overstack`)."""
+    if overstack.top_overstack(state) is not None:
+        return overstack.displacements(state, seat)
+    return battle.displacements(state, seat)
+
+
+def _can_displace(state: GazalaState, seat: str, act: Displace) -> Verdict:
+    if overstack.top_overstack(state) is not None:
+        return overstack.can_displace(state, seat, act)
+    return battle.can_displace(state, seat, act)
+
+
+def _displace(state: GazalaState, seat: str, act: Displace) -> Stepped[GazalaState]:
+    if overstack.top_overstack(state) is not None:
+        return overstack.displace(state, seat, act)
+    return battle.displace(state, seat, act)
+
+
+def _keep(state: GazalaState, seat: str, act: KeepRoll) -> Stepped[GazalaState]:
+    return snafu.keep(state, seat, act, _handle)
 
 
 def _activation_seat(state: GazalaState) -> tuple[str, ...]:
@@ -135,7 +181,17 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         Phase("activation", ACTIVATION_ACTIONS, rule="7", to_act=_activation_seat),
         Phase(
             "admin",
-            ("schwerpunkt", "replace", "cannibalise", "forgo", "reinforce", "postpone"),
+            (
+                "assign",
+                "organised",
+                "schwerpunkt",
+                "replace",
+                "cannibalise",
+                "forgo",
+                "reinforce",
+                "reinforce_at",
+                "postpone",
+            ),
             rule="9",
             to_act=admin.admin_seat,
         ),
@@ -157,6 +213,8 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         Interrupt("distribution", ("distribute",), rule="7.5.2"),
         Interrupt("retreat", ("retreat",), rule="7.5.2.2"),
         Interrupt("displacement", ("displace",), rule="5.3.3"),
+        Interrupt("overstack", ("displace",), rule="5.3.3"),
+        Interrupt("snafu", ("snafu", "keep_roll"), rule="5.2"),
     ),
     actions=(
         action(Activate, legal=ops.activations, can=ops.can_activate, effect=ops.activate),
@@ -175,11 +233,14 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         action(EndActivation, legal=ops.ends, can=ops.can_end, effect=ops.end),
         action(React, legal=moves.reacts, can=moves.can_react, effect=moves.react),
         action(Decline, legal=moves.declines, can=moves.can_decline, effect=moves.decline),
+        action(Assign, legal=admin.assignments, can=admin.can_assign, effect=admin.assign),
+        action(Organised, legal=admin.organised_ends, can=admin.can_organised, effect=admin.organised),
         action(Schwerpunkt, legal=admin.schwerpunkts, can=admin.can_schwerpunkt, effect=admin.place_schwerpunkt),
         action(Replace, legal=admin.replacements, can=admin.can_replace, effect=admin.replace),
         action(Cannibalise, legal=admin.cannibalisations, can=admin.can_cannibalise, effect=admin.cannibalise),
         action(Forgo, legal=admin.forgoes, can=admin.can_forgo, effect=admin.forgo),
         action(Reinforce, legal=admin.reinforcements, can=admin.can_reinforce, effect=admin.reinforce),
+        action(ReinforceAt, legal=admin.alternates, can=admin.can_reinforce, effect=admin.reinforce),
         action(Postpone, legal=admin.postponements, can=admin.can_postpone, effect=admin.postpone),
         action(Attack, legal=battle.attacks, can=battle.can_attack, effect=battle.attack),
         action(RetreatBeforeCombat, legal=battle.rbc_attempts, can=battle.can_rbc, effect=battle.rbc),
@@ -192,8 +253,10 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         action(FirstLoss, legal=battle.first_losses, can=battle.can_first_loss, effect=battle.first_loss),
         action(Distribute, legal=battle.distributions, can=battle.can_distribute, effect=battle.distribute_hits),
         action(RetreatPath, legal=battle.retreats, can=battle.can_retreat_path, effect=battle.retreat),
-        action(Displace, legal=battle.displacements, can=battle.can_displace, effect=battle.displace),
+        action(Displace, legal=_displacements, can=_can_displace, effect=_displace),
         action(DeclineBonus, legal=battle.bonus_declines, can=battle.can_decline_bonus, effect=battle.decline_bonus),
+        action(Snafu, legal=snafu.snafus, can=snafu.can_snafu, effect=snafu.reroll),
+        action(KeepRoll, legal=snafu.keeps, can=snafu.can_keep, effect=_keep),
     ),
 )
 

@@ -29,14 +29,16 @@ __all__ = [
     "HqState",
     "Marker",
     "MoveState",
+    "Overstack",
     "Reacting",
     "ReactionOffer",
+    "SnafuOffer",
     "position",
     "sit_of",
 ]
 
 Phase = Literal["ops", "activation", "admin", "over"]
-AdminStep = Literal["organisation", "replacement", "cw_replacement", "reinforcement"]
+AdminStep = Literal["organisation", "cw_organisation", "replacement", "cw_replacement", "reinforcement"]
 
 
 SIDES: tuple[Side, ...] = ("axis", "cw")
@@ -156,6 +158,8 @@ class DiceWait(Pending):
     formation: str | None = None
     hex: str | None = None
     drms: tuple[int, ...] = ()
+    kept: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    target: tuple[str, int] | None = None
 
 
 class ReactionOffer(Pending):
@@ -239,7 +243,34 @@ class Reinforcing(Pending):
     kind: Literal["reinforcing"] = "reinforcing"
 
 
-PendingItem = Annotated[DiceWait | ReactionOffer | Reacting | BattleStep | Reinforcing, Field(discriminator="kind")]
+class SnafuOffer(Pending):
+    """§5.2: the holder of the marker may force a re-roll of one of the opponent's dice just rolled.
+
+    Attributes:
+        dice: the faces rolled, by roll id, as the engine handed them back.
+        owners: the side owning each die, by roll id, in the same order as ``dice``.
+    """
+
+    kind: Literal["snafu"] = "snafu"
+    dice: tuple[tuple[str, tuple[int, ...]], ...]
+    owners: tuple[tuple[str, tuple[Side, ...]], ...]
+
+
+class Overstack(Pending):
+    """§5.3.1, §5.3.3: a Movement Action ended with ``side`` overstacked in ``hexes``; ``seat`` picks the next
+    displacement of the first; ``then`` is what the move's end leads to once every hex meets the limits (the
+    Action's end, a Retreat before Combat's end, the next reinforcement, or nothing: a Reaction acts next)."""
+
+    kind: Literal["overstack"] = "overstack"
+    hexes: tuple[str, ...]
+    side: Side
+    then: Literal["action", "rbc", "reinforcement", "none"]
+
+
+PendingItem = Annotated[
+    DiceWait | ReactionOffer | Reacting | BattleStep | Reinforcing | SnafuOffer | Overstack,
+    Field(discriminator="kind"),
+]
 
 
 class Victory(_Frozen):

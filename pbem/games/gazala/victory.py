@@ -63,7 +63,33 @@ def lose(state: GazalaState, unit: str, points: int, rule: str) -> tuple[GazalaS
         data={"unit": unit, "lost": lost, "cs": left},
         text=f"{unit} loses {lost} SP" + ("" if left else " and is eliminated"),
     )
-    return state, (event,)
+    if left:
+        return state, (event,)
+    state, removed = _hq_removed(state, record.formation or counter.assigned)
+    return state, (event, *removed)
+
+
+def _hq_removed(state: GazalaState, formation: str | None) -> tuple[GazalaState, tuple[Event, ...]]:
+    """§3.3: an HQ is removed from play once every unit of its formation and every unit assigned to it has been
+    eliminated (a unit not yet arrived, or cannibalised for Replacement Points, §9.3, is not eliminated)."""
+    hq = next((h.id for h in state.pack.hqs if h.formation == formation), None)
+    if hq is None or state.hqs[hq].hex is None:
+        return state, ()
+    pack = state.pack
+    members = [u for u, c in state.units.items() if pack.unit(u).formation == formation or c.assigned == formation]
+    if any(state.units[u].cs > 0 for u in members):
+        return state, ()
+    state = state.model_copy(update={"hqs": {**state.hqs, hq: state.hqs[hq].model_copy(update={"hex": None})}})
+    side = pack.formation(pack.hq(hq).formation).side
+    return state, (
+        Event(
+            kind="hq_removed",
+            seat=side,
+            rule="3.3",
+            data={"hq": hq, "formation": formation},
+            text=f"{hq} is removed from play: every unit of {formation} has been eliminated",
+        ),
+    )
 
 
 def _scenario(state: GazalaState) -> Scenario:

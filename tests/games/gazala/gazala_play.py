@@ -30,11 +30,21 @@ def refused(state: GazalaState, seat: str, action: dict[str, Any]) -> Verdict:
     return verdict
 
 
-def roll(state: GazalaState, faces: Mapping[str, tuple[int, ...]]) -> Step[GazalaState]:
-    """Resolve the first pending roll request with the given faces (by roll id)."""
+def rolled(state: GazalaState, faces: Mapping[str, tuple[int, ...]]) -> Step[GazalaState]:
+    """Resolve the first pending roll request with the given faces (by roll id), stopping at a SNAFU offer."""
     assert state.rolls is not None, "no roll is pending"
     assert {r.id for r in state.rolls.rolls} == set(faces), state.rolls
     return RULESET.resume(state.without_first_roll(), Outcome(dice=dict(faces)))
+
+
+def roll(state: GazalaState, faces: Mapping[str, tuple[int, ...]]) -> Step[GazalaState]:
+    """Resolve the first pending roll request with the given faces (by roll id); if the SNAFU holder is offered a
+    re-roll (§5.2), it keeps the roll."""
+    step = rolled(state, faces)
+    if step.state.pending and step.state.pending[-1].kind == "snafu":
+        kept = act(step.state, step.state.pending[-1].seat, {"action": "keep_roll"})
+        return Step(state=kept.state, events=(*step.events, *kept.events))
+    return step
 
 
 def place(state: GazalaState, **hexes: str | None) -> GazalaState:

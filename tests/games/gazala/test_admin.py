@@ -7,6 +7,7 @@ import pytest
 from pbem.games.gazala.admin import begin_admin
 from pbem.games.gazala.ops import end_of_turn
 from pbem.games.gazala.ruleset import RULESET
+from pbem.games.gazala.state import sit_of
 from pbem.games.gazala.victory import end_of_turn as victory_end_of_turn
 from pbem.games.gazala.victory import occupy, score
 from tests.games.gazala.gazala_play import PACK, act, active, kinds, place, refused, roll, start, update
@@ -281,3 +282,44 @@ def test_stopcol_and_seacol_give_leg_infantry_rps_at_any_strength() -> None:
     fed = act(done, "cw", {"action": "replace", "unit": "151-bde"}).state
     assert fed.units["151-bde"].cs == 9
     assert refused(start("opening-phase"), "cw", {"action": "cannibalise", "unit": "seacol"}).ok is False
+
+
+def _cw_reinforcing(blocked: tuple[str, ...]):
+    state = begin_admin(start("opening-phase").model_copy(update={"turn": 2, "blocked": blocked}), ()).state
+    state = act(state, "axis", {"action": "schwerpunkt", "formation": "21pz"}).state
+    if state.admin == "replacement":
+        state = act(state, "axis", {"action": "forgo"}).state
+    return state
+
+
+@pytest.mark.rule("9.4.1")
+def test_with_every_entry_hex_blocked_a_reinforcement_enters_at_the_nearest_map_edge_hex() -> None:
+    record = next(r for r in PACK.scenario("opening-phase").reinforcements if r.unit == "6rtr")
+    state = _cw_reinforcing(tuple(record.entry))
+    legal = RULESET.legal_actions(state, "cw")
+    alternates = [a for a in legal if a["action"] == "reinforce_at" and a["unit"] == "6rtr"]
+    assert alternates and all(a["entry"] in record.entry for a in alternates)
+    grid = sit_of(state).board.grid
+    edge = PACK.map.cols[1] if PACK.setting("cw_edge") == "east" else PACK.map.cols[0]
+    sources = [s.hex for s in PACK.supply_sources if s.id in record.entry]
+    for pick in alternates:
+        assert grid.offset(pick["hex"])[0] == edge and pick["hex"] not in sources
+    entered = act(state, "cw", alternates[0])
+    assert entered.state.units["6rtr"].hex == alternates[0]["hex"] and entered.events[0].data["alternate"] is True
+    assert refused(state, "cw", {**alternates[0], "hex": sources[0]}).reason == "alternate"
+
+
+@pytest.mark.rule("9.4.1")
+def test_no_alternate_entry_while_an_entry_hex_is_available() -> None:
+    record = next(r for r in PACK.scenario("opening-phase").reinforcements if r.unit == "6rtr")
+    state = _cw_reinforcing(tuple(record.entry[1:]))
+    legal = RULESET.legal_actions(state, "cw")
+    assert any(a["action"] == "reinforce" for a in legal) and not any(a["action"] == "reinforce_at" for a in legal)
+    free = [s.hex for s in PACK.supply_sources if s.side == "cw" and s.entry]
+    grid = sit_of(state).board.grid
+    column = grid.offset(free[0])[0]
+    anywhere = next(
+        h for h in (grid.hex_id(column, r) for r in range(PACK.map.rows[0], PACK.map.rows[1] + 1)) if h not in free
+    )
+    move = {"action": "reinforce_at", "unit": "6rtr", "entry": record.entry[0], "hex": anywhere}
+    assert refused(state, "cw", move).reason == "alternate"

@@ -73,14 +73,6 @@ def test_entering_an_enemy_zone_of_control_ends_the_move() -> None:
     assert stopped.state.move is None and stopped.state.units["ix-132"].hex == "2623"
 
 
-@pytest.mark.rule("5.3.1")
-def test_a_moving_stack_never_enters_a_hex_where_it_would_be_overstacked() -> None:
-    state = place(_ariete(), **{"ix-132": "2823", "vii-132": "2822", "8-bers": "2622"})
-    state = place(state, **{"viii-132": "2822"})
-    moving = act(state, "axis", {"action": "move", "units": ["ix-132"]}).state
-    assert refused(moving, "axis", {"action": "step", "to": "2822"}).reason == "overstacked"
-
-
 @pytest.mark.rule("7.3.6")
 def test_minefield_entry_checks_split_the_stack() -> None:
     state = place(_ariete(), **{"8-bers": "2722", "vii-132": "2722"})
