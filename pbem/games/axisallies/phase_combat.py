@@ -87,6 +87,7 @@ def battle_of(record: BattleRecord) -> Battle:
         kind="land",
         attacker=record.attacker,
         land={o: _units(c) for o, c in record.land.items()},
+        air_sea=_units(record.air),
         defenders=_units(record.defenders),
         round=record.round,
         main=record.main,
@@ -203,10 +204,18 @@ def strikes(state: AxisState, seat: str) -> Iterator[Strike]:
         yield Strike(ability=ability)
 
 
+def _before_strikes(state: AxisState, used: tuple[str, ...]) -> Position:
+    """The board before the strikes ``used`` of this combat (each destroyed one token of the attacked
+    territory), as :func:`lib.check_supply_strikes` reads it."""
+    board = state.position()
+    space = _battle(state).space
+    return replace(board, supply={**board.supply, space: board.supply_in(space) + len(used)})
+
+
 def can_strike(state: AxisState, seat: str, act: Strike) -> Verdict:
     decision = top(state, StrikeSupply)
     return lib.check_supply_strikes(
-        state.pack, state.position(), battle_of(_battle(state)), (*decision.used, act.ability)
+        state.pack, _before_strikes(state, decision.used), battle_of(_battle(state)), (*decision.used, act.ability)
     )
 
 
@@ -222,7 +231,7 @@ def strike(state: AxisState, seat: str, act: Strike) -> Step[AxisState]:
     event = Event(kind="supply_destroyed", seat=seat, rule=rule, data={"space": space, "by": act.ability})
     used = (*decision.used, act.ability)
     if any(
-        lib.check_supply_strikes(state.pack, state.position(), battle_of(_battle(state)), (*used, a)).ok
+        lib.check_supply_strikes(state.pack, _before_strikes(state, used), battle_of(_battle(state)), (*used, a)).ok
         for a in ("supply_raider", "collateral_damage")
     ):
         return Step(state=replace_top(state, decision.model_copy(update={"used": used})), events=(event,))

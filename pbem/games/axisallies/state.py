@@ -123,6 +123,8 @@ class BattleRecord(_Model):
     attacker: str
     land: dict[str, Counts]
     defenders: Counts
+    air: Counts = Field(default_factory=dict)
+    """The attacking air units (pp.15, 31): they fly in from anywhere, so they are not kept per origin."""
     round: int = 1
     main: str | None = None
     must_press: bool = False
