@@ -38,6 +38,7 @@ from pbem.games.axisallies.actions import (
     Requisition,
     Withdraw,
 )
+from pbem.games.axisallies.blitz_pairs import blitzes_alone, follow, free_route, record_tank
 from pbem.games.axisallies.data import AxisAlliesPack, Scenario, UnitType
 from pbem.games.axisallies.economy import (
     Order,
@@ -145,6 +146,7 @@ def start_turn(state: AxisState) -> Step[AxisState]:
             "exhausted": {},
             "spent": {},
             "blitzed": (),
+            "blitz_routes": (),
             "attacks": (),
             "attacked": (),
             "ordered": {},
@@ -609,6 +611,8 @@ def _check_path(state: AxisState, position: Position, power: str, unit: UnitType
     pack = state.pack
     if unit.category == "land":
         phase: MovePhase = "combat" if state.phase == "combat_move" else "noncombat"
+        if _goes_along(state, unit) and _blitz_path(state, path):
+            return deny("15", "blitz-needs-tank", f"{unit.id} blitzes only along with a tank that blitzed first")
         return check_land_move(
             pack, scenario_of(state), position, power, unit.type, path, phase=phase, blitzed=frozenset(state.blitzed)
         )
@@ -664,6 +668,11 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
                         yield Move(unit=unit.type, origin=space, to=there)
                 continue
             seen: set[str] = set()
+            if state.phase == "combat_move" and unit.has("blitz"):
+                for route in state.blitz_routes:
+                    if route.path[0] == space and free_route(state, space, route.path[-1]) is not None:
+                        seen.add(route.path[-1])
+                        yield Move(unit=unit.type, origin=space, to=route.path[-1])
             for path in _paths(state, space, unit):
                 if path[-1] not in seen and _check_path(state, position, power, unit, path).ok:
                     seen.add(path[-1])
@@ -708,6 +717,10 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
         return deny("15", "air-sea-combat-move", f"{unit.id} makes no combat move in this engine")
     if unit.category == "air":
         return _can_fly(state, unit, act.origin, act.to)
+    if _follows(state, unit, act) is not None:
+        return ALLOW
+    if _goes_along(state, unit) and any((r.path[0], r.path[-1]) == (act.origin, act.to) for r in state.blitz_routes):
+        return deny("15", "one-per-tank", f"1 {unit.id} at most goes along with each blitzing tank")
     path, verdict = find_path(state, state.power, unit, act.origin, act.to)
     if path is None:
         return verdict
@@ -716,6 +729,19 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
         if not _could_attack(arrived.model_copy(update={"phase": "declare"}), act.to, act.unit):
             return deny("15", "no-supply-for-attack", f"from {act.to} no attack could be paid for")
     return ALLOW
+
+
+def _goes_along(state: AxisState, unit: UnitType) -> bool:
+    """p.15: whether ``unit`` blitzes in this phase only along with a tank (mechanized infantry)."""
+    return state.phase == "combat_move" and unit.has("blitz") and not blitzes_alone(state.pack, unit)
+
+
+def _follows(state: AxisState, unit: UnitType, act: Move) -> tuple[str, ...] | None:
+    """p.15: the path of a tank's blitz that this mechanized infantry's combat move goes along, if any."""
+    if not _goes_along(state, unit):
+        return None
+    route = free_route(state, act.origin, act.to)
+    return route.path if route is not None else None
 
 
 def _blitz_path(state: AxisState, path: tuple[str, ...]) -> bool:
@@ -737,18 +763,29 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
     unit = state.pack.unit(state.power, act.unit)
     k = key(state.power, act.unit)
     events: list[Event] = []
+    along = _follows(state, unit, act)
     if unit.category == "air":
         path: tuple[str, ...] = (act.origin, act.to)
+    elif along is not None:
+        path = along
+        route = free_route(state, act.origin, act.to)
+        assert route is not None  # _follows found it
+        state = follow(state, route)
     else:
         found, _ = find_path(state, state.power, unit, act.origin, act.to)
         assert found is not None  # can_move found it
         path = found
     side = _side(state, state.power)
     blitz = state.phase == "combat_move" and status(state.pack, state.position(), path[1], side) == "hostile"
+    if blitz:
+        state = record_tank(state, path)
     state = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
     if state.phase == "combat_move":
         state = state.model_copy(update={"moved": added(state.moved, act.to, k, 1)})
-        if blitz:
+        if along is not None:  # a blitz along with a tank: as the tank, not obliged to attack (p.18)
+            if len(path) == 3:
+                state = state.model_copy(update={"exhausted": added(state.exhausted, act.to, k, 1)})
+        elif blitz:
             state, captured = _blitz(state, path[1])
             events.extend(captured)
             if len(path) == 3:

@@ -27,6 +27,7 @@ from pbem.kit.machine import MachineState, Pending
 __all__ = [
     "AttackGroup",
     "AxisState",
+    "BlitzRoute",
     "Counts",
     "ExcessDestroy",
     "ExcessMove",
@@ -114,6 +115,15 @@ class GroupRecord(_Model):
     rule: str = "21"
     batches: tuple[tuple[int, ...], ...] = ()
     aims: dict[str, int] = Field(default_factory=dict)
+
+
+class BlitzRoute(_Model):
+    """p.15: a path tanks blitzed along this combat move, and how many units without a tank (mechanized
+    infantry) moved along with them: at most one per tank."""
+
+    path: tuple[str, ...]
+    tanks: int = 0
+    followers: int = 0
 
 
 class BattleRecord(_Model):
@@ -217,6 +227,7 @@ class AxisState(MachineState):
         upkeep_paid: whether the UK spent Malta's supply token this turn (p.13).
         placed: the UK's variable reinforcements so far, zone -> type -> count (p.9).
         blitzed: territories captured by a blitz this turn (p.15, p.22).
+        blitz_routes: the paths tanks blitzed along this turn and the mechanized infantry that went along (p.15).
         landing: where the power's air units may land this turn: its side's territories at the turn's start (p.24).
         attacks: this turn's declared land attacks not yet fought (p.18); ``pre_declared``: a Torch landing (p.28).
         battle: the combat being fought (phase 4).
@@ -248,6 +259,7 @@ class AxisState(MachineState):
     exhausted: dict[str, Counts] = Field(default_factory=dict)
     spent: dict[str, Counts] = Field(default_factory=dict)
     blitzed: tuple[str, ...] = ()
+    blitz_routes: tuple[BlitzRoute, ...] = ()
     landing: tuple[str, ...] = ()
     attacks: tuple[AttackGroup, ...] = ()
     battle: BattleRecord | None = None
