@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Literal
 
+from pbem.games.axisallies import air_sorties as air
 from pbem.games.axisallies import combat as lib
 from pbem.games.axisallies.actions import (
     Aim,
@@ -48,6 +49,7 @@ from pbem.games.axisallies.movement import retreat_destinations
 from pbem.games.axisallies.position import Position, enemy
 from pbem.games.axisallies.state import (
     AimHits,
+    AirDefenseRoll,
     AxisState,
     BattleRecord,
     ChooseMain,
@@ -125,7 +127,7 @@ def _defender_seat(state: AxisState, record: BattleRecord) -> str:
 
 
 def _targets(state: AxisState) -> list[str]:
-    return sorted({g.target for g in state.attacks})
+    return sorted({g.target for g in state.attacks} | air.unfought_targets(state))
 
 
 def fights(state: AxisState, seat: str) -> Iterator[Fight]:
@@ -149,6 +151,14 @@ def fight(state: AxisState, seat: str, act: Fight) -> Step[AxisState]:
             land = added(land, g.origin, key(g.power, type_), n)
     side = pack.power(state.power).side or "axis"
     defenders = _counts(defenders_in(pack, state.position(), act.target, side))
+    flying: Counts = {}
+    sorties = []
+    for sortie in state.sorties:  # p.15: the air units that flew to attack here join (air-only attacks too)
+        if sortie.target == act.target and not sortie.fought:
+            flying[key(sortie.power, sortie.type)] = flying.get(key(sortie.power, sortie.type), 0) + 1
+            sortie = sortie.model_copy(update={"fought": True})
+        sorties.append(sortie)
+    state = state.model_copy(update={"sorties": tuple(sorties)})
     scenario = pack.scenario(state.scenario)
     landing = next((row for row in scenario.torch.landings if row.territory == act.target), None)
     torch = landing is not None and state.round == scenario.torch.round and any(g.origin == act.target for g in groups)
@@ -157,6 +167,7 @@ def fight(state: AxisState, seat: str, act: Fight) -> Step[AxisState]:
         attacker=side,
         land=land,
         defenders=defenders,
+        air=flying,
         must_press=torch and scenario.torch.must_press_with_all_units,
         controller=landing.controller_if_won if torch and landing is not None else state.power,
     )
@@ -188,7 +199,28 @@ def main(state: AxisState, seat: str, act: Main) -> Step[AxisState]:
 
 
 def _before_round_one(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
-    return _round(state, events)
+    """p.31: air defense fires once, before round 1, at the attacking air units."""
+    dice = lib.air_defense_dice(state.pack, battle_of(_battle(state)))
+    if not dice:
+        return _round(state, events)
+    spec = RollSpec(id="ad", sides=state.pack.limit("die_sides"), n=dice, purpose="air defense")
+    waiting = push(state, AirDefenseRoll(seat=_attacker_seat(state))).with_rolls(RollRequest(rolls=(spec,)))
+    return Step(state=waiting, events=events)
+
+
+def air_defense_rolled(state: AxisState, outcome: Outcome) -> Step[AxisState]:
+    """p.31: each die at or under the air defense number destroys an attacking air unit, the attacker's pick."""
+    state = pop(state)
+    record = _battle(state)
+    faces = (outcome.dice or {}).get("ad", ())
+    hits = lib.air_defense_hits(state.pack, faces)
+    event = Event(kind="air_defense", rule="31", data={"space": record.space, "faces": list(faces), "hits": hits})
+    volley = lib.air_defense_volley(state.pack, battle_of(record), hits)
+    if not volley:
+        return _round(state, (event,))
+    stored = tuple(HitRecord(count=h.count, allowed=tuple(sorted(key(*p) for p in h.allowed))) for h in volley)
+    decision = TakeCasualties(seat=_attacker_seat(state), role="attacker", hits=stored, stage="air_defense")
+    return Step(state=push(state, decision), events=(event,))
 
 
 def _strikes_or(state: AxisState, then: Literal["fire", "conclude"], events: tuple[Event, ...]) -> Step[AxisState]:
@@ -472,9 +504,9 @@ def _chosen(decision: TakeCasualties) -> Counts:
 def _origins(state: AxisState, decision: TakeCasualties, unit_key: str) -> list[str | None]:
     """Where a casualty may come from: the defender's pieces are in the space (None); the attacker names the
     origin of each land unit lost (it decides flanking and the supply to press, pp.19, 23)."""
-    if decision.role == "defender":
-        return [None]
     record = _battle(state)
+    if decision.role == "defender" or unit_key in record.air:
+        return [None]
     return [
         o for o, c in sorted(record.land.items()) if c.get(unit_key, 0) > decision.chosen.get(o, {}).get(unit_key, 0)
     ]
@@ -490,7 +522,7 @@ def casualties(state: AxisState, seat: str) -> Iterator[Casualty]:
 
 def can_casualty(state: AxisState, seat: str, act: Casualty) -> Verdict:
     decision = top(state, TakeCasualties)
-    rule = "21" if decision.role == "defender" else "22"
+    rule = "31" if decision.stage == "air_defense" else "21" if decision.role == "defender" else "22"
     options = lib.casualty_options(_hit_objects(decision), _own_pool(state, decision.role), _units(_chosen(decision)))
     if split(act.unit) not in options:
         return deny(rule, "casualty-not-allowed", f"{act.unit} cannot be the next casualty")
@@ -516,11 +548,32 @@ def casualty(state: AxisState, seat: str, act: Casualty) -> Step[AxisState]:
         state = _with_battle(state, record.model_copy(update={"marked": _chosen(decision)}))
         return _after_casualties(state, "attacker", (event,))
     land = {o: dict(c) for o, c in record.land.items()}
+    flying = dict(record.air)
     for origin, counts in chosen.items():  # p.22: the attacker's casualties are removed at once
         for k, n in counts.items():
-            state = _remove(state, origin, k, n)
-            land = added(land, origin, k, -n)
-    return _after_casualties(_with_battle(state, record.model_copy(update={"land": land})), "defender", (event,))
+            if origin:
+                state = _remove(state, origin, k, n)
+                land = added(land, origin, k, -n)
+            else:  # air units, in the air over the territory
+                state = _shot_down(state, record.space, k, n)
+                flying[k] = flying.get(k, 0) - n
+    flying = {k: n for k, n in flying.items() if n > 0}
+    state = _with_battle(state, record.model_copy(update={"land": land, "air": flying}))
+    if decision.stage == "air_defense":
+        return _round(state, (event,))
+    return _after_casualties(state, "defender", (event,))
+
+
+def _shot_down(state: AxisState, space: str, unit_key: str, n: int) -> AxisState:
+    """``n`` of the attacking ``unit_key`` over ``space`` are destroyed (their sorties end)."""
+    sorties = list(state.sorties)
+    for _ in range(n):
+        sortie = next(
+            s for s in air.aloft(state, space, split(unit_key)[1]) if s.fought and s.power == split(unit_key)[0]
+        )
+        sorties.remove(sortie)
+        state = state.model_copy(update={"sorties": tuple(sorties)})
+    return state
 
 
 def _after_casualties(
@@ -851,7 +904,7 @@ def _finish(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
     record = _battle(state)
     ended = Event(kind="combat_resolved", rule="23", data={"space": record.space, "attacker": record.attacker})
     state = _with_battle(state, None)
-    if state.attacks:
+    if _targets(state):
         return Step(state=state, events=(*events, ended))
     return close_phase(state, (*events, ended))
 

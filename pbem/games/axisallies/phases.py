@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from pbem.games.axisallies import air_sorties as air
 from pbem.games.axisallies import phase_combat
 from pbem.games.axisallies.actions import (
     Claim,
@@ -123,6 +124,8 @@ def in_play(state: AxisState) -> dict[tuple[str, str], int]:
         for type_, n in reserve.items():
             if type_ != SUPPLY:
                 found[(power, type_)] = found.get((power, type_), 0) + n
+    for sortie in state.sorties:  # in the air (p.12)
+        found[(sortie.power, sortie.type)] = found.get((sortie.power, sortie.type), 0) + 1
     return found
 
 
@@ -147,6 +150,7 @@ def start_turn(state: AxisState) -> Step[AxisState]:
             "spent": {},
             "blitzed": (),
             "blitz_routes": (),
+            "sorties": (),
             "attacks": (),
             "attacked": (),
             "ordered": {},
@@ -402,6 +406,8 @@ def can_done(state: AxisState, seat: str, act: Done) -> Verdict:
         return _declarations_complete(state)
     if state.phase == "deploy":
         return can_done_deploy(state)
+    if state.phase == "noncombat_move" and next(air.landings(state), None) is not None:
+        return deny("24", "air-must-land", "an air unit that attacked can still land")
     return ALLOW
 
 
@@ -420,6 +426,9 @@ def done(state: AxisState, seat: str, act: Done) -> Step[AxisState]:
         state, events = _lose_undeployable(state)
         state, extra = phase6_events(state, state.pack, scenario_of(state))
         return close_phase(state, (event, *events, *extra))
+    if state.phase == "noncombat_move":
+        state, lost = air.ditch(state)
+        return close_phase(state, (event, *lost))
     return close_phase(state, (event,))
 
 
@@ -661,6 +670,10 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
             unit = state.pack.unit(*split(k))
             if _movable(state, space, k) <= 0 or not _may_move(state, unit, space):
                 continue
+            if unit.category == "air" and state.phase == "combat_move":
+                for there in air.sortie_targets(state, unit, space):
+                    yield Move(unit=unit.type, origin=space, to=there)
+                continue
             if unit.category == "air":
                 reach = _air_reach(state, position, power, unit, space)
                 for there in sorted(reach):
@@ -677,6 +690,9 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
                 if path[-1] not in seen and _check_path(state, position, power, unit, path).ok:
                     seen.add(path[-1])
                     yield Move(unit=unit.type, origin=space, to=path[-1])
+    if state.phase == "noncombat_move":
+        for type_, over, there in air.landings(state):
+            yield Move(unit=type_, origin=over, to=there)
 
 
 def _may_move(state: AxisState, unit: UnitType, space: str) -> bool:
@@ -684,7 +700,7 @@ def _may_move(state: AxisState, unit: UnitType, space: str) -> bool:
     noncombat move; land units at sea are convoy cargo and never move by themselves (p.14)."""
     if graph_of(state.pack).kind(space) == "sea" and unit.category == "land":
         return False
-    return unit.category == "land" or state.phase == "noncombat_move"
+    return unit.category in ("land", "air") or state.phase == "noncombat_move"
 
 
 def _landing_waits(state: AxisState, space: str) -> Verdict:
@@ -708,6 +724,8 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
     unit = _chart(state.pack, state.power, act.unit)
     if unit is None:
         return deny("8", "unknown-unit", f"{state.power} has no {act.unit}")
+    if state.phase == "noncombat_move" and unit.category == "air" and air.aloft(state, act.origin, act.unit):
+        return air.can_land(state, unit, act.origin, act.to)
     k = key(state.power, act.unit)
     if _movable(state, act.origin, k) <= 0:
         return deny(rule, "no-unit-to-move", f"no {unit.id} in {act.origin} may move in this phase")
@@ -715,6 +733,8 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
         if unit.category == "land":
             return deny("14", "convoy-cargo", f"{unit.id} at sea is convoy cargo and does not move")
         return deny("15", "air-sea-combat-move", f"{unit.id} makes no combat move in this engine")
+    if unit.category == "air" and state.phase == "combat_move":
+        return air.can_sortie(state, unit, act.origin, act.to)
     if unit.category == "air":
         return _can_fly(state, unit, act.origin, act.to)
     if _follows(state, unit, act) is not None:
@@ -759,8 +779,25 @@ def _can_fly(state: AxisState, unit: UnitType, origin: str, to: str) -> Verdict:
     return ALLOW
 
 
+def _air_move(state: AxisState, seat: str, unit: UnitType, act: Move) -> Step[AxisState] | None:
+    """An air unit flying out to attack (p.15) or landing after its attack (p.24); None for other moves."""
+    if unit.category != "air":
+        return None
+    if state.phase == "combat_move":
+        state, kind, rule = air.fly_out(state, unit, act.origin, act.to), "flew_to_attack", "15"
+    elif air.aloft(state, act.origin, act.unit):
+        state, kind, rule = air.land(state, unit, act.origin, act.to), "landed", "24"
+    else:
+        return None
+    data = {"power": state.power, "unit": act.unit, "src": act.origin, "dst": act.to}
+    return Step(state=state, events=(Event(kind=kind, seat=seat, rule=rule, data=data),))
+
+
 def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
     unit = state.pack.unit(state.power, act.unit)
+    flown = _air_move(state, seat, unit, act)
+    if flown is not None:
+        return flown
     k = key(state.power, act.unit)
     events: list[Event] = []
     along = _follows(state, unit, act)
@@ -1050,7 +1087,7 @@ def _after_declare(state: AxisState) -> AxisState:
             committed = _committed(state, space, split(k)[1])
             overlap = min(committed, moved - tally(state.exhausted, space, k))
             spent = added(spent, space, k, moved + committed - overlap)
-    phase = "combat" if state.attacks else "noncombat_move"
+    phase = "combat" if state.attacks or air.unfought_targets(state) else "noncombat_move"
     attacked = tuple(sorted({g.target for g in state.attacks}))
     return state.model_copy(update={"spent": spent, "phase": phase, "attacked": attacked})
 

@@ -100,6 +100,7 @@ MACHINE: Machine[AxisState, Any] = Machine(
         Interrupt("choose_main", ("main",), rule="19"),
         Interrupt("strike_supply", ("strike", "done"), rule="31"),
         Interrupt("give_orders", ("order",), rule="20"),
+        Interrupt("air_defense_roll", (), rule="31", resume=pc.air_defense_rolled),
         Interrupt("fire_roll", (), rule="21", resume=pc.rolled),
         Interrupt("aim_hits", ("aim", "done"), rule="30"),
         Interrupt("take_casualties", ("casualty",), rule="21"),
