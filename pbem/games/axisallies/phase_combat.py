@@ -6,6 +6,9 @@ The moving power picks the next combat (``fight``). Then, in order:
 
 * round 1 with attacks from several territories tied for the most land units: the attacker names the main
   attack (``main``, p.19; the others flank);
+* round 1 with attacking air units and defending air defense units: the air defense dice, the attacker's air
+  losses (``casualty``, p.31); air units that flew to attack join the combat (air-only attacks included) and
+  take hits as the land units do, without an origin (:mod:`.air_sorties`);
 * round 1: the attacker may destroy supply there with scout cars and bombers (``strike``, pp.31, 33);
 * a territory with no defender but AAA is not fought: its AAA is destroyed (p.31) and the combat concludes;
 * each round: the defender's combat orders (``order``: fight, paying the supply, or retreat, p.20); the

@@ -76,3 +76,18 @@ def test_p24_air_units_that_attacked_land_within_the_rest_of_their_move() -> Non
     assert state.count("sicily", "germany:bomber") == 1 and state.sorties == ()
     assert refusal(state, mv("bomber", "sicily", "tripoli"))[1] == "no-unit-to-move"
     assert done(state).phase == "deploy"
+
+
+@pytest.mark.rule("22")
+def test_p22_attacking_air_units_hit_by_the_defender_are_lost_in_the_air() -> None:
+    state = roll(_malta_raid(), miss=True)
+    state = done(play(state, {"action": "order", "fight": True, "exempt_stay": False, "source": "malta"}))
+    state = roll(roll(state, miss=True))  # the British fighter hits
+    assert state.pending[-1].kind == "take_casualties" and seat(state) == "axis"
+    assert refusal(state, {"action": "casualty", "unit": "germany:bomber", "origin": "sicily"}) == (
+        "22",
+        "casualty-origin",
+    )
+    state = play(state, {"action": "casualty", "unit": "germany:bomber", "origin": None})
+    assert state.battle is not None and state.battle.air == {"germany:fighter": 1}
+    assert [s.type for s in state.sorties] == ["fighter"] and state.count("sicily", "germany:bomber") == 0
