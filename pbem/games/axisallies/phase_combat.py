@@ -699,7 +699,8 @@ def _surrender_or_press(state: AxisState, events: tuple[Event, ...]) -> Step[Axi
 def _press(state: AxisState) -> lib.Press:
     record = _battle(state)
     return lib.Press(
-        retreat={o: _units(c) for o, c in record.turned.items()},
+        retreat={o: _units(c) for o, c in record.turned.items() if o},
+        air_retreat=_units(record.turned.get("", {})),
         payment={o: dict(p) for o, p in record.paid.items()},
     )
 
@@ -709,6 +710,8 @@ def turn_asides(state: AxisState, seat: str) -> Iterator[TurnAside]:
     for origin, counts in sorted(record.land.items()):
         for k in sorted(counts):
             yield TurnAside(origin=origin, unit=k)
+    for k in sorted(record.air):
+        yield TurnAside(origin=None, unit=k)
 
 
 def can_turn_aside(state: AxisState, seat: str, act: TurnAside) -> Verdict:
@@ -717,7 +720,8 @@ def can_turn_aside(state: AxisState, seat: str, act: TurnAside) -> Verdict:
         return deny("23", "turn-aside-first", "units are turned aside before the supply is paid")
     if record.must_press:
         return deny("28", "must-press-with-all", "the Torch landings press with all units")
-    there = record.land.get(act.origin, {}).get(act.unit, 0) - record.turned.get(act.origin, {}).get(act.unit, 0)
+    attacking = record.land.get(act.origin, {}) if act.origin else record.air
+    there = attacking.get(act.unit, 0) - record.turned.get(act.origin or "", {}).get(act.unit, 0)
     if there <= 0:
         return deny("23", "not-attacking", f"no {act.unit} from {act.origin} is attacking")
     return ALLOW
@@ -725,7 +729,7 @@ def can_turn_aside(state: AxisState, seat: str, act: TurnAside) -> Verdict:
 
 def turn_aside(state: AxisState, seat: str, act: TurnAside) -> Step[AxisState]:
     record = _battle(state)
-    turned = added(record.turned, act.origin, act.unit, 1)
+    turned = added(record.turned, act.origin or "", act.unit, 1)  # "": the air units
     state = _with_battle(state, record.model_copy(update={"turned": turned}))
     return Step(state=state, events=(Event(kind="turned_aside", seat=seat, rule="23", data={"unit": act.unit}),))
 
@@ -794,6 +798,7 @@ def press(state: AxisState, seat: str, act: Press) -> Step[AxisState]:
     record = record.model_copy(
         update={
             "land": {o: _counts(u) for o, u in battle.land.items()},
+            "air": _counts(battle.air_sea),
             "round": battle.round,
             "turned": {},
             "paid": {},

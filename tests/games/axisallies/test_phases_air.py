@@ -91,3 +91,17 @@ def test_p22_attacking_air_units_hit_by_the_defender_are_lost_in_the_air() -> No
     state = play(state, {"action": "casualty", "unit": "germany:bomber", "origin": None})
     assert state.battle is not None and state.battle.air == {"germany:fighter": 1}
     assert [s.type for s in state.sorties] == ["fighter"] and state.count("sicily", "germany:bomber") == 0
+
+
+@pytest.mark.rule("23")
+def test_p23_air_units_press_free_and_one_turned_aside_stays_in_the_air_to_land() -> None:
+    state = roll(_malta_raid(), miss=True)
+    state = done(play(state, {"action": "order", "fight": True, "exempt_stay": False, "source": "malta"}))
+    state = roll(roll(state, miss=True), miss=True)
+    assert state.pending[-1].kind == "press_or_cease"
+    turn = {"action": "turn_aside", "origin": None, "unit": "germany:fighter"}
+    state = play(state, turn)
+    assert refusal(state, turn) == ("23", "not-attacking")
+    state = play(state, {"action": "press"})  # no land unit goes on: nothing to pay
+    assert state.battle is not None and state.battle.round == 2 and state.battle.air == {"germany:bomber": 1}
+    assert sorted(s.type for s in state.sorties) == ["bomber", "fighter"]
