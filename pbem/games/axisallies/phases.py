@@ -715,9 +715,6 @@ def _landing_waits(state: AxisState, space: str) -> Verdict:
 
 def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
     rule = "15" if state.phase == "combat_move" else "24"
-    waiting = _landing_waits(state, act.origin)
-    if not waiting.ok:
-        return waiting
     graph = graph_of(state.pack)
     if act.origin not in graph.nodes or act.to not in graph.nodes:
         return deny("10", "unknown-space", f"{act.origin} or {act.to} is not a space of the map")
@@ -725,7 +722,10 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
     if unit is None:
         return deny("8", "unknown-unit", f"{state.power} has no {act.unit}")
     if state.phase == "noncombat_move" and unit.category == "air" and air.aloft(state, act.origin, act.unit):
-        return air.can_land(state, unit, act.origin, act.to)
+        return air.can_land(state, unit, act.origin, act.to)  # flying back from an attack, on the board nowhere
+    waiting = _landing_waits(state, act.origin)
+    if not waiting.ok:
+        return waiting
     k = key(state.power, act.unit)
     if _movable(state, act.origin, k) <= 0:
         return deny(rule, "no-unit-to-move", f"no {unit.id} in {act.origin} may move in this phase")

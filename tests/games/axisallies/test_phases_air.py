@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.axisallies.ruleset import RULESET
-from pbem.games.axisallies.state import AxisState
-from tests.games.axisallies.rules_helpers import done, play, refusal, seat
+from pbem.games.axisallies.state import AxisState, Sortie
+from tests.games.axisallies.rules_helpers import done, play, refusal, seat, start
 from tests.games.axisallies.test_phases import germany, mv
 from tests.games.axisallies.test_phases_combat import roll
 
@@ -105,3 +105,14 @@ def test_p23_air_units_press_free_and_one_turned_aside_stays_in_the_air_to_land(
     state = play(state, {"action": "press"})  # no land unit goes on: nothing to pay
     assert state.battle is not None and state.battle.round == 2 and state.battle.air == {"germany:bomber": 1}
     assert sorted(s.type for s in state.sorties) == ["bomber", "fighter"]
+
+
+@pytest.mark.rule("24")
+def test_p24_an_air_unit_over_a_torch_landing_territory_lands_on_its_own_turn() -> None:
+    state = done(start("operation_torch-4p"))  # the UK's turn of round 7: its landing units wait (p.28)
+    assert state.power == "united_kingdom"
+    aloft = Sortie(power="united_kingdom", type="bomber", origin="gibraltar", target="casablanca", flown=3, fought=True)
+    state = state.model_copy(update={"phase": "noncombat_move", "sorties": (aloft,)})
+    assert refusal(state, {"action": "done"}) == ("24", "air-must-land")
+    state = play(state, mv("bomber", "casablanca", "gibraltar"))
+    assert state.sorties == () and done(state).phase == "deploy"
