@@ -406,7 +406,8 @@ def can_done(state: AxisState, seat: str, act: Done) -> Verdict:
         return _declarations_complete(state)
     if state.phase == "deploy":
         return can_done_deploy(state)
-    if state.phase == "noncombat_move" and next(air.landings(state), None) is not None:
+    landings = (Move(unit=t, origin=o, to=d) for t, o, d in air.landings(state))
+    if state.phase == "noncombat_move" and any(can_move(state, seat, m).ok for m in landings):
         return deny("24", "air-must-land", "an air unit that attacked can still land")
     return ALLOW
 
