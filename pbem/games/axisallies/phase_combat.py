@@ -286,6 +286,8 @@ def _struck(state: AxisState, then: str, events: tuple[Event, ...]) -> Step[Axis
 
 def _round(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
     record = _battle(state)
+    if not battle_of(record).attackers():  # p.31: air defense shot down every attacker (an air-only attack)
+        return _conclude(state, events)
     if not lib.needs_fight(state.pack, battle_of(record)):
         return _strikes_or(state, "conclude", events)
     return Step(state=push(state, GiveOrders(seat=_defender_seat(state, record))), events=events)

@@ -116,3 +116,15 @@ def test_p24_an_air_unit_over_a_torch_landing_territory_lands_on_its_own_turn() 
     assert refusal(state, {"action": "done"}) == ("24", "air-must-land")
     state = play(state, mv("bomber", "casablanca", "gibraltar"))
     assert state.sorties == () and done(state).phase == "deploy"
+
+
+@pytest.mark.rule("31")
+def test_p31_an_air_attack_shot_down_entirely_ends_without_a_round() -> None:
+    state = roll(_malta_raid(), faces={"ad": [1, 2]})
+    state = play(
+        state,
+        {"action": "casualty", "unit": "germany:fighter", "origin": None},
+        {"action": "casualty", "unit": "germany:bomber", "origin": None},
+    )
+    assert state.battle is None and state.phase == "noncombat_move" and state.sorties == ()
+    assert state.count("malta", "united_kingdom:aaa") == 1 and state.control.get("malta") != "germany"
