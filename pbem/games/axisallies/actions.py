@@ -188,10 +188,11 @@ class Retreat(ActionModel):
 
 
 class TurnAside(ActionModel):
-    """p.23: the attacker turns one attacking piece aside before pressing (it stays in its origin)."""
+    """p.23: the attacker turns one attacking piece aside before pressing (it stays in its origin; an air unit,
+    origin None, stays in the air and lands in the noncombat move)."""
 
     action: Literal["turn_aside"] = "turn_aside"
-    origin: str = Field(title="from")
+    origin: str | None = Field(title="from")
     unit: str = Field(title="piece")
 
 

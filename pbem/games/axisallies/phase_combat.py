@@ -6,6 +6,9 @@ The moving power picks the next combat (``fight``). Then, in order:
 
 * round 1 with attacks from several territories tied for the most land units: the attacker names the main
   attack (``main``, p.19; the others flank);
+* round 1 with attacking air units and defending air defense units: the air defense dice, the attacker's air
+  losses (``casualty``, p.31); air units that flew to attack join the combat (air-only attacks included) and
+  take hits as the land units do, without an origin (:mod:`.air_sorties`);
 * round 1: the attacker may destroy supply there with scout cars and bombers (``strike``, pp.31, 33);
 * a territory with no defender but AAA is not fought: its AAA is destroyed (p.31) and the combat concludes;
 * each round: the defender's combat orders (``order``: fight, paying the supply, or retreat, p.20); the
@@ -26,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Literal
 
+from pbem.games.axisallies import air_sorties as air
 from pbem.games.axisallies import combat as lib
 from pbem.games.axisallies.actions import (
     Aim,
@@ -48,6 +52,7 @@ from pbem.games.axisallies.movement import retreat_destinations
 from pbem.games.axisallies.position import Position, enemy
 from pbem.games.axisallies.state import (
     AimHits,
+    AirDefenseRoll,
     AxisState,
     BattleRecord,
     ChooseMain,
@@ -87,6 +92,7 @@ def battle_of(record: BattleRecord) -> Battle:
         kind="land",
         attacker=record.attacker,
         land={o: _units(c) for o, c in record.land.items()},
+        air_sea=_units(record.air),
         defenders=_units(record.defenders),
         round=record.round,
         main=record.main,
@@ -124,7 +130,7 @@ def _defender_seat(state: AxisState, record: BattleRecord) -> str:
 
 
 def _targets(state: AxisState) -> list[str]:
-    return sorted({g.target for g in state.attacks})
+    return sorted({g.target for g in state.attacks} | air.unfought_targets(state))
 
 
 def fights(state: AxisState, seat: str) -> Iterator[Fight]:
@@ -148,6 +154,14 @@ def fight(state: AxisState, seat: str, act: Fight) -> Step[AxisState]:
             land = added(land, g.origin, key(g.power, type_), n)
     side = pack.power(state.power).side or "axis"
     defenders = _counts(defenders_in(pack, state.position(), act.target, side))
+    flying: Counts = {}
+    sorties = []
+    for sortie in state.sorties:  # p.15: the air units that flew to attack here join (air-only attacks too)
+        if sortie.target == act.target and not sortie.fought:
+            flying[key(sortie.power, sortie.type)] = flying.get(key(sortie.power, sortie.type), 0) + 1
+            sortie = sortie.model_copy(update={"fought": True})
+        sorties.append(sortie)
+    state = state.model_copy(update={"sorties": tuple(sorties)})
     scenario = pack.scenario(state.scenario)
     landing = next((row for row in scenario.torch.landings if row.territory == act.target), None)
     torch = landing is not None and state.round == scenario.torch.round and any(g.origin == act.target for g in groups)
@@ -156,6 +170,7 @@ def fight(state: AxisState, seat: str, act: Fight) -> Step[AxisState]:
         attacker=side,
         land=land,
         defenders=defenders,
+        air=flying,
         must_press=torch and scenario.torch.must_press_with_all_units,
         controller=landing.controller_if_won if torch and landing is not None else state.power,
     )
@@ -187,7 +202,28 @@ def main(state: AxisState, seat: str, act: Main) -> Step[AxisState]:
 
 
 def _before_round_one(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
-    return _round(state, events)
+    """p.31: air defense fires once, before round 1, at the attacking air units."""
+    dice = lib.air_defense_dice(state.pack, battle_of(_battle(state)))
+    if not dice:
+        return _round(state, events)
+    spec = RollSpec(id="ad", sides=state.pack.limit("die_sides"), n=dice, purpose="air defense")
+    waiting = push(state, AirDefenseRoll(seat=_attacker_seat(state))).with_rolls(RollRequest(rolls=(spec,)))
+    return Step(state=waiting, events=events)
+
+
+def air_defense_rolled(state: AxisState, outcome: Outcome) -> Step[AxisState]:
+    """p.31: each die at or under the air defense number destroys an attacking air unit, the attacker's pick."""
+    state = pop(state)
+    record = _battle(state)
+    faces = (outcome.dice or {}).get("ad", ())
+    hits = lib.air_defense_hits(state.pack, faces)
+    event = Event(kind="air_defense", rule="31", data={"space": record.space, "faces": list(faces), "hits": hits})
+    volley = lib.air_defense_volley(state.pack, battle_of(record), hits)
+    if not volley:
+        return _round(state, (event,))
+    stored = tuple(HitRecord(count=h.count, allowed=tuple(sorted(key(*p) for p in h.allowed))) for h in volley)
+    decision = TakeCasualties(seat=_attacker_seat(state), role="attacker", hits=stored, stage="air_defense")
+    return Step(state=push(state, decision), events=(event,))
 
 
 def _strikes_or(state: AxisState, then: Literal["fire", "conclude"], events: tuple[Event, ...]) -> Step[AxisState]:
@@ -203,10 +239,18 @@ def strikes(state: AxisState, seat: str) -> Iterator[Strike]:
         yield Strike(ability=ability)
 
 
+def _before_strikes(state: AxisState, used: tuple[str, ...]) -> Position:
+    """The board before the strikes ``used`` of this combat (each destroyed one token of the attacked
+    territory), as :func:`lib.check_supply_strikes` reads it."""
+    board = state.position()
+    space = _battle(state).space
+    return replace(board, supply={**board.supply, space: board.supply_in(space) + len(used)})
+
+
 def can_strike(state: AxisState, seat: str, act: Strike) -> Verdict:
     decision = top(state, StrikeSupply)
     return lib.check_supply_strikes(
-        state.pack, state.position(), battle_of(_battle(state)), (*decision.used, act.ability)
+        state.pack, _before_strikes(state, decision.used), battle_of(_battle(state)), (*decision.used, act.ability)
     )
 
 
@@ -222,7 +266,7 @@ def strike(state: AxisState, seat: str, act: Strike) -> Step[AxisState]:
     event = Event(kind="supply_destroyed", seat=seat, rule=rule, data={"space": space, "by": act.ability})
     used = (*decision.used, act.ability)
     if any(
-        lib.check_supply_strikes(state.pack, state.position(), battle_of(_battle(state)), (*used, a)).ok
+        lib.check_supply_strikes(state.pack, _before_strikes(state, used), battle_of(_battle(state)), (*used, a)).ok
         for a in ("supply_raider", "collateral_damage")
     ):
         return Step(state=replace_top(state, decision.model_copy(update={"used": used})), events=(event,))
@@ -242,6 +286,8 @@ def _struck(state: AxisState, then: str, events: tuple[Event, ...]) -> Step[Axis
 
 def _round(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
     record = _battle(state)
+    if not battle_of(record).attackers():  # p.31: air defense shot down every attacker (an air-only attack)
+        return _conclude(state, events)
     if not lib.needs_fight(state.pack, battle_of(record)):
         return _strikes_or(state, "conclude", events)
     return Step(state=push(state, GiveOrders(seat=_defender_seat(state, record))), events=events)
@@ -463,9 +509,9 @@ def _chosen(decision: TakeCasualties) -> Counts:
 def _origins(state: AxisState, decision: TakeCasualties, unit_key: str) -> list[str | None]:
     """Where a casualty may come from: the defender's pieces are in the space (None); the attacker names the
     origin of each land unit lost (it decides flanking and the supply to press, pp.19, 23)."""
-    if decision.role == "defender":
-        return [None]
     record = _battle(state)
+    if decision.role == "defender" or unit_key in record.air:
+        return [None]
     return [
         o for o, c in sorted(record.land.items()) if c.get(unit_key, 0) > decision.chosen.get(o, {}).get(unit_key, 0)
     ]
@@ -481,7 +527,7 @@ def casualties(state: AxisState, seat: str) -> Iterator[Casualty]:
 
 def can_casualty(state: AxisState, seat: str, act: Casualty) -> Verdict:
     decision = top(state, TakeCasualties)
-    rule = "21" if decision.role == "defender" else "22"
+    rule = "31" if decision.stage == "air_defense" else "21" if decision.role == "defender" else "22"
     options = lib.casualty_options(_hit_objects(decision), _own_pool(state, decision.role), _units(_chosen(decision)))
     if split(act.unit) not in options:
         return deny(rule, "casualty-not-allowed", f"{act.unit} cannot be the next casualty")
@@ -507,11 +553,32 @@ def casualty(state: AxisState, seat: str, act: Casualty) -> Step[AxisState]:
         state = _with_battle(state, record.model_copy(update={"marked": _chosen(decision)}))
         return _after_casualties(state, "attacker", (event,))
     land = {o: dict(c) for o, c in record.land.items()}
+    flying = dict(record.air)
     for origin, counts in chosen.items():  # p.22: the attacker's casualties are removed at once
         for k, n in counts.items():
-            state = _remove(state, origin, k, n)
-            land = added(land, origin, k, -n)
-    return _after_casualties(_with_battle(state, record.model_copy(update={"land": land})), "defender", (event,))
+            if origin:
+                state = _remove(state, origin, k, n)
+                land = added(land, origin, k, -n)
+            else:  # air units, in the air over the territory
+                state = _shot_down(state, record.space, k, n)
+                flying[k] = flying.get(k, 0) - n
+    flying = {k: n for k, n in flying.items() if n > 0}
+    state = _with_battle(state, record.model_copy(update={"land": land, "air": flying}))
+    if decision.stage == "air_defense":
+        return _round(state, (event,))
+    return _after_casualties(state, "defender", (event,))
+
+
+def _shot_down(state: AxisState, space: str, unit_key: str, n: int) -> AxisState:
+    """``n`` of the attacking ``unit_key`` over ``space`` are destroyed (their sorties end)."""
+    sorties = list(state.sorties)
+    for _ in range(n):
+        sortie = next(
+            s for s in air.aloft(state, space, split(unit_key)[1]) if s.fought and s.power == split(unit_key)[0]
+        )
+        sorties.remove(sortie)
+        state = state.model_copy(update={"sorties": tuple(sorties)})
+    return state
 
 
 def _after_casualties(
@@ -634,7 +701,8 @@ def _surrender_or_press(state: AxisState, events: tuple[Event, ...]) -> Step[Axi
 def _press(state: AxisState) -> lib.Press:
     record = _battle(state)
     return lib.Press(
-        retreat={o: _units(c) for o, c in record.turned.items()},
+        retreat={o: _units(c) for o, c in record.turned.items() if o},
+        air_retreat=_units(record.turned.get("", {})),
         payment={o: dict(p) for o, p in record.paid.items()},
     )
 
@@ -644,6 +712,8 @@ def turn_asides(state: AxisState, seat: str) -> Iterator[TurnAside]:
     for origin, counts in sorted(record.land.items()):
         for k in sorted(counts):
             yield TurnAside(origin=origin, unit=k)
+    for k in sorted(record.air):
+        yield TurnAside(origin=None, unit=k)
 
 
 def can_turn_aside(state: AxisState, seat: str, act: TurnAside) -> Verdict:
@@ -652,7 +722,8 @@ def can_turn_aside(state: AxisState, seat: str, act: TurnAside) -> Verdict:
         return deny("23", "turn-aside-first", "units are turned aside before the supply is paid")
     if record.must_press:
         return deny("28", "must-press-with-all", "the Torch landings press with all units")
-    there = record.land.get(act.origin, {}).get(act.unit, 0) - record.turned.get(act.origin, {}).get(act.unit, 0)
+    attacking = record.land.get(act.origin, {}) if act.origin else record.air
+    there = attacking.get(act.unit, 0) - record.turned.get(act.origin or "", {}).get(act.unit, 0)
     if there <= 0:
         return deny("23", "not-attacking", f"no {act.unit} from {act.origin} is attacking")
     return ALLOW
@@ -660,7 +731,7 @@ def can_turn_aside(state: AxisState, seat: str, act: TurnAside) -> Verdict:
 
 def turn_aside(state: AxisState, seat: str, act: TurnAside) -> Step[AxisState]:
     record = _battle(state)
-    turned = added(record.turned, act.origin, act.unit, 1)
+    turned = added(record.turned, act.origin or "", act.unit, 1)  # "": the air units
     state = _with_battle(state, record.model_copy(update={"turned": turned}))
     return Step(state=state, events=(Event(kind="turned_aside", seat=seat, rule="23", data={"unit": act.unit}),))
 
@@ -729,6 +800,7 @@ def press(state: AxisState, seat: str, act: Press) -> Step[AxisState]:
     record = record.model_copy(
         update={
             "land": {o: _counts(u) for o, u in battle.land.items()},
+            "air": _counts(battle.air_sea),
             "round": battle.round,
             "turned": {},
             "paid": {},
@@ -842,7 +914,7 @@ def _finish(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
     record = _battle(state)
     ended = Event(kind="combat_resolved", rule="23", data={"space": record.space, "attacker": record.attacker})
     state = _with_battle(state, None)
-    if state.attacks:
+    if _targets(state):
         return Step(state=state, events=(*events, ended))
     return close_phase(state, (*events, ended))
 

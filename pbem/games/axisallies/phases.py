@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from pbem.games.axisallies import air_sorties as air
 from pbem.games.axisallies import phase_combat
 from pbem.games.axisallies.actions import (
     Claim,
@@ -38,6 +39,7 @@ from pbem.games.axisallies.actions import (
     Requisition,
     Withdraw,
 )
+from pbem.games.axisallies.blitz_pairs import blitzes_alone, follow, free_route, record_tank
 from pbem.games.axisallies.data import AxisAlliesPack, Scenario, UnitType
 from pbem.games.axisallies.economy import (
     Order,
@@ -122,6 +124,8 @@ def in_play(state: AxisState) -> dict[tuple[str, str], int]:
         for type_, n in reserve.items():
             if type_ != SUPPLY:
                 found[(power, type_)] = found.get((power, type_), 0) + n
+    for sortie in state.sorties:  # in the air (p.12)
+        found[(sortie.power, sortie.type)] = found.get((sortie.power, sortie.type), 0) + 1
     return found
 
 
@@ -145,6 +149,8 @@ def start_turn(state: AxisState) -> Step[AxisState]:
             "exhausted": {},
             "spent": {},
             "blitzed": (),
+            "blitz_routes": (),
+            "sorties": (),
             "attacks": (),
             "attacked": (),
             "ordered": {},
@@ -400,6 +406,9 @@ def can_done(state: AxisState, seat: str, act: Done) -> Verdict:
         return _declarations_complete(state)
     if state.phase == "deploy":
         return can_done_deploy(state)
+    landings = (Move(unit=t, origin=o, to=d) for t, o, d in air.landings(state))
+    if state.phase == "noncombat_move" and any(can_move(state, seat, m).ok for m in landings):
+        return deny("24", "air-must-land", "an air unit that attacked can still land")
     return ALLOW
 
 
@@ -418,6 +427,9 @@ def done(state: AxisState, seat: str, act: Done) -> Step[AxisState]:
         state, events = _lose_undeployable(state)
         state, extra = phase6_events(state, state.pack, scenario_of(state))
         return close_phase(state, (event, *events, *extra))
+    if state.phase == "noncombat_move":
+        state, lost = air.ditch(state)
+        return close_phase(state, (event, *lost))
     return close_phase(state, (event,))
 
 
@@ -609,6 +621,8 @@ def _check_path(state: AxisState, position: Position, power: str, unit: UnitType
     pack = state.pack
     if unit.category == "land":
         phase: MovePhase = "combat" if state.phase == "combat_move" else "noncombat"
+        if _goes_along(state, unit) and _blitz_path(state, path):
+            return deny("15", "blitz-needs-tank", f"{unit.id} blitzes only along with a tank that blitzed first")
         return check_land_move(
             pack, scenario_of(state), position, power, unit.type, path, phase=phase, blitzed=frozenset(state.blitzed)
         )
@@ -657,6 +671,10 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
             unit = state.pack.unit(*split(k))
             if _movable(state, space, k) <= 0 or not _may_move(state, unit, space):
                 continue
+            if unit.category == "air" and state.phase == "combat_move":
+                for there in air.sortie_targets(state, unit, space):
+                    yield Move(unit=unit.type, origin=space, to=there)
+                continue
             if unit.category == "air":
                 reach = _air_reach(state, position, power, unit, space)
                 for there in sorted(reach):
@@ -664,10 +682,18 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
                         yield Move(unit=unit.type, origin=space, to=there)
                 continue
             seen: set[str] = set()
+            if state.phase == "combat_move" and unit.has("blitz"):
+                for route in state.blitz_routes:
+                    if route.path[0] == space and free_route(state, space, route.path[-1]) is not None:
+                        seen.add(route.path[-1])
+                        yield Move(unit=unit.type, origin=space, to=route.path[-1])
             for path in _paths(state, space, unit):
                 if path[-1] not in seen and _check_path(state, position, power, unit, path).ok:
                     seen.add(path[-1])
                     yield Move(unit=unit.type, origin=space, to=path[-1])
+    if state.phase == "noncombat_move":
+        for type_, over, there in air.landings(state):
+            yield Move(unit=type_, origin=over, to=there)
 
 
 def _may_move(state: AxisState, unit: UnitType, space: str) -> bool:
@@ -675,7 +701,7 @@ def _may_move(state: AxisState, unit: UnitType, space: str) -> bool:
     noncombat move; land units at sea are convoy cargo and never move by themselves (p.14)."""
     if graph_of(state.pack).kind(space) == "sea" and unit.category == "land":
         return False
-    return unit.category == "land" or state.phase == "noncombat_move"
+    return unit.category in ("land", "air") or state.phase == "noncombat_move"
 
 
 def _landing_waits(state: AxisState, space: str) -> Verdict:
@@ -690,15 +716,17 @@ def _landing_waits(state: AxisState, space: str) -> Verdict:
 
 def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
     rule = "15" if state.phase == "combat_move" else "24"
-    waiting = _landing_waits(state, act.origin)
-    if not waiting.ok:
-        return waiting
     graph = graph_of(state.pack)
     if act.origin not in graph.nodes or act.to not in graph.nodes:
         return deny("10", "unknown-space", f"{act.origin} or {act.to} is not a space of the map")
     unit = _chart(state.pack, state.power, act.unit)
     if unit is None:
         return deny("8", "unknown-unit", f"{state.power} has no {act.unit}")
+    if state.phase == "noncombat_move" and unit.category == "air" and air.aloft(state, act.origin, act.unit):
+        return air.can_land(state, unit, act.origin, act.to)  # flying back from an attack, on the board nowhere
+    waiting = _landing_waits(state, act.origin)
+    if not waiting.ok:
+        return waiting
     k = key(state.power, act.unit)
     if _movable(state, act.origin, k) <= 0:
         return deny(rule, "no-unit-to-move", f"no {unit.id} in {act.origin} may move in this phase")
@@ -706,8 +734,14 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
         if unit.category == "land":
             return deny("14", "convoy-cargo", f"{unit.id} at sea is convoy cargo and does not move")
         return deny("15", "air-sea-combat-move", f"{unit.id} makes no combat move in this engine")
+    if unit.category == "air" and state.phase == "combat_move":
+        return air.can_sortie(state, unit, act.origin, act.to)
     if unit.category == "air":
         return _can_fly(state, unit, act.origin, act.to)
+    if _follows(state, unit, act) is not None:
+        return ALLOW
+    if _goes_along(state, unit) and any((r.path[0], r.path[-1]) == (act.origin, act.to) for r in state.blitz_routes):
+        return deny("15", "one-per-tank", f"1 {unit.id} at most goes along with each blitzing tank")
     path, verdict = find_path(state, state.power, unit, act.origin, act.to)
     if path is None:
         return verdict
@@ -716,6 +750,19 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
         if not _could_attack(arrived.model_copy(update={"phase": "declare"}), act.to, act.unit):
             return deny("15", "no-supply-for-attack", f"from {act.to} no attack could be paid for")
     return ALLOW
+
+
+def _goes_along(state: AxisState, unit: UnitType) -> bool:
+    """p.15: whether ``unit`` blitzes in this phase only along with a tank (mechanized infantry)."""
+    return state.phase == "combat_move" and unit.has("blitz") and not blitzes_alone(state.pack, unit)
+
+
+def _follows(state: AxisState, unit: UnitType, act: Move) -> tuple[str, ...] | None:
+    """p.15: the path of a tank's blitz that this mechanized infantry's combat move goes along, if any."""
+    if not _goes_along(state, unit):
+        return None
+    route = free_route(state, act.origin, act.to)
+    return route.path if route is not None else None
 
 
 def _blitz_path(state: AxisState, path: tuple[str, ...]) -> bool:
@@ -733,22 +780,50 @@ def _can_fly(state: AxisState, unit: UnitType, origin: str, to: str) -> Verdict:
     return ALLOW
 
 
+def _air_move(state: AxisState, seat: str, unit: UnitType, act: Move) -> Step[AxisState] | None:
+    """An air unit flying out to attack (p.15) or landing after its attack (p.24); None for other moves."""
+    if unit.category != "air":
+        return None
+    if state.phase == "combat_move":
+        state, kind, rule = air.fly_out(state, unit, act.origin, act.to), "flew_to_attack", "15"
+    elif air.aloft(state, act.origin, act.unit):
+        state, kind, rule = air.land(state, unit, act.origin, act.to), "landed", "24"
+    else:
+        return None
+    data = {"power": state.power, "unit": act.unit, "src": act.origin, "dst": act.to}
+    return Step(state=state, events=(Event(kind=kind, seat=seat, rule=rule, data=data),))
+
+
 def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
     unit = state.pack.unit(state.power, act.unit)
+    flown = _air_move(state, seat, unit, act)
+    if flown is not None:
+        return flown
     k = key(state.power, act.unit)
     events: list[Event] = []
+    along = _follows(state, unit, act)
     if unit.category == "air":
         path: tuple[str, ...] = (act.origin, act.to)
+    elif along is not None:
+        path = along
+        route = free_route(state, act.origin, act.to)
+        assert route is not None  # _follows found it
+        state = follow(state, route)
     else:
         found, _ = find_path(state, state.power, unit, act.origin, act.to)
         assert found is not None  # can_move found it
         path = found
     side = _side(state, state.power)
     blitz = state.phase == "combat_move" and status(state.pack, state.position(), path[1], side) == "hostile"
+    if blitz:
+        state = record_tank(state, path)
     state = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
     if state.phase == "combat_move":
         state = state.model_copy(update={"moved": added(state.moved, act.to, k, 1)})
-        if blitz:
+        if along is not None:  # a blitz along with a tank: as the tank, not obliged to attack (p.18)
+            if len(path) == 3:
+                state = state.model_copy(update={"exhausted": added(state.exhausted, act.to, k, 1)})
+        elif blitz:
             state, captured = _blitz(state, path[1])
             events.extend(captured)
             if len(path) == 3:
@@ -1013,7 +1088,7 @@ def _after_declare(state: AxisState) -> AxisState:
             committed = _committed(state, space, split(k)[1])
             overlap = min(committed, moved - tally(state.exhausted, space, k))
             spent = added(spent, space, k, moved + committed - overlap)
-    phase = "combat" if state.attacks else "noncombat_move"
+    phase = "combat" if state.attacks or air.unfought_targets(state) else "noncombat_move"
     attacked = tuple(sorted({g.target for g in state.attacks}))
     return state.model_copy(update={"spent": spent, "phase": phase, "attacked": attacked})
 

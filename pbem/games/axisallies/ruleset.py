@@ -5,12 +5,14 @@ with ``PBEM_GAMES=pbem.games.axisallies.ruleset:RULESET``. What it enforces is l
 :mod:`.phase_combat`; the seats and resignations in :mod:`.seats`; setup, rounds and victory in
 :mod:`.scenarios`.
 
-Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): air and
-sea combat moves, hence air and sea attacks, air defense in play, sea combat, convoy interdiction and escorts;
+Air units attack territories (:mod:`.air_sorties`: the combat move out, air defense, the landing after) and
+mechanized infantry blitz only along with a tank (:mod:`.blitz_pairs`).
+
+Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): sea
+combat moves, hence sea attacks and air attacks on sea zones, sea combat, convoy interdiction and escorts;
 land and sea mines (neither bought nor detonated); truck cargo and Air Transport; scout cars' Long-Range
-Patrol after an attack; the mechanized infantry's blitz with a tank only; air units deployed to convoy zones;
-supply token exchange; Free French requisition; the optional rules but the
-Tiger tank and the US landing choice; RP bidding; the draw tie-break.
+Patrol after an attack; air units deployed to convoy zones; supply token exchange; Free French requisition;
+the optional rules but the Tiger tank and the US landing choice; RP bidding; the draw tie-break.
 """
 
 from __future__ import annotations
@@ -100,6 +102,7 @@ MACHINE: Machine[AxisState, Any] = Machine(
         Interrupt("choose_main", ("main",), rule="19"),
         Interrupt("strike_supply", ("strike", "done"), rule="31"),
         Interrupt("give_orders", ("order",), rule="20"),
+        Interrupt("air_defense_roll", (), rule="31", resume=pc.air_defense_rolled),
         Interrupt("fire_roll", (), rule="21", resume=pc.rolled),
         Interrupt("aim_hits", ("aim", "done"), rule="30"),
         Interrupt("take_casualties", ("casualty",), rule="21"),

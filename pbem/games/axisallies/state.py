@@ -25,12 +25,15 @@ from pbem.games.axisallies.position import Position
 from pbem.kit.machine import MachineState, Pending
 
 __all__ = [
+    "AirDefenseRoll",
     "AttackGroup",
     "AxisState",
+    "BlitzRoute",
     "Counts",
     "ExcessDestroy",
     "ExcessMove",
     "PhaseName",
+    "Sortie",
     "added",
     "key",
     "split",
@@ -116,6 +119,27 @@ class GroupRecord(_Model):
     aims: dict[str, int] = Field(default_factory=dict)
 
 
+class Sortie(_Model):
+    """pp.15, 24: an air unit that flew in the combat move to attack ``target`` (off the board until it lands in
+    the noncombat move, p.12: attacking air units are in the air); ``flown``: the movement points it used."""
+
+    power: str
+    type: str
+    origin: str
+    target: str
+    flown: int
+    fought: bool = False
+
+
+class BlitzRoute(_Model):
+    """p.15: a path tanks blitzed along this combat move, and how many units without a tank (mechanized
+    infantry) moved along with them: at most one per tank."""
+
+    path: tuple[str, ...]
+    tanks: int = 0
+    followers: int = 0
+
+
 class BattleRecord(_Model):
     """The combat under way: a :class:`~.combat_types.Battle` and the round's bookkeeping."""
 
@@ -123,6 +147,8 @@ class BattleRecord(_Model):
     attacker: str
     land: dict[str, Counts]
     defenders: Counts
+    air: Counts = Field(default_factory=dict)
+    """The attacking air units (pp.15, 31): they fly in from anywhere, so they are not kept per origin."""
     round: int = 1
     main: str | None = None
     must_press: bool = False
@@ -167,6 +193,13 @@ class TakeCasualties(Pending):
     role: Literal["attacker", "defender"]
     hits: tuple[HitRecord, ...]
     chosen: dict[str, Counts] = Field(default_factory=dict)
+    stage: Literal["fire", "air_defense"] = "fire"
+
+
+class AirDefenseRoll(Pending):
+    """p.31: the air defense dice before round 1 of a land combat with attacking air units."""
+
+    kind: Literal["air_defense_roll"] = "air_defense_roll"
 
 
 class Retreats(Pending):
@@ -191,6 +224,7 @@ PendingDecision = Annotated[
     | StrikeSupply
     | GiveOrders
     | FireRoll
+    | AirDefenseRoll
     | AimHits
     | TakeCasualties
     | Retreats
@@ -215,6 +249,8 @@ class AxisState(MachineState):
         upkeep_paid: whether the UK spent Malta's supply token this turn (p.13).
         placed: the UK's variable reinforcements so far, zone -> type -> count (p.9).
         blitzed: territories captured by a blitz this turn (p.15, p.22).
+        sorties: this turn's air units flying to attack or fought and not yet landed (pp.15, 24).
+        blitz_routes: the paths tanks blitzed along this turn and the mechanized infantry that went along (p.15).
         landing: where the power's air units may land this turn: its side's territories at the turn's start (p.24).
         attacks: this turn's declared land attacks not yet fought (p.18); ``pre_declared``: a Torch landing (p.28).
         battle: the combat being fought (phase 4).
@@ -246,6 +282,8 @@ class AxisState(MachineState):
     exhausted: dict[str, Counts] = Field(default_factory=dict)
     spent: dict[str, Counts] = Field(default_factory=dict)
     blitzed: tuple[str, ...] = ()
+    blitz_routes: tuple[BlitzRoute, ...] = ()
+    sorties: tuple[Sortie, ...] = ()
     landing: tuple[str, ...] = ()
     attacks: tuple[AttackGroup, ...] = ()
     battle: BattleRecord | None = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.axisallies.phases import start_turn
+from pbem.games.axisallies.ruleset import RULESET
 from pbem.games.axisallies.state import AxisState
 from tests.games.axisallies.rules_helpers import done, play, refusal, seat, start
 
@@ -208,3 +209,32 @@ def test_p29_axis_land_units_among_vichy_units_only_take_the_territory_over() ->
     assert refusal(crowded, {"action": "claim", "territory": "algiers"}) == ("29", "not-only-vichy")
     state = play(state, {"action": "claim", "territory": "algiers"})
     assert state.control["algiers"] == "germany"
+
+
+def _empty_benghazi() -> AxisState:
+    """Germany's combat move with Benghazi empty and a second mechanized infantry in El Agheila."""
+    state = germany("combat_move")
+    emptied = {**state.pieces, "el_agheila": {**state.pieces["el_agheila"], "germany:mech_infantry": 2}}
+    del emptied["benghazi"]
+    return state.model_copy(update={"pieces": emptied})
+
+
+@pytest.mark.rule("15")
+@pytest.mark.rule("32")
+def test_p15_mechanized_infantry_blitz_only_along_with_a_tank_one_per_tank() -> None:
+    state = _empty_benghazi()
+    assert refusal(state, mv("mech_infantry", "el_agheila", "derna")) == ("15", "blitz-needs-tank")
+    assert refusal(state, mv("mech_infantry", "el_agheila", "benghazi")) == ("15", "blitz-needs-tank")
+    state = play(state, mv("tank", "el_agheila", "derna"))
+    assert mv("mech_infantry", "el_agheila", "derna") in RULESET.legal_actions(state, "axis")
+    state = play(state, mv("mech_infantry", "el_agheila", "derna"))  # along the tank's path, through Benghazi
+    assert state.count("derna", "germany:mech_infantry") == 1
+    assert state.exhausted == {"derna": {"germany:tank": 1, "germany:mech_infantry": 1}} and not state.obliged
+    assert refusal(state, mv("mech_infantry", "el_agheila", "derna")) == ("15", "one-per-tank")
+
+
+@pytest.mark.rule("15")
+def test_p15_a_mechanized_infantry_stopping_with_its_tank_need_not_attack() -> None:
+    state = play(_empty_benghazi(), mv("tank", "el_agheila", "benghazi"), mv("mech_infantry", "el_agheila", "benghazi"))
+    assert state.count("benghazi", "germany:mech_infantry") == 1 and not state.obliged
+    assert refusal(state, mv("mech_infantry", "el_agheila", "benghazi")) == ("15", "one-per-tank")

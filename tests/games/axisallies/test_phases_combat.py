@@ -216,3 +216,25 @@ def test_p28_a_torch_landing_that_cannot_pay_ceases_unless_the_option_presses_it
     unpaid = _torch_round_one(torch_unpaid_press="on")
     assert RULESET.contains(unpaid, seat(unpaid), RULESET.typed({"action": "press"})).ok
     assert refusal(unpaid, {"action": "cease"})[0] == "28"
+
+
+@pytest.mark.rule("31")
+@pytest.mark.rule("33")
+def test_p31_p33_with_two_tokens_a_scout_car_and_a_bomber_each_destroy_one() -> None:
+    state = done(done(done(start())))
+    el_agheila = {**state.pieces["el_agheila"], "germany:scout_car": 1}
+    state = state.model_copy(update={"pieces": {**state.pieces, "el_agheila": el_agheila}})
+    for unit in ("tank", "scout_car"):
+        state = play(state, {"action": "commit", "unit": unit, "origin": "el_agheila", "target": "benghazi"})
+    state = play(state, {"action": "pay", "origin": "el_agheila", "target": "benghazi", "source": "el_agheila"})
+    state = play(done(state), {"action": "fight", "target": "benghazi"})
+    assert state.battle is not None
+    bomber = state.battle.model_copy(update={"air": {"germany:bomber": 1}})
+    state = state.model_copy(update={"battle": bomber, "supply": {**state.supply, "benghazi": 3}})
+    state = play(state, FIGHT)  # the defender's token leaves two for the strikes
+    assert state.pending[-1].kind == "strike_supply" and seat(state) == "axis"
+    state = play(state, {"action": "strike", "ability": "supply_raider"})
+    assert state.pending[-1].kind == "strike_supply"
+    assert refusal(state, {"action": "strike", "ability": "supply_raider"}) == ("31", "no-supply-strike")
+    state = play(state, {"action": "strike", "ability": "collateral_damage"})
+    assert "benghazi" not in state.supply and state.rolls is not None
