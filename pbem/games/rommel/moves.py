@@ -300,7 +300,11 @@ def _finishes(
 
         found |= set(pack.hex_map.reach(here, max(0, speed + bonus + rommel - walked), on_road).spent)
     if any(state.tokens[t].side != seat for t in state.at(path[0])):  # Disengaging: no Engaging again
-        found = {h for h in found if h == path[0] or not any(state.tokens[t].side != seat for t in state.at(h))}
+        # not even by coming back: once the unit has left the battle hex, returning to it Engages (§7.2)
+        stays = len(path) == 1
+        found = {
+            h for h in found if (stays and h == path[0]) or not any(state.tokens[t].side != seat for t in state.at(h))
+        }
     if len(path) == 1:
         found.discard(path[0])  # a Regroup mover moves
     return frozenset(found)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.rommel import turns
+from pbem.games.rommel.moves import finishes
 from pbem.games.rommel.state import TurnRecord
 from tests.games.rommel.rules_driver import R, Table
 
@@ -223,6 +224,29 @@ def test_disengaging_units_are_disrupted() -> None:
     assert table.state.tokens["allied-01"].disrupted
     assert "1605" not in table.state.battles  # the battle ends when one side has left
     assert table.state.position().unit("allied-01") is not None
+
+
+@pytest.mark.rule("7.2")
+def test_a_disengaging_unit_cannot_finish_back_in_the_battle_hex_it_left() -> None:
+    """Coming back Engages again, which the step check refuses; the search of where a mover may still end must
+    agree, or a Regroup towards that hex strands the mover with no legal action (found by a random play-out)."""
+    table = demo()
+    begin(table, [0], "1505")
+    table.do("axis", {"action": "step", "token": "axis-02", "to": "1605"})
+    table.do("axis", {"action": "end_move"})
+    table.do("axis", {"action": "end_movement"})
+    state = table.state
+    record = state.battles["1605"].model_copy(update={"new": False})
+    table.state = state.model_copy(
+        update={"battles": {"1605": record}, "active": "allied", "turn": TurnRecord(committed=(0,), stage="movement")}
+    )
+    table.do("allied", {"action": "group", "origin": "1605", "rommel": False})
+    side = next(s for s in table.legal("allied") if s["action"] == "step" and s["token"] == "allied-01")
+    table.do("allied", side)
+    path = table.state.turn.current
+    assert path[0] == "1605" and len(path) == 2
+    assert "1605" not in finishes(table.state, "allied", "allied-01", path)
+    assert table.refusal("allied", {"action": "step", "token": "allied-01", "to": "1605"})[0] == "7.2"
 
 
 @pytest.mark.rule("13.4")
