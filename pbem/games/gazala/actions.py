@@ -29,6 +29,7 @@ __all__ = [
     "Move",
     "Organised",
     "Pass",
+    "PlaceMarker",
     "Postpone",
     "React",
     "Refit",
@@ -161,6 +162,16 @@ class Assign(ActionModel):
     action: Literal["assign"] = "assign"
     unit: str = Field(title="unit")
     formation: str = Field(title="formation")
+
+
+class PlaceMarker(ActionModel):
+    """Place an Assigned marker face down in a formation box (§5.5.2, option ``secret_assignments``): ``unit`` is the
+    independent unit it assigns, or ``"dummy"`` for a Dummy marker. The unit is a secret field: the log carries only
+    the box, the value sits in a committed slot until the Organisation Segment's markers are opened."""
+
+    action: Literal["place_marker"] = "place_marker"
+    formation: str = Field(title="formation box")
+    unit: str | None = Field(default=None, title="unit (or dummy)")
 
 
 class Organised(ActionModel):
@@ -348,4 +359,5 @@ GazalaAction = (
     | Assign
     | Organised
     | ReinforceAt
+    | PlaceMarker
 )

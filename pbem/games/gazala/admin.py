@@ -8,7 +8,8 @@ Reinforcements, then the Ops Phase.
 * Organisation (§9.2): the Axis assigns and reassigns its independents without a white stripe (``assign``,
   §5.5.2) and ends by placing the Schwerpunkt on a formation whose HQ is in supply (§5.9; ``organised`` when it
   cannot); then the Commonwealth assigns and reassigns its own and ends with ``organised``. A side with nothing
-  to decide is skipped.
+  to decide is skipped. With the option ``secret_assignments`` (the rules' way) the assignments are Assigned and
+  Dummy markers placed face down (``place_marker``), opened when both sides have organised (:mod:`.assignments`).
 * Replacements (§9.3): the Axis's German Panzer RP on the turns the track gives it; then, on the turns the track
   allows it, the Commonwealth cannibalises tank, heavy tank and StopCol/SeaCol units for RPs of their type and
   spends them one Strength Point at a time (§9.3.1, §9.3.2).
@@ -22,12 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from pbem.games.gazala import assignments as secret_markers
 from pbem.games.gazala import victory
 from pbem.games.gazala.actions import (
     Assign,
     Cannibalise,
     Forgo,
     Organised,
+    PlaceMarker,
     Postpone,
     Reinforce,
     ReinforceAt,
@@ -45,7 +48,7 @@ from pbem.kit.hexes import HexId
 from pbem.kit.machine import pop, push, top
 from pbem.rules.contract import ALLOW, Event, Outcome, Step, Verdict, deny
 
-__all__ = ["admin_seat", "attrition_checked", "begin_admin"]
+__all__ = ["admin_seat", "attrition_checked", "begin_admin", "markers_opened"]
 
 
 def begin_admin(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
@@ -170,6 +173,8 @@ def _organising(state: GazalaState) -> Side | None:
 
 
 def _may_assign(state: GazalaState, side: Side) -> bool:
+    if secret_markers.secret(state):  # public facts only: the segment's course must not depend on a secret
+        return any(secret_markers.box_verdict(state, side, f).ok for f in state.formations)
     return any(_assignment(state, side, a).ok for a in _assignments(state, side))
 
 
@@ -213,7 +218,7 @@ def _assignment(state: GazalaState, side: Side, act: Assign) -> Verdict:
 
 def assignments(state: GazalaState, seat: str) -> Iterator[Assign]:
     side = _organising(state)
-    if side is not None and side == seat:
+    if side is not None and side == seat and not secret_markers.secret(state):
         yield from _assignments(state, side)
 
 
@@ -221,7 +226,42 @@ def can_assign(state: GazalaState, seat: str, act: Assign) -> Verdict:
     side = _organising(state)
     if side is None or side != seat:
         return deny("9.2", "not-now", "independents are (re)assigned in the side's Organisation Segment")
+    if secret_markers.secret(state):
+        return deny("5.5.2", "secret", "assignments are recorded secretly: place an Assigned or Dummy marker")
     return _assignment(state, side, act)
+
+
+def markers(state: GazalaState, seat: str) -> Iterator[PlaceMarker]:
+    side = _organising(state)
+    if side is not None and side == seat and secret_markers.secret(state):
+        yield from secret_markers.legal_markers(state, side, _assignment)
+
+
+def can_place_marker(state: GazalaState, seat: str, act: PlaceMarker) -> Verdict:
+    """§5.5.2: an Assigned or Dummy marker in one of the side's formation boxes, in its Organisation Segment."""
+    side = _organising(state)
+    if side is None or side != seat:
+        return deny("9.2", "not-now", "markers are placed in the side's Organisation Segment")
+    if not secret_markers.secret(state):
+        return deny("5.5.2", "open", "assignments are open in this game (option secret_assignments): assign")
+    return secret_markers.marker_verdict(state, side, act, _assignment)
+
+
+def place_marker(state: GazalaState, seat: str, act: PlaceMarker) -> Step[GazalaState]:
+    side = _organising(state)
+    assert side is not None
+    state, event = secret_markers.place(state, side, act.formation)
+    if side == "axis" and not (_may_schwerpunkt(state) or _may_assign(state, "axis")):
+        return _cw_organisation(state, (event,))
+    if side == "cw" and not _may_assign(state, "cw"):
+        return _replacement(state, (event,))
+    return Step(state=state, events=(event,))
+
+
+def markers_opened(state: GazalaState) -> Step[GazalaState]:
+    """The segment's markers are open (:mod:`.assignments`): they take effect, then the Replacement Segment."""
+    state, events = secret_markers.reveal(state, _assignment)
+    return _replacement(state, tuple(events))
 
 
 def assign(state: GazalaState, seat: str, act: Assign) -> Step[GazalaState]:
@@ -300,6 +340,8 @@ def _axis_rp(state: GazalaState) -> int:
 
 
 def _replacement(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
+    if state.markers:  # membership matters from here on: the Organisation Segment's markers are opened first
+        return Step(state=secret_markers.open_markers(state), events=events)
     state = state.model_copy(update={"admin": "replacement"})
     offered = any(can_replace(state, "axis", r).ok for r in replacements(state, "axis"))
     if "axis" in state.seats and _axis_rp(state) > 0 and offered:

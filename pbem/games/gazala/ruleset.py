@@ -9,8 +9,11 @@ handler by purpose), ``reaction_offer`` (§6.5.1: the non-moving seat may attemp
 :mod:`.snafu`), and the decisions of a combat (:mod:`.battle`: Retreat before Combat and its
 free move, escalation, air, Lead Formation, Armour Superiority, first loss, hit distribution, retreat, displacement).
 
-Not registered in the ``pbem.games`` entry point (BRIEF): the hidden information of the rules (limited stack
-intelligence, secret assignments with dummies) is not enforced yet;
+Hidden information: the secret assignment of independents with Dummy markers (§5.5.2, option
+``secret_assignments``, :mod:`.assignments`): a marker's identity is a secret field committed in its slot, opened
+when both sides have organised; illegal markers found then are listed by :mod:`.audit`.
+
+Not registered in the ``pbem.games`` entry point (BRIEF): limited stack intelligence (§5.3.4) is not enforced yet;
 develop with ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
 """
 
@@ -21,7 +24,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from pbem.games.gazala import actions_misc, admin, battle, moves, ops, overstack, snafu, victory
+from pbem.games.gazala import actions_misc, admin, assignments, battle, moves, ops, overstack, snafu, victory
 from pbem.games.gazala.actions import (
     Activate,
     ActivateUnit,
@@ -49,6 +52,7 @@ from pbem.games.gazala.actions import (
     Move,
     Organised,
     Pass,
+    PlaceMarker,
     Postpone,
     React,
     Refit,
@@ -82,6 +86,7 @@ from pbem.rules.contract import (
     UnitView,
     Verdict,
     View,
+    deny,
 )
 from pbem.rules.contract import Step as Stepped
 from pbem.rules.presentation import Presentation
@@ -102,6 +107,7 @@ ACTIVATION_ACTIONS = (
 )
 ADMIN_ACTIONS = (
     "assign",
+    "place_marker",
     "organised",
     "schwerpunkt",
     "replace",
@@ -183,6 +189,7 @@ MACHINE: Machine[GazalaState, Any] = Machine(
             "admin",
             (
                 "assign",
+                "place_marker",
                 "organised",
                 "schwerpunkt",
                 "replace",
@@ -234,6 +241,7 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         action(React, legal=moves.reacts, can=moves.can_react, effect=moves.react),
         action(Decline, legal=moves.declines, can=moves.can_decline, effect=moves.decline),
         action(Assign, legal=admin.assignments, can=admin.can_assign, effect=admin.assign),
+        action(PlaceMarker, legal=admin.markers, can=admin.can_place_marker, effect=admin.place_marker),
         action(Organised, legal=admin.organised_ends, can=admin.can_organised, effect=admin.organised),
         action(Schwerpunkt, legal=admin.schwerpunkts, can=admin.can_schwerpunkt, effect=admin.place_schwerpunkt),
         action(Replace, legal=admin.replacements, can=admin.can_replace, effect=admin.replace),
@@ -303,6 +311,13 @@ class Gazala(Ruleset[GazalaState]):
             "combat example (default: the rule text, §7.5.1.5 C)",
             default=False,
         ),
+        OptionSpec(
+            id=assignments.OPTION,
+            description="§5.5.2: independents are assigned secretly, by Assigned and Dummy markers placed face down "
+            "and opened when both sides have organised (false: every assignment open)",
+            default=True,
+            choices=(True, False),
+        ),
     )
     actions = GazalaAction
 
@@ -319,6 +334,7 @@ class Gazala(Ruleset[GazalaState]):
     def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: GazalaPack) -> GazalaState:
         """§10: the setup display, then the first Ops Cycle's initiative (GT1: the Axis's without a roll)."""
         seats = tuple("axis" if s == "axis" else "cw" for s in roster.players)
+        options = {**{o.id: o.default for o in self.options}, **options}
         start = setup(data, scenario, options, seats)  # type: ignore[arg-type]
         return cycle(start, ()).state
 
@@ -329,13 +345,24 @@ class Gazala(Ruleset[GazalaState]):
     def legal_actions(self, state: GazalaState, seat: str) -> list[Action]:
         return [MACHINE.dump(a) for a in MACHINE.legal_actions(state, seat)]
 
+    def secret_fields(self, state: GazalaState, seat: str, action: Action) -> dict[str, str]:
+        """The identity of an Assigned or Dummy marker (§5.5.2) goes into the marker's own slot."""
+        if action.get("action") == "place_marker" and assignments.secret(state):
+            return {"unit": assignments.slot_of(state, seat)}
+        return {}
+
     def contains(self, state: GazalaState, seat: str, action: Any, *, unseen: frozenset[str] = frozenset()) -> Verdict:
-        return MACHINE.check(state, seat, self.typed(action))
+        act = self.typed(action)
+        if isinstance(act, PlaceMarker) and act.unit is None and "unit" not in unseen:
+            return deny("5.5.2", "no-identity", "a marker is an independent unit or a Dummy marker")
+        return MACHINE.check(state, seat, act)
 
     def apply(self, state: GazalaState, seat: str, action: Any) -> Stepped[GazalaState]:
         return MACHINE.apply(state, seat, self.typed(action))
 
     def resume(self, state: GazalaState, outcome: Outcome) -> Stepped[GazalaState]:
+        if outcome.opened:  # the only openings the rules ask for: the Organisation Segment's markers
+            return admin.markers_opened(state)
         return MACHINE.resume(state, outcome)
 
     def result(self, state: GazalaState) -> Result | None:
@@ -377,7 +404,7 @@ class Gazala(Ruleset[GazalaState]):
         doing = f", {acting.formation or acting.unit} active with {acting.ap} AP" if acting else ""
         summary = f"Game Turn {state.turn} of {state.last_turn}, {state.phase}{doing}"
         sources = {s.id: s.hex for s in state.pack.supply_sources}
-        facts = {
+        facts: dict[str, Any] = {
             "turn": state.turn,
             "phase": state.phase,
             "improved": list(state.improved),
@@ -387,6 +414,17 @@ class Gazala(Ruleset[GazalaState]):
             "schwerpunkt": state.schwerpunkt,
             "axis_vp": victory.score(state),
         }
+        if state.markers:  # §5.5.2: how many markers each box received is public, what they are is not
+            boxes: dict[str, dict[str, int]] = {}
+            for marker in state.markers:
+                box = boxes.setdefault(marker.side, {})
+                box[marker.formation] = box.get(marker.formation, 0) + 1
+            facts["markers"] = boxes
+            own = [(m.formation, state.hidden.get(m.slot)) for m in state.markers if m.side == viewer]
+            if own and all(slot is not None and slot.known and slot.owner == viewer for _, slot in own):
+                facts["my_markers"] = [{"formation": f, "unit": slot.value} for f, slot in own if slot is not None]
+        if state.violations:
+            facts["violations"] = [v.model_dump(mode="json") for v in state.violations]
         return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
 
     def presentation(self, data: Any) -> Presentation:
@@ -396,6 +434,8 @@ class Gazala(Ruleset[GazalaState]):
         """Units, HQs and formations by name; hexes with their place names."""
         pack = state.pack
         if isinstance(value, str):
+            if field == "unit" and value == assignments.DUMMY:
+                return "a Dummy marker"
             if field in ("unit",) and value in state.units:
                 return f"{pack.unit(value).name} ({value})"
             if field == "formation" and value in state.formations:

@@ -11,7 +11,7 @@ Board functions (:mod:`.board`, :mod:`.paths`) work on a :class:`~.board.Positio
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
@@ -28,17 +28,19 @@ __all__ = [
     "GazalaState",
     "HqState",
     "Marker",
+    "MarkerPlaced",
     "MoveState",
     "Overstack",
     "Reacting",
     "ReactionOffer",
     "SnafuOffer",
+    "Violation",
     "position",
     "sit_of",
 ]
 
 Phase = Literal["ops", "activation", "admin", "over"]
-AdminStep = Literal["organisation", "cw_organisation", "replacement", "cw_replacement", "reinforcement"]
+AdminStep = Literal["organisation", "cw_organisation", "markers", "replacement", "cw_replacement", "reinforcement"]
 
 
 SIDES: tuple[Side, ...] = ("axis", "cw")
@@ -273,6 +275,27 @@ PendingItem = Annotated[
 ]
 
 
+class MarkerPlaced(_Frozen):
+    """An Assigned or Dummy marker placed face down in a formation box this Organisation Segment (§5.5.2): public are
+    its side, box and the slot that commits to what it is (a unit or ``"dummy"``)."""
+
+    slot: str
+    side: Side
+    formation: str
+
+
+class Violation(_Frozen):
+    """An illegal secret choice found when its slot was opened: the slot names the entry that committed it (its
+    ``sealed`` carries that slot's first version), ``seat`` who made it, the rule and why (:mod:`.audit`)."""
+
+    seat: Side
+    slot: str
+    turn: int
+    rule: str
+    reason: str
+    message: str
+
+
 class Victory(_Frozen):
     """What victory needs remembered (§10): the last side to occupy or pass through each objective, the best VPs
     earned per objective, VPs from supply sources, SP losses by group, removed HQs."""
@@ -286,6 +309,8 @@ class Victory(_Frozen):
 
 class GazalaState(MachineState):
     """The whole game state (module docstring)."""
+
+    omit_when_empty: ClassVar[frozenset[str]] = MachineState.omit_when_empty | {"markers", "violations"}
 
     pack: GazalaPack = Field(exclude=True, repr=False)
     phase: Phase = "ops"
@@ -326,6 +351,10 @@ class GazalaState(MachineState):
     ff_lost: int = 0
     victory: Victory = Victory()
     battle: Battle | None = None
+    markers: tuple[MarkerPlaced, ...] = ()
+    """The markers of the Organisation Segment under way, unopened (:mod:`.assignments`)."""
+    violations: tuple[Violation, ...] = ()
+    """Illegal secret choices found at their opening, in the order found (:mod:`.audit`)."""
     _zones: dict[Side, frozenset[HexId]] = PrivateAttr(default_factory=dict)
     """Zones of control inherited from the state this one was copied from, where they cannot differ."""
     _sit: Situation | None = PrivateAttr(default=None)

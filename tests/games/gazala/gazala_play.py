@@ -14,8 +14,9 @@ PACK = RULESET.load_data(RULESET.default_data())
 
 
 def start(scenario: str, **options: Any) -> GazalaState:
+    """A scenario set up; assignments are open (§5.5.2 markers: ``secret_assignments=True``) unless asked."""
     roster = Roster(seats=tuple(RosterSeat(seat=s, team=s) for s in SEATS[scenario]))
-    return RULESET.setup(scenario, {"schwerpunkt": "21pz", **options}, roster, PACK)
+    return RULESET.setup(scenario, {"schwerpunkt": "21pz", "secret_assignments": False, **options}, roster, PACK)
 
 
 def act(state: GazalaState, seat: str, action: dict[str, Any]) -> Step[GazalaState]:
