@@ -6,10 +6,10 @@
   Action Points), :mod:`.moves` (movement and Formation Reaction), :mod:`.actions_misc` (breach, refit, improved
   defence), :mod:`.battle` (the combat sequence as decisions of each seat), :mod:`.snafu` (the SNAFU re-roll
   window, §5.2), :mod:`.overstack` (overstacking at the end of a move, §5.3.1), :mod:`.admin` (the Admin Phase)
-  and :mod:`.victory` (§8). Not in the ``pbem.games`` entry point while parts of the rulebook are not enforced:
-  limited stack intelligence and the secret assignment of independents with dummy markers (everything is
-  public: assignments are open, and no challenge exists). Develop with
-  ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
+  and :mod:`.victory` (§8). The secret assignment of independents with Dummy markers (§5.5.2): :mod:`.assignments`
+  (committed markers, opened when both sides have organised) and :mod:`.audit`. Not in the ``pbem.games`` entry
+  point while part of the rulebook is not enforced: limited stack intelligence (§5.3.4; every stack is open).
+  Develop with ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
 * :mod:`.combat` and ``combat_*``: the combat library (§7.5): strengths, chits, DRMs, the CRT, hit distribution,
   retreats and displacements, Battle Victory and SNAFU, as pure functions of dice and chits.
 * :mod:`.board`: the map per pack, a position, zones of control and movement (§3.1, §5.4, §7.3).

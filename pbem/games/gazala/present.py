@@ -1,6 +1,7 @@
 """How Gazala looks in reports and replays: the hex map from the pack (terrain, Minefields and Boxes, Ridges, Wadis,
 the sea, roads and trails), NATO counters with their values and formation colours, and the markers (Improved
-Defence, Breached Minefields, Supply Blocked, the active formation).
+Defence, Breached Minefields, Supply Blocked, the active formation), and in the status the Assigned and Dummy
+markers of the Organisation Segment under way (§5.5.2).
 """
 
 from __future__ import annotations
@@ -49,7 +50,26 @@ class GazalaLook(Presentation):
         return {"Axis VP": vp} if isinstance(vp, int) else {}
 
     def status(self, view: View) -> list[tuple[str, str]]:
+        lines: list[tuple[str, str]] = []
         levels = view.facts.get("levels", {})
-        if not isinstance(levels, dict):
-            return []
-        return [("Activation levels", ", ".join(f"{f} {n}" for f, n in sorted(levels.items())))]
+        if isinstance(levels, dict):
+            lines.append(("Activation levels", ", ".join(f"{f} {n}" for f, n in sorted(levels.items()))))
+        lines.extend(_marker_lines(view))
+        return lines
+
+
+def _marker_lines(view: View) -> list[tuple[str, str]]:
+    """§5.5.2: the markers placed this Organisation Segment, by box (what they are only for their owner), and any
+    illegal secret choice found when its slot was opened."""
+    lines: list[tuple[str, str]] = []
+    boxes = view.facts.get("markers", {})
+    if isinstance(boxes, dict):
+        for side, counts in sorted(boxes.items()):
+            shown = ", ".join(f"{box} {n}" for box, n in sorted(counts.items()))
+            lines.append((f"Assigned markers ({side})", shown))
+    mine = view.facts.get("my_markers", [])
+    if isinstance(mine, list) and mine:
+        lines.append(("Your markers", ", ".join(f"{m['unit']} in {m['formation']}" for m in mine)))
+    for found in view.facts.get("violations", []):
+        lines.append(("Illegal secret choice", f"{found['seat']}, {found['slot']}: {found['message']}"))
+    return lines

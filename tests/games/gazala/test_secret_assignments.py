@@ -102,6 +102,10 @@ def test_the_opponent_sees_how_many_markers_each_box_holds_not_what_they_are() -
         {"formation": "15pz", "unit": "18-flak"},
         {"formation": "15pz", "unit": DUMMY},
     ]
+    look = RULESET.presentation(PACK)
+    assert ("Assigned markers (axis)", "15pz 2") in look.status(RULESET.view(theirs, "cw"))
+    assert not any("18-flak" in text for _, text in look.status(RULESET.view(theirs, "cw")))
+    assert ("Your markers", "18-flak in 15pz, dummy in 15pz") in look.status(RULESET.view(mine, "axis"))
 
 
 @pytest.mark.rule("9.2")
@@ -141,6 +145,8 @@ def test_a_cheating_marker_is_caught_at_the_opening_and_named_by_the_audit() -> 
     assert opened.units["18-flak"].assigned == "15pz"  # the second marker was legal on its own
     assert [e.data["legal"] for e in events if e.kind == "marker_revealed"] == [False, True]
     assert RULESET.view(opened, OBSERVER).facts["violations"][0]["slot"] == slots[0]
+    status = RULESET.presentation(PACK).status(RULESET.view(opened, OBSERVER))
+    assert any(label == "Illegal secret choice" and slots[0] in text for label, text in status)
 
 
 @pytest.mark.rule("5.5.2")

@@ -53,6 +53,7 @@ def test_play_outs_with_secret_assignments_conform(scenario: str) -> None:
         for seat in replay.ruleset.to_act(state):
             if any(a["action"] == "place_marker" for a in replay.ruleset.legal_actions(state, seat)):
                 organising += conformance.check_legal_matches_contains(replay.ruleset, state, seat, rng, mutations=2)
+                conformance.check_choices(replay.ruleset, state, seat)
     conformance.check_deterministic(played.lines)
     assert conformance.check_viewer_hashes(played.lines, played.keys) > 0
     kinds = [e.event.kind for e in played.game.events]
