@@ -31,6 +31,7 @@ __all__ = [
     "Pass",
     "PlaceMarker",
     "Postpone",
+    "Proceed",
     "React",
     "Refit",
     "Reinforce",
@@ -172,6 +173,13 @@ class PlaceMarker(ActionModel):
     action: Literal["place_marker"] = "place_marker"
     formation: str = Field(title="formation box")
     unit: str | None = Field(default=None, title="unit (or dummy)")
+
+
+class Proceed(ActionModel):
+    """Go on with the Admin Phase once the Organisation Segment's markers are open (§5.5.2): an action of its own
+    when no decision comes before the Ops Phase's initiative dice, which may not follow an opening."""
+
+    action: Literal["proceed"] = "proceed"
 
 
 class Organised(ActionModel):
@@ -360,4 +368,5 @@ GazalaAction = (
     | Organised
     | ReinforceAt
     | PlaceMarker
+    | Proceed
 )

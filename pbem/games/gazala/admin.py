@@ -32,6 +32,7 @@ from pbem.games.gazala.actions import (
     Organised,
     PlaceMarker,
     Postpone,
+    Proceed,
     Reinforce,
     ReinforceAt,
     Replace,
@@ -259,9 +260,29 @@ def place_marker(state: GazalaState, seat: str, act: PlaceMarker) -> Step[Gazala
 
 
 def markers_opened(state: GazalaState) -> Step[GazalaState]:
-    """The segment's markers are open (:mod:`.assignments`): they take effect, then the Replacement Segment."""
+    """The segment's markers are open (:mod:`.assignments`): they take effect, then the Replacement Segment; but
+    if no decision came before the Ops Phase's initiative dice, the first seat ``proceed`` s to them, since dice
+    may not follow an opening (PROTOCOL.md §7.5: a ``hidden`` entry declares no rolls)."""
     state, events = secret_markers.reveal(state, _assignment)
-    return _replacement(state, tuple(events))
+    step = _replacement(state, tuple(events))
+    if step.state.rolls is None:
+        return step
+    return Step(state=state.model_copy(update={"admin": "revealed"}), events=tuple(events))
+
+
+def proceeds(state: GazalaState, seat: str) -> Iterator[Proceed]:
+    if can_proceed(state, seat, Proceed()).ok:
+        yield Proceed()
+
+
+def can_proceed(state: GazalaState, seat: str, act: Proceed) -> Verdict:
+    if state.admin != "revealed" or seat != state.seats[0]:
+        return deny("9.2", "not-now", "the Admin Phase goes on by itself")
+    return ALLOW
+
+
+def proceed(state: GazalaState, seat: str, act: Proceed) -> Step[GazalaState]:
+    return _replacement(state, ())
 
 
 def assign(state: GazalaState, seat: str, act: Assign) -> Step[GazalaState]:
@@ -530,6 +551,8 @@ def admin_seat(state: GazalaState) -> tuple[str, ...]:
         return ("axis",)
     if state.admin == "cw_organisation":
         return ("cw",)
+    if state.admin == "revealed":
+        return (state.seats[0],)
     if state.admin == "cw_replacement":
         return ("cw",)
     if state.admin == "reinforcement":

@@ -54,6 +54,7 @@ from pbem.games.gazala.actions import (
     Pass,
     PlaceMarker,
     Postpone,
+    Proceed,
     React,
     Refit,
     Reinforce,
@@ -108,6 +109,7 @@ ACTIVATION_ACTIONS = (
 ADMIN_ACTIONS = (
     "assign",
     "place_marker",
+    "proceed",
     "organised",
     "schwerpunkt",
     "replace",
@@ -190,6 +192,7 @@ MACHINE: Machine[GazalaState, Any] = Machine(
             (
                 "assign",
                 "place_marker",
+                "proceed",
                 "organised",
                 "schwerpunkt",
                 "replace",
@@ -242,6 +245,7 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         action(Decline, legal=moves.declines, can=moves.can_decline, effect=moves.decline),
         action(Assign, legal=admin.assignments, can=admin.can_assign, effect=admin.assign),
         action(PlaceMarker, legal=admin.markers, can=admin.can_place_marker, effect=admin.place_marker),
+        action(Proceed, legal=admin.proceeds, can=admin.can_proceed, effect=admin.proceed),
         action(Organised, legal=admin.organised_ends, can=admin.can_organised, effect=admin.organised),
         action(Schwerpunkt, legal=admin.schwerpunkts, can=admin.can_schwerpunkt, effect=admin.place_schwerpunkt),
         action(Replace, legal=admin.replacements, can=admin.can_replace, effect=admin.replace),

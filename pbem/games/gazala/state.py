@@ -40,7 +40,9 @@ __all__ = [
 ]
 
 Phase = Literal["ops", "activation", "admin", "over"]
-AdminStep = Literal["organisation", "cw_organisation", "markers", "replacement", "cw_replacement", "reinforcement"]
+AdminStep = Literal[
+    "organisation", "cw_organisation", "markers", "revealed", "replacement", "cw_replacement", "reinforcement"
+]
 
 
 SIDES: tuple[Side, ...] = ("axis", "cw")

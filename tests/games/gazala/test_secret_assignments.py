@@ -155,3 +155,23 @@ def test_open_assignments_when_the_option_is_off() -> None:
     assert refused(state, "axis", {"action": "place_marker", "formation": "15pz", "unit": "18-flak"}).reason == "open"
     assert RULESET.secret_fields(state, "axis", {"action": "place_marker", "formation": "15pz"}) == {}
     assert {"action": "assign", "unit": "18-flak", "formation": "15pz"} in RULESET.legal_actions(state, "axis")
+
+
+@pytest.mark.rule("9.2")
+def test_when_the_initiative_dice_would_follow_the_opening_the_axis_proceeds_to_them() -> None:
+    """Dice may not follow an opening (a ``hidden`` entry declares none): with no replacement nor reinforcement to
+    decide, the Axis's ``proceed`` asks for the Ops Phase's initiative roll."""
+    state = place(start("opening-phase", secret_assignments=True), **{"1sa-hq": "2306"})
+    every = tuple(r.unit for r in PACK.scenario("opening-phase").reinforcements)
+    state = begin_admin(state.model_copy(update={"turn": 3, "reinforced": every}), ()).state
+    state = _place(state, "axis", "15pz", "18-flak")
+    state = act(state, "axis", {"action": "schwerpunkt", "formation": "15pz"}).state
+    if state.admin == "cw_organisation":
+        state = act(state, "cw", {"action": "organised"}).state
+    opened, events = _opened(state, {m.slot: "18-flak" for m in state.markers})
+    assert opened.admin == "revealed" and opened.rolls is None and opened.units["18-flak"].assigned == "15pz"
+    assert RULESET.to_act(opened) == ("axis",) and RULESET.legal_actions(opened, "axis") == [{"action": "proceed"}]
+    assert refused(opened, "cw", {"action": "proceed"}).reason == "not-your-turn"
+    assert refused(state, "axis", {"action": "proceed"}).reason in ("not-your-turn", "not-now")
+    went = act(opened, "axis", {"action": "proceed"}).state
+    assert went.phase == "ops" and went.rolls is not None

@@ -65,7 +65,8 @@ def test_play_outs_with_secret_assignments_conform(scenario: str) -> None:
         assert "marker_placed" not in kinds
     else:
         assert organising > 0 and "marker_placed" in kinds and "marker_revealed" in kinds
-    assert played.game.state is not None and audit(played.game.state) is None  # type: ignore[arg-type]
+    final = played.game.state
+    assert isinstance(final, GazalaState) and audit(final) is None and not final.markers
 
 
 @dataclass
@@ -179,3 +180,16 @@ def test_the_commonwealth_replay_catches_the_cheating_marker_when_it_is_opened()
     found = audit(state)
     assert found is not None and (found.seat, found.slot, found.rule) == ("axis", slot, "5.5.2")
     assert state.units[permanent].assigned is None
+
+
+@pytest.mark.slow
+@pytest.mark.rule("5.5.2")
+@pytest.mark.parametrize("seed", range(12, 18))
+@pytest.mark.parametrize("scenario", SCENARIOS[1:])
+def test_random_play_outs_with_secret_assignments_verify_and_audit_clean(scenario: str, seed: int) -> None:
+    played = conformance.play_out("gazala", scenario, {"secret_assignments": True}, random.Random(seed))
+    report = played.verifier.report()
+    assert report.valid and report.result is not None and report.audit == "complete", report.first_error
+    assert conformance.check_viewer_hashes(played.lines, played.keys) > 0
+    state = played.game.state
+    assert isinstance(state, GazalaState) and audit(state) is None and not state.markers
