@@ -168,7 +168,7 @@ def test_when_the_initiative_dice_would_follow_the_opening_the_axis_proceeds_to_
     state = act(state, "axis", {"action": "schwerpunkt", "formation": "15pz"}).state
     if state.admin == "cw_organisation":
         state = act(state, "cw", {"action": "organised"}).state
-    opened, events = _opened(state, {m.slot: "18-flak" for m in state.markers})
+    opened, _ = _opened(state, {m.slot: "18-flak" for m in state.markers})
     assert opened.admin == "revealed" and opened.rolls is None and opened.units["18-flak"].assigned == "15pz"
     assert RULESET.to_act(opened) == ("axis",) and RULESET.legal_actions(opened, "axis") == [{"action": "proceed"}]
     assert refused(opened, "cw", {"action": "proceed"}).reason == "not-your-turn"
