@@ -101,6 +101,19 @@ def identity_verdict(
     check: AssignmentCheck,
 ) -> Verdict:
     """What the marker is, given the side's ``earlier`` markers of the segment, (box, identity), in effect."""
+    return _identity(state, _with(state, earlier), side, formation, unit, earlier, check)
+
+
+def _identity(
+    state: GazalaState,
+    joined: GazalaState,
+    side: Side,
+    formation: str,
+    unit: object,
+    earlier: Sequence[tuple[str, str]],
+    check: AssignmentCheck,
+) -> Verdict:
+    """:func:`identity_verdict` with ``joined``, the state with the earlier markers in effect, made once."""
     if unit == DUMMY:
         if sum(1 for _, u in earlier if u == DUMMY) >= dummy_limit(state.pack):
             return deny("5.5.2", "no-dummy", f"{side} has no Dummy marker left")
@@ -109,7 +122,7 @@ def identity_verdict(
         return deny("5.5.2", "not-assignable", f"{unit!r} is neither a unit nor a Dummy marker")
     if any(u == unit for _, u in earlier):
         return deny("5.5.2", "one-marker", f"{unit} has one Assigned marker, placed already this segment")
-    return check(_with(state, earlier), side, Assign(unit=unit, formation=formation))
+    return check(joined, side, Assign(unit=unit, formation=formation))
 
 
 def _with(state: GazalaState, earlier: Sequence[tuple[str, str]]) -> GazalaState:
@@ -150,11 +163,12 @@ def marker_verdict(state: GazalaState, side: Side, act: PlaceMarker, check: Assi
 
 def legal_markers(state: GazalaState, side: Side, check: AssignmentCheck) -> Iterator[PlaceMarker]:
     earlier = _known_earlier(state, side)
+    joined = _with(state, earlier)
     for formation in state.formations:
         if not box_verdict(state, side, formation).ok:
             continue
         for unit in (DUMMY, *_independents(state, side)):
-            if identity_verdict(state, side, formation, unit, earlier, check).ok:
+            if _identity(state, joined, side, formation, unit, earlier, check).ok:
                 yield PlaceMarker(formation=formation, unit=unit)
 
 
