@@ -70,11 +70,12 @@ def slot_of(state: GazalaState, side: str) -> str:
 def _independents(state: GazalaState, side: Side) -> list[str]:
     """The side's independent units without a white stripe on the map: each has one Assigned marker."""
     return [
-        unit
-        for unit, counter in sorted(state.units.items())
-        if counter.hex is not None
-        and state.pack.unit(unit).side == side
-        and state.pack.unit(unit).independent == "assignable"
+        record.id
+        for record in state.pack.units
+        if record.side == side
+        and record.independent == "assignable"
+        and (counter := state.units.get(record.id)) is not None
+        and counter.hex is not None
     ]
 
 
