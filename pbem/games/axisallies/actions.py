@@ -23,8 +23,12 @@ __all__ = [
     "Commit",
     "Deploy",
     "Destroy",
+    "Detonate",
     "Done",
     "Fight",
+    "LayMine",
+    "LaySeaMine",
+    "Load",
     "Main",
     "Move",
     "MoveExcess",
@@ -39,6 +43,7 @@ __all__ = [
     "Retreat",
     "Strike",
     "TurnAside",
+    "TurnBackUnit",
     "Withdraw",
 ]
 
@@ -224,6 +229,45 @@ class MoveIn(ActionModel):
     unit: str = Field(title="piece")
 
 
+class LayMine(ActionModel):
+    """p.14: deploy a land mine token (or upgrade the "1 mine" token there) on the border of ``territory`` facing
+    the adjacent ``facing``."""
+
+    action: Literal["lay_mine"] = "lay_mine"
+    territory: str = Field(title="territory")
+    facing: str = Field(title="facing")
+
+
+class LaySeaMine(ActionModel):
+    """p.14: deploy a sea mine token of the acting power in ``zone``."""
+
+    action: Literal["lay_sea_mine"] = "lay_sea_mine"
+    zone: str = Field(title="sea zone")
+
+
+class Detonate(ActionModel):
+    """p.26: the mines' owner detonates ``icons`` mine icons on the border being crossed."""
+
+    action: Literal["detonate"] = "detonate"
+    icons: int = Field(title="mine icons")
+
+
+class TurnBackUnit(ActionModel):
+    """p.26: the acting player turns one land unit of the attack crossing a detonated border aside."""
+
+    action: Literal["turn_back"] = "turn_back"
+    unit: str = Field(title="unit type")
+
+
+class Load(ActionModel):
+    """p.32: load one unit (or one supply point, ``"supply"``) in ``origin`` onto the next truck of the acting
+    power to drive out of ``origin`` in this noncombat move."""
+
+    action: Literal["load"] = "load"
+    origin: str = Field(title="in")
+    cargo: str = Field(title="cargo")
+
+
 class Done(ActionModel):
     """End the current phase (or, for an opposing player, stop moving excess units)."""
 
@@ -254,5 +298,10 @@ AxisAction = (
     | Press
     | Cease
     | MoveIn
+    | LayMine
+    | LaySeaMine
+    | Detonate
+    | TurnBackUnit
+    | Load
     | Done
 )

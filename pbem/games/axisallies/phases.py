@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pbem.games.axisallies import air_sorties as air
-from pbem.games.axisallies import phase_combat
+from pbem.games.axisallies import mines, phase_combat, trucks
 from pbem.games.axisallies.actions import (
     Claim,
     Commit,
@@ -155,6 +155,10 @@ def start_turn(state: AxisState) -> Step[AxisState]:
             "attacked": (),
             "ordered": {},
             "upkeep_paid": False,
+            "mines_laid": {},
+            "patrols": (),
+            "loads": {},
+            "anzac": 0,
             "landing": tuple(sorted(landing_spaces(state.pack, state.position(), _side(state, state.power)))),
         }
     )
@@ -295,7 +299,7 @@ def _next_phase(state: AxisState) -> Step[AxisState]:
         "noncombat_move": "deploy",
     }
     if state.phase == "declare":
-        return Step(state=_after_declare(state))
+        return mines.after_declarations(_after_declare(state))
     if state.phase in order:
         following = order[state.phase]
         if state.phase == "setup":
@@ -416,6 +420,8 @@ def done(state: AxisState, seat: str, act: Done) -> Step[AxisState]:
     in_combat = phase_combat.done_in_combat(state, seat, act)
     if in_combat is not None:
         return in_combat
+    if state.pending and state.pending[-1].kind == "detonation":
+        return mines.done_detonating(state, seat)
     if state.pending:
         decision = top(state, ExcessMove)
         owner = ExcessDestroy(
@@ -489,7 +495,7 @@ def upkeeps(state: AxisState, seat: str) -> Iterator[PayUpkeep]:
 
 
 def can_pay_upkeep(state: AxisState, seat: str, act: PayUpkeep) -> Verdict:
-    if state.upkeep_paid or state.ordered:
+    if state.upkeep_paid or state.ordered or state.mines_laid:
         return deny("13", "upkeep-first", "the upkeep is paid once, at the start of phase 2, before requisitions")
     if not any(t.id == act.territory for t in state.pack.territories):
         return deny("10", "unknown-territory", f"there is no territory {act.territory}")
@@ -516,15 +522,38 @@ def requisitions(state: AxisState, seat: str) -> Iterator[Requisition]:
     yield Requisition(unit=SUPPLY)
 
 
-def _order(state: AxisState, extra: str) -> Order:
+def _order(state: AxisState, extra: str | None, land_mines: int = 0, sea_mines: int = 0) -> Order:
+    """This turn's requisitions with ``extra`` (a unit type or supply) and more mine tokens (p.14: bought in
+    phase 2 with the same RP)."""
     units: dict[tuple[str, str], int] = {}
     supply = 0
-    for k, n in {**state.ordered, extra: state.ordered.get(extra, 0) + 1}.items():
+    wanted = dict(state.ordered)
+    if extra is not None:
+        wanted[extra] = wanted.get(extra, 0) + 1
+    for k, n in wanted.items():
         if k == SUPPLY:
             supply = n
         else:
             units[(state.power, k)] = n
-    return Order(units=units, supply=supply)
+    sea = {z.id for z in state.pack.sea_zones}
+    laid_at_sea = sum(n for s, n in state.mines_laid.items() if s in sea)
+    laid_on_land = sum(state.mines_laid.values()) - laid_at_sea
+    return Order(units=units, supply=supply, land_mines=laid_on_land + land_mines, sea_mines=laid_at_sea + sea_mines)
+
+
+def can_afford(state: AxisState, *, land_mines: int = 0, sea_mines: int = 0) -> Verdict:
+    """p.13: whether this turn's RP also pay for more mine tokens (p.14)."""
+    return check_requisition(
+        state.pack,
+        scenario_of(state),
+        state.position(),
+        state.power,
+        _order(state, None, land_mines, sea_mines),
+        state.rp,
+        in_play=_in_play_before_orders(state),
+        supply_in_play=supply_in_play(state) - state.ordered.get(SUPPLY, 0),
+        options=frozenset(o for o, v in state.options.items() if v == "on"),
+    )
 
 
 def can_requisition(state: AxisState, seat: str, act: Requisition) -> Verdict:
@@ -577,7 +606,7 @@ def _movable(state: AxisState, space: str, unit_key: str) -> int:
     here = state.count(space, unit_key)
     if state.phase == "combat_move":
         return here - tally(state.moved, space, unit_key)
-    return here - tally(state.spent, space, unit_key)
+    return here - tally(state.spent, space, unit_key) - trucks.loaded(state, space, split(unit_key)[1])
 
 
 def _paths(state: AxisState, start: str, unit: UnitType) -> Iterator[tuple[str, ...]]:
@@ -745,6 +774,8 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
     path, verdict = find_path(state, state.power, unit, act.origin, act.to)
     if path is None:
         return verdict
+    if trucks.is_truck(unit) and trucks.carries(state, act.origin):
+        return trucks.check_haul(state, unit, path)
     if state.phase == "combat_move" and not _blitz_path(state, path):
         arrived = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
         if not _could_attack(arrived.model_copy(update={"phase": "declare"}), act.to, act.unit):
@@ -817,6 +848,9 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
     blitz = state.phase == "combat_move" and status(state.pack, state.position(), path[1], side) == "hostile"
     if blitz:
         state = record_tank(state, path)
+    if trucks.is_truck(unit):
+        state, hauled = trucks.haul(state, act.origin, act.to)
+        events.extend(hauled)
     state = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
     if state.phase == "combat_move":
         state = state.model_copy(update={"moved": added(state.moved, act.to, k, 1)})

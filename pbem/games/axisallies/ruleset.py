@@ -22,9 +22,9 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from pbem.games.axisallies import mines, present, trucks
 from pbem.games.axisallies import phase_combat as pc
 from pbem.games.axisallies import phases as ph
-from pbem.games.axisallies import present
 from pbem.games.axisallies.actions import (
     Aim,
     AxisAction,
@@ -34,8 +34,12 @@ from pbem.games.axisallies.actions import (
     Commit,
     Deploy,
     Destroy,
+    Detonate,
     Done,
     Fight,
+    LayMine,
+    LaySeaMine,
+    Load,
     Main,
     Move,
     MoveExcess,
@@ -50,6 +54,7 @@ from pbem.games.axisallies.actions import (
     Retreat,
     Strike,
     TurnAside,
+    TurnBackUnit,
     Withdraw,
 )
 from pbem.games.axisallies.data import GAME_ID, AxisAlliesPack, default_pack_bytes, load_pack, pack_schema
@@ -88,11 +93,11 @@ MACHINE: Machine[AxisState, Any] = Machine(
     rule="12",
     phases=(
         Phase("setup", ("place", "done"), rule="9", to_act=_uk),
-        Phase("purchase", ("pay_upkeep", "requisition", "done"), rule="13", to_act=_mover),
+        Phase("purchase", ("pay_upkeep", "requisition", "lay_mine", "lay_sea_mine", "done"), rule="13", to_act=_mover),
         Phase("combat_move", ("move", "done"), rule="15", to_act=_mover),
         Phase("declare", ("commit", "pay", "withdraw", "done"), rule="18", to_act=_mover),
         Phase("combat", ("fight",), rule="19", to_act=_mover),
-        Phase("noncombat_move", ("move", "claim", "done"), rule="24", to_act=_mover),
+        Phase("noncombat_move", ("move", "load", "claim", "done"), rule="24", to_act=_mover),
         Phase("deploy", ("deploy", "done"), rule="25", to_act=_mover),
         Phase("over", (), rule="6", to_act=lambda s: ()),
     ),
@@ -109,6 +114,9 @@ MACHINE: Machine[AxisState, Any] = Machine(
         Interrupt("retreats", ("retreat", "done"), rule="22"),
         Interrupt("press_or_cease", ("turn_aside", "press_pay", "press", "cease"), rule="23"),
         Interrupt("move_into", ("move_in",), rule="23"),
+        Interrupt("detonation", ("detonate", "done"), rule="26"),
+        Interrupt("mine_roll", (), rule="26", resume=mines.mines_rolled),
+        Interrupt("turn_back", ("turn_back",), rule="26"),
     ),
     actions=(
         action(Place, legal=ph.places, can=ph.can_place, effect=ph.place_unit),
@@ -134,6 +142,11 @@ MACHINE: Machine[AxisState, Any] = Machine(
         action(Press, legal=pc.presses, can=pc.can_press, effect=pc.press),
         action(Cease, legal=pc.ceases, can=pc.can_cease, effect=pc.cease),
         action(MoveIn, legal=pc.moves_in, can=pc.can_move_in, effect=pc.move_in),
+        action(LayMine, legal=mines.lay_mines, can=mines.can_lay_mine, effect=mines.lay_mine),
+        action(LaySeaMine, legal=mines.lay_sea_mines, can=mines.can_lay_sea_mine, effect=mines.lay_sea_mine),
+        action(Detonate, legal=mines.detonates, can=mines.can_detonate, effect=mines.detonate),
+        action(TurnBackUnit, legal=mines.turn_backs, can=mines.can_turn_back, effect=mines.turn_back),
+        action(Load, legal=trucks.loads, can=trucks.can_load, effect=trucks.load),
         action(Done, legal=ph.dones, can=ph.can_done, effect=ph.done),
     ),
 )

@@ -76,8 +76,28 @@ def initial_state(
         phase="setup" if scenario.setup.variable_reinforcements else "purchase",
         control={row.territory: row.power for row in scenario.setup.control},
         options=options,
+        land_mines=_land_mines(scenario),
+        sea_mines=_sea_mines(scenario),
     )
     return place(state, pack, scenario.setup.placements)
+
+
+def _land_mines(scenario: Scenario) -> dict[str, dict[str, tuple[int, ...]]]:
+    """p.8: the land mine tokens of the Setup Charts, by territory and the border they face."""
+    found: dict[str, dict[str, tuple[int, ...]]] = {}
+    for row in scenario.setup.land_mines:
+        here = found.setdefault(row.territory, {})
+        here[row.facing] = tuple(sorted((*here.get(row.facing, ()), *row.tokens), reverse=True))
+    return found
+
+
+def _sea_mines(scenario: Scenario) -> dict[str, dict[str, int]]:
+    """p.8: the sea mine tokens of the Setup Charts, by zone and power."""
+    found: dict[str, dict[str, int]] = {}
+    for row in scenario.setup.sea_mines:
+        here = found.setdefault(row.zone, {})
+        here[row.power] = here.get(row.power, 0) + 1
+    return found
 
 
 def round_start(state: AxisState, pack: AxisAlliesPack, scenario: Scenario) -> tuple[AxisState, tuple[Event, ...]]:

@@ -29,11 +29,16 @@ __all__ = [
     "AttackGroup",
     "AxisState",
     "BlitzRoute",
+    "Border",
     "Counts",
+    "Detonation",
     "ExcessDestroy",
     "ExcessMove",
+    "MineRoll",
+    "Patrol",
     "PhaseName",
     "Sortie",
+    "TurnBack",
     "added",
     "key",
     "split",
@@ -217,6 +222,55 @@ class MoveInto(Pending):
     moved: dict[str, Counts] = Field(default_factory=dict)
 
 
+# --- mines (pp.14, 26): see :mod:`.mines` ------------------------------------------------------------------
+
+
+class Border(_Model):
+    """p.26: the border of an attacked ``territory`` crossed by the attack out of ``origin``."""
+
+    territory: str
+    origin: str
+
+
+class Detonation(Pending):
+    """p.26: the owner(s) of the mines on ``border`` decide how many icons to detonate. Jointly owned mines (a
+    tie) ask each owner's seat in turn (``seats``: those still to answer; ``wishes``: the answers so far)."""
+
+    kind: Literal["detonation"] = "detonation"
+    border: Border
+    rest: tuple[Border, ...] = ()
+    seats: tuple[str, ...] = ()
+    wishes: tuple[int, ...] = ()
+
+
+class MineRoll(Pending):
+    """p.26: the mine dice, 3 per icon detonated."""
+
+    kind: Literal["mine_roll"] = "mine_roll"
+    border: Border
+    rest: tuple[Border, ...] = ()
+    icons: int
+
+
+class TurnBack(Pending):
+    """p.26: the acting player turns aside ``left`` more land units of the attack crossing ``border``."""
+
+    kind: Literal["turn_back"] = "turn_back"
+    border: Border
+    rest: tuple[Border, ...] = ()
+    left: int
+
+
+class Patrol(_Model):
+    """p.31 Long-Range Patrol: ``count`` scout cars of ``unit`` (``"power:type"``) in ``space`` that attacked
+    this turn and may still move ``left`` spaces in the noncombat move."""
+
+    space: str
+    unit: str
+    left: int
+    count: int
+
+
 PendingDecision = Annotated[
     ExcessMove
     | ExcessDestroy
@@ -229,7 +283,10 @@ PendingDecision = Annotated[
     | TakeCasualties
     | Retreats
     | PressOrCease
-    | MoveInto,
+    | MoveInto
+    | Detonation
+    | MineRoll
+    | TurnBack,
     Field(discriminator="kind"),
 ]
 
@@ -256,6 +313,12 @@ class AxisState(MachineState):
         battle: the combat being fought (phase 4).
         attacked: every territory land units attacked this turn, fought or not (no retreat into them, p.22).
         options: the genesis options the rules read.
+        land_mines: territory -> the adjacent territory its mines face -> the tokens there, 1 or 2 icons (p.14).
+        sea_mines: sea zone -> power -> its sea mine tokens there (p.14).
+        mines_laid: space -> mine tokens deployed or upgraded there this turn (p.14: one a turn).
+        patrols: this turn's scout cars that attacked and may still move in the noncombat move (p.31).
+        loads: space -> what is loaded there onto the next truck to drive out (unit types, ``"supply"``, p.32).
+        anzac: UK infantry deployed this turn to the Indian Ocean (optional ANZAC Reinforcements, p.39).
         winner: the winning side, "draw", or "" while the game goes on; outcome: its level in words.
     """
 
@@ -290,6 +353,12 @@ class AxisState(MachineState):
     attacked: tuple[str, ...] = ()
     options: dict[str, str] = Field(default_factory=dict)
     resigned: tuple[str, ...] = ()
+    land_mines: dict[str, dict[str, tuple[int, ...]]] = Field(default_factory=dict)
+    sea_mines: dict[str, dict[str, int]] = Field(default_factory=dict)
+    mines_laid: dict[str, int] = Field(default_factory=dict)
+    patrols: tuple[Patrol, ...] = ()
+    loads: dict[str, Counts] = Field(default_factory=dict)
+    anzac: int = 0
     winner: str = ""
     outcome: str = ""
 
