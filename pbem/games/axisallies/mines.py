@@ -356,7 +356,9 @@ def turn_back(state: AxisState, seat: str, act: TurnBackUnit) -> Step[AxisState]
 def _cancel_patrol(state: AxisState, space: str, type_: str) -> tuple[Patrol, ...]:
     """p.31: a scout car turned back by mines loses its Long-Range Patrol (the one with the most left goes)."""
     k = key(state.power, type_)
-    found = sorted((p for p in state.patrols if (p.space, p.unit) == (space, k)), key=lambda p: -p.left)
+    found = sorted(
+        (p for p in state.patrols if (p.space, p.unit) == (space, k)), key=lambda p: (not p.attacked, p.used)
+    )
     if not found:
         return state.patrols
     first = found[0]

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pbem.games.axisallies import air_sorties as air
-from pbem.games.axisallies import mines, phase_combat, trucks
+from pbem.games.axisallies import mines, patrols, phase_combat, trucks
 from pbem.games.axisallies.actions import (
     Claim,
     Commit,
@@ -76,6 +76,7 @@ from pbem.games.axisallies.state import (
     Counts,
     ExcessDestroy,
     ExcessMove,
+    Patrol,
     added,
     key,
     split,
@@ -698,7 +699,9 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
     for space in sorted(state.pieces):
         for k in sorted(_pieces_of(state, power, space)):
             unit = state.pack.unit(*split(k))
-            if _movable(state, space, k) <= 0 or not _may_move(state, unit, space):
+            if not _may_move(state, unit, space):
+                continue
+            if _movable(state, space, k) <= 0 and not _patrol_only(state, space, k):
                 continue
             if unit.category == "air" and state.phase == "combat_move":
                 for there in air.sortie_targets(state, unit, space):
@@ -711,6 +714,12 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
                         yield Move(unit=unit.type, origin=space, to=there)
                 continue
             seen: set[str] = set()
+            if _patrol_only(state, space, k):
+                for path in _paths(state, space, unit):
+                    if path[-1] not in seen and _patrol_path(state, unit, space, path[-1])[0] is not None:
+                        seen.add(path[-1])
+                        yield Move(unit=unit.type, origin=space, to=path[-1])
+                continue
             if state.phase == "combat_move" and unit.has("blitz"):
                 for route in state.blitz_routes:
                     if route.path[0] == space and free_route(state, space, route.path[-1]) is not None:
@@ -757,6 +766,8 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
     if not waiting.ok:
         return waiting
     k = key(state.power, act.unit)
+    if _patrol_only(state, act.origin, k):
+        return _patrol_path(state, unit, act.origin, act.to)[1]
     if _movable(state, act.origin, k) <= 0:
         return deny(rule, "no-unit-to-move", f"no {unit.id} in {act.origin} may move in this phase")
     if not _may_move(state, unit, act.origin):
@@ -781,6 +792,35 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
         if not _could_attack(arrived.model_copy(update={"phase": "declare"}), act.to, act.unit):
             return deny("15", "no-supply-for-attack", f"from {act.to} no attack could be paid for")
     return ALLOW
+
+
+def _patrol_only(state: AxisState, space: str, unit_key: str) -> bool:
+    """p.31: whether a piece of ``unit_key`` in ``space`` may move in this noncombat move only within a
+    Long-Range Patrol (none may move otherwise, and some attacked this turn)."""
+    if state.phase != "noncombat_move" or _movable(state, space, unit_key) > 0:
+        return False
+    return patrols.available(state, space, unit_key) > 0
+
+
+def _patrol_path(
+    state: AxisState, unit: UnitType, origin: str, to: str
+) -> tuple[tuple[str, ...] | None, Verdict, Patrol | None]:
+    """p.31: the first path from ``origin`` to ``to`` within a patrol of the scout cars there, the patrol with the
+    fewest points left that allows one first; else the refusal of the direct step (or of the first path)."""
+    position = state.position()
+    first: Verdict | None = None
+    for record in patrols.records(state, origin, key(state.power, unit.type)):
+        for path in _paths(state, origin, unit):
+            if path[-1] != to:
+                continue
+            verdict = check_land_move(
+                state.pack, scenario_of(state), position, state.power, unit.type, path, phase="noncombat",
+                spent=record.used,
+            )  # fmt: skip
+            if verdict.ok:
+                return path, verdict, record
+            first = first or verdict
+    return None, first or deny("31", "no-path", f"no way from {origin} to {to} within the patrol"), None
 
 
 def _goes_along(state: AxisState, unit: UnitType) -> bool:
@@ -840,6 +880,12 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
         route = free_route(state, act.origin, act.to)
         assert route is not None  # _follows found it
         state = follow(state, route)
+    elif _patrol_only(state, act.origin, k):
+        found, _verdict, record = _patrol_path(state, unit, act.origin, act.to)
+        assert found is not None and record is not None  # can_move found it
+        path = found
+        state = patrols.use(state, record)
+        events.append(Event(kind="patrolled", rule="31", data={"unit": act.unit, "src": act.origin, "dst": act.to}))
     else:
         found, _ = find_path(state, state.power, unit, act.origin, act.to)
         assert found is not None  # can_move found it
@@ -854,6 +900,8 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
     state = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
     if state.phase == "combat_move":
         state = state.model_copy(update={"moved": added(state.moved, act.to, k, 1)})
+        if patrols.patrolling(unit):
+            state = patrols.moved(state, unit, act.to, len(path) - 1)
         if along is not None:  # a blitz along with a tank: as the tank, not obliged to attack (p.18)
             if len(path) == 3:
                 state = state.model_copy(update={"exhausted": added(state.exhausted, act.to, k, 1)})
@@ -1122,6 +1170,11 @@ def _after_declare(state: AxisState) -> AxisState:
             committed = _committed(state, space, split(k)[1])
             overlap = min(committed, moved - tally(state.exhausted, space, k))
             spent = added(spent, space, k, moved + committed - overlap)
+    attacking: dict[tuple[str, str], int] = {}
+    for group in state.attacks:
+        for type_, n in group.units.items() if group.power == state.power else ():
+            attacking[(group.origin, type_)] = attacking.get((group.origin, type_), 0) + n
+    state = patrols.after_declare(state, attacking)
     phase = "combat" if state.attacks or air.unfought_targets(state) else "noncombat_move"
     attacked = tuple(sorted({g.target for g in state.attacks}))
     return state.model_copy(update={"spent": spent, "phase": phase, "attacked": attacked})

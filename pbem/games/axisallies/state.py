@@ -262,13 +262,15 @@ class TurnBack(Pending):
 
 
 class Patrol(_Model):
-    """p.31 Long-Range Patrol: ``count`` scout cars of ``unit`` (``"power:type"``) in ``space`` that attacked
-    this turn and may still move ``left`` spaces in the noncombat move."""
+    """p.31 Long-Range Patrol: ``count`` scout cars of ``unit`` (``"power:type"``) in ``space`` that used
+    ``used`` movement points this turn (combat move and the attack's point); once they attacked, they may move
+    the rest of their move in the noncombat move."""
 
     space: str
     unit: str
-    left: int
+    used: int
     count: int
+    attacked: bool = False
 
 
 PendingDecision = Annotated[
