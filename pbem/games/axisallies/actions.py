@@ -16,6 +16,7 @@ from pbem.rules.contract import ActionModel
 
 __all__ = [
     "Aim",
+    "Airlift",
     "AxisAction",
     "Casualty",
     "Cease",
@@ -268,6 +269,16 @@ class Load(ActionModel):
     cargo: str = Field(title="cargo")
 
 
+class Airlift(ActionModel):
+    """p.38 (optional Air Transport): a bomber of the acting power flies from its staging territory to ``to``
+    carrying one ``cargo`` land unit of its power."""
+
+    action: Literal["airlift"] = "airlift"
+    unit: str = Field(title="bomber")
+    cargo: str = Field(title="carrying")
+    to: str = Field(title="to")
+
+
 class Done(ActionModel):
     """End the current phase (or, for an opposing player, stop moving excess units)."""
 
@@ -303,5 +314,6 @@ AxisAction = (
     | Detonate
     | TurnBackUnit
     | Load
+    | Airlift
     | Done
 )

@@ -39,6 +39,7 @@ from pbem.games.axisallies.actions import (
     Requisition,
     Withdraw,
 )
+from pbem.games.axisallies.advantages import ANZAC, anzac_allows
 from pbem.games.axisallies.blitz_pairs import blitzes_alone, follow, free_route, record_tank
 from pbem.games.axisallies.data import AxisAlliesPack, Scenario, UnitType
 from pbem.games.axisallies.economy import (
@@ -608,6 +609,28 @@ def _movable(state: AxisState, space: str, unit_key: str) -> int:
     if state.phase == "combat_move":
         return here - tally(state.moved, space, unit_key)
     return here - tally(state.spent, space, unit_key) - trucks.loaded(state, space, split(unit_key)[1])
+
+
+def movable(state: AxisState, space: str, unit_key: str) -> int:
+    """Pieces of ``unit_key`` in ``space`` that may still move in this phase."""
+    return _movable(state, space, unit_key)
+
+
+def air_reach_path(state: AxisState, type_: str, origin: str, to: str) -> tuple[str, ...] | None:
+    """p.33: a shortest way the acting power's air unit ``type_`` flies from ``origin`` to ``to`` within its move
+    (the kit's search, spaces it may enter), or None."""
+    pack, scenario, position = state.pack, scenario_of(state), state.position()
+    unit = pack.unit(state.power, type_)
+    side = side_of(pack, position, state.power, origin)
+    graph = graph_of(pack)
+
+    def expand(here: str, _spent: int) -> Iterator[tuple[str, int]]:
+        for edge in graph.edges(here):
+            if edge.type != "convoy" and may_enter(pack, scenario, position, side, unit, edge.b, edge.a).ok:
+                yield edge.b, 1
+
+    search = dijkstra([origin], expand, limit=unit.move)
+    return search.path(to) if to in search.cost and to != origin else None
 
 
 def _paths(state: AxisState, start: str, unit: UnitType) -> Iterator[tuple[str, ...]]:
@@ -1233,6 +1256,8 @@ def _destinations(state: AxisState) -> list[str]:
     found = [pack.power(state.power).staging] if pack.power(state.power).staging else []
     found += [t.id for t in pack.territories if t.axis_direct_deploy]
     found += [z.id for z in pack.sea_zones if z.direct_deploy or state.power in z.deployment_for]
+    if state.options.get("anzac_reinforcements") == "on" and state.power == ANZAC[0]:
+        found.append(ANZAC[2])
     return sorted({f for f in found if f is not None})
 
 
@@ -1251,6 +1276,8 @@ def can_deploy(state: AxisState, seat: str, act: Deploy) -> Verdict:
     unit = None if act.unit == SUPPLY else state.pack.unit(state.power, act.unit)
     if unit is not None and unit.category == "air" and graph.kind(act.to) == "sea":
         return deny("25", "air-to-convoy", "this engine deploys air units to territories only")
+    if anzac_allows(state, unit, act.to):
+        return ALLOW
     return check_deployment(
         state.pack, scenario_of(state), state.position(), state.power, unit, act.to, lifted=_lifted(state)
     )
@@ -1267,6 +1294,9 @@ def deploy(state: AxisState, seat: str, act: Deploy) -> Step[AxisState]:
     reserve[act.unit] -= 1
     if not reserve[act.unit]:
         del reserve[act.unit]
+    unit = None if act.unit == SUPPLY else state.pack.unit(state.power, act.unit)
+    if anzac_allows(state, unit, act.to):
+        state = state.model_copy(update={"anzac": state.anzac + 1})
     state = state.model_copy(update={"reserve": {**state.reserve, state.power: reserve}})
     sea = graph_of(state.pack).kind(act.to) == "sea"
     if act.unit == SUPPLY and sea:

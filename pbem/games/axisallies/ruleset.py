@@ -22,11 +22,12 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from pbem.games.axisallies import mines, present, trucks
+from pbem.games.axisallies import airlift, mines, present, trucks
 from pbem.games.axisallies import phase_combat as pc
 from pbem.games.axisallies import phases as ph
 from pbem.games.axisallies.actions import (
     Aim,
+    Airlift,
     AxisAction,
     Casualty,
     Cease,
@@ -97,7 +98,7 @@ MACHINE: Machine[AxisState, Any] = Machine(
         Phase("combat_move", ("move", "done"), rule="15", to_act=_mover),
         Phase("declare", ("commit", "pay", "withdraw", "done"), rule="18", to_act=_mover),
         Phase("combat", ("fight",), rule="19", to_act=_mover),
-        Phase("noncombat_move", ("move", "load", "claim", "done"), rule="24", to_act=_mover),
+        Phase("noncombat_move", ("move", "load", "airlift", "claim", "done"), rule="24", to_act=_mover),
         Phase("deploy", ("deploy", "done"), rule="25", to_act=_mover),
         Phase("over", (), rule="6", to_act=lambda s: ()),
     ),
@@ -147,6 +148,7 @@ MACHINE: Machine[AxisState, Any] = Machine(
         action(Detonate, legal=mines.detonates, can=mines.can_detonate, effect=mines.detonate),
         action(TurnBackUnit, legal=mines.turn_backs, can=mines.can_turn_back, effect=mines.turn_back),
         action(Load, legal=trucks.loads, can=trucks.can_load, effect=trucks.load),
+        action(Airlift, legal=airlift.airlifts, can=airlift.can_airlift, effect=airlift.airlift),
         action(Done, legal=ph.dones, can=ph.can_done, effect=ph.done),
     ),
 )
@@ -187,6 +189,54 @@ class AxisAllies(Ruleset[AxisState]):
             description="p.39 optional rule: the US need not deploy to Casablanca in round 7",
             default="off",
             choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="mining_the_suez_canal",
+            description="p.39 optional rule: with a bomber on Crete, an Axis power may lay 1 sea mine a turn in "
+            "the Suez Canal convoy zone",
+            default="off",
+            choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="anzac_reinforcements",
+            description="p.39 optional rule: the UK may deploy 1 infantry a turn straight to the Indian Ocean "
+            "convoy zone",
+            default="off",
+            choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="draw_tie_break",
+            description="p.6: a draw at the end goes to the side with more RP of land units in territories",
+            default="off",
+            choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="air_transport",
+            description="p.38 optional rule: an Axis bomber in Italy carries 1 land unit of its power in the "
+            "noncombat move",
+            default="off",
+            choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="rp_bidding",
+            description="p.38 optional rule: the accepted bid (RP) for the side named, added to its first round "
+            "(none, or axis:N / allies:N); not enforced yet, so none only",
+            default="none",
+            choices=("none",),
+        ),
+        OptionSpec(
+            id="reinforcing_land_attacks",
+            description="p.38 optional rule: land units join an attack when it is pressed; not enforced yet, so "
+            "off only",
+            default="off",
+            choices=("off",),
+        ),
+        OptionSpec(
+            id="strategic_supply_reserve",
+            description="p.39 optional rule: air and sea attacks pay supply from the staging territory; not "
+            "enforced yet, so off only",
+            default="off",
+            choices=("off",),
         ),
     )
     actions = AxisAction

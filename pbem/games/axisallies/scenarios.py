@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from pbem.games.axisallies.advantages import tie_break
 from pbem.games.axisallies.data import AxisAlliesPack, Placement, Scenario
 from pbem.games.axisallies.position import combat_units, controller, side_of
 from pbem.games.axisallies.state import AxisState, Counts, key
@@ -186,7 +187,7 @@ def side_level(pack: AxisAlliesPack, scenario: Scenario, state: AxisState, side:
 def final_result(pack: AxisAlliesPack, scenario: Scenario, state: AxisState) -> tuple[str, str]:
     """p.6: (winning side or "draw", outcome) at the end of the last round. The higher level wins (RULING, notes
     §10.14: Axis Minor against Allied Major is possible and the text is silent); equal levels, both Minor
-    included, and no level at all are a draw."""
+    included, and no level at all are a draw, unless the option ``draw_tie_break`` breaks it (p.6)."""
     axis = side_level(pack, scenario, state, "axis")
     allies = side_level(pack, scenario, state, "allies")
     rank: dict[str | None, int] = {
@@ -195,6 +196,9 @@ def final_result(pack: AxisAlliesPack, scenario: Scenario, state: AxisState) -> 
     }
     if rank[axis] == rank[allies]:
         words = "no victory level" if axis is None else f"both sides {axis} victory"
+        broken = tie_break(state)
+        if broken is not None:
+            return broken[0], f"{words}; {broken[1]}"
         return "draw", words
     side, level = ("axis", axis) if rank[axis] > rank[allies] else ("allies", allies)
     return side, f"{side} {level} victory"

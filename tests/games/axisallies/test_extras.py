@@ -1,0 +1,250 @@
+"""Mines laid and detonated (pp.14, 26), truck cargo (p.32), Long-Range Patrol (p.31) and the optional rules
+(pp.6, 38-39) played through the ruleset, with their refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pbem.games.axisallies.advantages import land_rp
+from pbem.games.axisallies.phases import scenario_of, start_turn
+from pbem.games.axisallies.ruleset import RULESET
+from pbem.games.axisallies.scenarios import final_result
+from pbem.games.axisallies.state import AxisState, Patrol
+from pbem.rules.contract import Outcome
+from tests.games.axisallies.rules_helpers import done, play, refusal, seat, start
+
+
+def turn(phase: str = "purchase", power: str = "germany", **options: str) -> AxisState:
+    """Rommel's Last Push, round 1, ``power``'s turn at ``phase`` (2 players)."""
+    state = done(start(**options))  # the UK places no variable reinforcements
+    if power != state.power:
+        state = start_turn(state.model_copy(update={"power": power})).state
+    order = ["purchase", "combat_move", "declare", "noncombat_move", "deploy"]
+    for _ in order[: order.index(phase)]:
+        state = done(state)
+    assert state.phase == phase
+    return state
+
+
+def with_pieces(state: AxisState, **spaces: dict[str, int]) -> AxisState:
+    return state.model_copy(update={"pieces": {**state.pieces, **spaces}})
+
+
+def mv(unit: str, origin: str, to: str) -> dict[str, str]:
+    return {"action": "move", "unit": unit, "origin": origin, "to": to}
+
+
+def lay(territory: str, facing: str) -> dict[str, str]:
+    return {"action": "lay_mine", "territory": territory, "facing": facing}
+
+
+def roll(state: AxisState, faces: list[int]) -> AxisState:
+    return RULESET.resume(state.without_first_roll(), Outcome(dice={"mines": faces})).state
+
+
+# --- laying mines (p.14) ------------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("14")
+def test_p14_a_land_mine_faces_one_border_of_a_held_territory_once_a_turn_for_1_rp() -> None:
+    state = turn()
+    rp = state.rp
+    state = play(state, lay("el_agheila", "benghazi"))
+    assert state.land_mines["el_agheila"] == {"benghazi": (1,)} and state.mines_laid == {"el_agheila": 1}
+    assert refusal(state, lay("el_agheila", "jalo")) == ("14", "one-per-territory")
+    assert refusal(state, lay("benghazi", "el_agheila")) == ("14", "mine-not-yours")
+    assert refusal(state, lay("tripoli", "benghazi")) == ("14", "not-adjacent")
+    assert refusal(state, lay("sirte", "garian")) == ("14", "mine-not-yours")  # Italy's, not Germany's
+    poor = state.model_copy(update={"rp": 0})
+    assert refusal(poor, lay("tripoli", "garian")) == ("13", "over-budget")
+    assert rp == state.rp  # the RP are spent with the order, counted against the turn's total
+    upgrade = play(state.model_copy(update={"mines_laid": {}}), lay("el_agheila", "benghazi"))
+    assert upgrade.land_mines["el_agheila"] == {"benghazi": (2,)}  # the "1 mine" token is flipped, not doubled
+
+
+@pytest.mark.rule("14")
+def test_p14_sea_mines_once_a_zone_a_turn_never_near_enemy_ships_or_where_the_axis_may_not() -> None:
+    state = turn()
+    sea = {"action": "lay_sea_mine", "zone": "sz15"}
+    state = play(state, sea)
+    assert state.sea_mines["sz15"] == {"germany": 1}
+    assert refusal(state, sea) == ("14", "one-per-zone")
+    assert refusal(state, {**sea, "zone": "sz31"}) == ("14", "enemy-ships")
+    assert refusal(state, {**sea, "zone": "atlantic_ocean"}) == ("14", "enemy-deployment-zone")
+    assert refusal(state, {**sea, "zone": "suez_canal"}) == ("14", "axis-mines-forbidden")
+    poor = state.model_copy(update={"rp": 3})  # the first sea mine cost 2 RP of the turn's RP
+    assert refusal(poor, {**sea, "zone": "sz17"}) == ("13", "over-budget")
+
+
+@pytest.mark.rule("39")
+def test_p39_mining_the_suez_canal_needs_the_option_and_an_axis_bomber_on_crete() -> None:
+    sea = {"action": "lay_sea_mine", "zone": "suez_canal"}
+    state = turn(mining_the_suez_canal="on")
+    assert refusal(state, sea) == ("14", "axis-mines-forbidden")
+    state = play(with_pieces(state, crete={"germany:bomber": 1}), sea)
+    assert state.sea_mines["suez_canal"] == {"germany": 1}
+    off = with_pieces(turn(), crete={"germany:bomber": 1})
+    assert refusal(off, sea) == ("14", "axis-mines-forbidden")
+
+
+# --- land mines detonated after the declarations (p.26) -----------------------------------------------------
+
+
+def attack_cairo() -> AxisState:
+    """Germany's declarations: 3 infantry and a scout car attack Cairo from Mersa Matruh across the UK's mines
+    (a "2 mines" and a "1 mine" token, Rommel's Last Push setup)."""
+    state = turn("declare")
+    state = with_pieces(state, mersa_matruh={"germany:infantry": 3, "germany:scout_car": 1})
+    state = state.model_copy(update={"supply": {**state.supply, "mersa_matruh": 2}})
+    commit = {"action": "commit", "origin": "mersa_matruh", "target": "cairo"}
+    state = play(state, *({**commit, "unit": u} for u in ("infantry", "infantry", "infantry", "scout_car")))
+    state = play(state, {"action": "pay", "origin": "mersa_matruh", "target": "cairo", "source": "mersa_matruh"})
+    assert state.land_mines["cairo"] == {"mersa_matruh": (2, 1)}
+    return done(state)
+
+
+@pytest.mark.rule("26")
+def test_p26_the_owner_detonates_mines_on_a_crossed_border_and_the_mover_turns_units_back() -> None:
+    state = attack_cairo()
+    assert seat(state) == "allies" and state.pending[-1].kind == "detonation"
+    assert state.patrols == (Patrol(space="mersa_matruh", unit="germany:scout_car", used=1, count=1, attacked=True),)
+    assert refusal(state, {"action": "detonate", "icons": 4}) == ("26", "too-many-mines")
+    state = play(state, {"action": "detonate", "icons": 3})
+    assert state.rolls is not None and state.rolls.rolls[0].n == 9  # 3 dice an icon
+    state = roll(state, [1, 2, 3, 4, 5, 6, 7, 8, 9])
+    assert "cairo" not in state.land_mines and seat(state) == "axis"
+    assert refusal(state, {"action": "turn_back", "unit": "tank"}) == ("26", "not-crossing")
+    state = play(state, *({"action": "turn_back", "unit": u} for u in ("scout_car", "infantry", "infantry")))
+    assert state.attacks[0].units == {"infantry": 1} and state.phase == "combat" and not state.pending
+    assert state.patrols == ()  # the scout car turned back loses its Long-Range Patrol (p.31)
+
+
+@pytest.mark.rule("26")
+def test_p26_every_unit_turned_back_withdraws_the_attack_and_declining_keeps_the_mines() -> None:
+    state = play(attack_cairo(), {"action": "detonate", "icons": 2})
+    assert state.land_mines["cairo"] == {"mersa_matruh": (2, 1)}  # the icons leave once the dice are rolled
+    state = roll(state, [1, 1, 1, 1, 9, 9])
+    assert state.land_mines["cairo"] == {"mersa_matruh": (1,)}
+    state = play(state, *({"action": "turn_back", "unit": u} for u in ("infantry",) * 3 + ("scout_car",)))
+    assert not state.attacks and state.phase == "noncombat_move"
+    kept = done(attack_cairo())
+    assert kept.land_mines["cairo"] == {"mersa_matruh": (2, 1)} and kept.phase == "combat" and not kept.pending
+
+
+# --- trucks (p.32) -----------------------------------------------------------------------------------------------
+
+
+def load(origin: str, cargo: str) -> dict[str, str]:
+    return {"action": "load", "origin": origin, "cargo": cargo}
+
+
+@pytest.mark.rule("32")
+def test_p32_a_truck_carries_units_of_its_power_and_supply_which_then_move_no_more() -> None:
+    state = turn("noncombat_move")
+    assert refusal(state, load("el_agheila", "tank")) == ("32", "not-cargo")
+    assert refusal(state, load("sirte", "infantry")) == ("32", "no-truck")
+    state = play(state, load("el_agheila", "infantry"), load("el_agheila", "supply"), load("el_agheila", "supply"))
+    assert refusal(state, mv("infantry", "el_agheila", "sirte")) == ("24", "no-unit-to-move")  # loaded
+    assert refusal(state, load("el_agheila", "infantry")) == ("32", "cargo-missing")
+    supply = state.supply["el_agheila"]
+    state = play(state, mv("truck", "el_agheila", "sirte"))
+    assert state.count("sirte", "germany:infantry") == 1 and state.count("sirte", "germany:truck") == 1
+    assert state.supply["sirte"] == 1 + 2 and state.supply["el_agheila"] == supply - 2 and not state.loads
+    assert refusal(state, mv("infantry", "sirte", "tripoli")) == ("24", "no-unit-to-move")
+
+
+@pytest.mark.rule("32")
+def test_p32_a_truck_carries_six_at_most() -> None:
+    state = turn("noncombat_move")
+    state = state.model_copy(update={"supply": {**state.supply, "el_agheila": 9}})
+    state = play(state, *(load("el_agheila", "supply") for _ in range(6)))
+    assert refusal(state, load("el_agheila", "supply")) == ("32", "over-capacity")
+
+
+# --- Long-Range Patrol (p.31) ------------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("31")
+def test_p31_an_attacking_scout_car_moves_the_rest_of_its_move_after_combat() -> None:
+    state = turn("combat_move")
+    state = play(state, mv("scout_car", "el_agheila", "mechili"))
+    state = done(state)
+    state = play(state, {"action": "commit", "unit": "scout_car", "origin": "mechili", "target": "benghazi"})
+    state = done(state)
+    assert state.patrols == (Patrol(space="mechili", unit="germany:scout_car", used=2, count=1, attacked=True),)
+    after = state.model_copy(
+        update={
+            "phase": "noncombat_move",
+            "attacks": (),
+            "pieces": {
+                **{s: c for s, c in state.pieces.items() if s != "jalo"},
+                "el_agheila": {"germany:scout_car": 1},
+            },
+            "spent": {"el_agheila": {"germany:scout_car": 1}},
+            "patrols": (Patrol(space="el_agheila", unit="germany:scout_car", used=3, count=1, attacked=True),),
+        }
+    )
+    assert refusal(after, mv("scout_car", "el_agheila", "garian")) == ("24", "too-far")  # 2 steps off the road
+    state = play(after, mv("scout_car", "el_agheila", "sirte"))
+    assert state.count("sirte", "germany:scout_car") == 1 and state.patrols == ()
+    assert refusal(after.model_copy(update={"patrols": ()}), mv("scout_car", "el_agheila", "sirte")) == (
+        "24",
+        "no-unit-to-move",
+    )
+
+
+# --- optional rules (pp.6, 38-39) ---------------------------------------------------------------------------
+
+
+@pytest.mark.rule("39")
+def test_p39_anzac_reinforcements_one_uk_infantry_a_turn_to_the_indian_ocean() -> None:
+    def uk_deploying(**options: str) -> AxisState:
+        state = turn("purchase", "united_kingdom", **options)
+        state = play(
+            state, {"action": "requisition", "unit": "infantry"}, {"action": "requisition", "unit": "infantry"}
+        )
+        for _ in range(4):
+            state = done(state)
+        assert state.phase == "deploy"
+        return state
+
+    to_india: dict[str, Any] = {"action": "deploy", "unit": "infantry", "to": "indian_ocean"}
+    assert refusal(uk_deploying(), to_india) == ("25", "convoy-not-open")
+    state = play(uk_deploying(anzac_reinforcements="on"), to_india)
+    assert state.count("indian_ocean", "united_kingdom:infantry") == 1 and state.anzac == 1
+    assert refusal(state, to_india) == ("25", "convoy-not-open")
+
+
+@pytest.mark.rule("38")
+def test_p38_air_transport_an_axis_bomber_in_italy_carries_one_unit_of_its_power() -> None:
+    fly: dict[str, Any] = {"action": "airlift", "unit": "bomber", "cargo": "infantry", "to": "tripoli"}
+    assert refusal(turn("noncombat_move", "italy"), fly) == ("38", "optional-rule-off")
+    state = turn("noncombat_move", "italy", air_transport="on")
+    assert refusal(state, {**fly, "cargo": "tank"}) == ("38", "cargo-missing")
+    state = play(state, fly)
+    assert state.count("tripoli", "italy:bomber") == 1 and state.count("italy", "italy:infantry") == 1
+    assert state.count("tripoli", "italy:infantry") == 2 + 1
+    assert refusal(state, fly) == ("38", "no-unit-to-move")
+
+
+@pytest.mark.rule("6")
+def test_p6_the_draw_tie_break_counts_the_rp_of_land_units_in_territories() -> None:
+    state = turn()
+    control = {t: p for t, p in state.control.items() if t not in ("tripoli", "algiers")}  # no victory level
+    drawn = state.model_copy(update={"control": control})
+    assert final_result(drawn.pack, scenario_of(drawn), drawn) == ("draw", "no victory level")
+    broken = drawn.model_copy(update={"options": {**drawn.options, "draw_tie_break": "on"}})
+    axis, allies = land_rp(broken, "axis"), land_rp(broken, "allies")
+    assert axis != allies
+    winner, outcome = final_result(broken.pack, scenario_of(broken), broken)
+    assert winner == ("axis" if axis > allies else "allies") and "tie-break" in outcome
+
+
+@pytest.mark.rule("38")
+def test_p38_optional_rules_are_named_genesis_options_off_by_default() -> None:
+    options = {o.id: o for o in RULESET.options}
+    for rule in RULESET.load_data(RULESET.default_data()).optional_rules:
+        assert rule.id in options, rule.id
+        assert options[rule.id].default in ("off", "none")
