@@ -174,14 +174,12 @@ def test_p31_an_attacking_scout_car_moves_the_rest_of_its_move_after_combat() ->
     state = play(state, {"action": "commit", "unit": "scout_car", "origin": "mechili", "target": "benghazi"})
     state = done(state)
     assert state.patrols == (Patrol(space="mechili", unit="germany:scout_car", used=2, count=1, attacked=True),)
+    without_jalo = {s: c for s, c in state.pieces.items() if s != "jalo"}  # no hostile way round
     after = state.model_copy(
         update={
             "phase": "noncombat_move",
             "attacks": (),
-            "pieces": {
-                **{s: c for s, c in state.pieces.items() if s != "jalo"},
-                "el_agheila": {"germany:scout_car": 1},
-            },
+            "pieces": {**without_jalo, "el_agheila": {"germany:scout_car": 1}},
             "spent": {"el_agheila": {"germany:scout_car": 1}},
             "patrols": (Patrol(space="el_agheila", unit="germany:scout_car", used=3, count=1, attacked=True),),
         }
