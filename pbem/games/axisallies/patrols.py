@@ -34,13 +34,12 @@ def moved(state: AxisState, unit: UnitType, to: str, steps: int) -> AxisState:
 
 
 def after_declare(state: AxisState, committed: dict[tuple[str, str], int]) -> AxisState:
-    """The patrols of the scout cars that attack (``committed``: (space, type) -> attacking pieces)."""
+    """The patrols of the scout cars that attack (``committed``: (space, ``"power:type"``) -> attacking pieces)."""
     found: list[Patrol] = []
-    for (space, type_), n in sorted(committed.items()):
-        unit = state.pack.unit(state.power, type_)
+    for (space, k), n in sorted(committed.items()):
+        unit = state.pack.unit(*split(k))
         if n <= 0 or not patrolling(unit):
             continue
-        k = key(state.power, type_)
         records = sorted((p for p in state.patrols if (p.space, p.unit) == (space, k)), key=lambda p: p.used)
         left = n
         for record in records:

@@ -63,6 +63,7 @@ from pbem.games.axisallies.movement import (
     may_enter,
     stacking_excess,
 )
+from pbem.games.axisallies.operated import moved_french, name, operated_pieces, operates, resolve
 from pbem.games.axisallies.position import Position, combat_units, enemy, graph_of, side_of, status
 from pbem.games.axisallies.scenarios import (
     final_result,
@@ -521,6 +522,11 @@ def requisitions(state: AxisState, seat: str) -> Iterator[Requisition]:
     for unit in state.pack.units:
         if unit.power == state.power:
             yield Requisition(unit=unit.type)
+    for rule in state.pack.immediate_deployments:  # p.29: the Free French, named "france:type"
+        allegiance = next((a for a in state.pack.allegiances if a.id == rule.allegiance), None)
+        if allegiance is not None and allegiance.operated_by == state.power:
+            for type_ in rule.units:
+                yield Requisition(unit=key(rule.power, type_))
     yield Requisition(unit=SUPPLY)
 
 
@@ -536,7 +542,7 @@ def _order(state: AxisState, extra: str | None, land_mines: int = 0, sea_mines: 
         if k == SUPPLY:
             supply = n
         else:
-            units[(state.power, k)] = n
+            units[resolve(state, k)] = n
     sea = {z.id for z in state.pack.sea_zones}
     laid_at_sea = sum(n for s, n in state.mines_laid.items() if s in sea)
     laid_on_land = sum(state.mines_laid.values()) - laid_at_sea
@@ -559,7 +565,7 @@ def can_afford(state: AxisState, *, land_mines: int = 0, sea_mines: int = 0) -> 
 
 
 def can_requisition(state: AxisState, seat: str, act: Requisition) -> Verdict:
-    if act.unit != SUPPLY and _chart(state.pack, state.power, act.unit) is None:
+    if act.unit != SUPPLY and _chart(state.pack, *resolve(state, act.unit)) is None:
         return deny("13", "not-on-chart", f"{state.power} has no {act.unit}")
     return check_requisition(
         state.pack,
@@ -579,7 +585,7 @@ def _in_play_before_orders(state: AxisState) -> dict[tuple[str, str], int]:
     found = in_play(state)
     for type_, n in state.ordered.items():
         if type_ != SUPPLY:
-            found[(state.power, type_)] -= n
+            found[resolve(state, type_)] -= n
     return found
 
 
@@ -587,9 +593,13 @@ def requisition(state: AxisState, seat: str, act: Requisition) -> Step[AxisState
     ordered = dict(state.ordered)
     ordered[act.unit] = ordered.get(act.unit, 0) + 1
     state = state.model_copy(update={"ordered": ordered})
-    where = None if act.unit == SUPPLY else immediate_deployment(state.pack, state.pack.unit(state.power, act.unit))
+    where = None if act.unit == SUPPLY else immediate_deployment(state.pack, state.pack.unit(*resolve(state, act.unit)))
     if where is not None:
-        state = _with_piece(state, where, key(state.power, act.unit), 1)
+        power, type_ = resolve(state, act.unit)
+        state = _with_piece(state, where, key(power, type_), 1)
+        if power != state.power:  # p.29: Free French, placed in Oran, serve the Allies there
+            side = _side(state, state.power)
+            state = state.model_copy(update={"french": {**state.french, where: side}})
     else:
         reserve = dict(state.reserve.get(state.power, {}))
         reserve[act.unit] = reserve.get(act.unit, 0) + 1
@@ -608,7 +618,8 @@ def _movable(state: AxisState, space: str, unit_key: str) -> int:
     here = state.count(space, unit_key)
     if state.phase == "combat_move":
         return here - tally(state.moved, space, unit_key)
-    return here - tally(state.spent, space, unit_key) - trucks.loaded(state, space, split(unit_key)[1])
+    own = split(unit_key)[0] == state.power
+    return here - tally(state.spent, space, unit_key) - (trucks.loaded(state, space, split(unit_key)[1]) if own else 0)
 
 
 def movable(state: AxisState, space: str, unit_key: str) -> int:
@@ -720,38 +731,39 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
     power = state.power
     position = state.position()
     for space in sorted(state.pieces):
-        for k in sorted(_pieces_of(state, power, space)):
+        for k in sorted(operated_pieces(state, space)):
             unit = state.pack.unit(*split(k))
+            named = name(state, k)
             if not _may_move(state, unit, space):
                 continue
             if _movable(state, space, k) <= 0 and not _patrol_only(state, space, k):
                 continue
             if unit.category == "air" and state.phase == "combat_move":
                 for there in air.sortie_targets(state, unit, space):
-                    yield Move(unit=unit.type, origin=space, to=there)
+                    yield Move(unit=named, origin=space, to=there)
                 continue
             if unit.category == "air":
                 reach = _air_reach(state, position, power, unit, space)
                 for there in sorted(reach):
                     if there in state.landing and there != space:
-                        yield Move(unit=unit.type, origin=space, to=there)
+                        yield Move(unit=named, origin=space, to=there)
                 continue
             seen: set[str] = set()
             if _patrol_only(state, space, k):
                 for path in _paths(state, space, unit):
                     if path[-1] not in seen and _patrol_path(state, unit, space, path[-1])[0] is not None:
                         seen.add(path[-1])
-                        yield Move(unit=unit.type, origin=space, to=path[-1])
+                        yield Move(unit=named, origin=space, to=path[-1])
                 continue
             if state.phase == "combat_move" and unit.has("blitz"):
                 for route in state.blitz_routes:
                     if route.path[0] == space and free_route(state, space, route.path[-1]) is not None:
                         seen.add(route.path[-1])
-                        yield Move(unit=unit.type, origin=space, to=route.path[-1])
+                        yield Move(unit=named, origin=space, to=route.path[-1])
             for path in _paths(state, space, unit):
-                if path[-1] not in seen and _check_path(state, position, power, unit, path).ok:
+                if path[-1] not in seen and _check_path(state, position, unit.power, unit, path).ok:
                     seen.add(path[-1])
-                    yield Move(unit=unit.type, origin=space, to=path[-1])
+                    yield Move(unit=named, origin=space, to=path[-1])
     if state.phase == "noncombat_move":
         for type_, over, there in air.landings(state):
             yield Move(unit=type_, origin=over, to=there)
@@ -780,15 +792,18 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
     graph = graph_of(state.pack)
     if act.origin not in graph.nodes or act.to not in graph.nodes:
         return deny("10", "unknown-space", f"{act.origin} or {act.to} is not a space of the map")
-    unit = _chart(state.pack, state.power, act.unit)
+    power, type_ = resolve(state, act.unit)
+    unit = _chart(state.pack, power, type_)
     if unit is None:
-        return deny("8", "unknown-unit", f"{state.power} has no {act.unit}")
+        return deny("8", "unknown-unit", f"{power} has no {type_}")
+    if not operates(state, power, act.origin):
+        return deny("29", "not-operated", f"{state.power} does not move {power}'s pieces in {act.origin}")
     if state.phase == "noncombat_move" and unit.category == "air" and air.aloft(state, act.origin, act.unit):
         return air.can_land(state, unit, act.origin, act.to)  # flying back from an attack, on the board nowhere
     waiting = _landing_waits(state, act.origin)
     if not waiting.ok:
         return waiting
-    k = key(state.power, act.unit)
+    k = key(power, type_)
     if _patrol_only(state, act.origin, k):
         return _patrol_path(state, unit, act.origin, act.to)[1]
     if _movable(state, act.origin, k) <= 0:
@@ -805,7 +820,7 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
         return ALLOW
     if _goes_along(state, unit) and any((r.path[0], r.path[-1]) == (act.origin, act.to) for r in state.blitz_routes):
         return deny("15", "one-per-tank", f"1 {unit.id} at most goes along with each blitzing tank")
-    path, verdict = find_path(state, state.power, unit, act.origin, act.to)
+    path, verdict = find_path(state, power, unit, act.origin, act.to)
     if path is None:
         return verdict
     if trucks.is_truck(unit) and trucks.carries(state, act.origin):
@@ -889,11 +904,12 @@ def _air_move(state: AxisState, seat: str, unit: UnitType, act: Move) -> Step[Ax
 
 
 def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
-    unit = state.pack.unit(state.power, act.unit)
+    power, type_ = resolve(state, act.unit)
+    unit = state.pack.unit(power, type_)
     flown = _air_move(state, seat, unit, act)
     if flown is not None:
         return flown
-    k = key(state.power, act.unit)
+    k = key(power, type_)
     events: list[Event] = []
     along = _follows(state, unit, act)
     if unit.category == "air":
@@ -910,7 +926,7 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
         state = patrols.use(state, record)
         events.append(Event(kind="patrolled", rule="31", data={"unit": act.unit, "src": act.origin, "dst": act.to}))
     else:
-        found, _ = find_path(state, state.power, unit, act.origin, act.to)
+        found, _ = find_path(state, power, unit, act.origin, act.to)
         assert found is not None  # can_move found it
         path = found
     side = _side(state, state.power)
@@ -921,6 +937,7 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
         state, hauled = trucks.haul(state, act.origin, act.to)
         events.extend(hauled)
     state = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
+    state = state.model_copy(update={"french": moved_french(state, power, act.origin, act.to)})
     if state.phase == "combat_move":
         state = state.model_copy(update={"moved": added(state.moved, act.to, k, 1)})
         if patrols.patrolling(unit):
@@ -1015,13 +1032,13 @@ def commits(state: AxisState, seat: str) -> Iterator[Commit]:
     for space in sorted(state.pieces):
         if graph.kind(space) != "land":
             continue
-        for k in sorted(_pieces_of(state, state.power, space)):
+        for k in sorted(operated_pieces(state, space)):
             unit = state.pack.unit(*split(k))
             if unit.category != "land" or not unit.combat:
                 continue
             for edge in graph.edges(space):
                 if edge.type == "land":
-                    yield Commit(unit=unit.type, origin=space, target=edge.b)
+                    yield Commit(unit=name(state, k), origin=space, target=edge.b)
 
 
 def can_commit(state: AxisState, seat: str, act: Commit) -> Verdict:
@@ -1032,9 +1049,12 @@ def can_commit(state: AxisState, seat: str, act: Commit) -> Verdict:
     edge = graph.edge(act.origin, act.target)
     if edge is None or edge.type != "land":
         return deny("18", "not-adjacent", f"{act.target} is not adjacent to {act.origin}")
-    unit = _chart(pack, state.power, act.unit)
+    power, type_ = resolve(state, act.unit)
+    unit = _chart(pack, power, type_)
     if unit is None:
-        return deny("8", "unknown-unit", f"{state.power} has no {act.unit}")
+        return deny("8", "unknown-unit", f"{power} has no {type_}")
+    if not operates(state, power, act.origin):
+        return deny("29", "not-operated", f"{state.power} does not attack with {power}'s pieces in {act.origin}")
     if unit.category != "land" or not unit.combat or unit.has("cannot_attack"):
         return deny("18", "cannot-attack", f"{unit.id} cannot attack")
     waiting = _landing_waits(state, act.origin)
@@ -1042,7 +1062,7 @@ def can_commit(state: AxisState, seat: str, act: Commit) -> Verdict:
         return waiting
     if any(g.pre_declared and g.origin == act.origin for g in state.attacks):
         return deny("28", "amphibious-attackers", "units landing in a Torch attack attack nothing else")
-    k = key(state.power, act.unit)
+    k = key(power, type_)
     free = state.count(act.origin, k) - tally(state.exhausted, act.origin, k) - _committed(state, act.origin, act.unit)
     if free <= 0:
         return deny("18", "no-unit-to-commit", f"no {unit.id} in {act.origin} is free to attack")
@@ -1055,7 +1075,7 @@ def can_commit(state: AxisState, seat: str, act: Commit) -> Verdict:
     units = dict(group.units) if group else {}
     units[act.unit] = units.get(act.unit, 0) + 1
     here = status(pack, position, act.target, side)
-    scouts_only = all(exempt_from_attack_supply(pack.unit(state.power, t)) for t in units)
+    scouts_only = all(exempt_from_attack_supply(pack.unit(*resolve(state, t))) for t in units)
     if here != "hostile" and not (here == "neutral" and scouts_only and position.supply_in(act.target) > 0):
         return deny("18", "not-hostile", f"{act.target} is not a territory {state.power} may attack")
     grown = (group or AttackGroup(power=state.power, origin=act.origin, target=act.target)).model_copy(
@@ -1122,7 +1142,7 @@ def _declarations_complete(state: AxisState) -> Verdict:
             return deny("18", "supply-amount", f"the attack on {group.target} costs {due} supply")
     for space, counts in state.obliged.items():
         for k, n in counts.items():
-            if _committed(state, space, split(k)[1]) < n and _could_attack(state, space, split(k)[1]):
+            if _committed(state, space, name(state, k)) < n and _could_attack(state, space, name(state, k)):
                 return deny("18", "must-attack", f"{k} that moved into {space} in the combat move must attack")
     return ALLOW
 
@@ -1187,16 +1207,17 @@ def _after_declare(state: AxisState) -> AxisState:
     for space in spaces:
         for k in {
             *state.moved.get(space, {}),
-            *(key(state.power, t) for g in state.attacks if g.origin == space for t in g.units),
+            *(key(*resolve(state, t)) for g in state.attacks if g.origin == space for t in g.units),
         }:
             moved = tally(state.moved, space, k)
-            committed = _committed(state, space, split(k)[1])
+            committed = _committed(state, space, name(state, k))
             overlap = min(committed, moved - tally(state.exhausted, space, k))
             spent = added(spent, space, k, moved + committed - overlap)
     attacking: dict[tuple[str, str], int] = {}
     for group in state.attacks:
-        for type_, n in group.units.items() if group.power == state.power else ():
-            attacking[(group.origin, type_)] = attacking.get((group.origin, type_), 0) + n
+        for named, n in group.units.items() if group.power == state.power else ():
+            k = key(*resolve(state, named))
+            attacking[(group.origin, k)] = attacking.get((group.origin, k), 0) + n
     state = patrols.after_declare(state, attacking)
     phase = "combat" if state.attacks or air.unfought_targets(state) else "noncombat_move"
     attacked = tuple(sorted({g.target for g in state.attacks}))

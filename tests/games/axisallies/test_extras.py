@@ -246,3 +246,52 @@ def test_p38_optional_rules_are_named_genesis_options_off_by_default() -> None:
     for rule in RULESET.load_data(RULESET.default_data()).optional_rules:
         assert rule.id in options, rule.id
         assert options[rule.id].default in ("off", "none")
+
+
+# --- Free French (p.29) ------------------------------------------------------------------------------------------
+
+
+def us_turn() -> AxisState:
+    """Operation Torch, round 7, the US turn's phase 2, with Oran won (its Vichy French gone over to the Allies:
+    2 Free French infantry there)."""
+    state = done(start("operation_torch-4p"))
+    while state.power != "united_states":
+        state = done(state) if not state.pending else play(state, RULESET.legal_actions(state, seat(state))[0])
+    pieces = {**state.pieces, "oran": {"france:infantry": 2}}
+    control = {**state.control, "oran": "united_states"}
+    attacks = tuple(g for g in state.attacks if g.target != "oran")
+    french = {**state.french, "oran": "allies"}
+    return state.model_copy(update={"pieces": pieces, "control": control, "attacks": attacks, "french": french})
+
+
+def req(unit: str) -> dict[str, str]:
+    return {"action": "requisition", "unit": unit}
+
+
+@pytest.mark.rule("29")
+def test_p29_the_us_requisitions_one_free_french_unit_of_each_type_a_turn_placed_in_oran() -> None:
+    state = us_turn()
+    assert req("france:infantry") in RULESET.legal_actions(state, seat(state))
+    state = play(state, req("france:infantry"), req("france:tank"))
+    assert state.count("oran", "france:infantry") == 3 and state.count("oran", "france:tank") == 1
+    assert refusal(state, req("france:infantry")) == ("29", "over-turn-limit")
+    assert refusal(state, req("france:truck")) == ("13", "not-on-chart")
+    lost = us_turn().model_copy(update={"control": {**us_turn().control, "oran": "italy"}})
+    assert refusal(lost, req("france:tank")) == ("29", "port-not-controlled")
+    assert refusal(turn(), req("france:infantry")) == ("13", "not-on-chart")  # not Germany's
+
+
+@pytest.mark.rule("29")
+def test_p29_free_french_move_and_attack_as_us_units_vichy_french_never() -> None:
+    state = done(us_turn())  # the combat move
+    assert refusal(state, mv("germany:tank", "el_agheila", "sirte")) == ("29", "not-operated")
+    assert refusal(state, mv("france:infantry", "algiers", "orleansville")) == ("29", "not-operated")  # Vichy
+    enemy = with_pieces(state, sidi_bel_abbes={"germany:infantry": 1})
+    declare = done(enemy.model_copy(update={"supply": {**enemy.supply, "oran": 2}}))
+    commit = {"action": "commit", "unit": "france:infantry", "origin": "oran", "target": "sidi_bel_abbes"}
+    declare = play(declare, commit, {"action": "pay", "origin": "oran", "target": "sidi_bel_abbes", "source": "oran"})
+    assert any(g.units == {"france:infantry": 1} and g.power == "united_states" for g in declare.attacks)
+    calm = done(done(done(us_turn().model_copy(update={"attacks": ()}))))  # no landing left to fight
+    assert calm.phase == "noncombat_move"
+    moving = play(calm, mv("france:infantry", "oran", "oujda"))
+    assert moving.count("oujda", "france:infantry") == 1 and moving.french["oujda"] == "allies"

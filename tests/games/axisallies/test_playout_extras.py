@@ -1,0 +1,51 @@
+"""Random play-outs reach the moves of mines, trucks, Long-Range Patrol and the optional rules (pp.14, 26, 31,
+32, 38-39): the same conforming play-outs as ``test_playout``, with the optional rules on, asserting the events
+those moves leave."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pbem.games.axisallies.ruleset import RULESET
+from pbem.kit import conformance
+from tests.games.axisallies.test_playout import GAME, brisk
+
+OPTIONS = {"mining_the_suez_canal": "on", "anzac_reinforcements": "on", "air_transport": "on", "draw_tie_break": "on"}
+
+
+@pytest.fixture(autouse=True)
+def _registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PBEM_GAMES", GAME)
+
+
+def kinds(scenario: str, seed: int, options: dict[str, str]) -> set[str]:
+    """The kinds of the events of a conforming random play-out."""
+    played = conformance.play_out(RULESET.id, scenario, options, random.Random(seed), choose=brisk, title=f"x {seed}")
+    report = played.verifier.report()
+    assert report.valid and report.result is not None and report.audit == "complete", report.first_error
+    conformance.check_deterministic(played.lines)
+    return {e.event.kind for e in played.game.events}
+
+
+@pytest.mark.rule("14")
+@pytest.mark.rule("26")
+@pytest.mark.rule("31")
+@pytest.mark.rule("32")
+def test_play_outs_lay_and_detonate_mines_carry_cargo_and_patrol() -> None:
+    found = kinds("rommels_last_push-2p", 3, {})
+    assert {"land_mine_laid", "sea_mine_laid", "mines_detonated", "mine_dice"} <= found
+    assert {"loaded", "unloaded", "patrolled"} <= found
+
+
+@pytest.mark.slow
+@pytest.mark.rule("26")
+def test_play_outs_turn_units_back_on_mines() -> None:
+    assert "turned_back" in kinds("rommels_last_push-2p", 1, {})
+
+
+@pytest.mark.slow
+@pytest.mark.rule("38")
+def test_play_outs_with_the_optional_rules_on() -> None:
+    assert "air_transported" in kinds("rommels_last_push-2p", 3, OPTIONS)
