@@ -17,6 +17,7 @@ from pbem.rules.contract import ActionModel
 __all__ = [
     "Aim",
     "Airlift",
+    "Allot",
     "AxisAction",
     "Casualty",
     "Cease",
@@ -279,6 +280,13 @@ class Airlift(ActionModel):
     to: str = Field(title="to")
 
 
+class Allot(ActionModel):
+    """p.38: one RP of an accepted bid goes to ``power``'s first turn."""
+
+    action: Literal["allot"] = "allot"
+    power: str = Field(title="power")
+
+
 class Done(ActionModel):
     """End the current phase (or, for an opposing player, stop moving excess units)."""
 
@@ -315,5 +323,6 @@ AxisAction = (
     | TurnBackUnit
     | Load
     | Airlift
+    | Allot
     | Done
 )

@@ -168,7 +168,7 @@ def start_turn(state: AxisState) -> Step[AxisState]:
     state, events = convoys(state)
     state = _torch_landings(state)
     rp = income(state.pack, state.position(), state.power, upkeep_paid=False)
-    state = state.model_copy(update={"rp": rp.value})
+    state = state.model_copy(update={"rp": rp.value + state.bonus.get(state.power, 0)})
     started = Event(
         kind="turn_started",
         seat=state.seat_of(state.power),
@@ -316,6 +316,7 @@ def end_turn(state: AxisState) -> Step[AxisState]:
     scenario = scenario_of(state)
     following = next_turn(state, state.pack, scenario)
     ended = Event(kind="turn_ended", seat=state.seat_of(state.power), rule="12", data={"power": state.power})
+    state = state.model_copy(update={"bonus": {p: n for p, n in state.bonus.items() if p != state.power}})
     if following is None:
         winner, outcome = final_result(state.pack, scenario, state)
         over = state.model_copy(update={"phase": "over", "winner": winner, "outcome": outcome})
@@ -513,7 +514,7 @@ def pay_upkeep(state: AxisState, seat: str, act: PayUpkeep) -> Step[AxisState]:
         del supply[act.territory]
     state = state.model_copy(update={"supply": supply, "upkeep_paid": True})
     rp = income(state.pack, state.position(), state.power, upkeep_paid=True)
-    state = state.model_copy(update={"rp": rp.value})
+    state = state.model_copy(update={"rp": rp.value + state.bonus.get(state.power, 0)})
     event = Event(kind="upkeep_paid", seat=seat, rule="13", data={"territory": act.territory, "rp": rp.value})
     return Step(state=state, events=(event,))
 

@@ -22,12 +22,13 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from pbem.games.axisallies import airlift, mines, present, trucks
+from pbem.games.axisallies import airlift, bidding, mines, present, trucks
 from pbem.games.axisallies import phase_combat as pc
 from pbem.games.axisallies import phases as ph
 from pbem.games.axisallies.actions import (
     Aim,
     Airlift,
+    Allot,
     AxisAction,
     Casualty,
     Cease,
@@ -84,6 +85,14 @@ def _mover(state: AxisState) -> tuple[str, ...]:
     return (state.seat_of(state.power),)
 
 
+def _bidder(state: AxisState) -> tuple[str, ...]:
+    side = bidding.parse_bid(state.pack, state.options.get("rp_bidding", "none"))
+    if side is None:
+        return ()
+    powers = bidding.sharers(state.pack, ph.scenario_of(state), side[0])
+    return (state.seat_of(powers[0]),)
+
+
 def _uk(state: AxisState) -> tuple[str, ...]:
     rows = ph.scenario_of(state).setup.variable_reinforcements
     return (state.seat_of(rows[0].power),) if rows else ()
@@ -93,6 +102,7 @@ MACHINE: Machine[AxisState, Any] = Machine(
     adapter=TypeAdapter(AxisAction),
     rule="12",
     phases=(
+        Phase("allot", ("allot",), rule="38", to_act=_bidder),
         Phase("setup", ("place", "done"), rule="9", to_act=_uk),
         Phase("purchase", ("pay_upkeep", "requisition", "lay_mine", "lay_sea_mine", "done"), rule="13", to_act=_mover),
         Phase("combat_move", ("move", "done"), rule="15", to_act=_mover),
@@ -149,6 +159,7 @@ MACHINE: Machine[AxisState, Any] = Machine(
         action(TurnBackUnit, legal=mines.turn_backs, can=mines.can_turn_back, effect=mines.turn_back),
         action(Load, legal=trucks.loads, can=trucks.can_load, effect=trucks.load),
         action(Airlift, legal=airlift.airlifts, can=airlift.can_airlift, effect=airlift.airlift),
+        action(Allot, legal=bidding.allots, can=bidding.can_allot, effect=bidding.allot),
         action(Done, legal=ph.dones, can=ph.can_done, effect=ph.done),
     ),
 )
@@ -219,10 +230,9 @@ class AxisAllies(Ruleset[AxisState]):
         ),
         OptionSpec(
             id="rp_bidding",
-            description="p.38 optional rule: the accepted bid (RP) for the side named, added to its first round "
-            "(none, or axis:N / allies:N); not enforced yet, so none only",
+            description="p.38 optional rule: the accepted bid, settled before the game (RULING): none, or "
+            "<axis|allies>:<RP> added to that side's first round, given out among its powers by its seat",
             default="none",
-            choices=("none",),
         ),
         OptionSpec(
             id="reinforcing_land_attacks",
@@ -254,7 +264,9 @@ class AxisAllies(Ruleset[AxisState]):
         """pp.8-9: the scenario's Setup Charts; the seat table of p.7 for the roster's number of players."""
         base, players = parse_scenario(scenario)
         chosen = {o.id: str(options.get(o.id, o.default)) for o in self.options}
+        bidding.parse_bid(data, chosen["rp_bidding"])  # R007 before anything else
         state = initial_state(data, data.scenario(base), players, seat_table(data, players), chosen)
+        state = bidding.share_bid(state, data.scenario(base))
         if state.phase == "purchase":
             return ph.start_turn(state).state
         return state

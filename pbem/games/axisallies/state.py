@@ -45,8 +45,11 @@ __all__ = [
     "tally",
 ]
 
-PhaseName = Literal["setup", "purchase", "combat_move", "declare", "combat", "noncombat_move", "deploy", "over"]
-"""p.12: a power's turn. ``setup`` is the UK's variable reinforcements (p.9); ``declare`` is the end of phase 3
+PhaseName = Literal[
+    "allot", "setup", "purchase", "combat_move", "declare", "combat", "noncombat_move", "deploy", "over"
+]
+"""p.12: a power's turn. ``allot`` gives out an RP bid (p.38, :mod:`.bidding`); ``setup`` is the UK's variable
+reinforcements (p.9); ``declare`` is the end of phase 3
 (attack declarations, after every combat move, p.18); phase 1, convoys, runs by itself at the turn's start."""
 
 Counts = dict[str, int]
@@ -320,6 +323,8 @@ class AxisState(MachineState):
         mines_laid: space -> mine tokens deployed or upgraded there this turn (p.14: one a turn).
         patrols: this turn's scout cars that attacked and may still move in the noncombat move (p.31).
         loads: space -> what is loaded there onto the next truck to drive out (unit types, ``"supply"``, p.32).
+        bonus: power -> RP of an accepted bid added to its first turn (p.38); bid_left: RP still to give out,
+            and bid_phase_after the phase that follows.
         anzac: UK infantry deployed this turn to the Indian Ocean (optional ANZAC Reinforcements, p.39).
         winner: the winning side, "draw", or "" while the game goes on; outcome: its level in words.
     """
@@ -361,6 +366,9 @@ class AxisState(MachineState):
     patrols: tuple[Patrol, ...] = ()
     loads: dict[str, Counts] = Field(default_factory=dict)
     anzac: int = 0
+    bonus: dict[str, int] = Field(default_factory=dict)
+    bid_left: int = 0
+    bid_phase_after: PhaseName = "purchase"
     winner: str = ""
     outcome: str = ""
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from pbem.errors import PbemError
 from pbem.games.axisallies.advantages import land_rp
 from pbem.games.axisallies.phases import scenario_of, start_turn
 from pbem.games.axisallies.ruleset import RULESET
@@ -295,3 +296,30 @@ def test_p29_free_french_move_and_attack_as_us_units_vichy_french_never() -> Non
     assert calm.phase == "noncombat_move"
     moving = play(calm, mv("france:infantry", "oran", "oujda"))
     assert moving.count("oujda", "france:infantry") == 1 and moving.french["oujda"] == "allies"
+
+
+# --- RP bidding (p.38) -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("38")
+def test_p38_an_accepted_bid_adds_to_the_sides_first_round_given_out_by_its_seat() -> None:
+    state = start("rommels_last_push-2p", rp_bidding="axis:3")
+    assert state.phase == "allot" and seat(state) == "axis"
+    assert refusal(state, {"action": "allot", "power": "united_kingdom"}) == ("38", "not-a-sharer")
+    plain = done(start())
+    state = play(state, *({"action": "allot", "power": p} for p in ("germany", "italy", "germany")))
+    assert state.phase == "setup" and state.bonus == {"germany": 2, "italy": 1}
+    state = done(state)
+    assert state.power == "germany" and state.rp == plain.rp + 2
+    later = done(done(done(done(done(state)))))  # Germany's turn ends: its share is spent
+    assert later.power == "united_kingdom" and later.bonus == {"italy": 1}
+    uk = start("rommels_last_push-2p", rp_bidding="allies:4")  # the US has no turn in round 1: all to the UK
+    assert uk.phase == "setup" and uk.bonus == {"united_kingdom": 4}
+
+
+@pytest.mark.rule("38")
+def test_p38_a_malformed_bid_is_refused_at_setup() -> None:
+    for value in ("axis", "axis:0", "neutral:3", "allies:x"):
+        with pytest.raises(PbemError) as caught:
+            start("rommels_last_push-2p", rp_bidding=value)
+        assert caught.value.code.id == "R007"
