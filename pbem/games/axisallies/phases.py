@@ -25,6 +25,7 @@ from collections.abc import Iterator
 
 from pbem.games.axisallies import air_sorties as air
 from pbem.games.axisallies import mines, patrols, phase_combat, trucks
+from pbem.games.axisallies import reserve as strategic
 from pbem.games.axisallies.actions import (
     Claim,
     Commit,
@@ -302,7 +303,9 @@ def _next_phase(state: AxisState) -> Step[AxisState]:
         "noncombat_move": "deploy",
     }
     if state.phase == "declare":
-        return mines.after_declarations(_after_declare(state))
+        state, paid = strategic.pay_reserve(_after_declare(state))
+        step = mines.after_declarations(state)
+        return Step(state=step.state, events=paid + step.events)
     if state.phase in order:
         following = order[state.phase]
         if state.phase == "setup":
@@ -814,7 +817,8 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
             return deny("14", "convoy-cargo", f"{unit.id} at sea is convoy cargo and does not move")
         return deny("15", "air-sea-combat-move", f"{unit.id} makes no combat move in this engine")
     if unit.category == "air" and state.phase == "combat_move":
-        return air.can_sortie(state, unit, act.origin, act.to)
+        verdict = strategic.check_reserve(state, 1)
+        return verdict if not verdict.ok else air.can_sortie(state, unit, act.origin, act.to)
     if unit.category == "air":
         return _can_fly(state, unit, act.origin, act.to)
     if _follows(state, unit, act) is not None:
@@ -1136,7 +1140,11 @@ def pay(state: AxisState, seat: str, act: Pay) -> Step[AxisState]:
 
 
 def _declarations_complete(state: AxisState) -> Verdict:
-    """p.18: every attack paid exactly, and every land unit that moved into attack position attacking."""
+    """p.18: every attack paid exactly, and every land unit that moved into attack position attacking; p.39:
+    the strategic reserve pays for the air attacks."""
+    verdict = strategic.check_reserve(state)
+    if not verdict.ok:
+        return verdict
     for group in state.attacks:
         due = _due(state, group)
         if sum(group.paid.values()) != due:
@@ -1280,6 +1288,7 @@ def _destinations(state: AxisState) -> list[str]:
     found += [z.id for z in pack.sea_zones if z.direct_deploy or state.power in z.deployment_for]
     if state.options.get("anzac_reinforcements") == "on" and state.power == ANZAC[0]:
         found.append(ANZAC[2])
+    found.append(strategic.supply_staging(state))
     return sorted({f for f in found if f is not None})
 
 
@@ -1298,7 +1307,7 @@ def can_deploy(state: AxisState, seat: str, act: Deploy) -> Verdict:
     unit = None if act.unit == SUPPLY else state.pack.unit(state.power, act.unit)
     if unit is not None and unit.category == "air" and graph.kind(act.to) == "sea":
         return deny("25", "air-to-convoy", "this engine deploys air units to territories only")
-    if anzac_allows(state, unit, act.to):
+    if anzac_allows(state, unit, act.to) or (unit is None and act.to == strategic.supply_staging(state)):
         return ALLOW
     return check_deployment(
         state.pack, scenario_of(state), state.position(), state.power, unit, act.to, lifted=_lifted(state)

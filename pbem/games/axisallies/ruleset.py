@@ -243,10 +243,10 @@ class AxisAllies(Ruleset[AxisState]):
         ),
         OptionSpec(
             id="strategic_supply_reserve",
-            description="p.39 optional rule: air and sea attacks pay supply from the staging territory; not "
-            "enforced yet, so off only",
+            description="p.39 optional rule: each side's strategic reserve of supply in its staging territory "
+            "pays 1 token for every 5 attacking air units; the US may deploy supply to Gibraltar",
             default="off",
-            choices=("off",),
+            choices=("off", "on"),
         ),
     )
     actions = AxisAction

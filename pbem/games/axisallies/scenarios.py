@@ -15,6 +15,7 @@ from __future__ import annotations
 from pbem.games.axisallies.advantages import tie_break
 from pbem.games.axisallies.data import AxisAlliesPack, Placement, Scenario
 from pbem.games.axisallies.position import combat_units, controller, side_of
+from pbem.games.axisallies.reserve import setup_reserve
 from pbem.games.axisallies.state import AxisState, Counts, key
 from pbem.games.axisallies.turns import powers_in_round
 from pbem.rules.contract import Event
@@ -80,7 +81,7 @@ def initial_state(
         land_mines=_land_mines(scenario),
         sea_mines=_sea_mines(scenario),
     )
-    return place(state, pack, scenario.setup.placements)
+    return setup_reserve(place(state, pack, scenario.setup.placements), scenario)
 
 
 def _land_mines(scenario: Scenario) -> dict[str, dict[str, tuple[int, ...]]]:

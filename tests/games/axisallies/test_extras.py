@@ -252,10 +252,10 @@ def test_p38_optional_rules_are_named_genesis_options_off_by_default() -> None:
 # --- Free French (p.29) ------------------------------------------------------------------------------------------
 
 
-def us_turn() -> AxisState:
+def us_turn(**options: str) -> AxisState:
     """Operation Torch, round 7, the US turn's phase 2, with Oran won (its Vichy French gone over to the Allies:
     2 Free French infantry there)."""
-    state = done(start("operation_torch-4p"))
+    state = done(start("operation_torch-4p", **options))
     while state.power != "united_states":
         state = done(state) if not state.pending else play(state, RULESET.legal_actions(state, seat(state))[0])
     pieces = {**state.pieces, "oran": {"france:infantry": 2}}
@@ -323,3 +323,33 @@ def test_p38_a_malformed_bid_is_refused_at_setup() -> None:
         with pytest.raises(PbemError) as caught:
             start("rommels_last_push-2p", rp_bidding=value)
         assert caught.value.code.id == "R007"
+
+
+# --- Strategic Supply Reserve (p.39) -------------------------------------------------------------------------
+
+
+@pytest.mark.rule("39")
+def test_p39_the_strategic_reserve_pays_for_air_attacks_from_the_staging_territory() -> None:
+    plain = turn("combat_move")
+    state = turn("combat_move", strategic_supply_reserve="on")
+    reserve = state.pack.scenario("rommels_last_push").strategic_supply_reserve
+    assert state.supply.get("italy", 0) == plain.supply.get("italy", 0) + reserve["axis"]
+    assert state.supply.get("gibraltar", 0) == plain.supply.get("gibraltar", 0) + reserve["allies"]
+    sortie = next(a for a in RULESET.legal_actions(state, "axis") if a.get("unit") == "fighter")
+    broke = state.model_copy(update={"supply": {t: n for t, n in state.supply.items() if t != "italy"}})
+    assert refusal(broke, sortie) == ("39", "reserve-short")
+    before = state.supply["italy"]
+    state = done(done(play(state, sortie)))  # the declarations end: 1 token for up to 5 air units
+    assert state.supply["italy"] == before - 1
+
+
+@pytest.mark.rule("39")
+def test_p39_with_the_reserve_the_us_may_deploy_supply_to_gibraltar() -> None:
+    def deploying(**options: str) -> AxisState:
+        state = play(us_turn(**options).model_copy(update={"attacks": ()}), req("supply"))  # no landing to fight
+        return done(done(done(done(state))))
+
+    to_gibraltar = {"action": "deploy", "unit": "supply", "to": "gibraltar"}
+    assert refusal(deploying(), to_gibraltar) == ("25", "not-a-deployment-space")
+    state = play(deploying(strategic_supply_reserve="on"), to_gibraltar)
+    assert state.supply["gibraltar"] >= 1
