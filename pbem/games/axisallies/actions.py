@@ -41,6 +41,7 @@ __all__ = [
     "Place",
     "Press",
     "PressPay",
+    "Reinforce",
     "Requisition",
     "Retreat",
     "Strike",
@@ -287,6 +288,14 @@ class Allot(ActionModel):
     power: str = Field(title="power")
 
 
+class Reinforce(ActionModel):
+    """p.38 (optional Reinforcing Land Attacks): one land unit in ``origin`` joins the land attack being pressed."""
+
+    action: Literal["reinforce"] = "reinforce"
+    origin: str = Field(title="from")
+    unit: str = Field(title="unit type")
+
+
 class Done(ActionModel):
     """End the current phase (or, for an opposing player, stop moving excess units)."""
 
@@ -324,5 +333,6 @@ AxisAction = (
     | Load
     | Airlift
     | Allot
+    | Reinforce
     | Done
 )

@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from pbem.games.axisallies import airlift, bidding, mines, present, trucks
+from pbem.games.axisallies import airlift, bidding, mines, present, reinforcing, trucks
 from pbem.games.axisallies import phase_combat as pc
 from pbem.games.axisallies import phases as ph
 from pbem.games.axisallies.actions import (
@@ -52,6 +52,7 @@ from pbem.games.axisallies.actions import (
     Place,
     Press,
     PressPay,
+    Reinforce,
     Requisition,
     Retreat,
     Strike,
@@ -123,7 +124,7 @@ MACHINE: Machine[AxisState, Any] = Machine(
         Interrupt("aim_hits", ("aim", "done"), rule="30"),
         Interrupt("take_casualties", ("casualty",), rule="21"),
         Interrupt("retreats", ("retreat", "done"), rule="22"),
-        Interrupt("press_or_cease", ("turn_aside", "press_pay", "press", "cease"), rule="23"),
+        Interrupt("press_or_cease", ("turn_aside", "reinforce", "press_pay", "press", "cease"), rule="23"),
         Interrupt("move_into", ("move_in",), rule="23"),
         Interrupt("detonation", ("detonate", "done"), rule="26"),
         Interrupt("mine_roll", (), rule="26", resume=mines.mines_rolled),
@@ -160,6 +161,7 @@ MACHINE: Machine[AxisState, Any] = Machine(
         action(Load, legal=trucks.loads, can=trucks.can_load, effect=trucks.load),
         action(Airlift, legal=airlift.airlifts, can=airlift.can_airlift, effect=airlift.airlift),
         action(Allot, legal=bidding.allots, can=bidding.can_allot, effect=bidding.allot),
+        action(Reinforce, legal=reinforcing.reinforces, can=reinforcing.can_reinforce, effect=reinforcing.reinforce),
         action(Done, legal=ph.dones, can=ph.can_done, effect=ph.done),
     ),
 )
@@ -236,10 +238,10 @@ class AxisAllies(Ruleset[AxisState]):
         ),
         OptionSpec(
             id="reinforcing_land_attacks",
-            description="p.38 optional rule: land units join an attack when it is pressed; not enforced yet, so "
-            "off only",
+            description="p.38 optional rule: land units adjacent to a pressed land attack that neither moved nor "
+            "attacked may join it",
             default="off",
-            choices=("off",),
+            choices=("off", "on"),
         ),
         OptionSpec(
             id="strategic_supply_reserve",

@@ -353,3 +353,38 @@ def test_p39_with_the_reserve_the_us_may_deploy_supply_to_gibraltar() -> None:
     assert refusal(deploying(), to_gibraltar) == ("25", "not-a-deployment-space")
     state = play(deploying(strategic_supply_reserve="on"), to_gibraltar)
     assert state.supply["gibraltar"] >= 1
+
+
+# --- Reinforcing Land Attacks (p.38) ----------------------------------------------------------------------------
+
+
+def pressing(**options: str) -> AxisState:
+    """Germany's tank attack from El Agheila on Benghazi after a round of misses, waiting to press or cease."""
+    state = done(done(done(start(**options))))
+    state = play(state, {"action": "commit", "unit": "tank", "origin": "el_agheila", "target": "benghazi"})
+    state = play(state, {"action": "pay", "origin": "el_agheila", "target": "benghazi", "source": "el_agheila"})
+    state = play(done(state), {"action": "fight", "target": "benghazi"})
+    state = play(state, {"action": "order", "fight": True, "exempt_stay": False, "source": "benghazi"})
+    for _ in range(2):
+        request = state.rolls
+        assert request is not None
+        dice = {s.id: (10,) * s.n for s in request.rolls}
+        state = RULESET.resume(state.without_first_roll(), Outcome(dice=dice)).state
+    assert state.pending[-1].kind == "press_or_cease"
+    return state
+
+
+@pytest.mark.rule("38")
+def test_p38_reinforcing_land_attacks_fresh_adjacent_land_units_join_before_paying() -> None:
+    join = {"action": "reinforce", "origin": "el_agheila", "unit": "infantry"}
+    assert refusal(pressing(), join) == ("38", "optional-rule-off")
+    state = pressing(reinforcing_land_attacks="on")
+    assert refusal(state, {**join, "unit": "scout_car"}) == ("38", "scouts-cannot-reinforce")
+    assert refusal(state, {**join, "origin": "tripoli"}) == ("38", "not-adjacent")
+    assert refusal(state, {**join, "origin": "mechili"}) == ("38", "no-fresh-unit")
+    state = play(state, join)
+    assert state.battle is not None and state.battle.land["el_agheila"]["germany:infantry"] == 1
+    assert state.spent["el_agheila"]["germany:infantry"] == 1
+    assert refusal(state, join) == ("38", "no-fresh-unit")  # El Agheila's only infantry joined
+    state = play(state, {"action": "press_pay", "origin": "el_agheila", "source": "el_agheila"})
+    assert refusal(state, {**join, "unit": "tank"}) == ("23", "turn-aside-first")
