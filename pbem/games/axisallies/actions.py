@@ -32,6 +32,8 @@ __all__ = [
     "LaySeaMine",
     "Load",
     "Main",
+    "MineLoss",
+    "MineName",
     "Move",
     "MoveExcess",
     "MoveIn",
@@ -296,6 +298,21 @@ class Reinforce(ActionModel):
     unit: str = Field(title="unit type")
 
 
+class MineLoss(ActionModel):
+    """p.27: the acting player loses one piece of cargo it deployed (``"power:type"``, or ``"supply"``: 5 supply
+    points, all if fewer) to a sea mine's hit on its transports."""
+
+    action: Literal["mine_loss"] = "mine_loss"
+    unit: str = Field(title="piece")
+
+
+class MineName(ActionModel):
+    """p.27: the mine's owner names the unit type (or ``"supply"``) of a transport hit's second loss."""
+
+    action: Literal["mine_name"] = "mine_name"
+    unit: str = Field(title="unit type")
+
+
 class Done(ActionModel):
     """End the current phase (or, for an opposing player, stop moving excess units)."""
 
@@ -334,5 +351,7 @@ AxisAction = (
     | Airlift
     | Allot
     | Reinforce
+    | MineLoss
+    | MineName
     | Done
 )

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pbem.games.axisallies import air_sorties as air
+from pbem.games.axisallies import convoy_mines
 from pbem.games.axisallies.actions import Detonate, LayMine, LaySeaMine, TurnBackUnit
 from pbem.games.axisallies.combat_mines import (
     after_detonation,
@@ -245,6 +246,9 @@ def _attack(state: AxisState, border: Border) -> AttackGroup | None:
 
 
 def detonates(state: AxisState, seat: str) -> Iterator[Detonate]:
+    if state.pending[-1].kind == "sea_detonation":
+        yield from convoy_mines.sea_detonates(state, seat)
+        return
     decision = top(state, Detonation)
     tokens = state.land_mines.get(decision.border.territory, {}).get(decision.border.origin, ())
     for icons in range(1, sum(tokens) + 1):
@@ -252,6 +256,8 @@ def detonates(state: AxisState, seat: str) -> Iterator[Detonate]:
 
 
 def can_detonate(state: AxisState, seat: str, act: Detonate) -> Verdict:
+    if state.pending[-1].kind == "sea_detonation":
+        return convoy_mines.can_sea_detonate(state, seat, act)
     decision = top(state, Detonation)
     border = decision.border
     tokens = state.land_mines.get(border.territory, {}).get(border.origin, ())
@@ -259,6 +265,8 @@ def can_detonate(state: AxisState, seat: str, act: Detonate) -> Verdict:
 
 
 def detonate(state: AxisState, seat: str, act: Detonate) -> Step[AxisState]:
+    if state.pending[-1].kind == "sea_detonation":
+        return convoy_mines.sea_detonate(state, seat, act)
     return _answered(state, seat, act.icons)
 
 

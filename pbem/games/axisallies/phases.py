@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pbem.games.axisallies import air_sorties as air
-from pbem.games.axisallies import mines, patrols, phase_combat, trucks
+from pbem.games.axisallies import convoy_mines, mines, patrols, phase_combat, trucks
 from pbem.games.axisallies import reserve as strategic
 from pbem.games.axisallies.actions import (
     Claim,
@@ -162,6 +162,7 @@ def start_turn(state: AxisState) -> Step[AxisState]:
             "mines_laid": {},
             "patrols": (),
             "loads": {},
+            "deployed": {},
             "anzac": 0,
             "landing": tuple(sorted(landing_spaces(state.pack, state.position(), _side(state, state.power)))),
         }
@@ -429,6 +430,8 @@ def done(state: AxisState, seat: str, act: Done) -> Step[AxisState]:
         return in_combat
     if state.pending and state.pending[-1].kind == "detonation":
         return mines.done_detonating(state, seat)
+    if state.pending and state.pending[-1].kind == "sea_detonation":
+        return convoy_mines.done_sea(state, seat)
     if state.pending:
         decision = top(state, ExcessMove)
         owner = ExcessDestroy(
@@ -437,9 +440,7 @@ def done(state: AxisState, seat: str, act: Done) -> Step[AxisState]:
         return Step(state=replace_top(state, owner))
     event = Event(kind="phase_ended", seat=seat, rule="12", data={"phase": state.phase, "power": state.power})
     if state.phase == "deploy":
-        state, events = _lose_undeployable(state)
-        state, extra = phase6_events(state, state.pack, scenario_of(state))
-        return close_phase(state, (event, *events, *extra))
+        return convoy_mines.after_deployments(state, (event,))
     if state.phase == "noncombat_move":
         state, lost = air.ditch(state)
         return close_phase(state, (event, *lost))
@@ -1330,6 +1331,8 @@ def deploy(state: AxisState, seat: str, act: Deploy) -> Step[AxisState]:
         state = state.model_copy(update={"anzac": state.anzac + 1})
     state = state.model_copy(update={"reserve": {**state.reserve, state.power: reserve}})
     sea = graph_of(state.pack).kind(act.to) == "sea"
+    if sea and (unit is None or unit.category == "land"):
+        state = convoy_mines.record_deployment(state, act.unit, act.to)
     if act.unit == SUPPLY and sea:
         state = _set_convoy_supply(
             state, act.to, state.power, state.convoy_supply.get(act.to, {}).get(state.power, 0) + 1
@@ -1342,6 +1345,14 @@ def deploy(state: AxisState, seat: str, act: Deploy) -> Step[AxisState]:
         state = _with_piece(state, act.to, key(state.power, act.unit), 1)
     event = Event(kind="deployed", seat=seat, rule="25", data={"power": state.power, "unit": act.unit, "dst": act.to})
     return Step(state=state, events=(event,))
+
+
+def finish_deploy(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
+    """The end of phase 6 once the sea mines are settled (p.27): what could not deploy is lost (p.25), the
+    scenario's phase-6 events (p.28), then stacking (p.12)."""
+    state, lost = _lose_undeployable(state)
+    state, extra = phase6_events(state, state.pack, scenario_of(state))
+    return close_phase(state, (*events, *lost, *extra))
 
 
 def _lose_undeployable(state: AxisState) -> tuple[AxisState, tuple[Event, ...]]:

@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from pbem.games.axisallies import airlift, bidding, mines, present, reinforcing, trucks
+from pbem.games.axisallies import airlift, bidding, convoy_mines, mines, present, reinforcing, trucks
 from pbem.games.axisallies import phase_combat as pc
 from pbem.games.axisallies import phases as ph
 from pbem.games.axisallies.actions import (
@@ -43,6 +43,8 @@ from pbem.games.axisallies.actions import (
     LaySeaMine,
     Load,
     Main,
+    MineLoss,
+    MineName,
     Move,
     MoveExcess,
     MoveIn,
@@ -129,6 +131,9 @@ MACHINE: Machine[AxisState, Any] = Machine(
         Interrupt("detonation", ("detonate", "done"), rule="26"),
         Interrupt("mine_roll", (), rule="26", resume=mines.mines_rolled),
         Interrupt("turn_back", ("turn_back",), rule="26"),
+        Interrupt("sea_detonation", ("detonate", "done"), rule="27"),
+        Interrupt("sea_mine_roll", (), rule="27", resume=convoy_mines.sea_mines_rolled),
+        Interrupt("sea_mine_loss", ("mine_loss", "mine_name"), rule="27"),
     ),
     actions=(
         action(Place, legal=ph.places, can=ph.can_place, effect=ph.place_unit),
@@ -161,6 +166,8 @@ MACHINE: Machine[AxisState, Any] = Machine(
         action(Load, legal=trucks.loads, can=trucks.can_load, effect=trucks.load),
         action(Airlift, legal=airlift.airlifts, can=airlift.can_airlift, effect=airlift.airlift),
         action(Allot, legal=bidding.allots, can=bidding.can_allot, effect=bidding.allot),
+        action(MineLoss, legal=convoy_mines.mine_losses, can=convoy_mines.can_mine_loss, effect=convoy_mines.mine_loss),
+        action(MineName, legal=convoy_mines.mine_names, can=convoy_mines.can_mine_name, effect=convoy_mines.mine_name),
         action(Reinforce, legal=reinforcing.reinforces, can=reinforcing.can_reinforce, effect=reinforcing.reinforce),
         action(Done, legal=ph.dones, can=ph.can_done, effect=ph.done),
     ),

@@ -37,6 +37,10 @@ __all__ = [
     "MineRoll",
     "Patrol",
     "PhaseName",
+    "SeaDetonation",
+    "SeaMineCheck",
+    "SeaMineLoss",
+    "SeaMineRoll",
     "Sortie",
     "TurnBack",
     "added",
@@ -264,6 +268,41 @@ class TurnBack(Pending):
     left: int
 
 
+class SeaMineCheck(_Model):
+    """p.27: the sea mines of ``owner`` in ``zone``, where the mover deployed cargo this phase."""
+
+    zone: str
+    owner: str
+
+
+class SeaDetonation(Pending):
+    """p.27: the owner decides how many of its sea mine tokens in the zone to detonate."""
+
+    kind: Literal["sea_detonation"] = "sea_detonation"
+    check: SeaMineCheck
+    rest: tuple[SeaMineCheck, ...] = ()
+
+
+class SeaMineRoll(Pending):
+    """p.27: the sea mine dice, 1 per token."""
+
+    kind: Literal["sea_mine_roll"] = "sea_mine_roll"
+    check: SeaMineCheck
+    rest: tuple[SeaMineCheck, ...] = ()
+
+
+class SeaMineLoss(Pending):
+    """p.27: ``hits`` transport hits on the cargo deployed this phase: the mover picks the first loss of each
+    (``stage`` first), the owner names a type (``stage`` second, ``named`` None), the mover picks the second."""
+
+    kind: Literal["sea_mine_loss"] = "sea_mine_loss"
+    check: SeaMineCheck
+    rest: tuple[SeaMineCheck, ...] = ()
+    hits: int
+    stage: Literal["first", "second"] = "first"
+    named: str | None = None
+
+
 class Patrol(_Model):
     """p.31 Long-Range Patrol: ``count`` scout cars of ``unit`` (``"power:type"``) in ``space`` that used
     ``used`` movement points this turn (combat move and the attack's point); once they attacked, they may move
@@ -291,7 +330,10 @@ PendingDecision = Annotated[
     | MoveInto
     | Detonation
     | MineRoll
-    | TurnBack,
+    | TurnBack
+    | SeaDetonation
+    | SeaMineRoll
+    | SeaMineLoss,
     Field(discriminator="kind"),
 ]
 
@@ -325,6 +367,7 @@ class AxisState(MachineState):
         loads: space -> what is loaded there onto the next truck to drive out (unit types, ``"supply"``, p.32).
         bonus: power -> RP of an accepted bid added to its first turn (p.38); bid_left: RP still to give out,
             and bid_phase_after the phase that follows.
+        deployed: sea zone -> cargo deployed there this phase, ``"power:type"`` or ``"supply"`` (p.27).
         anzac: UK infantry deployed this turn to the Indian Ocean (optional ANZAC Reinforcements, p.39).
         winner: the winning side, "draw", or "" while the game goes on; outcome: its level in words.
     """
@@ -365,6 +408,7 @@ class AxisState(MachineState):
     mines_laid: dict[str, int] = Field(default_factory=dict)
     patrols: tuple[Patrol, ...] = ()
     loads: dict[str, Counts] = Field(default_factory=dict)
+    deployed: dict[str, Counts] = Field(default_factory=dict)
     anzac: int = 0
     bonus: dict[str, int] = Field(default_factory=dict)
     bid_left: int = 0

@@ -388,3 +388,43 @@ def test_p38_reinforcing_land_attacks_fresh_adjacent_land_units_join_before_payi
     assert refusal(state, join) == ("38", "no-fresh-unit")  # El Agheila's only infantry joined
     state = play(state, {"action": "press_pay", "origin": "el_agheila", "source": "el_agheila"})
     assert refusal(state, {**join, "unit": "tank"}) == ("23", "turn-aside-first")
+
+
+# --- sea mines on deployed convoys (p.27) -------------------------------------------------------------------
+
+
+@pytest.mark.rule("27")
+def test_p27_sea_mines_hit_the_cargo_just_deployed_two_pieces_a_hit() -> None:
+    state = turn()
+    state = play(state, *(req(u) for u in ("infantry", "infantry", "supply", "supply", "supply", "supply", "supply")))
+    state = done(done(done(done(state))))
+    assert state.phase == "deploy"
+    state = state.model_copy(update={"sea_mines": {"sz15": {"united_kingdom": 2}}})
+    state = play(state, *({"action": "deploy", "unit": u, "to": "sz15"} for u in ["infantry"] * 2 + ["supply"] * 5))
+    state = done(state)
+    assert seat(state) == "allies" and state.pending[-1].kind == "sea_detonation"
+    assert refusal(state, {"action": "detonate", "icons": 3}) == ("27", "too-many-mines")
+    state = play(state, {"action": "detonate", "icons": 2})
+    assert state.sea_mines == {} and state.rolls is not None and state.rolls.rolls[0].n == 2  # 1 die a token
+    state = RULESET.resume(state.without_first_roll(), Outcome(dice={"sea_mines": (3, 4)})).state
+    assert seat(state) == "axis" and state.pending[-1].kind == "sea_mine_loss"
+    assert refusal(state, {"action": "mine_name", "unit": "supply"}) == ("27", "not-naming")
+    state = play(state, {"action": "mine_loss", "unit": "germany:infantry"})
+    assert seat(state) == "allies"  # the mine's owner names the second loss
+    state = play(state, {"action": "mine_name", "unit": "supply"})
+    assert refusal(state, {"action": "mine_loss", "unit": "germany:infantry"}) == ("27", "bad-cargo-loss")
+    state = play(state, {"action": "mine_loss", "unit": "supply"})
+    assert state.power == "united_kingdom" and not state.pending
+    assert state.count("sz15", "germany:infantry") == 1 and "germany" not in state.convoy_supply.get("sz15", {})
+
+
+@pytest.mark.rule("27")
+def test_p27_own_sides_mines_and_declined_ones_leave_the_convoy_alone() -> None:
+    state = play(turn(), req("infantry"))
+    state = done(done(done(done(state))))
+    state = state.model_copy(update={"sea_mines": {"sz15": {"italy": 1, "united_kingdom": 1}}})
+    state = done(play(state, {"action": "deploy", "unit": "infantry", "to": "sz15"}))
+    assert seat(state) == "allies"  # only the enemy's token is offered
+    state = done(state)
+    assert state.power == "united_kingdom" and state.sea_mines["sz15"] == {"italy": 1, "united_kingdom": 1}
+    assert state.count("sz15", "germany:infantry") == 1
