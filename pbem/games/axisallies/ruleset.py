@@ -8,11 +8,14 @@ with ``PBEM_GAMES=pbem.games.axisallies.ruleset:RULESET``. What it enforces is l
 Air units attack territories (:mod:`.air_sorties`: the combat move out, air defense, the landing after) and
 mechanized infantry blitz only along with a tank (:mod:`.blitz_pairs`).
 
+Mines (:mod:`.mines`, :mod:`.convoy_mines`), truck cargo (:mod:`.trucks`), Long-Range Patrol (:mod:`.patrols`),
+the Free French (:mod:`.operated`) and the optional rules (:mod:`.bidding`, :mod:`.reinforcing`, :mod:`.airlift`,
+:mod:`.reserve`, :mod:`.advantages`) are listed with what is not enforced yet in ``docs/axisallies-rules.md``.
+
 Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): sea
 combat moves, hence sea attacks and air attacks on sea zones, sea combat, convoy interdiction and escorts;
-land and sea mines (neither bought nor detonated); truck cargo and Air Transport; scout cars' Long-Range
-Patrol after an attack; air units deployed to convoy zones; supply token exchange; Free French requisition;
-the optional rules but the Tiger tank and the US landing choice; RP bidding; the draw tie-break.
+land mines crossed by a blitz and sea mines against moving sea units; air units deployed to convoy zones;
+supply token exchange.
 """
 
 from __future__ import annotations
