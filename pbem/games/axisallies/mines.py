@@ -35,13 +35,25 @@ from pbem.games.axisallies.combat_mines import (
     mine_hits,
 )
 from pbem.games.axisallies.economy import check_land_mine, check_sea_mine
-from pbem.games.axisallies.position import graph_of, side_of
-from pbem.games.axisallies.state import AttackGroup, AxisState, Border, Detonation, MineRoll, Patrol, TurnBack, key
+from pbem.games.axisallies.position import graph_of, side_of, status
+from pbem.games.axisallies.state import (
+    AttackGroup,
+    AxisState,
+    Border,
+    Crossing,
+    Detonation,
+    MineRoll,
+    Patrol,
+    TurnBack,
+    added,
+    key,
+)
 from pbem.kit.machine import pop, push, top
 from pbem.rules.contract import ALLOW, Event, Outcome, RollRequest, RollSpec, Step, Verdict, deny
 
 __all__ = [
     "after_declarations",
+    "blitz_mined",
     "can_detonate",
     "can_lay_mine",
     "can_lay_sea_mine",
@@ -54,6 +66,7 @@ __all__ = [
     "lay_sea_mine",
     "lay_sea_mines",
     "mines_rolled",
+    "start_crossing",
     "turn_back",
     "turn_backs",
 ]
@@ -287,11 +300,16 @@ def _answered(state: AxisState, seat: str, icons: int) -> Step[AxisState]:
     border = decision.border
     data = {"territory": border.territory, "facing": border.origin, "icons": chosen}
     event = Event(kind="mines_detonated", seat=seat, rule="26", data=data)
+    if chosen <= 0 and decision.crossing is not None:
+        return _complete(state, decision.crossing, (event,))
     if chosen <= 0:
         return _next_border(state, decision.rest, (event,))
     spec = RollSpec(id="mines", sides=state.pack.limit("die_sides"), n=mine_dice(state.pack, "land", chosen),
                     purpose="land mines")  # fmt: skip
-    waiting = push(state, MineRoll(seat=state.seat_of(state.power), border=border, rest=decision.rest, icons=chosen))
+    roll = MineRoll(
+        seat=state.seat_of(state.power), border=border, rest=decision.rest, icons=chosen, crossing=decision.crossing
+    )
+    waiting = push(state, roll)
     return Step(state=waiting.with_rolls(RollRequest(rolls=(spec,))), events=(event,))
 
 
@@ -315,6 +333,8 @@ def mines_rolled(state: AxisState, outcome: Outcome) -> Step[AxisState]:
     state = state.model_copy(update={"land_mines": mines})
     data = {"territory": border.territory, "facing": border.origin, "faces": list(faces), "hits": hits}
     event = Event(kind="mine_dice", rule="26", data=data)
+    if decision.crossing is not None:
+        return _turned(state, decision.crossing, (event,)) if hits else _complete(state, decision.crossing, (event,))
     group = _attack(state, border)
     crossing = sum(group.units.values()) if group is not None else 0
     owed = min(hits, crossing)
@@ -372,3 +392,68 @@ def _cancel_patrol(state: AxisState, space: str, type_: str) -> tuple[Patrol, ..
     first = found[0]
     rest = tuple(p for p in state.patrols if p is not first)
     return rest if first.count == 1 else (*rest, first.model_copy(update={"count": first.count - 1}))
+
+
+# --- a blitz across a mined border (p.26) --------------------------------------------------------------------
+
+
+def blitz_mined(state: AxisState, path: tuple[str, ...]) -> bool:
+    """p.26: whether a blitz along ``path`` crosses into a hostile territory whose border with ``path[0]`` holds
+    mines an enemy of the mover owns."""
+    side = state.pack.power(state.power).side or "axis"
+    if len(path) < 2 or status(state.pack, state.position(), path[1], side) != "hostile":
+        return False
+    return bool(state.land_mines.get(path[1], {}).get(path[0])) and bool(_owner_seats(state, path[1]))
+
+
+def start_crossing(state: AxisState, seat: str, unit_key: str, path: tuple[str, ...]) -> Step[AxisState]:
+    """p.26: the blitzer crosses the mined border and waits in ``path[1]`` for the owner's decision (RULING: pieces
+    move one at a time, so each blitzer's crossing is decided as it crosses)."""
+    state = state.model_copy(
+        update={
+            "pieces": added(added(state.pieces, path[0], unit_key, -1), path[1], unit_key, 1),
+            "moved": added(state.moved, path[1], unit_key, 1),
+        }
+    )
+    seats = _owner_seats(state, path[1])
+    crossing = Crossing(unit=unit_key, path=path)
+    border = Border(territory=path[1], origin=path[0])
+    decision = Detonation(seat=seats[0], border=border, seats=seats[1:], crossing=crossing)
+    data = {"power": state.power, "unit": unit_key, "src": path[0], "dst": path[1], "path": list(path[:2])}
+    return Step(state=push(state, decision), events=(Event(kind="crossed_mines", seat=seat, rule="26", data=data),))
+
+
+def _complete(state: AxisState, crossing: Crossing, events: tuple[Event, ...]) -> Step[AxisState]:
+    """p.26: a blitzer the mines did not stop takes the territory (p.15) and goes on if its move said so."""
+    from pbem.games.axisallies.phases import blitz_capture, capture_trucks
+
+    path, k = crossing.path, crossing.unit
+    state, captured = blitz_capture(state, path[1])
+    if len(path) == 3:
+        state = state.model_copy(
+            update={
+                "pieces": added(added(state.pieces, path[1], k, -1), path[2], k, 1),
+                "moved": added(added(state.moved, path[1], k, -1), path[2], k, 1),
+                "exhausted": added(state.exhausted, path[2], k, 1),
+            }
+        )
+        state, more = capture_trucks(state, path[2])
+        captured = [*captured, *more]
+    data = {"unit": k, "src": path[0], "dst": path[-1], "path": list(path)}
+    done_event = Event(kind="moved", rule="15", data=data)
+    return Step(state=state, events=(*events, done_event, *captured))
+
+
+def _turned(state: AxisState, crossing: Crossing, events: tuple[Event, ...]) -> Step[AxisState]:
+    """p.26: the blitzer is turned back into the territory it entered from; it moves and attacks no more this
+    turn, and the territory is not captured."""
+    path, k = crossing.path, crossing.unit
+    state = state.model_copy(
+        update={
+            "pieces": added(added(state.pieces, path[1], k, -1), path[0], k, 1),
+            "moved": added(added(state.moved, path[1], k, -1), path[0], k, 1),
+            "exhausted": added(state.exhausted, path[0], k, 1),
+        }
+    )
+    data = {"unit": k, "src": path[0], "dst": path[1]}
+    return Step(state=state, events=(*events, Event(kind="turned_back", rule="26", data=data)))

@@ -937,8 +937,10 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
         path = found
     side = _side(state, state.power)
     blitz = state.phase == "combat_move" and status(state.pack, state.position(), path[1], side) == "hostile"
-    if blitz:
+    if blitz and along is None:
         state = record_tank(state, path)
+    if blitz and mines.blitz_mined(state, path):  # p.26: the owner decides before the blitz takes the territory
+        return mines.start_crossing(state, seat, k, path)
     if trucks.is_truck(unit):
         state, hauled = trucks.haul(state, act.origin, act.to)
         events.extend(hauled)
@@ -949,6 +951,9 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
         if patrols.patrolling(unit):
             state = patrols.moved(state, unit, act.to, len(path) - 1)
         if along is not None:  # a blitz along with a tank: as the tank, not obliged to attack (p.18)
+            if blitz:  # p.15: its tank was turned back by mines (p.26); it completes the blitz itself
+                state, captured = _blitz(state, path[1])
+                events.extend(captured)
             if len(path) == 3:
                 state = state.model_copy(update={"exhausted": added(state.exhausted, act.to, k, 1)})
         elif blitz:
@@ -971,6 +976,16 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
         data={"power": state.power, "unit": act.unit, "src": act.origin, "dst": act.to, "path": list(path)},
     )
     return Step(state=state, events=(moved, *events))
+
+
+def blitz_capture(state: AxisState, territory: str) -> tuple[AxisState, list[Event]]:
+    """p.15: a blitz takes ``territory`` (see :func:`_blitz`)."""
+    return _blitz(state, territory)
+
+
+def capture_trucks(state: AxisState, territory: str) -> tuple[AxisState, list[Event]]:
+    """p.19: combat units ending a move in ``territory`` capture the enemy trucks there."""
+    return _capture_trucks(state, territory)
 
 
 def _blitz(state: AxisState, territory: str) -> tuple[AxisState, list[Event]]:

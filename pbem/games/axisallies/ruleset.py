@@ -14,7 +14,7 @@ the Free French (:mod:`.operated`) and the optional rules (:mod:`.bidding`, :mod
 
 Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): sea
 combat moves, hence sea attacks and air attacks on sea zones, sea combat, convoy interdiction and escorts;
-land mines crossed by a blitz and sea mines against moving sea units; air units deployed to convoy zones;
+sea mines against moving sea units; air units deployed to convoy zones;
 supply token exchange.
 """
 

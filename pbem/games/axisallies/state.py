@@ -31,6 +31,7 @@ __all__ = [
     "BlitzRoute",
     "Border",
     "Counts",
+    "Crossing",
     "Detonation",
     "ExcessDestroy",
     "ExcessMove",
@@ -239,6 +240,14 @@ class Border(_Model):
     origin: str
 
 
+class Crossing(_Model):
+    """p.26: a blitzing ``unit`` (``"power:type"``) that crossed the mined border into ``path[1]`` and waits there
+    for the owner's decision before its blitz takes the territory (and goes on to ``path[2]``, if any)."""
+
+    unit: str
+    path: tuple[str, ...]
+
+
 class Detonation(Pending):
     """p.26: the owner(s) of the mines on ``border`` decide how many icons to detonate. Jointly owned mines (a
     tie) ask each owner's seat in turn (``seats``: those still to answer; ``wishes``: the answers so far)."""
@@ -248,6 +257,7 @@ class Detonation(Pending):
     rest: tuple[Border, ...] = ()
     seats: tuple[str, ...] = ()
     wishes: tuple[int, ...] = ()
+    crossing: Crossing | None = None
 
 
 class MineRoll(Pending):
@@ -257,6 +267,7 @@ class MineRoll(Pending):
     border: Border
     rest: tuple[Border, ...] = ()
     icons: int
+    crossing: Crossing | None = None
 
 
 class TurnBack(Pending):

@@ -428,3 +428,34 @@ def test_p27_own_sides_mines_and_declined_ones_leave_the_convoy_alone() -> None:
     state = done(state)
     assert state.power == "united_kingdom" and state.sea_mines["sz15"] == {"italy": 1, "united_kingdom": 1}
     assert state.count("sz15", "germany:infantry") == 1
+
+
+# --- a blitz across a mined border (p.26) ------------------------------------------------------------------
+
+
+def mined_benghazi() -> AxisState:
+    """Germany's combat move with Benghazi British but empty, its border with El Agheila mined ("2 mines")."""
+    state = turn("combat_move")
+    pieces = {s: c for s, c in state.pieces.items() if s != "benghazi"}
+    return state.model_copy(update={"pieces": pieces, "land_mines": {"benghazi": {"el_agheila": (2,)}}})
+
+
+@pytest.mark.rule("26")
+def test_p26_a_blitzer_crossing_a_mined_border_waits_for_the_owner_then_takes_the_territory() -> None:
+    state = play(mined_benghazi(), mv("tank", "el_agheila", "derna"))
+    assert seat(state) == "allies" and state.pending[-1].kind == "detonation"
+    assert state.count("benghazi", "germany:tank") == 1 and state.control["benghazi"] == "united_kingdom"
+    state = done(state)  # no detonation: the blitz goes on
+    assert state.count("derna", "germany:tank") == 1 and state.control["benghazi"] == "germany"
+    assert state.exhausted == {"derna": {"germany:tank": 1}} and state.land_mines["benghazi"] == {"el_agheila": (2,)}
+
+
+@pytest.mark.rule("26")
+@pytest.mark.rule("30")
+def test_p26_a_blitzer_turned_back_goes_home_and_its_mechanized_infantry_may_still_go() -> None:
+    state = play(mined_benghazi(), mv("tank", "el_agheila", "derna"), {"action": "detonate", "icons": 2})
+    state = roll(state, [3, 9, 9, 9, 9, 9])
+    assert state.count("el_agheila", "germany:tank") == 2 and state.control["benghazi"] == "united_kingdom"
+    assert state.exhausted == {"el_agheila": {"germany:tank": 1}} and "benghazi" not in state.land_mines
+    state = play(state, mv("mech_infantry", "el_agheila", "derna"))  # along the tank's route (p.30)
+    assert state.count("derna", "germany:mech_infantry") == 1 and state.control["benghazi"] == "germany"
