@@ -7,14 +7,19 @@ is accepted cannot drift apart.
 
 * setup (p.9): the UK's variable reinforcements, one piece at a time, then ``done``.
 * phase 1 (p.12): convoys advance by themselves at the start of the turn (:func:`convoys`).
-* phase 2 (p.13): ``pay_upkeep`` (Malta), ``requisition`` one unit or supply point at a time.
+* phase 2 (p.13): ``pay_upkeep`` (Malta), ``requisition`` one unit or supply point at a time (the US also the
+  Free French, ``france:type``, :mod:`.operated`), ``lay_mine`` / ``lay_sea_mine`` (p.14, :mod:`.mines`).
 * phase 3 (pp.15-18): ``move`` land units (blitzes capture at once; a move into attack position needs the
   supply for an attack there), then ``commit`` units to attacks and ``pay`` their supply (an attack that can
   no longer be paid is ``withdraw`` n); ``done`` checks that every unit that moved into attack position attacks
   while it can and every attack is paid in full. In the round of Operation Torch the landings start declared.
 * phase 4 (pp.19-23): :mod:`.phase_combat`.
-* phase 5 (p.24): ``move`` land, air and sea units that neither moved nor fought.
-* phase 6 (p.25): ``deploy`` everything in the Reinforcements Zone; what cannot go anywhere is lost.
+* phase 5 (p.24): ``move`` land, air and sea units that neither moved nor fought (scout cars that attacked within
+  their Long-Range Patrol, :mod:`.patrols`); ``load`` cargo onto the next truck out (p.32, :mod:`.trucks`);
+  ``airlift`` with the optional Air Transport (p.38, :mod:`.airlift`).
+* phase 6 (p.25): ``deploy`` everything in the Reinforcements Zone; what cannot go anywhere is lost; then the
+  sea mines of the zones that received cargo (p.27, :mod:`.convoy_mines`).
+* land mines (p.26, :mod:`.mines`): after the declarations, on every crossed border; a blitzer waits for them.
 * the end of every phase (p.12): stacking. An opposing player may ``move_excess`` pieces out, then the owner
   must ``destroy`` pieces until the territory is within its limit.
 """
