@@ -459,3 +459,20 @@ def test_p26_a_blitzer_turned_back_goes_home_and_its_mechanized_infantry_may_sti
     assert state.exhausted == {"el_agheila": {"germany:tank": 1}} and "benghazi" not in state.land_mines
     state = play(state, mv("mech_infantry", "el_agheila", "derna"))  # along the tank's route (p.30)
     assert state.count("derna", "germany:mech_infantry") == 1 and state.control["benghazi"] == "germany"
+
+
+@pytest.mark.rule("26")
+def test_p26_mines_owned_jointly_on_a_tie_ask_each_owner_and_detonate_the_fewest() -> None:
+    state = done(start("rommels_last_push-4p"))
+    state = start_turn(state.model_copy(update={"power": "united_kingdom"})).state
+    state = done(done(state))
+    assert state.phase == "declare"
+    state = with_pieces(state, mersa_matruh={"germany:infantry": 1, "italy:infantry": 1})
+    state = state.model_copy(update={"land_mines": {"mersa_matruh": {"cairo": (2,)}}})
+    state = play(state, {"action": "commit", "unit": "infantry", "origin": "cairo", "target": "mersa_matruh"})
+    state = done(play(state, {"action": "pay", "origin": "cairo", "target": "mersa_matruh", "source": "cairo"}))
+    assert seat(state) == state.seat_of("germany")
+    state = play(state, {"action": "detonate", "icons": 2})
+    assert seat(state) == state.seat_of("italy")  # the other owner of the tie is asked too
+    state = play(state, {"action": "detonate", "icons": 1})
+    assert state.rolls is not None and state.rolls.rolls[0].n == 3  # the fewer wished: 1 icon, 3 dice

@@ -50,8 +50,7 @@ def test_play_outs_lay_and_detonate_mines_carry_cargo_and_patrol() -> None:
 
 @pytest.mark.slow
 @pytest.mark.rule("26")
-@pytest.mark.rule("29")
 @pytest.mark.rule("38")
-def test_play_outs_turn_units_back_requisition_free_french_and_airlift() -> None:
+def test_play_outs_turn_units_back_and_airlift() -> None:
     wanted = {"turned_back", "air_transported"}
     assert reached("rommels_last_push-2p", wanted, OPTIONS, range(1, 12)) == wanted
