@@ -12,7 +12,15 @@ from pbem.games.axisallies.ruleset import RULESET
 from pbem.kit import conformance
 from tests.games.axisallies.test_playout import GAME, brisk
 
-OPTIONS = {"mining_the_suez_canal": "on", "anzac_reinforcements": "on", "air_transport": "on", "draw_tie_break": "on"}
+OPTIONS = {
+    "mining_the_suez_canal": "on",
+    "anzac_reinforcements": "on",
+    "air_transport": "on",
+    "draw_tie_break": "on",
+    "reinforcing_land_attacks": "on",
+    "strategic_supply_reserve": "on",
+    "rp_bidding": "axis:3",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -21,11 +29,21 @@ def _registered(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def kinds(scenario: str, seed: int, options: dict[str, str]) -> set[str]:
-    """The kinds of the events of a conforming random play-out."""
+    """The kinds of the events of a conforming random play-out; with options, its states also offer exactly what
+    they accept (every 15th, as ``test_playout``)."""
     played = conformance.play_out(RULESET.id, scenario, options, random.Random(seed), choose=brisk, title=f"x {seed}")
     report = played.verifier.report()
     assert report.valid and report.result is not None and report.audit == "complete", report.first_error
     conformance.check_deterministic(played.lines)
+    if options:
+        rng = random.Random(seed)
+        for number, (replay, _) in enumerate(conformance.reachable(played.lines)):
+            state = replay.state
+            if state is None or replay.waits_for_protocol() or replay.result is not None or number % 15:
+                continue
+            for seat in replay.ruleset.to_act(state):
+                conformance.check_legal_matches_contains(replay.ruleset, state, seat, rng, mutations=1)
+                conformance.check_choices(replay.ruleset, state, seat)
     return {e.event.kind for e in played.game.events}
 
 
@@ -50,7 +68,13 @@ def test_play_outs_lay_and_detonate_mines_carry_cargo_and_patrol() -> None:
 
 @pytest.mark.slow
 @pytest.mark.rule("26")
+def test_play_outs_turn_units_back_on_mines() -> None:
+    assert reached("rommels_last_push-2p", {"turned_back"}, {}, range(1, 21)) == {"turned_back"}
+
+
+@pytest.mark.slow
 @pytest.mark.rule("38")
-def test_play_outs_turn_units_back_and_airlift() -> None:
-    wanted = {"turned_back", "air_transported"}
-    assert reached("rommels_last_push-2p", wanted, OPTIONS, range(1, 12)) == wanted
+@pytest.mark.rule("39")
+def test_play_outs_with_every_optional_rule_on() -> None:
+    wanted = {"air_transported", "bid_allotted", "reserve_spent", "reinforced"}
+    assert reached("rommels_last_push-2p", wanted, OPTIONS, range(1, 11)) == wanted
