@@ -162,26 +162,15 @@ def can_lay_sea_mine(state: AxisState, seat: str, act: LaySeaMine) -> Verdict:
 
     if not any(z.id == act.zone for z in state.pack.sea_zones):
         return deny("10", "unknown-space", f"{act.zone} is not a sea zone")
-    pack = state.pack
-    position = state.position()
-    side = pack.power(state.power).side or "axis"
-    if _suez_mining(state, act.zone):
-        row = pack.sea_zone(act.zone)
-        pack = pack.model_copy(
-            update={
-                "sea_zones": tuple(
-                    z.model_copy(update={"axis_mines_forbidden": False}) if z.id == row.id else z
-                    for z in pack.sea_zones
-                )
-            }
-        )
+    side = state.pack.power(state.power).side or "axis"
     verdict = check_sea_mine(
-        pack,
-        position,
+        state.pack,
+        state.position(),
         state.power,
         act.zone,
         done_here=state.mines_laid.get(act.zone, 0),
         tokens_in_play=sea_tokens_in_play(state, side),
+        axis_ban_lifted=_suez_mining(state, act.zone),
     )
     return verdict if not verdict.ok else can_afford(state, sea_mines=1)
 
@@ -222,12 +211,12 @@ def _owner_seats(state: AxisState, territory: str) -> tuple[str, ...]:
     for owner in land_mine_owners(state.pack, position, territory):
         if side_of(state.pack, position, owner, territory) == mover:
             return ()
-        if owner in state.seats:
-            seat = state.seat_of(owner)
-        else:
+        if state.pack.power(owner).side is None:  # French mines: their allegiance's operator decides (p.29)
             side = side_of(state.pack, position, owner, territory)
             allegiance = next(a for a in state.pack.allegiances if a.side == side)
             seat = state.seat_of(allegiance.operated_by)
+        else:
+            seat = state.seat_of(owner)
         if seat not in seats:
             seats.append(seat)
     return tuple(seats)
