@@ -16,8 +16,13 @@ __all__ = ["french_side", "moved_french", "name", "operated_pieces", "operates",
 
 
 def resolve(state: AxisState, unit: str) -> tuple[str, str]:
-    """(power, type) of a unit named in an action by the acting power."""
-    return split(unit) if ":" in unit else (state.power, unit)
+    """(power, type) of a unit named in an action by the acting power. Its own pieces have one name only, the
+    type: ``"<its power>:type"`` resolves to no unit of its chart (so it is refused as unknown, and what is
+    accepted stays what is offered)."""
+    if ":" not in unit:
+        return state.power, unit
+    power, type_ = split(unit)
+    return (power, unit) if power == state.power else (power, type_)
 
 
 def name(state: AxisState, unit_key: str) -> str:

@@ -476,3 +476,9 @@ def test_p26_mines_owned_jointly_on_a_tie_ask_each_owner_and_detonate_the_fewest
     assert seat(state) == state.seat_of("italy")  # the other owner of the tie is asked too
     state = play(state, {"action": "detonate", "icons": 1})
     assert state.rolls is not None and state.rolls.rolls[0].n == 3  # the fewer wished: 1 icon, 3 dice
+
+
+@pytest.mark.rule("29")
+def test_p29_a_power_names_its_own_pieces_by_type_only() -> None:
+    assert refusal(turn("combat_move"), mv("germany:tank", "el_agheila", "mechili")) == ("8", "unknown-unit")
+    assert refusal(turn(), req("germany:infantry")) == ("13", "not-on-chart")
