@@ -16,6 +16,8 @@ from pbem.rules.contract import ActionModel
 
 __all__ = [
     "Aim",
+    "Airlift",
+    "Allot",
     "AxisAction",
     "Casualty",
     "Cease",
@@ -23,9 +25,15 @@ __all__ = [
     "Commit",
     "Deploy",
     "Destroy",
+    "Detonate",
     "Done",
     "Fight",
+    "LayMine",
+    "LaySeaMine",
+    "Load",
     "Main",
+    "MineLoss",
+    "MineName",
     "Move",
     "MoveExcess",
     "MoveIn",
@@ -35,10 +43,12 @@ __all__ = [
     "Place",
     "Press",
     "PressPay",
+    "Reinforce",
     "Requisition",
     "Retreat",
     "Strike",
     "TurnAside",
+    "TurnBackUnit",
     "Withdraw",
 ]
 
@@ -224,6 +234,85 @@ class MoveIn(ActionModel):
     unit: str = Field(title="piece")
 
 
+class LayMine(ActionModel):
+    """p.14: deploy a land mine token (or upgrade the "1 mine" token there) on the border of ``territory`` facing
+    the adjacent ``facing``."""
+
+    action: Literal["lay_mine"] = "lay_mine"
+    territory: str = Field(title="territory")
+    facing: str = Field(title="facing")
+
+
+class LaySeaMine(ActionModel):
+    """p.14: deploy a sea mine token of the acting power in ``zone``."""
+
+    action: Literal["lay_sea_mine"] = "lay_sea_mine"
+    zone: str = Field(title="sea zone")
+
+
+class Detonate(ActionModel):
+    """p.26: the mines' owner detonates ``icons`` mine icons on the border being crossed."""
+
+    action: Literal["detonate"] = "detonate"
+    icons: int = Field(title="mine icons")
+
+
+class TurnBackUnit(ActionModel):
+    """p.26: the acting player turns one land unit of the attack crossing a detonated border aside."""
+
+    action: Literal["turn_back"] = "turn_back"
+    unit: str = Field(title="unit type")
+
+
+class Load(ActionModel):
+    """p.32: load one unit (or one supply point, ``"supply"``) in ``origin`` onto the next truck of the acting
+    power to drive out of ``origin`` in this noncombat move."""
+
+    action: Literal["load"] = "load"
+    origin: str = Field(title="in")
+    cargo: str = Field(title="cargo")
+
+
+class Airlift(ActionModel):
+    """p.38 (optional Air Transport): a bomber of the acting power flies from its staging territory to ``to``
+    carrying one ``cargo`` land unit of its power."""
+
+    action: Literal["airlift"] = "airlift"
+    unit: str = Field(title="bomber")
+    cargo: str = Field(title="carrying")
+    to: str = Field(title="to")
+
+
+class Allot(ActionModel):
+    """p.38: one RP of an accepted bid goes to ``power``'s first turn."""
+
+    action: Literal["allot"] = "allot"
+    power: str = Field(title="power")
+
+
+class Reinforce(ActionModel):
+    """p.38 (optional Reinforcing Land Attacks): one land unit in ``origin`` joins the land attack being pressed."""
+
+    action: Literal["reinforce"] = "reinforce"
+    origin: str = Field(title="from")
+    unit: str = Field(title="unit type")
+
+
+class MineLoss(ActionModel):
+    """p.27: the acting player loses one piece of cargo it deployed (``"power:type"``, or ``"supply"``: 5 supply
+    points, all if fewer) to a sea mine's hit on its transports."""
+
+    action: Literal["mine_loss"] = "mine_loss"
+    unit: str = Field(title="piece")
+
+
+class MineName(ActionModel):
+    """p.27: the mine's owner names the unit type (or ``"supply"``) of a transport hit's second loss."""
+
+    action: Literal["mine_name"] = "mine_name"
+    unit: str = Field(title="unit type")
+
+
 class Done(ActionModel):
     """End the current phase (or, for an opposing player, stop moving excess units)."""
 
@@ -254,5 +343,15 @@ AxisAction = (
     | Press
     | Cease
     | MoveIn
+    | LayMine
+    | LaySeaMine
+    | Detonate
+    | TurnBackUnit
+    | Load
+    | Airlift
+    | Allot
+    | Reinforce
+    | MineLoss
+    | MineName
     | Done
 )

@@ -451,18 +451,26 @@ def check_land_mine(
 
 
 def check_sea_mine(
-    pack: AxisAlliesPack, position: Position, power: str, zone: str, *, done_here: int, tokens_in_play: int
+    pack: AxisAlliesPack,
+    position: Position,
+    power: str,
+    zone: str,
+    *,
+    done_here: int,
+    tokens_in_play: int,
+    axis_ban_lifted: bool = False,
 ) -> Verdict:
     """p.14: whether ``power`` may deploy a sea mine token in ``zone``: no enemy combat sea units there, not an
-    enemy sea unit deployment zone, not a zone barred to Axis mines, at most the pack's
-    ``sea_mine_deploys_per_zone`` a turn, and a token left in the side's pool (``tokens_in_play`` of the side)."""
+    enemy sea unit deployment zone, not a zone barred to Axis mines (unless ``axis_ban_lifted``: the optional
+    Mining the Suez Canal, p.39), at most the pack's ``sea_mine_deploys_per_zone`` a turn, and a token left in the
+    side's pool (``tokens_in_play`` of the side)."""
     row = pack.sea_zone(zone)
     side = side_of(pack, position, power, zone)
     if any(pack.unit(p, t).category == "sea" for p, t in combat_units(pack, position, zone, enemy(side))):
         return deny("14", "enemy-ships", f"{row.name} holds enemy combat sea units")
     if any(side_of(pack, position, p, zone) != side for p in row.deployment_for):
         return deny("14", "enemy-deployment-zone", f"{row.name} is an enemy sea unit deployment zone")
-    if side == "axis" and row.axis_mines_forbidden:
+    if side == "axis" and row.axis_mines_forbidden and not axis_ban_lifted:
         return deny("14", "axis-mines-forbidden", f"the Axis may not mine {row.name}")
     if done_here >= pack.limit("sea_mine_deploys_per_zone"):
         return deny("14", "one-per-zone", "one sea mine per sea zone per turn")

@@ -150,8 +150,8 @@ def fight(state: AxisState, seat: str, act: Fight) -> Step[AxisState]:
     groups = [g for g in state.attacks if g.target == act.target]
     land: dict[str, Counts] = {}
     for g in groups:
-        for type_, n in g.units.items():
-            land = added(land, g.origin, key(g.power, type_), n)
+        for type_, n in g.units.items():  # a piece another power operates is named "power:type" (p.29)
+            land = added(land, g.origin, type_ if ":" in type_ else key(g.power, type_), n)
     side = pack.power(state.power).side or "axis"
     defenders = _counts(defenders_in(pack, state.position(), act.target, side))
     flying: Counts = {}

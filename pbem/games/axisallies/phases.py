@@ -7,14 +7,19 @@ is accepted cannot drift apart.
 
 * setup (p.9): the UK's variable reinforcements, one piece at a time, then ``done``.
 * phase 1 (p.12): convoys advance by themselves at the start of the turn (:func:`convoys`).
-* phase 2 (p.13): ``pay_upkeep`` (Malta), ``requisition`` one unit or supply point at a time.
+* phase 2 (p.13): ``pay_upkeep`` (Malta), ``requisition`` one unit or supply point at a time (the US also the
+  Free French, ``france:type``, :mod:`.operated`), ``lay_mine`` / ``lay_sea_mine`` (p.14, :mod:`.mines`).
 * phase 3 (pp.15-18): ``move`` land units (blitzes capture at once; a move into attack position needs the
   supply for an attack there), then ``commit`` units to attacks and ``pay`` their supply (an attack that can
   no longer be paid is ``withdraw`` n); ``done`` checks that every unit that moved into attack position attacks
   while it can and every attack is paid in full. In the round of Operation Torch the landings start declared.
 * phase 4 (pp.19-23): :mod:`.phase_combat`.
-* phase 5 (p.24): ``move`` land, air and sea units that neither moved nor fought.
-* phase 6 (p.25): ``deploy`` everything in the Reinforcements Zone; what cannot go anywhere is lost.
+* phase 5 (p.24): ``move`` land, air and sea units that neither moved nor fought (scout cars that attacked within
+  their Long-Range Patrol, :mod:`.patrols`); ``load`` cargo onto the next truck out (p.32, :mod:`.trucks`);
+  ``airlift`` with the optional Air Transport (p.38, :mod:`.airlift`).
+* phase 6 (p.25): ``deploy`` everything in the Reinforcements Zone; what cannot go anywhere is lost; then the
+  sea mines of the zones that received cargo (p.27, :mod:`.convoy_mines`).
+* land mines (p.26, :mod:`.mines`): after the declarations, on every crossed border; a blitzer waits for them.
 * the end of every phase (p.12): stacking. An opposing player may ``move_excess`` pieces out, then the owner
   must ``destroy`` pieces until the territory is within its limit.
 """
@@ -24,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pbem.games.axisallies import air_sorties as air
-from pbem.games.axisallies import phase_combat
+from pbem.games.axisallies import convoy_mines, mines, patrols, phase_combat, trucks
+from pbem.games.axisallies import reserve as strategic
 from pbem.games.axisallies.actions import (
     Claim,
     Commit,
@@ -39,6 +45,7 @@ from pbem.games.axisallies.actions import (
     Requisition,
     Withdraw,
 )
+from pbem.games.axisallies.advantages import ANZAC, anzac_allows
 from pbem.games.axisallies.blitz_pairs import blitzes_alone, follow, free_route, record_tank
 from pbem.games.axisallies.data import AxisAlliesPack, Scenario, UnitType
 from pbem.games.axisallies.economy import (
@@ -62,6 +69,7 @@ from pbem.games.axisallies.movement import (
     may_enter,
     stacking_excess,
 )
+from pbem.games.axisallies.operated import moved_french, name, operated_pieces, operates, resolve
 from pbem.games.axisallies.position import Position, combat_units, enemy, graph_of, side_of, status
 from pbem.games.axisallies.scenarios import (
     final_result,
@@ -76,6 +84,7 @@ from pbem.games.axisallies.state import (
     Counts,
     ExcessDestroy,
     ExcessMove,
+    Patrol,
     added,
     key,
     split,
@@ -155,13 +164,18 @@ def start_turn(state: AxisState) -> Step[AxisState]:
             "attacked": (),
             "ordered": {},
             "upkeep_paid": False,
+            "mines_laid": {},
+            "patrols": (),
+            "loads": {},
+            "deployed": {},
+            "anzac": 0,
             "landing": tuple(sorted(landing_spaces(state.pack, state.position(), _side(state, state.power)))),
         }
     )
     state, events = convoys(state)
     state = _torch_landings(state)
     rp = income(state.pack, state.position(), state.power, upkeep_paid=False)
-    state = state.model_copy(update={"rp": rp.value})
+    state = state.model_copy(update={"rp": rp.value + state.bonus.get(state.power, 0)})
     started = Event(
         kind="turn_started",
         seat=state.seat_of(state.power),
@@ -295,7 +309,9 @@ def _next_phase(state: AxisState) -> Step[AxisState]:
         "noncombat_move": "deploy",
     }
     if state.phase == "declare":
-        return Step(state=_after_declare(state))
+        state, paid = strategic.pay_reserve(_after_declare(state))
+        step = mines.after_declarations(state)
+        return Step(state=step.state, events=paid + step.events)
     if state.phase in order:
         following = order[state.phase]
         if state.phase == "setup":
@@ -309,6 +325,7 @@ def end_turn(state: AxisState) -> Step[AxisState]:
     scenario = scenario_of(state)
     following = next_turn(state, state.pack, scenario)
     ended = Event(kind="turn_ended", seat=state.seat_of(state.power), rule="12", data={"power": state.power})
+    state = state.model_copy(update={"bonus": {p: n for p, n in state.bonus.items() if p != state.power}})
     if following is None:
         winner, outcome = final_result(state.pack, scenario, state)
         over = state.model_copy(update={"phase": "over", "winner": winner, "outcome": outcome})
@@ -416,6 +433,10 @@ def done(state: AxisState, seat: str, act: Done) -> Step[AxisState]:
     in_combat = phase_combat.done_in_combat(state, seat, act)
     if in_combat is not None:
         return in_combat
+    if state.pending and state.pending[-1].kind == "detonation":
+        return mines.done_detonating(state, seat)
+    if state.pending and state.pending[-1].kind == "sea_detonation":
+        return convoy_mines.done_sea(state, seat)
     if state.pending:
         decision = top(state, ExcessMove)
         owner = ExcessDestroy(
@@ -424,9 +445,7 @@ def done(state: AxisState, seat: str, act: Done) -> Step[AxisState]:
         return Step(state=replace_top(state, owner))
     event = Event(kind="phase_ended", seat=seat, rule="12", data={"phase": state.phase, "power": state.power})
     if state.phase == "deploy":
-        state, events = _lose_undeployable(state)
-        state, extra = phase6_events(state, state.pack, scenario_of(state))
-        return close_phase(state, (event, *events, *extra))
+        return convoy_mines.after_deployments(state, (event,))
     if state.phase == "noncombat_move":
         state, lost = air.ditch(state)
         return close_phase(state, (event, *lost))
@@ -489,7 +508,7 @@ def upkeeps(state: AxisState, seat: str) -> Iterator[PayUpkeep]:
 
 
 def can_pay_upkeep(state: AxisState, seat: str, act: PayUpkeep) -> Verdict:
-    if state.upkeep_paid or state.ordered:
+    if state.upkeep_paid or state.ordered or state.mines_laid:
         return deny("13", "upkeep-first", "the upkeep is paid once, at the start of phase 2, before requisitions")
     if not any(t.id == act.territory for t in state.pack.territories):
         return deny("10", "unknown-territory", f"there is no territory {act.territory}")
@@ -504,7 +523,7 @@ def pay_upkeep(state: AxisState, seat: str, act: PayUpkeep) -> Step[AxisState]:
         del supply[act.territory]
     state = state.model_copy(update={"supply": supply, "upkeep_paid": True})
     rp = income(state.pack, state.position(), state.power, upkeep_paid=True)
-    state = state.model_copy(update={"rp": rp.value})
+    state = state.model_copy(update={"rp": rp.value + state.bonus.get(state.power, 0)})
     event = Event(kind="upkeep_paid", seat=seat, rule="13", data={"territory": act.territory, "rp": rp.value})
     return Step(state=state, events=(event,))
 
@@ -513,22 +532,50 @@ def requisitions(state: AxisState, seat: str) -> Iterator[Requisition]:
     for unit in state.pack.units:
         if unit.power == state.power:
             yield Requisition(unit=unit.type)
+    for rule in state.pack.immediate_deployments:  # p.29: the Free French, named "france:type"
+        allegiance = next((a for a in state.pack.allegiances if a.id == rule.allegiance), None)
+        if allegiance is not None and allegiance.operated_by == state.power:
+            for type_ in rule.units:
+                yield Requisition(unit=key(rule.power, type_))
     yield Requisition(unit=SUPPLY)
 
 
-def _order(state: AxisState, extra: str) -> Order:
+def _order(state: AxisState, extra: str | None, land_mines: int = 0, sea_mines: int = 0) -> Order:
+    """This turn's requisitions with ``extra`` (a unit type or supply) and more mine tokens (p.14: bought in
+    phase 2 with the same RP)."""
     units: dict[tuple[str, str], int] = {}
     supply = 0
-    for k, n in {**state.ordered, extra: state.ordered.get(extra, 0) + 1}.items():
+    wanted = dict(state.ordered)
+    if extra is not None:
+        wanted[extra] = wanted.get(extra, 0) + 1
+    for k, n in wanted.items():
         if k == SUPPLY:
             supply = n
         else:
-            units[(state.power, k)] = n
-    return Order(units=units, supply=supply)
+            units[resolve(state, k)] = n
+    sea = {z.id for z in state.pack.sea_zones}
+    laid_at_sea = sum(n for s, n in state.mines_laid.items() if s in sea)
+    laid_on_land = sum(state.mines_laid.values()) - laid_at_sea
+    return Order(units=units, supply=supply, land_mines=laid_on_land + land_mines, sea_mines=laid_at_sea + sea_mines)
+
+
+def can_afford(state: AxisState, *, land_mines: int = 0, sea_mines: int = 0) -> Verdict:
+    """p.13: whether this turn's RP also pay for more mine tokens (p.14)."""
+    return check_requisition(
+        state.pack,
+        scenario_of(state),
+        state.position(),
+        state.power,
+        _order(state, None, land_mines, sea_mines),
+        state.rp,
+        in_play=_in_play_before_orders(state),
+        supply_in_play=supply_in_play(state) - state.ordered.get(SUPPLY, 0),
+        options=frozenset(o for o, v in state.options.items() if v == "on"),
+    )
 
 
 def can_requisition(state: AxisState, seat: str, act: Requisition) -> Verdict:
-    if act.unit != SUPPLY and _chart(state.pack, state.power, act.unit) is None:
+    if act.unit != SUPPLY and _chart(state.pack, *resolve(state, act.unit)) is None:
         return deny("13", "not-on-chart", f"{state.power} has no {act.unit}")
     return check_requisition(
         state.pack,
@@ -548,7 +595,7 @@ def _in_play_before_orders(state: AxisState) -> dict[tuple[str, str], int]:
     found = in_play(state)
     for type_, n in state.ordered.items():
         if type_ != SUPPLY:
-            found[(state.power, type_)] -= n
+            found[resolve(state, type_)] -= n
     return found
 
 
@@ -556,9 +603,13 @@ def requisition(state: AxisState, seat: str, act: Requisition) -> Step[AxisState
     ordered = dict(state.ordered)
     ordered[act.unit] = ordered.get(act.unit, 0) + 1
     state = state.model_copy(update={"ordered": ordered})
-    where = None if act.unit == SUPPLY else immediate_deployment(state.pack, state.pack.unit(state.power, act.unit))
+    where = None if act.unit == SUPPLY else immediate_deployment(state.pack, state.pack.unit(*resolve(state, act.unit)))
     if where is not None:
-        state = _with_piece(state, where, key(state.power, act.unit), 1)
+        power, type_ = resolve(state, act.unit)
+        state = _with_piece(state, where, key(power, type_), 1)
+        if power != state.power:  # p.29: Free French, placed in Oran, serve the Allies there
+            side = _side(state, state.power)
+            state = state.model_copy(update={"french": {**state.french, where: side}})
     else:
         reserve = dict(state.reserve.get(state.power, {}))
         reserve[act.unit] = reserve.get(act.unit, 0) + 1
@@ -577,7 +628,30 @@ def _movable(state: AxisState, space: str, unit_key: str) -> int:
     here = state.count(space, unit_key)
     if state.phase == "combat_move":
         return here - tally(state.moved, space, unit_key)
-    return here - tally(state.spent, space, unit_key)
+    own = split(unit_key)[0] == state.power
+    return here - tally(state.spent, space, unit_key) - (trucks.loaded(state, space, split(unit_key)[1]) if own else 0)
+
+
+def movable(state: AxisState, space: str, unit_key: str) -> int:
+    """Pieces of ``unit_key`` in ``space`` that may still move in this phase."""
+    return _movable(state, space, unit_key)
+
+
+def air_reach_path(state: AxisState, type_: str, origin: str, to: str) -> tuple[str, ...] | None:
+    """p.33: a shortest way the acting power's air unit ``type_`` flies from ``origin`` to ``to`` within its move
+    (the kit's search, spaces it may enter), or None."""
+    pack, scenario, position = state.pack, scenario_of(state), state.position()
+    unit = pack.unit(state.power, type_)
+    side = side_of(pack, position, state.power, origin)
+    graph = graph_of(pack)
+
+    def expand(here: str, _spent: int) -> Iterator[tuple[str, int]]:
+        for edge in graph.edges(here):
+            if edge.type != "convoy" and may_enter(pack, scenario, position, side, unit, edge.b, edge.a).ok:
+                yield edge.b, 1
+
+    search = dijkstra([origin], expand, limit=unit.move)
+    return search.path(to) if to in search.cost and to != origin else None
 
 
 def _paths(state: AxisState, start: str, unit: UnitType) -> Iterator[tuple[str, ...]]:
@@ -667,30 +741,39 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
     power = state.power
     position = state.position()
     for space in sorted(state.pieces):
-        for k in sorted(_pieces_of(state, power, space)):
+        for k in sorted(operated_pieces(state, space)):
             unit = state.pack.unit(*split(k))
-            if _movable(state, space, k) <= 0 or not _may_move(state, unit, space):
+            named = name(state, k)
+            if not _may_move(state, unit, space):
+                continue
+            if _movable(state, space, k) <= 0 and not _patrol_only(state, space, k):
                 continue
             if unit.category == "air" and state.phase == "combat_move":
                 for there in air.sortie_targets(state, unit, space):
-                    yield Move(unit=unit.type, origin=space, to=there)
+                    yield Move(unit=named, origin=space, to=there)
                 continue
             if unit.category == "air":
                 reach = _air_reach(state, position, power, unit, space)
                 for there in sorted(reach):
                     if there in state.landing and there != space:
-                        yield Move(unit=unit.type, origin=space, to=there)
+                        yield Move(unit=named, origin=space, to=there)
                 continue
             seen: set[str] = set()
+            if _patrol_only(state, space, k):
+                for path in _paths(state, space, unit):
+                    if path[-1] not in seen and _patrol_path(state, unit, space, path[-1])[0] is not None:
+                        seen.add(path[-1])
+                        yield Move(unit=named, origin=space, to=path[-1])
+                continue
             if state.phase == "combat_move" and unit.has("blitz"):
                 for route in state.blitz_routes:
                     if route.path[0] == space and free_route(state, space, route.path[-1]) is not None:
                         seen.add(route.path[-1])
-                        yield Move(unit=unit.type, origin=space, to=route.path[-1])
+                        yield Move(unit=named, origin=space, to=route.path[-1])
             for path in _paths(state, space, unit):
-                if path[-1] not in seen and _check_path(state, position, power, unit, path).ok:
+                if path[-1] not in seen and _check_path(state, position, unit.power, unit, path).ok:
                     seen.add(path[-1])
-                    yield Move(unit=unit.type, origin=space, to=path[-1])
+                    yield Move(unit=named, origin=space, to=path[-1])
     if state.phase == "noncombat_move":
         for type_, over, there in air.landings(state):
             yield Move(unit=type_, origin=over, to=there)
@@ -719,15 +802,20 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
     graph = graph_of(state.pack)
     if act.origin not in graph.nodes or act.to not in graph.nodes:
         return deny("10", "unknown-space", f"{act.origin} or {act.to} is not a space of the map")
-    unit = _chart(state.pack, state.power, act.unit)
+    power, type_ = resolve(state, act.unit)
+    unit = _chart(state.pack, power, type_)
     if unit is None:
-        return deny("8", "unknown-unit", f"{state.power} has no {act.unit}")
+        return deny("8", "unknown-unit", f"{power} has no {type_}")
+    if not operates(state, power, act.origin):
+        return deny("29", "not-operated", f"{state.power} does not move {power}'s pieces in {act.origin}")
     if state.phase == "noncombat_move" and unit.category == "air" and air.aloft(state, act.origin, act.unit):
         return air.can_land(state, unit, act.origin, act.to)  # flying back from an attack, on the board nowhere
     waiting = _landing_waits(state, act.origin)
     if not waiting.ok:
         return waiting
-    k = key(state.power, act.unit)
+    k = key(power, type_)
+    if _patrol_only(state, act.origin, k):
+        return _patrol_path(state, unit, act.origin, act.to)[1]
     if _movable(state, act.origin, k) <= 0:
         return deny(rule, "no-unit-to-move", f"no {unit.id} in {act.origin} may move in this phase")
     if not _may_move(state, unit, act.origin):
@@ -735,21 +823,53 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
             return deny("14", "convoy-cargo", f"{unit.id} at sea is convoy cargo and does not move")
         return deny("15", "air-sea-combat-move", f"{unit.id} makes no combat move in this engine")
     if unit.category == "air" and state.phase == "combat_move":
-        return air.can_sortie(state, unit, act.origin, act.to)
+        verdict = strategic.check_reserve(state, 1)
+        return verdict if not verdict.ok else air.can_sortie(state, unit, act.origin, act.to)
     if unit.category == "air":
         return _can_fly(state, unit, act.origin, act.to)
     if _follows(state, unit, act) is not None:
         return ALLOW
     if _goes_along(state, unit) and any((r.path[0], r.path[-1]) == (act.origin, act.to) for r in state.blitz_routes):
         return deny("15", "one-per-tank", f"1 {unit.id} at most goes along with each blitzing tank")
-    path, verdict = find_path(state, state.power, unit, act.origin, act.to)
+    path, verdict = find_path(state, power, unit, act.origin, act.to)
     if path is None:
         return verdict
+    if trucks.is_truck(unit) and trucks.carries(state, act.origin):
+        return trucks.check_haul(state, unit, path)
     if state.phase == "combat_move" and not _blitz_path(state, path):
         arrived = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
         if not _could_attack(arrived.model_copy(update={"phase": "declare"}), act.to, act.unit):
             return deny("15", "no-supply-for-attack", f"from {act.to} no attack could be paid for")
     return ALLOW
+
+
+def _patrol_only(state: AxisState, space: str, unit_key: str) -> bool:
+    """p.31: whether a piece of ``unit_key`` in ``space`` may move in this noncombat move only within a
+    Long-Range Patrol (none may move otherwise, and some attacked this turn)."""
+    if state.phase != "noncombat_move" or _movable(state, space, unit_key) > 0:
+        return False
+    return patrols.available(state, space, unit_key) > 0
+
+
+def _patrol_path(
+    state: AxisState, unit: UnitType, origin: str, to: str
+) -> tuple[tuple[str, ...] | None, Verdict, Patrol | None]:
+    """p.31: the first path from ``origin`` to ``to`` within a patrol of the scout cars there, the patrol with the
+    fewest points left that allows one first; else the refusal of the direct step (or of the first path)."""
+    position = state.position()
+    first: Verdict | None = None
+    for record in patrols.records(state, origin, key(state.power, unit.type)):
+        for path in _paths(state, origin, unit):
+            if path[-1] != to:
+                continue
+            verdict = check_land_move(
+                state.pack, scenario_of(state), position, state.power, unit.type, path, phase="noncombat",
+                spent=record.used,
+            )  # fmt: skip
+            if verdict.ok:
+                return path, verdict, record
+            first = first or verdict
+    return None, first or deny("31", "no-path", f"no way from {origin} to {to} within the patrol"), None
 
 
 def _goes_along(state: AxisState, unit: UnitType) -> bool:
@@ -795,11 +915,12 @@ def _air_move(state: AxisState, seat: str, unit: UnitType, act: Move) -> Step[Ax
 
 
 def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
-    unit = state.pack.unit(state.power, act.unit)
+    power, type_ = resolve(state, act.unit)
+    unit = state.pack.unit(power, type_)
     flown = _air_move(state, seat, unit, act)
     if flown is not None:
         return flown
-    k = key(state.power, act.unit)
+    k = key(power, type_)
     events: list[Event] = []
     along = _follows(state, unit, act)
     if unit.category == "air":
@@ -809,18 +930,35 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
         route = free_route(state, act.origin, act.to)
         assert route is not None  # _follows found it
         state = follow(state, route)
+    elif _patrol_only(state, act.origin, k):
+        found, _verdict, record = _patrol_path(state, unit, act.origin, act.to)
+        assert found is not None and record is not None  # can_move found it
+        path = found
+        state = patrols.use(state, record)
+        events.append(Event(kind="patrolled", rule="31", data={"unit": act.unit, "src": act.origin, "dst": act.to}))
     else:
-        found, _ = find_path(state, state.power, unit, act.origin, act.to)
+        found, _ = find_path(state, power, unit, act.origin, act.to)
         assert found is not None  # can_move found it
         path = found
     side = _side(state, state.power)
     blitz = state.phase == "combat_move" and status(state.pack, state.position(), path[1], side) == "hostile"
-    if blitz:
+    if blitz and along is None:
         state = record_tank(state, path)
+    if blitz and mines.blitz_mined(state, path):  # p.26: the owner decides before the blitz takes the territory
+        return mines.start_crossing(state, seat, k, path)
+    if trucks.is_truck(unit):
+        state, hauled = trucks.haul(state, act.origin, act.to)
+        events.extend(hauled)
     state = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
+    state = state.model_copy(update={"french": moved_french(state, power, act.origin, act.to)})
     if state.phase == "combat_move":
         state = state.model_copy(update={"moved": added(state.moved, act.to, k, 1)})
+        if patrols.patrolling(unit):
+            state = patrols.moved(state, unit, act.to, len(path) - 1)
         if along is not None:  # a blitz along with a tank: as the tank, not obliged to attack (p.18)
+            if blitz:  # p.15: its tank was turned back by mines (p.26); it completes the blitz itself
+                state, captured = _blitz(state, path[1])
+                events.extend(captured)
             if len(path) == 3:
                 state = state.model_copy(update={"exhausted": added(state.exhausted, act.to, k, 1)})
         elif blitz:
@@ -843,6 +981,16 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
         data={"power": state.power, "unit": act.unit, "src": act.origin, "dst": act.to, "path": list(path)},
     )
     return Step(state=state, events=(moved, *events))
+
+
+def blitz_capture(state: AxisState, territory: str) -> tuple[AxisState, list[Event]]:
+    """p.15: a blitz takes ``territory`` (see :func:`_blitz`)."""
+    return _blitz(state, territory)
+
+
+def capture_trucks(state: AxisState, territory: str) -> tuple[AxisState, list[Event]]:
+    """p.19: combat units ending a move in ``territory`` capture the enemy trucks there."""
+    return _capture_trucks(state, territory)
 
 
 def _blitz(state: AxisState, territory: str) -> tuple[AxisState, list[Event]]:
@@ -910,13 +1058,13 @@ def commits(state: AxisState, seat: str) -> Iterator[Commit]:
     for space in sorted(state.pieces):
         if graph.kind(space) != "land":
             continue
-        for k in sorted(_pieces_of(state, state.power, space)):
+        for k in sorted(operated_pieces(state, space)):
             unit = state.pack.unit(*split(k))
             if unit.category != "land" or not unit.combat:
                 continue
             for edge in graph.edges(space):
                 if edge.type == "land":
-                    yield Commit(unit=unit.type, origin=space, target=edge.b)
+                    yield Commit(unit=name(state, k), origin=space, target=edge.b)
 
 
 def can_commit(state: AxisState, seat: str, act: Commit) -> Verdict:
@@ -927,9 +1075,12 @@ def can_commit(state: AxisState, seat: str, act: Commit) -> Verdict:
     edge = graph.edge(act.origin, act.target)
     if edge is None or edge.type != "land":
         return deny("18", "not-adjacent", f"{act.target} is not adjacent to {act.origin}")
-    unit = _chart(pack, state.power, act.unit)
+    power, type_ = resolve(state, act.unit)
+    unit = _chart(pack, power, type_)
     if unit is None:
-        return deny("8", "unknown-unit", f"{state.power} has no {act.unit}")
+        return deny("8", "unknown-unit", f"{power} has no {type_}")
+    if not operates(state, power, act.origin):
+        return deny("29", "not-operated", f"{state.power} does not attack with {power}'s pieces in {act.origin}")
     if unit.category != "land" or not unit.combat or unit.has("cannot_attack"):
         return deny("18", "cannot-attack", f"{unit.id} cannot attack")
     waiting = _landing_waits(state, act.origin)
@@ -937,7 +1088,7 @@ def can_commit(state: AxisState, seat: str, act: Commit) -> Verdict:
         return waiting
     if any(g.pre_declared and g.origin == act.origin for g in state.attacks):
         return deny("28", "amphibious-attackers", "units landing in a Torch attack attack nothing else")
-    k = key(state.power, act.unit)
+    k = key(power, type_)
     free = state.count(act.origin, k) - tally(state.exhausted, act.origin, k) - _committed(state, act.origin, act.unit)
     if free <= 0:
         return deny("18", "no-unit-to-commit", f"no {unit.id} in {act.origin} is free to attack")
@@ -950,7 +1101,7 @@ def can_commit(state: AxisState, seat: str, act: Commit) -> Verdict:
     units = dict(group.units) if group else {}
     units[act.unit] = units.get(act.unit, 0) + 1
     here = status(pack, position, act.target, side)
-    scouts_only = all(exempt_from_attack_supply(pack.unit(state.power, t)) for t in units)
+    scouts_only = all(exempt_from_attack_supply(pack.unit(*resolve(state, t))) for t in units)
     if here != "hostile" and not (here == "neutral" and scouts_only and position.supply_in(act.target) > 0):
         return deny("18", "not-hostile", f"{act.target} is not a territory {state.power} may attack")
     grown = (group or AttackGroup(power=state.power, origin=act.origin, target=act.target)).model_copy(
@@ -1010,14 +1161,18 @@ def pay(state: AxisState, seat: str, act: Pay) -> Step[AxisState]:
 
 
 def _declarations_complete(state: AxisState) -> Verdict:
-    """p.18: every attack paid exactly, and every land unit that moved into attack position attacking."""
+    """p.18: every attack paid exactly, and every land unit that moved into attack position attacking; p.39:
+    the strategic reserve pays for the air attacks."""
+    verdict = strategic.check_reserve(state)
+    if not verdict.ok:
+        return verdict
     for group in state.attacks:
         due = _due(state, group)
         if sum(group.paid.values()) != due:
             return deny("18", "supply-amount", f"the attack on {group.target} costs {due} supply")
     for space, counts in state.obliged.items():
         for k, n in counts.items():
-            if _committed(state, space, split(k)[1]) < n and _could_attack(state, space, split(k)[1]):
+            if _committed(state, space, name(state, k)) < n and _could_attack(state, space, name(state, k)):
                 return deny("18", "must-attack", f"{k} that moved into {space} in the combat move must attack")
     return ALLOW
 
@@ -1082,12 +1237,18 @@ def _after_declare(state: AxisState) -> AxisState:
     for space in spaces:
         for k in {
             *state.moved.get(space, {}),
-            *(key(state.power, t) for g in state.attacks if g.origin == space for t in g.units),
+            *(key(*resolve(state, t)) for g in state.attacks if g.origin == space for t in g.units),
         }:
             moved = tally(state.moved, space, k)
-            committed = _committed(state, space, split(k)[1])
+            committed = _committed(state, space, name(state, k))
             overlap = min(committed, moved - tally(state.exhausted, space, k))
             spent = added(spent, space, k, moved + committed - overlap)
+    attacking: dict[tuple[str, str], int] = {}
+    for group in state.attacks:
+        for named, n in group.units.items() if group.power == state.power else ():
+            k = key(*resolve(state, named))
+            attacking[(group.origin, k)] = attacking.get((group.origin, k), 0) + n
+    state = patrols.after_declare(state, attacking)
     phase = "combat" if state.attacks or air.unfought_targets(state) else "noncombat_move"
     attacked = tuple(sorted({g.target for g in state.attacks}))
     return state.model_copy(update={"spent": spent, "phase": phase, "attacked": attacked})
@@ -1146,6 +1307,9 @@ def _destinations(state: AxisState) -> list[str]:
     found = [pack.power(state.power).staging] if pack.power(state.power).staging else []
     found += [t.id for t in pack.territories if t.axis_direct_deploy]
     found += [z.id for z in pack.sea_zones if z.direct_deploy or state.power in z.deployment_for]
+    if state.options.get("anzac_reinforcements") == "on" and state.power == ANZAC[0]:
+        found.append(ANZAC[2])
+    found.append(strategic.supply_staging(state))
     return sorted({f for f in found if f is not None})
 
 
@@ -1164,6 +1328,8 @@ def can_deploy(state: AxisState, seat: str, act: Deploy) -> Verdict:
     unit = None if act.unit == SUPPLY else state.pack.unit(state.power, act.unit)
     if unit is not None and unit.category == "air" and graph.kind(act.to) == "sea":
         return deny("25", "air-to-convoy", "this engine deploys air units to territories only")
+    if anzac_allows(state, unit, act.to) or (unit is None and act.to == strategic.supply_staging(state)):
+        return ALLOW
     return check_deployment(
         state.pack, scenario_of(state), state.position(), state.power, unit, act.to, lifted=_lifted(state)
     )
@@ -1180,8 +1346,13 @@ def deploy(state: AxisState, seat: str, act: Deploy) -> Step[AxisState]:
     reserve[act.unit] -= 1
     if not reserve[act.unit]:
         del reserve[act.unit]
+    unit = None if act.unit == SUPPLY else state.pack.unit(state.power, act.unit)
+    if anzac_allows(state, unit, act.to):
+        state = state.model_copy(update={"anzac": state.anzac + 1})
     state = state.model_copy(update={"reserve": {**state.reserve, state.power: reserve}})
     sea = graph_of(state.pack).kind(act.to) == "sea"
+    if sea and (unit is None or unit.category == "land"):
+        state = convoy_mines.record_deployment(state, act.unit, act.to)
     if act.unit == SUPPLY and sea:
         state = _set_convoy_supply(
             state, act.to, state.power, state.convoy_supply.get(act.to, {}).get(state.power, 0) + 1
@@ -1194,6 +1365,14 @@ def deploy(state: AxisState, seat: str, act: Deploy) -> Step[AxisState]:
         state = _with_piece(state, act.to, key(state.power, act.unit), 1)
     event = Event(kind="deployed", seat=seat, rule="25", data={"power": state.power, "unit": act.unit, "dst": act.to})
     return Step(state=state, events=(event,))
+
+
+def finish_deploy(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
+    """The end of phase 6 once the sea mines are settled (p.27): what could not deploy is lost (p.25), the
+    scenario's phase-6 events (p.28), then stacking (p.12)."""
+    state, lost = _lose_undeployable(state)
+    state, extra = phase6_events(state, state.pack, scenario_of(state))
+    return close_phase(state, (*events, *lost, *extra))
 
 
 def _lose_undeployable(state: AxisState) -> tuple[AxisState, tuple[Event, ...]]:

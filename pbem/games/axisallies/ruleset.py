@@ -8,11 +8,14 @@ with ``PBEM_GAMES=pbem.games.axisallies.ruleset:RULESET``. What it enforces is l
 Air units attack territories (:mod:`.air_sorties`: the combat move out, air defense, the landing after) and
 mechanized infantry blitz only along with a tank (:mod:`.blitz_pairs`).
 
+Mines (:mod:`.mines`, :mod:`.convoy_mines`), truck cargo (:mod:`.trucks`), Long-Range Patrol (:mod:`.patrols`),
+the Free French (:mod:`.operated`) and the optional rules (:mod:`.bidding`, :mod:`.reinforcing`, :mod:`.airlift`,
+:mod:`.reserve`, :mod:`.advantages`) are listed with what is not enforced yet in ``docs/axisallies-rules.md``.
+
 Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): sea
 combat moves, hence sea attacks and air attacks on sea zones, sea combat, convoy interdiction and escorts;
-land and sea mines (neither bought nor detonated); truck cargo and Air Transport; scout cars' Long-Range
-Patrol after an attack; air units deployed to convoy zones; supply token exchange; Free French requisition;
-the optional rules but the Tiger tank and the US landing choice; RP bidding; the draw tie-break.
+sea mines against moving sea units; air units deployed to convoy zones;
+supply token exchange.
 """
 
 from __future__ import annotations
@@ -22,11 +25,13 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from pbem.games.axisallies import airlift, bidding, convoy_mines, mines, present, reinforcing, trucks
 from pbem.games.axisallies import phase_combat as pc
 from pbem.games.axisallies import phases as ph
-from pbem.games.axisallies import present
 from pbem.games.axisallies.actions import (
     Aim,
+    Airlift,
+    Allot,
     AxisAction,
     Casualty,
     Cease,
@@ -34,9 +39,15 @@ from pbem.games.axisallies.actions import (
     Commit,
     Deploy,
     Destroy,
+    Detonate,
     Done,
     Fight,
+    LayMine,
+    LaySeaMine,
+    Load,
     Main,
+    MineLoss,
+    MineName,
     Move,
     MoveExcess,
     MoveIn,
@@ -46,10 +57,12 @@ from pbem.games.axisallies.actions import (
     Place,
     Press,
     PressPay,
+    Reinforce,
     Requisition,
     Retreat,
     Strike,
     TurnAside,
+    TurnBackUnit,
     Withdraw,
 )
 from pbem.games.axisallies.data import GAME_ID, AxisAlliesPack, default_pack_bytes, load_pack, pack_schema
@@ -78,6 +91,14 @@ def _mover(state: AxisState) -> tuple[str, ...]:
     return (state.seat_of(state.power),)
 
 
+def _bidder(state: AxisState) -> tuple[str, ...]:
+    side = bidding.parse_bid(state.pack, state.options.get("rp_bidding", "none"))
+    if side is None:
+        return ()
+    powers = bidding.sharers(state.pack, ph.scenario_of(state), side[0])
+    return (state.seat_of(powers[0]),)
+
+
 def _uk(state: AxisState) -> tuple[str, ...]:
     rows = ph.scenario_of(state).setup.variable_reinforcements
     return (state.seat_of(rows[0].power),) if rows else ()
@@ -87,12 +108,13 @@ MACHINE: Machine[AxisState, Any] = Machine(
     adapter=TypeAdapter(AxisAction),
     rule="12",
     phases=(
+        Phase("allot", ("allot",), rule="38", to_act=_bidder),
         Phase("setup", ("place", "done"), rule="9", to_act=_uk),
-        Phase("purchase", ("pay_upkeep", "requisition", "done"), rule="13", to_act=_mover),
+        Phase("purchase", ("pay_upkeep", "requisition", "lay_mine", "lay_sea_mine", "done"), rule="13", to_act=_mover),
         Phase("combat_move", ("move", "done"), rule="15", to_act=_mover),
         Phase("declare", ("commit", "pay", "withdraw", "done"), rule="18", to_act=_mover),
         Phase("combat", ("fight",), rule="19", to_act=_mover),
-        Phase("noncombat_move", ("move", "claim", "done"), rule="24", to_act=_mover),
+        Phase("noncombat_move", ("move", "load", "airlift", "claim", "done"), rule="24", to_act=_mover),
         Phase("deploy", ("deploy", "done"), rule="25", to_act=_mover),
         Phase("over", (), rule="6", to_act=lambda s: ()),
     ),
@@ -107,8 +129,14 @@ MACHINE: Machine[AxisState, Any] = Machine(
         Interrupt("aim_hits", ("aim", "done"), rule="30"),
         Interrupt("take_casualties", ("casualty",), rule="21"),
         Interrupt("retreats", ("retreat", "done"), rule="22"),
-        Interrupt("press_or_cease", ("turn_aside", "press_pay", "press", "cease"), rule="23"),
+        Interrupt("press_or_cease", ("turn_aside", "reinforce", "press_pay", "press", "cease"), rule="23"),
         Interrupt("move_into", ("move_in",), rule="23"),
+        Interrupt("detonation", ("detonate", "done"), rule="26"),
+        Interrupt("mine_roll", (), rule="26", resume=mines.mines_rolled),
+        Interrupt("turn_back", ("turn_back",), rule="26"),
+        Interrupt("sea_detonation", ("detonate", "done"), rule="27"),
+        Interrupt("sea_mine_roll", (), rule="27", resume=convoy_mines.sea_mines_rolled),
+        Interrupt("sea_mine_loss", ("mine_loss", "mine_name"), rule="27"),
     ),
     actions=(
         action(Place, legal=ph.places, can=ph.can_place, effect=ph.place_unit),
@@ -134,6 +162,16 @@ MACHINE: Machine[AxisState, Any] = Machine(
         action(Press, legal=pc.presses, can=pc.can_press, effect=pc.press),
         action(Cease, legal=pc.ceases, can=pc.can_cease, effect=pc.cease),
         action(MoveIn, legal=pc.moves_in, can=pc.can_move_in, effect=pc.move_in),
+        action(LayMine, legal=mines.lay_mines, can=mines.can_lay_mine, effect=mines.lay_mine),
+        action(LaySeaMine, legal=mines.lay_sea_mines, can=mines.can_lay_sea_mine, effect=mines.lay_sea_mine),
+        action(Detonate, legal=mines.detonates, can=mines.can_detonate, effect=mines.detonate),
+        action(TurnBackUnit, legal=mines.turn_backs, can=mines.can_turn_back, effect=mines.turn_back),
+        action(Load, legal=trucks.loads, can=trucks.can_load, effect=trucks.load),
+        action(Airlift, legal=airlift.airlifts, can=airlift.can_airlift, effect=airlift.airlift),
+        action(Allot, legal=bidding.allots, can=bidding.can_allot, effect=bidding.allot),
+        action(MineLoss, legal=convoy_mines.mine_losses, can=convoy_mines.can_mine_loss, effect=convoy_mines.mine_loss),
+        action(MineName, legal=convoy_mines.mine_names, can=convoy_mines.can_mine_name, effect=convoy_mines.mine_name),
+        action(Reinforce, legal=reinforcing.reinforces, can=reinforcing.can_reinforce, effect=reinforcing.reinforce),
         action(Done, legal=ph.dones, can=ph.can_done, effect=ph.done),
     ),
 )
@@ -175,6 +213,53 @@ class AxisAllies(Ruleset[AxisState]):
             default="off",
             choices=("off", "on"),
         ),
+        OptionSpec(
+            id="mining_the_suez_canal",
+            description="p.39 optional rule: with a bomber on Crete, an Axis power may lay 1 sea mine a turn in "
+            "the Suez Canal convoy zone",
+            default="off",
+            choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="anzac_reinforcements",
+            description="p.39 optional rule: the UK may deploy 1 infantry a turn straight to the Indian Ocean "
+            "convoy zone",
+            default="off",
+            choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="draw_tie_break",
+            description="p.6: a draw at the end goes to the side with more RP of land units in territories",
+            default="off",
+            choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="air_transport",
+            description="p.38 optional rule: an Axis bomber in Italy carries 1 land unit of its power in the "
+            "noncombat move",
+            default="off",
+            choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="rp_bidding",
+            description="p.38 optional rule: the accepted bid, settled before the game (RULING): none, or "
+            "<axis|allies>:<RP> added to that side's first round, given out among its powers by its seat",
+            default="none",
+        ),
+        OptionSpec(
+            id="reinforcing_land_attacks",
+            description="p.38 optional rule: land units adjacent to a pressed land attack that neither moved nor "
+            "attacked may join it",
+            default="off",
+            choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="strategic_supply_reserve",
+            description="p.39 optional rule: each side's strategic reserve of supply in its staging territory "
+            "pays 1 token for every 5 attacking air units; the US may deploy supply to Gibraltar",
+            default="off",
+            choices=("off", "on"),
+        ),
     )
     actions = AxisAction
 
@@ -191,7 +276,9 @@ class AxisAllies(Ruleset[AxisState]):
         """pp.8-9: the scenario's Setup Charts; the seat table of p.7 for the roster's number of players."""
         base, players = parse_scenario(scenario)
         chosen = {o.id: str(options.get(o.id, o.default)) for o in self.options}
+        bidding.parse_bid(data, chosen["rp_bidding"])  # R007 before anything else
         state = initial_state(data, data.scenario(base), players, seat_table(data, players), chosen)
+        state = bidding.share_bid(state, data.scenario(base))
         if state.phase == "purchase":
             return ph.start_turn(state).state
         return state

@@ -12,8 +12,10 @@
 
 from __future__ import annotations
 
+from pbem.games.axisallies.advantages import tie_break
 from pbem.games.axisallies.data import AxisAlliesPack, Placement, Scenario
 from pbem.games.axisallies.position import combat_units, controller, side_of
+from pbem.games.axisallies.reserve import setup_reserve
 from pbem.games.axisallies.state import AxisState, Counts, key
 from pbem.games.axisallies.turns import powers_in_round
 from pbem.rules.contract import Event
@@ -76,8 +78,28 @@ def initial_state(
         phase="setup" if scenario.setup.variable_reinforcements else "purchase",
         control={row.territory: row.power for row in scenario.setup.control},
         options=options,
+        land_mines=_land_mines(scenario),
+        sea_mines=_sea_mines(scenario),
     )
-    return place(state, pack, scenario.setup.placements)
+    return setup_reserve(place(state, pack, scenario.setup.placements), scenario)
+
+
+def _land_mines(scenario: Scenario) -> dict[str, dict[str, tuple[int, ...]]]:
+    """p.8: the land mine tokens of the Setup Charts, by territory and the border they face."""
+    found: dict[str, dict[str, tuple[int, ...]]] = {}
+    for row in scenario.setup.land_mines:
+        here = found.setdefault(row.territory, {})
+        here[row.facing] = tuple(sorted((*here.get(row.facing, ()), *row.tokens), reverse=True))
+    return found
+
+
+def _sea_mines(scenario: Scenario) -> dict[str, dict[str, int]]:
+    """p.8: the sea mine tokens of the Setup Charts, by zone and power."""
+    found: dict[str, dict[str, int]] = {}
+    for row in scenario.setup.sea_mines:
+        here = found.setdefault(row.zone, {})
+        here[row.power] = here.get(row.power, 0) + 1
+    return found
 
 
 def round_start(state: AxisState, pack: AxisAlliesPack, scenario: Scenario) -> tuple[AxisState, tuple[Event, ...]]:
@@ -166,7 +188,7 @@ def side_level(pack: AxisAlliesPack, scenario: Scenario, state: AxisState, side:
 def final_result(pack: AxisAlliesPack, scenario: Scenario, state: AxisState) -> tuple[str, str]:
     """p.6: (winning side or "draw", outcome) at the end of the last round. The higher level wins (RULING, notes
     §10.14: Axis Minor against Allied Major is possible and the text is silent); equal levels, both Minor
-    included, and no level at all are a draw."""
+    included, and no level at all are a draw, unless the option ``draw_tie_break`` breaks it (p.6)."""
     axis = side_level(pack, scenario, state, "axis")
     allies = side_level(pack, scenario, state, "allies")
     rank: dict[str | None, int] = {
@@ -175,6 +197,9 @@ def final_result(pack: AxisAlliesPack, scenario: Scenario, state: AxisState) -> 
     }
     if rank[axis] == rank[allies]:
         words = "no victory level" if axis is None else f"both sides {axis} victory"
+        broken = tie_break(state)
+        if broken is not None:
+            return broken[0], f"{words}; {broken[1]}"
         return "draw", words
     side, level = ("axis", axis) if rank[axis] > rank[allies] else ("allies", allies)
     return side, f"{side} {level} victory"

@@ -29,19 +29,32 @@ __all__ = [
     "AttackGroup",
     "AxisState",
     "BlitzRoute",
+    "Border",
     "Counts",
+    "Crossing",
+    "Detonation",
     "ExcessDestroy",
     "ExcessMove",
+    "MineRoll",
+    "Patrol",
     "PhaseName",
+    "SeaDetonation",
+    "SeaMineCheck",
+    "SeaMineLoss",
+    "SeaMineRoll",
     "Sortie",
+    "TurnBack",
     "added",
     "key",
     "split",
     "tally",
 ]
 
-PhaseName = Literal["setup", "purchase", "combat_move", "declare", "combat", "noncombat_move", "deploy", "over"]
-"""p.12: a power's turn. ``setup`` is the UK's variable reinforcements (p.9); ``declare`` is the end of phase 3
+PhaseName = Literal[
+    "allot", "setup", "purchase", "combat_move", "declare", "combat", "noncombat_move", "deploy", "over"
+]
+"""p.12: a power's turn. ``allot`` gives out an RP bid (p.38, :mod:`.bidding`); ``setup`` is the UK's variable
+reinforcements (p.9); ``declare`` is the end of phase 3
 (attack declarations, after every combat move, p.18); phase 1, convoys, runs by itself at the turn's start."""
 
 Counts = dict[str, int]
@@ -217,6 +230,102 @@ class MoveInto(Pending):
     moved: dict[str, Counts] = Field(default_factory=dict)
 
 
+# --- mines (pp.14, 26): see :mod:`.mines` ------------------------------------------------------------------
+
+
+class Border(_Model):
+    """p.26: the border of an attacked ``territory`` crossed by the attack out of ``origin``."""
+
+    territory: str
+    origin: str
+
+
+class Crossing(_Model):
+    """p.26: a blitzing ``unit`` (``"power:type"``) that crossed the mined border into ``path[1]`` and waits there
+    for the owner's decision before its blitz takes the territory (and goes on to ``path[2]``, if any)."""
+
+    unit: str
+    path: tuple[str, ...]
+
+
+class Detonation(Pending):
+    """p.26: the owner(s) of the mines on ``border`` decide how many icons to detonate. Jointly owned mines (a
+    tie) ask each owner's seat in turn (``seats``: those still to answer; ``wishes``: the answers so far)."""
+
+    kind: Literal["detonation"] = "detonation"
+    border: Border
+    rest: tuple[Border, ...] = ()
+    seats: tuple[str, ...] = ()
+    wishes: tuple[int, ...] = ()
+    crossing: Crossing | None = None
+
+
+class MineRoll(Pending):
+    """p.26: the mine dice, 3 per icon detonated."""
+
+    kind: Literal["mine_roll"] = "mine_roll"
+    border: Border
+    rest: tuple[Border, ...] = ()
+    icons: int
+    crossing: Crossing | None = None
+
+
+class TurnBack(Pending):
+    """p.26: the acting player turns aside ``left`` more land units of the attack crossing ``border``."""
+
+    kind: Literal["turn_back"] = "turn_back"
+    border: Border
+    rest: tuple[Border, ...] = ()
+    left: int
+
+
+class SeaMineCheck(_Model):
+    """p.27: the sea mines of ``owner`` in ``zone``, where the mover deployed cargo this phase."""
+
+    zone: str
+    owner: str
+
+
+class SeaDetonation(Pending):
+    """p.27: the owner decides how many of its sea mine tokens in the zone to detonate."""
+
+    kind: Literal["sea_detonation"] = "sea_detonation"
+    check: SeaMineCheck
+    rest: tuple[SeaMineCheck, ...] = ()
+
+
+class SeaMineRoll(Pending):
+    """p.27: the sea mine dice, 1 per token."""
+
+    kind: Literal["sea_mine_roll"] = "sea_mine_roll"
+    check: SeaMineCheck
+    rest: tuple[SeaMineCheck, ...] = ()
+
+
+class SeaMineLoss(Pending):
+    """p.27: ``hits`` transport hits on the cargo deployed this phase: the mover picks the first loss of each
+    (``stage`` first), the owner names a type (``stage`` second, ``named`` None), the mover picks the second."""
+
+    kind: Literal["sea_mine_loss"] = "sea_mine_loss"
+    check: SeaMineCheck
+    rest: tuple[SeaMineCheck, ...] = ()
+    hits: int
+    stage: Literal["first", "second"] = "first"
+    named: str | None = None
+
+
+class Patrol(_Model):
+    """p.31 Long-Range Patrol: ``count`` scout cars of ``unit`` (``"power:type"``) in ``space`` that used
+    ``used`` movement points this turn (combat move and the attack's point); once they attacked, they may move
+    the rest of their move in the noncombat move."""
+
+    space: str
+    unit: str
+    used: int
+    count: int
+    attacked: bool = False
+
+
 PendingDecision = Annotated[
     ExcessMove
     | ExcessDestroy
@@ -229,7 +338,13 @@ PendingDecision = Annotated[
     | TakeCasualties
     | Retreats
     | PressOrCease
-    | MoveInto,
+    | MoveInto
+    | Detonation
+    | MineRoll
+    | TurnBack
+    | SeaDetonation
+    | SeaMineRoll
+    | SeaMineLoss,
     Field(discriminator="kind"),
 ]
 
@@ -256,6 +371,15 @@ class AxisState(MachineState):
         battle: the combat being fought (phase 4).
         attacked: every territory land units attacked this turn, fought or not (no retreat into them, p.22).
         options: the genesis options the rules read.
+        land_mines: territory -> the adjacent territory its mines face -> the tokens there, 1 or 2 icons (p.14).
+        sea_mines: sea zone -> power -> its sea mine tokens there (p.14).
+        mines_laid: space -> mine tokens deployed or upgraded there this turn (p.14: one a turn).
+        patrols: this turn's scout cars that attacked and may still move in the noncombat move (p.31).
+        loads: space -> what is loaded there onto the next truck to drive out (unit types, ``"supply"``, p.32).
+        bonus: power -> RP of an accepted bid added to its first turn (p.38); bid_left: RP still to give out,
+            and bid_phase_after the phase that follows.
+        deployed: sea zone -> cargo deployed there this phase, ``"power:type"`` or ``"supply"`` (p.27).
+        anzac: UK infantry deployed this turn to the Indian Ocean (optional ANZAC Reinforcements, p.39).
         winner: the winning side, "draw", or "" while the game goes on; outcome: its level in words.
     """
 
@@ -290,6 +414,16 @@ class AxisState(MachineState):
     attacked: tuple[str, ...] = ()
     options: dict[str, str] = Field(default_factory=dict)
     resigned: tuple[str, ...] = ()
+    land_mines: dict[str, dict[str, tuple[int, ...]]] = Field(default_factory=dict)
+    sea_mines: dict[str, dict[str, int]] = Field(default_factory=dict)
+    mines_laid: dict[str, int] = Field(default_factory=dict)
+    patrols: tuple[Patrol, ...] = ()
+    loads: dict[str, Counts] = Field(default_factory=dict)
+    deployed: dict[str, Counts] = Field(default_factory=dict)
+    anzac: int = 0
+    bonus: dict[str, int] = Field(default_factory=dict)
+    bid_left: int = 0
+    bid_phase_after: PhaseName = "purchase"
     winner: str = ""
     outcome: str = ""
 

@@ -75,11 +75,20 @@ def exempt_from_defense_supply(unit: UnitType) -> bool:
     return unit.category == "air" or any(a.id == "self_sufficient" for a in unit.abilities)
 
 
+def _unit(pack: AxisAlliesPack, power: str, name: str) -> UnitType:
+    """The chart row of an attacker named by type (``power``'s) or by ``"power:type"`` (an operated piece)."""
+    if ":" in name:
+        other, _, type_ = name.partition(":")
+        return pack.unit(other, type_)
+    return pack.unit(power, name)
+
+
 def attack_supply_due(pack: AxisAlliesPack, power: str, attackers: Mapping[str, int], *, defended: bool) -> int:
-    """p.18: supply tokens an attack out of one territory costs: 1 for every 5 attacking land units or fraction,
+    """p.18: supply tokens an attack out of one territory costs: 1 for every 5 attacking land units or fraction
+    (``attackers`` by type, or ``"power:type"`` for pieces of another power attacking with ``power``, p.29),
     scout cars not counted; nothing (and none may be spent) against a territory without enemy combat units
     (``defended`` False) or when every attacker is a scout car."""
-    counted = sum(n for t, n in attackers.items() if not exempt_from_attack_supply(pack.unit(power, t)))
+    counted = sum(n for t, n in attackers.items() if not exempt_from_attack_supply(_unit(pack, power, t)))
     if not defended or counted == 0:
         return 0
     per = pack.limit("supply_per_attack_units")

@@ -1,0 +1,107 @@
+"""The optional Strategic Supply Reserve for Air and Sea Attacks of *Axis & Allies: North Africa* (p.39).
+
+With the genesis option ``strategic_supply_reserve`` on:
+
+* each side starts with the scenario's reserve of supply tokens in its staging territory (Italy for the Axis,
+  Gibraltar for the Allies: the staging territory of the side's first power that has one);
+* after all attacks are declared the attacker spends 1 supply token from its side's staging territory for every
+  pack's ``strategic_reserve_per_units`` attacking air and/or sea units (or fraction), whatever they attack from
+  (:func:`reserve_due`); a combat move that would leave the attacks unpaid is refused, and the end of the
+  declarations checks it again before the tokens are spent;
+* the United States, which has no staging territory, may deploy supply tokens to Gibraltar (p.39 note).
+
+The air units counted are this turn's :attr:`.state.AxisState.sorties`; sea units join the count once sea attacks
+are declared (``docs/axisallies-rules.md``, not yet).
+"""
+
+from __future__ import annotations
+
+from pbem.games.axisallies.data import AxisAlliesPack, Scenario
+from pbem.games.axisallies.state import AxisState
+from pbem.games.axisallies.supply import usable_by
+from pbem.rules.contract import ALLOW, Event, Verdict, deny
+
+__all__ = [
+    "check_reserve",
+    "in_force",
+    "pay_reserve",
+    "reserve_due",
+    "reserve_staging",
+    "setup_reserve",
+    "supply_staging",
+]
+
+OPTION = "strategic_supply_reserve"
+
+
+def in_force(state: AxisState) -> bool:
+    return state.options.get(OPTION) == "on"
+
+
+def reserve_staging(pack: AxisAlliesPack, side: str) -> str | None:
+    """p.39: the staging territory holding ``side``'s strategic reserve."""
+    ordered = sorted((p for p in pack.powers if p.turn_order is not None), key=lambda p: p.turn_order or 0)
+    return next((p.staging for p in ordered if p.side == side and p.staging is not None), None)
+
+
+def setup_reserve(state: AxisState, scenario: Scenario) -> AxisState:
+    """p.39: the scenario's reserve tokens placed in each side's staging territory."""
+    if not in_force(state):
+        return state
+    supply = dict(state.supply)
+    for side, n in sorted(scenario.strategic_supply_reserve.items()):
+        where = reserve_staging(state.pack, side)
+        if where is not None and n > 0:
+            supply[where] = supply.get(where, 0) + n
+    return state.model_copy(update={"supply": supply})
+
+
+def supply_staging(state: AxisState) -> str | None:
+    """p.39 note: where the acting power without a staging territory may deploy supply (the US: Gibraltar)."""
+    if not in_force(state) or state.pack.power(state.power).staging is not None:
+        return None
+    return reserve_staging(state.pack, state.pack.power(state.power).side or "axis")
+
+
+def _attackers(state: AxisState) -> int:
+    return sum(1 for s in state.sorties if s.power == state.power)
+
+
+def reserve_due(state: AxisState, more: int = 0) -> int:
+    """p.39: the reserve tokens this turn's air attacks (and ``more`` attackers) cost."""
+    if not in_force(state):
+        return 0
+    per = state.pack.limit("strategic_reserve_per_units")
+    return -(-(_attackers(state) + more) // per)
+
+
+def _available(state: AxisState) -> int:
+    side = state.pack.power(state.power).side or "axis"
+    where = reserve_staging(state.pack, side)
+    if where is None or not usable_by(state.pack, state.position(), where, side):
+        return 0
+    return state.supply.get(where, 0)
+
+
+def check_reserve(state: AxisState, more: int = 0) -> Verdict:
+    """p.39: whether the side's reserve pays for this turn's air attacks with ``more`` attackers."""
+    due = reserve_due(state, more)
+    if due > _available(state):
+        return deny("39", "reserve-short", f"the air attacks cost {due} supply of the strategic reserve")
+    return ALLOW
+
+
+def pay_reserve(state: AxisState) -> tuple[AxisState, tuple[Event, ...]]:
+    """p.39: after all attacks are declared, the reserve tokens are spent."""
+    due = reserve_due(state)
+    if due <= 0:
+        return state, ()
+    side = state.pack.power(state.power).side or "axis"
+    where = reserve_staging(state.pack, side)
+    assert where is not None and state.supply.get(where, 0) >= due  # check_reserve at the end of declarations
+    supply = dict(state.supply)
+    supply[where] -= due
+    if not supply[where]:
+        del supply[where]
+    data = {"power": state.power, "src": where, "n": due}
+    return state.model_copy(update={"supply": supply}), (Event(kind="reserve_spent", rule="39", data=data),)
