@@ -24,11 +24,14 @@ __all__ = [
     "Deploy",
     "Destroy",
     "Done",
+    "Escape",
     "Fight",
+    "LoseCargo",
     "Main",
     "Move",
     "MoveExcess",
     "MoveIn",
+    "NameCargo",
     "Order",
     "Pay",
     "PayUpkeep",
@@ -37,7 +40,9 @@ __all__ = [
     "PressPay",
     "Requisition",
     "Retreat",
+    "SeaAttack",
     "Strike",
+    "Submerge",
     "TurnAside",
     "Withdraw",
 ]
@@ -224,6 +229,47 @@ class MoveIn(ActionModel):
     unit: str = Field(title="piece")
 
 
+class SeaAttack(ActionModel):
+    """p.18: the mover's sea units in a friendly sea zone holding enemy submarines or transports attack them
+    (they may; those that moved there in the combat move must)."""
+
+    action: Literal["sea_attack"] = "sea_attack"
+    zone: str = Field(title="sea zone")
+
+
+class Submerge(ActionModel):
+    """p.34: one submarine (``"power:type"``) submerges instead of making a Surprise Strike."""
+
+    action: Literal["submerge"] = "submerge"
+    unit: str = Field(title="submarine")
+
+
+class LoseCargo(ActionModel):
+    """p.21: one piece of cargo lost to a transport hit: a land unit (``"power:type"``), or supply points per
+    power (``unit`` None)."""
+
+    action: Literal["lose_cargo"] = "lose_cargo"
+    unit: str | None = Field(title="land unit")
+    supply: dict[str, int] = Field(title="supply per power")
+
+
+class NameCargo(ActionModel):
+    """p.21: the firer names the unit type (or ``"supply"``) of the second piece of cargo a transport hit
+    destroys."""
+
+    action: Literal["name_cargo"] = "name_cargo"
+    type: str = Field(title="unit type")
+
+
+class Escape(ActionModel):
+    """p.22 step 4: one piece of cargo escapes the convoy combat: a land unit (``"power:type"``), or supply points
+    per power (``unit`` None)."""
+
+    action: Literal["escape"] = "escape"
+    unit: str | None = Field(title="land unit")
+    supply: dict[str, int] = Field(title="supply per power")
+
+
 class Done(ActionModel):
     """End the current phase (or, for an opposing player, stop moving excess units)."""
 
@@ -254,5 +300,10 @@ AxisAction = (
     | Press
     | Cease
     | MoveIn
+    | SeaAttack
+    | Submerge
+    | LoseCargo
+    | NameCargo
+    | Escape
     | Done
 )

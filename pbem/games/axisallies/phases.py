@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pbem.games.axisallies import air_sorties as air
-from pbem.games.axisallies import phase_combat
+from pbem.games.axisallies import phase_combat, sea_moves
 from pbem.games.axisallies.actions import (
     Claim,
     Commit,
@@ -56,7 +56,6 @@ from pbem.games.axisallies.economy import (
 from pbem.games.axisallies.movement import Phase as MovePhase
 from pbem.games.axisallies.movement import (
     check_land_move,
-    check_sea_move,
     excess_destinations,
     landing_spaces,
     may_enter,
@@ -153,6 +152,7 @@ def start_turn(state: AxisState) -> Step[AxisState]:
             "sorties": (),
             "attacks": (),
             "attacked": (),
+            "naval": (),
             "ordered": {},
             "upkeep_paid": False,
             "landing": tuple(sorted(landing_spaces(state.pack, state.position(), _side(state, state.power)))),
@@ -626,7 +626,7 @@ def _check_path(state: AxisState, position: Position, power: str, unit: UnitType
         return check_land_move(
             pack, scenario_of(state), position, power, unit.type, path, phase=phase, blitzed=frozenset(state.blitzed)
         )
-    return check_sea_move(pack, scenario_of(state), position, power, unit.type, path, phase="noncombat")
+    return sea_moves.check_move(state, power, unit, path)
 
 
 def find_path(
@@ -697,11 +697,11 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
 
 
 def _may_move(state: AxisState, unit: UnitType, space: str) -> bool:
-    """Which pieces this engine moves in each phase: land units in the combat move; land, air and sea units in the
-    noncombat move; land units at sea are convoy cargo and never move by themselves (p.14)."""
+    """Which pieces move in each phase: land, air and sea units; land units at sea are convoy cargo and never move
+    by themselves (p.14)."""
     if graph_of(state.pack).kind(space) == "sea" and unit.category == "land":
         return False
-    return unit.category in ("land", "air") or state.phase == "noncombat_move"
+    return unit.category in ("land", "air", "sea")
 
 
 def _landing_waits(state: AxisState, space: str) -> Verdict:
@@ -745,7 +745,7 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
     path, verdict = find_path(state, state.power, unit, act.origin, act.to)
     if path is None:
         return verdict
-    if state.phase == "combat_move" and not _blitz_path(state, path):
+    if state.phase == "combat_move" and unit.category == "land" and not _blitz_path(state, path):
         arrived = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
         if not _could_attack(arrived.model_copy(update={"phase": "declare"}), act.to, act.unit):
             return deny("15", "no-supply-for-attack", f"from {act.to} no attack could be paid for")
@@ -814,15 +814,23 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
         assert found is not None  # can_move found it
         path = found
     side = _side(state, state.power)
-    blitz = state.phase == "combat_move" and status(state.pack, state.position(), path[1], side) == "hostile"
+    blitz = (
+        state.phase == "combat_move"
+        and unit.category == "land"
+        and status(state.pack, state.position(), path[1], side) == "hostile"
+    )
     if blitz:
         state = record_tank(state, path)
     state = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
+    if unit.category == "sea":
+        state = sea_moves.carry_damage(state, k, act.origin, act.to)
     if state.phase == "combat_move":
         state = state.model_copy(update={"moved": added(state.moved, act.to, k, 1)})
         if along is not None:  # a blitz along with a tank: as the tank, not obliged to attack (p.18)
             if len(path) == 3:
                 state = state.model_copy(update={"exhausted": added(state.exhausted, act.to, k, 1)})
+        elif unit.category == "sea":  # p.18: a sea attack is declared by the move itself (sea_moves)
+            state = sea_moves.combat_moved(state, act.origin, path)
         elif blitz:
             state, captured = _blitz(state, path[1])
             events.extend(captured)
@@ -1088,7 +1096,8 @@ def _after_declare(state: AxisState) -> AxisState:
             committed = _committed(state, space, split(k)[1])
             overlap = min(committed, moved - tally(state.exhausted, space, k))
             spent = added(spent, space, k, moved + committed - overlap)
-    phase = "combat" if state.attacks or air.unfought_targets(state) else "noncombat_move"
+    state = sea_moves.declare(state)
+    phase = "combat" if state.attacks or air.unfought_targets(state) or state.naval else "noncombat_move"
     attacked = tuple(sorted({g.target for g in state.attacks}))
     return state.model_copy(update={"spent": spent, "phase": phase, "attacked": attacked})
 

@@ -5,14 +5,15 @@ with ``PBEM_GAMES=pbem.games.axisallies.ruleset:RULESET``. What it enforces is l
 :mod:`.phase_combat`; the seats and resignations in :mod:`.seats`; setup, rounds and victory in
 :mod:`.scenarios`.
 
-Air units attack territories (:mod:`.air_sorties`: the combat move out, air defense, the landing after) and
-mechanized infantry blitz only along with a tank (:mod:`.blitz_pairs`).
+Air units attack territories and sea zones (:mod:`.air_sorties`: the combat move out, air defense, the landing
+after); sea units make combat moves and attack (:mod:`.sea_moves`), sea combats and convoy interdiction are
+fought in :mod:`.sea_battle`; mechanized infantry blitz only along with a tank (:mod:`.blitz_pairs`).
 
-Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): sea
-combat moves, hence sea attacks and air attacks on sea zones, sea combat, convoy interdiction and escorts;
-land and sea mines (neither bought nor detonated); truck cargo and Air Transport; scout cars' Long-Range
-Patrol after an attack; air units deployed to convoy zones; supply token exchange; Free French requisition;
-the optional rules but the Tiger tank and the US landing choice; RP bidding; the draw tie-break.
+Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): escort moves of
+phase 6 and their landing in phase 1; battleship repair; land and sea mines (neither bought nor detonated); truck
+cargo and Air Transport; scout cars' Long-Range Patrol after an attack; air units deployed to convoy zones; supply
+token exchange; Free French requisition; the optional rules but the Tiger tank and the US landing choice; RP
+bidding; the draw tie-break.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from pydantic import TypeAdapter
 from pbem.games.axisallies import phase_combat as pc
 from pbem.games.axisallies import phases as ph
 from pbem.games.axisallies import present
+from pbem.games.axisallies import sea_battle as sb
+from pbem.games.axisallies import sea_moves as sm
 from pbem.games.axisallies.actions import (
     Aim,
     AxisAction,
@@ -35,11 +38,14 @@ from pbem.games.axisallies.actions import (
     Deploy,
     Destroy,
     Done,
+    Escape,
     Fight,
+    LoseCargo,
     Main,
     Move,
     MoveExcess,
     MoveIn,
+    NameCargo,
     Order,
     Pay,
     PayUpkeep,
@@ -48,7 +54,9 @@ from pbem.games.axisallies.actions import (
     PressPay,
     Requisition,
     Retreat,
+    SeaAttack,
     Strike,
+    Submerge,
     TurnAside,
     Withdraw,
 )
@@ -90,7 +98,7 @@ MACHINE: Machine[AxisState, Any] = Machine(
         Phase("setup", ("place", "done"), rule="9", to_act=_uk),
         Phase("purchase", ("pay_upkeep", "requisition", "done"), rule="13", to_act=_mover),
         Phase("combat_move", ("move", "done"), rule="15", to_act=_mover),
-        Phase("declare", ("commit", "pay", "withdraw", "done"), rule="18", to_act=_mover),
+        Phase("declare", ("commit", "pay", "withdraw", "sea_attack", "done"), rule="18", to_act=_mover),
         Phase("combat", ("fight",), rule="19", to_act=_mover),
         Phase("noncombat_move", ("move", "claim", "done"), rule="24", to_act=_mover),
         Phase("deploy", ("deploy", "done"), rule="25", to_act=_mover),
@@ -109,6 +117,9 @@ MACHINE: Machine[AxisState, Any] = Machine(
         Interrupt("retreats", ("retreat", "done"), rule="22"),
         Interrupt("press_or_cease", ("turn_aside", "press_pay", "press", "cease"), rule="23"),
         Interrupt("move_into", ("move_in",), rule="23"),
+        Interrupt("submerging", ("submerge", "done"), rule="34"),
+        Interrupt("transport_hits", ("lose_cargo", "name_cargo"), rule="21"),
+        Interrupt("escapes", ("escape", "done"), rule="22"),
     ),
     actions=(
         action(Place, legal=ph.places, can=ph.can_place, effect=ph.place_unit),
@@ -134,6 +145,11 @@ MACHINE: Machine[AxisState, Any] = Machine(
         action(Press, legal=pc.presses, can=pc.can_press, effect=pc.press),
         action(Cease, legal=pc.ceases, can=pc.can_cease, effect=pc.cease),
         action(MoveIn, legal=pc.moves_in, can=pc.can_move_in, effect=pc.move_in),
+        action(SeaAttack, legal=sm.sea_attacks, can=sm.can_sea_attack, effect=sm.sea_attack),
+        action(Submerge, legal=sb.submerges, can=sb.can_submerge, effect=sb.submerge),
+        action(LoseCargo, legal=sb.lose_cargos, can=sb.can_lose_cargo, effect=sb.lose_cargo),
+        action(NameCargo, legal=sb.name_cargos, can=sb.can_name_cargo, effect=sb.name_cargo),
+        action(Escape, legal=sb.escapes, can=sb.can_escape, effect=sb.escape),
         action(Done, legal=ph.dones, can=ph.can_done, effect=ph.done),
     ),
 )
@@ -162,6 +178,13 @@ class AxisAllies(Ruleset[AxisState]):
             "presses unpaid (on)",
             default="off",
             choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="escorts_shield",
+            description="notes §10.12: only the escorts a hit could fall on keep it off the defender's transports "
+            "(reachable, the p.21 worked example), or every escort does (all)",
+            default="reachable",
+            choices=("reachable", "all"),
         ),
         OptionSpec(
             id="tiger_tanks",
