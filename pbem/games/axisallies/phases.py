@@ -602,6 +602,8 @@ def _paths(state: AxisState, start: str, unit: UnitType) -> Iterator[tuple[str, 
         for edge in graph.edges(path[-1]):
             if edge.type == "convoy" or edge.b in path or land != (edge.type == "land"):
                 continue
+            if not land and edge.type == "coast":  # sea units sail from sea zone to sea zone (p.33)
+                continue
             if beyond and edge.b not in road:
                 continue
             nexts.append((*path, edge.b))

@@ -32,7 +32,7 @@ from pbem.games.axisallies import combat as lib
 from pbem.games.axisallies import phase_combat as pc
 from pbem.games.axisallies.actions import Escape, LoseCargo, NameCargo, Submerge
 from pbem.games.axisallies.combat_start import convoy_cargo, defenders_in
-from pbem.games.axisallies.combat_types import Cargo, EscortsShield, Piece
+from pbem.games.axisallies.combat_types import Cargo, EscortsShield, FireGroup, Piece
 from pbem.games.axisallies.position import enemy
 from pbem.games.axisallies.state import (
     AxisState,
@@ -221,8 +221,16 @@ def _surprise(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
     struck = {key(g.power, g.type): g.count for g in (*attack, *defend)}
     state = _set(state, struck=struck, stage="surprise")
     if attack:
-        return pc.fire_volley(state, "attacker", attack, events)
+        return _volley(state, "attacker", attack, events)
     return after_casualties(state, "attacker", events)
+
+
+def _volley(state: AxisState, role: Role, groups: tuple[FireGroup, ...], events: tuple[Event, ...]) -> Step[AxisState]:
+    """``role``'s dice, unless the other side has nothing left in the combat to hit (all sunk or submerged)."""
+    other: Role = "defender" if role == "attacker" else "attacker"
+    if not lib.casualty_pool(state.pack, pc.battle_of(_record(state)), other):
+        groups = ()
+    return pc.fire_volley(state, role, groups, events)
 
 
 def _end_surprise(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
@@ -239,7 +247,7 @@ def _end_surprise(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState
 def _step_two(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
     record = _record(state)
     groups = lib.attack_fire(state.pack, pc.battle_of(record), holding={split(k): n for k, n in record.struck.items()})
-    return pc.fire_volley(state, "attacker", groups, events)
+    return _volley(state, "attacker", groups, events)
 
 
 def after_casualties(state: AxisState, fired: Role, events: tuple[Event, ...]) -> Step[AxisState]:
@@ -250,12 +258,12 @@ def after_casualties(state: AxisState, fired: Role, events: tuple[Event, ...]) -
         if fired == "attacker":
             groups = lib.surprise_fire(state.pack, battle, "defender", {})
             if groups:
-                return pc.fire_volley(state, "defender", groups, events)
+                return _volley(state, "defender", groups, events)
         return _end_surprise(state, events)
     if fired == "attacker":
         held = {split(k): n for k, n in record.struck.items()}
         groups = lib.defense_fire(state.pack, battle, battle.defenders, holding=held)
-        return pc.fire_volley(state, "defender", groups, events)
+        return _volley(state, "defender", groups, events)
     return _step_four(state, events)
 
 
@@ -472,6 +480,8 @@ def can_escape(state: AxisState, seat: str, act: Escape) -> Verdict:
         return deny("22", "too-many-escapes", f"{limit} pieces of cargo escape at most")
     if (act.unit is None) == (not act.supply) or any(n <= 0 for n in act.supply.values()):
         return deny("22", "not-aboard", "one land unit or a group of supply escapes")
+    if sum(act.supply.values()) > pack.limit("supply_per_bay"):
+        return deny("22", "too-much-supply", f"a group of at most {pack.limit('supply_per_bay')} supply escapes")
     escaped = Cargo({split(act.unit): 1} if act.unit is not None else {}, dict(act.supply))
     return lib.check_escape(pack, _cargo(_record(state)), escaped)
 
