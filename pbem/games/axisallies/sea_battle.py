@@ -142,7 +142,7 @@ def fight_at_sea(state: AxisState, seat: str, zone: str) -> Step[AxisState]:
             "battle": record,
         }
     )
-    event = Event(kind="combat_started", seat=seat, rule="19", data={"space": zone, "attacker": side, "at_sea": True})
+    event = Event(kind="sea_combat_started", seat=seat, rule="19", data={"space": zone, "attacker": side})
     return _round(state, (event,))
 
 
