@@ -25,7 +25,9 @@ __all__ = [
     "Destroy",
     "Done",
     "Escape",
+    "Escort",
     "Fight",
+    "LandEscort",
     "LoseCargo",
     "Main",
     "Move",
@@ -38,6 +40,7 @@ __all__ = [
     "Place",
     "Press",
     "PressPay",
+    "Repair",
     "Requisition",
     "Retreat",
     "SeaAttack",
@@ -270,6 +273,31 @@ class Escape(ActionModel):
     supply: dict[str, int] = Field(title="supply per power")
 
 
+class Escort(ActionModel):
+    """p.25: an air unit that did not move this turn flies from ``origin`` to escort the open convoy in ``to``."""
+
+    action: Literal["escort"] = "escort"
+    unit: str = Field(title="unit type")
+    origin: str = Field(title="from")
+    to: str = Field(title="to")
+
+
+class LandEscort(ActionModel):
+    """p.12: at the start of its turn, an air unit escorting in the convoy zone ``origin`` lands in ``to``."""
+
+    action: Literal["land_escort"] = "land_escort"
+    unit: str = Field(title="unit type")
+    origin: str = Field(title="from")
+    to: str = Field(title="to")
+
+
+class Repair(ActionModel):
+    """p.13: repair one damaged battleship in the naval base zone ``zone``."""
+
+    action: Literal["repair"] = "repair"
+    zone: str = Field(title="sea zone")
+
+
 class Done(ActionModel):
     """End the current phase (or, for an opposing player, stop moving excess units)."""
 
@@ -305,5 +333,8 @@ AxisAction = (
     | LoseCargo
     | NameCargo
     | Escape
+    | Escort
+    | LandEscort
+    | Repair
     | Done
 )

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pbem.games.axisallies import air_sorties as air
-from pbem.games.axisallies import phase_combat, sea_moves
+from pbem.games.axisallies import phase_combat, sea_escorts, sea_moves
 from pbem.games.axisallies.actions import (
     Claim,
     Commit,
@@ -158,6 +158,7 @@ def start_turn(state: AxisState) -> Step[AxisState]:
             "landing": tuple(sorted(landing_spaces(state.pack, state.position(), _side(state, state.power)))),
         }
     )
+    duty = sea_escorts.on_duty(state)  # p.12: the escorts in place before the convoys move land
     state, events = convoys(state)
     state = _torch_landings(state)
     rp = income(state.pack, state.position(), state.power, upkeep_paid=False)
@@ -169,7 +170,7 @@ def start_turn(state: AxisState) -> Step[AxisState]:
         data={"power": state.power, "round": state.round, "rp": rp.value},
         text=f"round {state.round}: {state.pack.power(state.power).name}'s turn, {rp.value} RP",
     )
-    return Step(state=state, events=(started, *events))
+    return Step(state=sea_escorts.with_landings(state, duty), events=(started, *events))
 
 
 def _torch_landings(state: AxisState) -> AxisState:
@@ -214,7 +215,9 @@ def convoys(state: AxisState) -> tuple[AxisState, tuple[Event, ...]]:
         cargo = {k: n for k, n in _pieces_of(state, power, zone.id).items() if pack.unit(*split(k)).category == "land"}
         at_sea = state.convoy_supply.get(zone.id, {}).get(power, 0)
         if sea_to is not None:  # Suez: cargo to Cairo, ships to sea zone 31
-            ships = {k: n for k, n in _pieces_of(state, power, zone.id).items() if k not in cargo}
+            ships = {
+                k: n for k, n in _pieces_of(state, power, zone.id).items() if pack.unit(*split(k)).category == "sea"
+            }
             for k, n in ships.items():
                 state = _with_piece(_with_piece(state, zone.id, k, -n), sea_to, k, n)
         if not cargo and not at_sea:
@@ -400,6 +403,8 @@ def dones(state: AxisState, seat: str) -> Iterator[Done]:
 def can_done(state: AxisState, seat: str, act: Done) -> Verdict:
     if state.pending and state.pending[-1].kind == "retreats":
         return phase_combat.can_done_retreating(state)
+    if state.pending and state.pending[-1].kind == "land_escorts":
+        return sea_escorts.can_done_landing(state)
     if state.pending:
         return ALLOW  # an opposing player stops moving excess units; an attacker strikes or aims no more
     if state.phase == "declare":
@@ -413,7 +418,7 @@ def can_done(state: AxisState, seat: str, act: Done) -> Verdict:
 
 
 def done(state: AxisState, seat: str, act: Done) -> Step[AxisState]:
-    in_combat = phase_combat.done_in_combat(state, seat, act)
+    in_combat = phase_combat.done_in_combat(state, seat, act) or sea_escorts.done_landing(state, seat)
     if in_combat is not None:
         return in_combat
     if state.pending:
@@ -1173,8 +1178,6 @@ def can_deploy(state: AxisState, seat: str, act: Deploy) -> Verdict:
     if act.to not in graph.nodes:
         return deny("10", "unknown-space", f"{act.to} is not a space of the map")
     unit = None if act.unit == SUPPLY else state.pack.unit(state.power, act.unit)
-    if unit is not None and unit.category == "air" and graph.kind(act.to) == "sea":
-        return deny("25", "air-to-convoy", "this engine deploys air units to territories only")
     return check_deployment(
         state.pack, scenario_of(state), state.position(), state.power, unit, act.to, lifted=_lifted(state)
     )

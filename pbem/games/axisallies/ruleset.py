@@ -27,7 +27,9 @@ from pbem.games.axisallies import phase_combat as pc
 from pbem.games.axisallies import phases as ph
 from pbem.games.axisallies import present
 from pbem.games.axisallies import sea_battle as sb
+from pbem.games.axisallies import sea_escorts as se
 from pbem.games.axisallies import sea_moves as sm
+from pbem.games.axisallies import sea_repair as sr
 from pbem.games.axisallies.actions import (
     Aim,
     AxisAction,
@@ -39,7 +41,9 @@ from pbem.games.axisallies.actions import (
     Destroy,
     Done,
     Escape,
+    Escort,
     Fight,
+    LandEscort,
     LoseCargo,
     Main,
     Move,
@@ -52,6 +56,7 @@ from pbem.games.axisallies.actions import (
     Place,
     Press,
     PressPay,
+    Repair,
     Requisition,
     Retreat,
     SeaAttack,
@@ -96,12 +101,12 @@ MACHINE: Machine[AxisState, Any] = Machine(
     rule="12",
     phases=(
         Phase("setup", ("place", "done"), rule="9", to_act=_uk),
-        Phase("purchase", ("pay_upkeep", "requisition", "done"), rule="13", to_act=_mover),
+        Phase("purchase", ("pay_upkeep", "requisition", "repair", "done"), rule="13", to_act=_mover),
         Phase("combat_move", ("move", "done"), rule="15", to_act=_mover),
         Phase("declare", ("commit", "pay", "withdraw", "sea_attack", "done"), rule="18", to_act=_mover),
         Phase("combat", ("fight",), rule="19", to_act=_mover),
         Phase("noncombat_move", ("move", "claim", "done"), rule="24", to_act=_mover),
-        Phase("deploy", ("deploy", "done"), rule="25", to_act=_mover),
+        Phase("deploy", ("deploy", "escort", "done"), rule="25", to_act=_mover),
         Phase("over", (), rule="6", to_act=lambda s: ()),
     ),
     interrupts=(
@@ -120,6 +125,7 @@ MACHINE: Machine[AxisState, Any] = Machine(
         Interrupt("submerging", ("submerge", "done"), rule="34"),
         Interrupt("transport_hits", ("lose_cargo", "name_cargo"), rule="21"),
         Interrupt("escapes", ("escape", "done"), rule="22"),
+        Interrupt("land_escorts", ("land_escort", "done"), rule="12"),
     ),
     actions=(
         action(Place, legal=ph.places, can=ph.can_place, effect=ph.place_unit),
@@ -150,6 +156,9 @@ MACHINE: Machine[AxisState, Any] = Machine(
         action(LoseCargo, legal=sb.lose_cargos, can=sb.can_lose_cargo, effect=sb.lose_cargo),
         action(NameCargo, legal=sb.name_cargos, can=sb.can_name_cargo, effect=sb.name_cargo),
         action(Escape, legal=sb.escapes, can=sb.can_escape, effect=sb.escape),
+        action(Escort, legal=se.escorts, can=se.can_escort, effect=se.escort),
+        action(LandEscort, legal=se.land_escorts, can=se.can_land_escort, effect=se.land_escort),
+        action(Repair, legal=sr.repairs, can=sr.can_repair, effect=sr.repair),
         action(Done, legal=ph.dones, can=ph.can_done, effect=ph.done),
     ),
 )

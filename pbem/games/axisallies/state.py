@@ -261,6 +261,13 @@ class Escapes(Pending):
     used: int = 0
 
 
+class LandEscorts(Pending):
+    """p.12 phase 1: the power's escorting air units (zone -> counts) still to land."""
+
+    kind: Literal["land_escorts"] = "land_escorts"
+    left: dict[str, Counts]
+
+
 PendingDecision = Annotated[
     ExcessMove
     | ExcessDestroy
@@ -276,7 +283,8 @@ PendingDecision = Annotated[
     | MoveInto
     | Submerging
     | TransportHits
-    | Escapes,
+    | Escapes
+    | LandEscorts,
     Field(discriminator="kind"),
 ]
 

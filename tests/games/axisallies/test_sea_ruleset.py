@@ -312,3 +312,67 @@ def test_sea_actions_are_typed() -> None:
         {"action": "escape", "unit": "italy:tank", "supply": {}},
     ):
         assert RULESET.typed(act).model_dump(mode="json") == act
+
+
+# --- convoy escorts (pp.12, 25) and battleship repair (p.13) -------------------------------------------------------
+
+
+def _escorted() -> AxisState:
+    """Germany requisitions a fighter and deploys it to the Tripoli convoy zone as an escort."""
+    state = play(germany(), {"action": "requisition", "unit": "fighter"})
+    for _ in range(4):
+        state = done(state)
+    assert state.phase == "deploy"
+    return play(state, {"action": "deploy", "unit": "fighter", "to": "sz15"})
+
+
+@pytest.mark.rule("25")
+@pytest.mark.rule("12")
+def test_p25_air_units_deploy_to_open_convoys_and_land_at_the_start_of_the_next_turn() -> None:
+    state = _escorted()
+    assert state.count("sz15", "germany:fighter") == 1
+    while not (state.power == "germany" and state.round == 2):
+        state = done(state)
+    assert kinds(state) == ["land_escorts"] and seat(state) == "axis"
+    landing = {"action": "land_escort", "unit": "fighter", "origin": "sz15"}
+    assert refusal(state, {**landing, "to": "benghazi"})[0] == "12"  # the enemy's, and too far
+    assert refusal(state, {"action": "done"}) == ("12", "escort-must-land")
+    state = play(state, {**landing, "to": "tripoli"})
+    assert state.pending == () and state.phase == "purchase"
+    assert state.count("tripoli", "germany:fighter") == 2 and state.count("sz15", "germany:fighter") == 0
+
+
+@pytest.mark.rule("25")
+def test_p25_an_air_unit_that_did_not_move_escorts_an_open_convoy_within_two_spaces() -> None:
+    state = germany("deploy")
+    escort = {"action": "escort", "unit": "fighter", "origin": "tripoli"}
+    assert refusal(state, {**escort, "to": "sz21"}) == ("25", "not-a-convoy")
+    assert refusal(state, {**escort, "to": "sz2"})[0] == "25"  # an Allied route
+    state = play(state, {**escort, "to": "sz15"})
+    assert state.count("sz15", "germany:fighter") == 1
+    assert refusal(state, {**escort, "origin": "sz15", "to": "sz20"}) == ("25", "moved-this-turn")
+    moved = play(germany("noncombat_move"), mv("fighter", "tripoli", "sicily"))
+    moved = play(done(moved), {**escort, "origin": "sicily", "to": "sz15"})  # Sicily's own fighter did not move
+    assert refusal(moved, {**escort, "origin": "sicily", "to": "sz15"}) == ("25", "moved-this-turn")
+
+
+@pytest.mark.rule("13")
+@pytest.mark.rule("33")
+def test_p13_a_damaged_battleship_at_the_naval_base_is_repaired_for_supply_from_cairo() -> None:
+    state = uk("purchase")
+    assert refusal(state, {"action": "repair", "zone": "sz31"}) == ("13", "nothing-to-repair")
+    state = state.model_copy(update={"damaged": {"sz31": {"united_kingdom:battleship": 1}}})
+    assert refusal(state, {"action": "repair", "zone": "sz4"}) == ("13", "no-naval-base")
+    dry = state.model_copy(update={"supply": {k: n for k, n in state.supply.items() if k != "cairo"}})
+    assert refusal(dry, {"action": "repair", "zone": "sz31"}) == ("13", "repair-supply")
+    cairo = state.supply["cairo"]
+    state = play(state, {"action": "repair", "zone": "sz31"})
+    assert state.damaged == {} and state.supply.get("cairo", 0) == cairo - 1
+
+
+@pytest.mark.rule("33")
+def test_p33_a_damaged_battleship_moves_before_an_undamaged_one() -> None:
+    state = uk("noncombat_move")
+    state = state.model_copy(update={"damaged": {"sz31": {"united_kingdom:battleship": 1}}})
+    state = play(state, mv("battleship", "sz31", "sz29"))
+    assert state.damaged == {"sz29": {"united_kingdom:battleship": 1}}
