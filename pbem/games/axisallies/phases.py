@@ -152,7 +152,6 @@ def start_turn(state: AxisState) -> Step[AxisState]:
             "sorties": (),
             "attacks": (),
             "attacked": (),
-            "naval": (),
             "ordered": {},
             "upkeep_paid": False,
             "landing": tuple(sorted(landing_spaces(state.pack, state.position(), _side(state, state.power)))),
@@ -418,7 +417,7 @@ def can_done(state: AxisState, seat: str, act: Done) -> Verdict:
 
 
 def done(state: AxisState, seat: str, act: Done) -> Step[AxisState]:
-    in_combat = phase_combat.done_in_combat(state, seat, act) or sea_escorts.done_landing(state, seat)
+    in_combat = phase_combat.done_in_combat(state, seat, act)
     if in_combat is not None:
         return in_combat
     if state.pending:

@@ -30,6 +30,7 @@ from typing import Literal
 
 from pbem.games.axisallies import combat as lib
 from pbem.games.axisallies import phase_combat as pc
+from pbem.games.axisallies import sea_escorts
 from pbem.games.axisallies.actions import Escape, LoseCargo, NameCargo, Submerge
 from pbem.games.axisallies.combat_start import convoy_cargo, defenders_in
 from pbem.games.axisallies.combat_types import Cargo, EscortsShield, FireGroup, Piece
@@ -119,8 +120,8 @@ def fight_at_sea(state: AxisState, seat: str, zone: str) -> Step[AxisState]:
     here = state.damaged.get(zone, {})
     damaged = {k: n for k, n in here.items() if k in ships or k in defenders}
     spent = state.spent
-    for k, n in ships.items():  # p.24: units that fought make no noncombat move
-        spent = added(spent, zone, k, n - spent.get(zone, {}).get(k, 0)) if spent.get(zone, {}).get(k, 0) < n else spent
+    for k, n in ships.items():  # p.24: units that fought make no noncombat move (those that moved are counted)
+        spent = added(spent, zone, k, max(n - spent.get(zone, {}).get(k, 0), 0))
     record = BattleRecord(
         space=zone,
         attacker=side,
@@ -513,8 +514,11 @@ def next_round(state: AxisState, seat: str) -> Step[AxisState]:
 
 
 def done_at_sea(state: AxisState, seat: str) -> Step[AxisState] | None:
-    """``done`` ending the submerge choices or the escapes; None elsewhere."""
+    """``done`` ending the submerge choices, the escapes or the escorts' landings of phase 1 (:mod:`.sea_escorts`);
+    None elsewhere."""
     kind = state.pending[-1].kind if state.pending else ""
+    if kind == "land_escorts":
+        return sea_escorts.done_landing(state, seat)
     if kind == "submerging":
         role = top(state, Submerging).role
         return _submerged(pop(state), role, ())

@@ -344,7 +344,8 @@ class AxisState(MachineState):
     battle: BattleRecord | None = None
     attacked: tuple[str, ...] = ()
     naval: tuple[str, ...] = ()
-    """Sea zones the mover's sea units attack this turn, not yet fought (pp.16-18, :mod:`.sea_moves`)."""
+    """Sea zones the mover's sea units attack this turn, not yet fought (pp.16-18, :mod:`.sea_moves`); empty
+    between turns, as phase 4 fights every one."""
     damaged: dict[str, Counts] = Field(default_factory=dict)
     """Space -> battleships there already hit once (p.33)."""
     options: dict[str, str] = Field(default_factory=dict)
