@@ -37,15 +37,17 @@ __all__ = [
 ]
 
 
-def _paths(state: AxisState, origin: str, longest: int) -> Iterator[tuple[str, ...]]:
-    """Paths of 1..``longest`` borders out of ``origin`` (no convoy-chain arrows, p.11), breadth first."""
+def _paths(state: AxisState, origin: str, longest: int, *, arrows: bool = False) -> Iterator[tuple[str, ...]]:
+    """Paths of 1..``longest`` borders out of ``origin``, breadth first; along the convoy arrows of the map (the
+    UK chain and its ports, p.11) only with ``arrows``: escorts landing may reach "the convoy's destination port"
+    (p.12)."""
     graph = graph_of(state.pack)
     frontier: list[tuple[str, ...]] = [(origin,)]
     for _ in range(longest):
         grown = []
         for path in frontier:
             for edge in graph.edges(path[-1]):
-                if edge.type != "convoy" and edge.b not in path:
+                if (arrows or edge.type != "convoy") and edge.b not in path:
                     grown.append((*path, edge.b))
         yield from grown
         frontier = grown
@@ -143,7 +145,7 @@ def _landing_path(state: AxisState, act: LandEscort) -> tuple[tuple[str, ...] | 
     scenario = pack.scenario(state.scenario)
     position = state.position()
     first: Verdict | None = None
-    for path in _paths(state, act.origin, pack.limit("convoy_air_landing_range")):
+    for path in _paths(state, act.origin, pack.limit("convoy_air_landing_range"), arrows=True):
         if path[-1] != act.to:
             continue
         verdict = check_convoy_landing(pack, scenario, position, state.power, act.unit, path)
@@ -157,7 +159,8 @@ def land_escorts(state: AxisState, seat: str) -> Iterator[LandEscort]:
     decision = top(state, LandEscorts)
     graph = graph_of(state.pack)
     for zone, counts in sorted(decision.left.items()):
-        targets = sorted({p[-1] for p in _paths(state, zone, state.pack.limit("convoy_air_landing_range"))})
+        reach = state.pack.limit("convoy_air_landing_range")
+        targets = sorted({p[-1] for p in _paths(state, zone, reach, arrows=True)})
         for k in sorted(counts):
             for there in targets:
                 if graph.kind(there) == "land":

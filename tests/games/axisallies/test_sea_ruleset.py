@@ -376,3 +376,15 @@ def test_p33_a_damaged_battleship_moves_before_an_undamaged_one() -> None:
     state = state.model_copy(update={"damaged": {"sz31": {"united_kingdom:battleship": 1}}})
     state = play(state, mv("battleship", "sz31", "sz29"))
     assert state.damaged == {"sz29": {"united_kingdom:battleship": 1}}
+
+
+@pytest.mark.rule("12")
+def test_p12_suez_sends_its_ships_to_sea_zone_31_and_its_escorts_land() -> None:
+    state = germany("deploy")
+    state = put(state, "suez_canal", {"united_kingdom:destroyer": 1, "united_kingdom:fighter": 1})
+    ships = state.count("sz31", "united_kingdom:destroyer")
+    state = done(state)  # the UK's turn begins with phase 1
+    assert state.power == "united_kingdom" and state.count("sz31", "united_kingdom:destroyer") == ships + 1
+    assert state.count("suez_canal", "united_kingdom:fighter") == 1 and kinds(state) == ["land_escorts"]
+    state = play(state, {"action": "land_escort", "unit": "fighter", "origin": "suez_canal", "to": "cairo"})
+    assert state.count("cairo", "united_kingdom:fighter") == 2 and state.pending == ()
