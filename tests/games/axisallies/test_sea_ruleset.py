@@ -388,3 +388,29 @@ def test_p12_suez_sends_its_ships_to_sea_zone_31_and_its_escorts_land() -> None:
     assert state.count("suez_canal", "united_kingdom:fighter") == 1 and kinds(state) == ["land_escorts"]
     state = play(state, {"action": "land_escort", "unit": "fighter", "origin": "suez_canal", "to": "cairo"})
     assert state.count("cairo", "united_kingdom:fighter") == 2 and state.pending == ()
+
+
+@pytest.mark.rule("17")
+@pytest.mark.rule("24")
+def test_p17_ships_starting_in_a_hostile_zone_may_escape_as_their_combat_move() -> None:
+    state = germany("combat_move")
+    state = put(state, "sz21", {"germany:submarine": 1, "united_kingdom:destroyer": 1})
+    state = play(state, mv("submarine", "sz21", "sz20"))  # no attack position needed to leave
+    state = done(done(state))
+    assert state.naval == () and state.phase == "noncombat_move"
+    assert refusal(state, mv("submarine", "sz20", "sz18")) == ("24", "no-unit-to-move")  # it moved already
+
+
+@pytest.mark.rule("23")
+@pytest.mark.rule("24")
+def test_p23_a_ceased_sea_attack_leaves_both_sides_in_the_zone_and_the_attackers_spent() -> None:
+    state = germany("combat_move")
+    state = put(state, "sz19", {"united_kingdom:battleship": 1})
+    state = done(done(play(state, mv("submarine", "sz21", "sz19"))))
+    state = done(play(state, {"action": "fight", "target": "sz19"}))  # strike
+    state = roll(roll(state, miss=True), miss=True)
+    assert seat(state) == "axis"
+    state = play(state, {"action": "cease"})
+    assert state.battle is None and state.phase == "noncombat_move"
+    assert state.count("sz19", "germany:submarine") == 1 and state.count("sz19", "united_kingdom:battleship") == 1
+    assert refusal(state, mv("submarine", "sz19", "sz21")) == ("24", "no-unit-to-move")
