@@ -311,6 +311,7 @@ class AxisAllies(Ruleset[AxisState]):
             "reserve": {p: dict(r) for p, r in state.reserve.items()},
             "rp": state.rp,
             "seats": dict(state.seats),
+            "damaged": {z: dict(c) for z, c in state.damaged.items()},
         }
         if state.battle is not None:
             facts["battle"] = state.battle.model_dump(mode="json")

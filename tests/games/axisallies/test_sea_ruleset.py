@@ -161,6 +161,7 @@ def test_p34_surprise_strike_hits_a_battleship_which_stays_damaged() -> None:
     state = play(state, cas("united_kingdom:battleship"))
     assert state.damaged == {"sz19": {"united_kingdom:battleship": 1}}
     assert state.count("sz19", "united_kingdom:battleship") == 1  # one hit: damaged, not sunk (p.33)
+    assert RULESET.view(state, "allies").facts["damaged"] == {"sz19": {"united_kingdom:battleship": 1}}
     assert state.rolls is not None and [r.id for r in state.rolls.rolls] == ["d1-0", "d1-1"]  # struck: no a1
     state = roll(state, miss=True)
     assert kinds(state)[-1] == "press_or_cease" and seat(state) == "axis"
