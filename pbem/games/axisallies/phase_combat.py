@@ -2,7 +2,8 @@
 every decision an action of the seat that owns it, every die through the protocol, the rules in the combat
 library (:mod:`.combat`).
 
-The moving power picks the next combat (``fight``). Then, in order:
+The moving power picks the next combat (``fight``); a sea zone's is fought by :mod:`.sea_battle`, which shares
+the fire, aims and casualties below. Then, in order:
 
 * round 1 with attacks from several territories tied for the most land units: the attacker names the main
   attack (``main``, p.19; the others flank);

@@ -12,7 +12,9 @@ is accepted cannot drift apart.
   supply for an attack there), then ``commit`` units to attacks and ``pay`` their supply (an attack that can
   no longer be paid is ``withdraw`` n); ``done`` checks that every unit that moved into attack position attacks
   while it can and every attack is paid in full. In the round of Operation Torch the landings start declared.
-* phase 4 (pp.19-23): :mod:`.phase_combat`.
+  Sea units move into attack position and their attacks are declared by the move (:mod:`.sea_moves`; the
+  optional attack of a friendly zone holding enemy submarines or transports is ``sea_attack``).
+* phase 4 (pp.19-23): :mod:`.phase_combat` (at sea :mod:`.sea_battle`).
 * phase 5 (p.24): ``move`` land, air and sea units that neither moved nor fought.
 * phase 6 (p.25): ``deploy`` everything in the Reinforcements Zone; what cannot go anywhere is lost.
 * the end of every phase (p.12): stacking. An opposing player may ``move_excess`` pieces out, then the owner
