@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from pbem.games.axisallies.combat import Battle, Cargo, combat_over
 from pbem.games.axisallies.ruleset import RULESET
 from pbem.games.axisallies.state import AxisState, Counts
 from tests.games.axisallies.rules_helpers import done, play, refusal, seat, start
@@ -415,3 +416,18 @@ def test_p23_a_ceased_sea_attack_leaves_both_sides_in_the_zone_and_the_attackers
     assert state.battle is None and state.phase == "noncombat_move"
     assert state.count("sz19", "germany:submarine") == 1 and state.count("sz19", "united_kingdom:battleship") == 1
     assert refusal(state, mv("submarine", "sz19", "sz21")) == ("24", "no-unit-to-move")
+
+
+@pytest.mark.rule("33")
+def test_p33_a_bomber_that_may_aim_at_transports_keeps_a_shielded_convoy_combat_going() -> None:
+    """With ``escorts_shield`` ``all`` a submarine escort shields the transports from every unaimed hit, and air
+    units cannot hit it (p.34); a German bomber may still aim at the transports (p.33), so the combat goes on."""
+    pack = start().pack
+    convoy = Battle(
+        "sz12", "sea", "axis", air_sea={("germany", "bomber"): 1},
+        defenders={("united_kingdom", "submarine"): 1}, cargo=Cargo(units={("united_kingdom", "infantry"): 1}),
+    )  # fmt: skip
+    assert not combat_over(pack, convoy, escorts_shield="all")
+    assert combat_over(pack, Battle("sz12", "sea", "axis", air_sea=convoy.air_sea, defenders=convoy.defenders))
+    italian = Battle("sz12", "sea", "axis", air_sea={("italy", "fighter"): 1}, defenders=convoy.defenders)
+    assert combat_over(pack, Battle(**{**italian.__dict__, "cargo": convoy.cargo}), escorts_shield="all")
