@@ -248,12 +248,12 @@ class Submerge(ActionModel):
 
 
 class LoseCargo(ActionModel):
-    """p.21: one piece of cargo lost to a transport hit: a land unit (``"power:type"``), or supply points per
-    power (``unit`` None)."""
+    """p.21: one piece of cargo lost to a transport hit: a land unit (``"power:type"``), or supply points as
+    ``"power:points"`` per power (``unit`` None)."""
 
     action: Literal["lose_cargo"] = "lose_cargo"
     unit: str | None = Field(title="land unit")
-    supply: dict[str, int] = Field(title="supply per power")
+    supply: list[str] = Field(title="supply")
 
 
 class NameCargo(ActionModel):
@@ -266,11 +266,11 @@ class NameCargo(ActionModel):
 
 class Escape(ActionModel):
     """p.22 step 4: one piece of cargo escapes the convoy combat: a land unit (``"power:type"``), or supply points
-    per power (``unit`` None)."""
+    as ``"power:points"`` per power (``unit`` None)."""
 
     action: Literal["escape"] = "escape"
     unit: str | None = Field(title="land unit")
-    supply: dict[str, int] = Field(title="supply per power")
+    supply: list[str] = Field(title="supply")
 
 
 class Escort(ActionModel):

@@ -249,9 +249,14 @@ class AxisAllies(Ruleset[AxisState]):
             fire = state.battle.fire
             if 0 <= value < len(fire):
                 return present.label(state.pack, fire[value].power, "unit", fire[value].type) or str(value)
-        if field == "supply" and isinstance(value, dict):  # cargo at sea: supply points per power (p.21)
-            parts = [f"{n} {state.pack.power(p).name}" for p, n in sorted(value.items()) if isinstance(n, int)]
-            return f"{', '.join(parts)} supply" if parts else "no supply"
+        if field == "supply" and isinstance(value, list):  # cargo at sea: "power:points" (p.21)
+            if not value:
+                return "no supply"
+            return super().label(state, field, value)
+        if field == "supply" and isinstance(value, str) and ":" in value:
+            power, _, points = value.partition(":")
+            name = next((p.name for p in state.pack.powers if p.id == power), power)
+            return f"{points} {name} supply"
         if field == "unit" and value == "convoy:transport":
             return "the transports (two pieces of cargo)"
         if field == "type" and isinstance(value, str):  # a unit type named for a transport hit (p.21)

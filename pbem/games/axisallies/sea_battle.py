@@ -338,8 +338,28 @@ def _cargo(record: BattleRecord) -> Cargo:
     return Cargo({split(k): n for k, n in record.cargo_units.items() if n > 0}, dict(record.cargo_supply))
 
 
-def _loss(act: LoseCargo | Escape) -> lib.CargoLoss:
-    return lib.CargoLoss(unit=split(act.unit) if act.unit is not None else None, supply=dict(act.supply))
+def supply_of(entries: list[str]) -> dict[str, int] | None:
+    """``["germany:2", "italy:3"]`` -> supply points per power; None unless each power appears once with a
+    positive whole number."""
+    out: dict[str, int] = {}
+    for entry in entries:
+        power, _, points = entry.partition(":")
+        if not points.isdigit() or int(points) <= 0 or power in out:
+            return None
+        out[power] = int(points)
+    return out
+
+
+def entries(supply: Mapping[str, int]) -> list[str]:
+    """Supply points per power as the actions write them (powers in order)."""
+    return [f"{p}:{n}" for p, n in sorted(supply.items()) if n > 0]
+
+
+def _loss(act: LoseCargo | Escape) -> lib.CargoLoss | None:
+    supply = supply_of(act.supply)
+    if supply is None:
+        return None
+    return lib.CargoLoss(unit=split(act.unit) if act.unit is not None else None, supply=supply)
 
 
 def _options(state: AxisState) -> tuple[lib.CargoLoss, ...]:
@@ -355,14 +375,15 @@ def lose_cargos(state: AxisState, seat: str) -> Iterator[LoseCargo]:
         return
     for loss in _options(state):
         unit = key(*loss.unit) if loss.unit is not None else None
-        yield LoseCargo(unit=unit, supply=dict(loss.supply))
+        yield LoseCargo(unit=unit, supply=entries(loss.supply))
 
 
 def can_lose_cargo(state: AxisState, seat: str, act: LoseCargo) -> Verdict:
     decision = top(state, TransportHits)
     if decision.step == "name":
         return deny("21", "name-first", "the attacker names the type of the second piece first")
-    if _loss(act) not in _options(state):
+    loss = _loss(act)
+    if loss is None or loss not in _options(state):
         which = "of the named type" if decision.step == "second" else "one land unit or 5 supply aboard"
         return deny("21", "bad-cargo-loss", f"the piece lost must be {which}")
     return ALLOW
@@ -399,8 +420,9 @@ def _without(state: AxisState, loss: lib.CargoLoss, *, board: bool) -> AxisState
 def lose_cargo(state: AxisState, seat: str, act: LoseCargo) -> Step[AxisState]:
     decision = top(state, TransportHits)
     loss = _loss(act)
+    assert loss is not None  # can_lose_cargo parsed it
     state = _without(state, loss, board=True)
-    data = {"unit": act.unit, "supply": dict(act.supply), "space": _record(state).space}
+    data = {"unit": act.unit, "supply": list(act.supply), "space": _record(state).space}
     event = Event(kind="cargo_lost", seat=seat, rule="21", data=data)
     cargo = _cargo(_record(state))
     if decision.step == "first" and lib.cargo_names(state.pack, cargo):
@@ -452,12 +474,12 @@ def escapes(state: AxisState, seat: str) -> Iterator[Escape]:
     pack = state.pack
     cargo = _cargo(_record(state))
     for piece in sorted(k for k, n in cargo.units.items() if n > 0):
-        yield Escape(unit=key(*piece), supply={})
+        yield Escape(unit=key(*piece), supply=[])
     powers = sorted(p for p, n in cargo.supply.items() if n > 0)
     bay = pack.limit("supply_per_bay")
     for amount in range(1, min(bay, cargo.supply_points) + 1):
         for split_ in _splits(cargo.supply, powers, amount):
-            yield Escape(unit=None, supply=split_)
+            yield Escape(unit=None, supply=entries(split_))
 
 
 def _splits(supply: Mapping[str, int], powers: list[str], amount: int) -> Iterator[dict[str, int]]:
@@ -479,19 +501,22 @@ def can_escape(state: AxisState, seat: str, act: Escape) -> Verdict:
     if decision.used >= pack.limit("convoy_escapes_per_round"):
         limit = pack.limit("convoy_escapes_per_round")
         return deny("22", "too-many-escapes", f"{limit} pieces of cargo escape at most")
-    if (act.unit is None) == (not act.supply) or any(n <= 0 for n in act.supply.values()):
+    supply = supply_of(act.supply)
+    if supply is None or (act.unit is None) == (not supply):
         return deny("22", "not-aboard", "one land unit or a group of supply escapes")
-    if sum(act.supply.values()) > pack.limit("supply_per_bay"):
+    if sum(supply.values()) > pack.limit("supply_per_bay"):
         return deny("22", "too-much-supply", f"a group of at most {pack.limit('supply_per_bay')} supply escapes")
-    escaped = Cargo({split(act.unit): 1} if act.unit is not None else {}, dict(act.supply))
+    escaped = Cargo({split(act.unit): 1} if act.unit is not None else {}, supply)
     return lib.check_escape(pack, _cargo(_record(state)), escaped)
 
 
 def escape(state: AxisState, seat: str, act: Escape) -> Step[AxisState]:
     """The piece leaves the combat but stays in the zone and rejoins the convoy afterwards (p.22)."""
     decision = top(state, Escapes)
-    state = _without(state, _loss(act), board=False)
-    event = Event(kind="cargo_escaped", seat=seat, rule="22", data={"unit": act.unit, "supply": dict(act.supply)})
+    loss = _loss(act)
+    assert loss is not None  # can_escape parsed it
+    state = _without(state, loss, board=False)
+    event = Event(kind="cargo_escaped", seat=seat, rule="22", data={"unit": act.unit, "supply": list(act.supply)})
     used = decision.used + 1
     if used < state.pack.limit("convoy_escapes_per_round") and not _cargo(_record(state)).empty():
         return Step(state=replace_top(state, decision.model_copy(update={"used": used})), events=(event,))

@@ -187,7 +187,7 @@ def _tripoli_convoy(**options: str) -> AxisState:
 
 
 def lose(unit: str | None = None, **supply: int) -> dict[str, Any]:
-    return {"action": "lose_cargo", "unit": unit, "supply": supply}
+    return {"action": "lose_cargo", "unit": unit, "supply": [f"{p}:{n}" for p, n in sorted(supply.items())]}
 
 
 @pytest.mark.rule("21")
@@ -201,6 +201,10 @@ def test_p21_p22_worked_example_the_tripoli_convoy() -> None:
     state = play(state, cas("convoy:transport"), cas("convoy:transport"))
     assert kinds(state)[-1] == "transport_hits" and seat(state) == "axis"
     assert refusal(state, lose(germany=4)) == ("21", "bad-cargo-loss")  # 5 supply go when 5 are aboard
+    assert refusal(state, {"action": "lose_cargo", "unit": None, "supply": ["germany:two"]}) == (
+        "21",
+        "bad-cargo-loss",
+    )
     state = play(state, lose("germany:infantry"))  # "The defenders choose to lose 1 infantry to the first hit."
     assert seat(state) == "allies"
     assert refusal(state, {"action": "name_cargo", "type": "artillery"}) == ("21", "bad-cargo-name")
@@ -220,8 +224,8 @@ def test_p21_p22_worked_example_the_tripoli_convoy() -> None:
     state = roll(state)
     assert kinds(state)[-1] == "escapes" and seat(state) == "axis"
     # p.22: "the defenders choose 2 reinforcement land units to escape ... the 2 supply tokens ... and the tank"
-    state = play(state, {"action": "escape", "unit": None, "supply": {"germany": 2}})
-    state = play(state, {"action": "escape", "unit": "germany:tank", "supply": {}})
+    state = play(state, {"action": "escape", "unit": None, "supply": ["germany:2"]})
+    state = play(state, {"action": "escape", "unit": "germany:tank", "supply": []})
     assert kinds(state)[-1] == "press_or_cease" and seat(state) == "allies"
     assert state.battle is not None and state.battle.cargo_units == {"germany:scout_car": 1}
     turn = {"action": "turn_aside", "origin": None, "unit": "united_kingdom:submarine"}
@@ -230,7 +234,7 @@ def test_p21_p22_worked_example_the_tripoli_convoy() -> None:
     state = roll(state, faces={"sa2-0": [9, 9]})
     state = roll(state, miss=True)  # the fighter
     assert kinds(state)[-1] == "escapes"
-    state = play(state, {"action": "escape", "unit": "germany:scout_car", "supply": {}})  # it escapes
+    state = play(state, {"action": "escape", "unit": "germany:scout_car", "supply": []})  # it escapes
     assert state.battle is None and state.phase == "noncombat_move"
     assert state.count("sz15", "germany:scout_car") == 1 and state.convoy_supply == {"sz15": {"germany": 2}}
 
@@ -240,11 +244,17 @@ def test_p22_at_most_two_pieces_of_cargo_escape_each_round() -> None:
     state = roll(done(_tripoli_convoy()), miss=True)  # the submarines miss
     state = roll(state, miss=True)  # so does the fighter
     assert kinds(state)[-1] == "escapes"
-    assert refusal(state, {"action": "escape", "unit": "italy:artillery", "supply": {}}) == ("22", "not-aboard")
-    six = {"action": "escape", "unit": None, "supply": {"germany": 4, "italy": 2}}
+    assert refusal(state, {"action": "escape", "unit": "italy:artillery", "supply": []}) == ("22", "not-aboard")
+    six = {"action": "escape", "unit": None, "supply": ["germany:4", "italy:2"]}
     assert refusal(state, six) == ("22", "too-much-supply")
-    state = play(state, {"action": "escape", "unit": "germany:tank", "supply": {}})
-    state = play(state, {"action": "escape", "unit": "italy:tank", "supply": {}})
+    for bad in (["germany:2", "germany:1"], ["germany:x"], ["germany:0"], []):
+        assert refusal(state, {"action": "escape", "unit": None, "supply": bad}) == ("22", "not-aboard")
+    assert RULESET.label(state, "supply", "germany:2") == "2 Germany supply"
+    assert RULESET.describe({"action": "escape", "unit": None, "supply": ["germany:2", "italy:3"]}) == (
+        "escape germany:2, italy:3"
+    )
+    state = play(state, {"action": "escape", "unit": "germany:tank", "supply": []})
+    state = play(state, {"action": "escape", "unit": "italy:tank", "supply": []})
     assert kinds(state)[-1] == "press_or_cease"  # two escaped: the round goes on to step 5
 
 
@@ -309,9 +319,9 @@ def test_sea_actions_are_typed() -> None:
     for act in (
         {"action": "sea_attack", "zone": "sz1"},
         {"action": "submerge", "unit": "italy:submarine"},
-        {"action": "lose_cargo", "unit": None, "supply": {"italy": 2}},
+        {"action": "lose_cargo", "unit": None, "supply": ["italy:2"]},
         {"action": "name_cargo", "type": "tank"},
-        {"action": "escape", "unit": "italy:tank", "supply": {}},
+        {"action": "escape", "unit": "italy:tank", "supply": []},
     ):
         assert RULESET.typed(act).model_dump(mode="json") == act
 
