@@ -27,16 +27,21 @@ __all__ = [
     "Destroy",
     "Detonate",
     "Done",
+    "Escape",
+    "Escort",
     "Fight",
+    "LandEscort",
     "LayMine",
     "LaySeaMine",
     "Load",
+    "LoseCargo",
     "Main",
     "MineLoss",
     "MineName",
     "Move",
     "MoveExcess",
     "MoveIn",
+    "NameCargo",
     "Order",
     "Pay",
     "PayUpkeep",
@@ -44,9 +49,12 @@ __all__ = [
     "Press",
     "PressPay",
     "Reinforce",
+    "Repair",
     "Requisition",
     "Retreat",
+    "SeaAttack",
     "Strike",
+    "Submerge",
     "TurnAside",
     "TurnBackUnit",
     "Withdraw",
@@ -313,6 +321,72 @@ class MineName(ActionModel):
     unit: str = Field(title="unit type")
 
 
+class SeaAttack(ActionModel):
+    """p.18: the mover's sea units in a friendly sea zone holding enemy submarines or transports attack them
+    (they may; those that moved there in the combat move must)."""
+
+    action: Literal["sea_attack"] = "sea_attack"
+    zone: str = Field(title="sea zone")
+
+
+class Submerge(ActionModel):
+    """p.34: one submarine (``"power:type"``) submerges instead of making a Surprise Strike."""
+
+    action: Literal["submerge"] = "submerge"
+    unit: str = Field(title="submarine")
+
+
+class LoseCargo(ActionModel):
+    """p.21: one piece of cargo lost to a transport hit: a land unit (``"power:type"``), or supply points as
+    ``"power:points"`` per power (``unit`` None)."""
+
+    action: Literal["lose_cargo"] = "lose_cargo"
+    unit: str | None = Field(title="land unit")
+    supply: list[str] = Field(title="supply")
+
+
+class NameCargo(ActionModel):
+    """p.21: the firer names the unit type (or ``"supply"``) of the second piece of cargo a transport hit
+    destroys."""
+
+    action: Literal["name_cargo"] = "name_cargo"
+    type: str = Field(title="unit type")
+
+
+class Escape(ActionModel):
+    """p.22 step 4: one piece of cargo escapes the convoy combat: a land unit (``"power:type"``), or supply points
+    as ``"power:points"`` per power (``unit`` None)."""
+
+    action: Literal["escape"] = "escape"
+    unit: str | None = Field(title="land unit")
+    supply: list[str] = Field(title="supply")
+
+
+class Escort(ActionModel):
+    """p.25: an air unit that did not move this turn flies from ``origin`` to escort the open convoy in ``to``."""
+
+    action: Literal["escort"] = "escort"
+    unit: str = Field(title="unit type")
+    origin: str = Field(title="from")
+    to: str = Field(title="to")
+
+
+class LandEscort(ActionModel):
+    """p.12: at the start of its turn, an air unit escorting in the convoy zone ``origin`` lands in ``to``."""
+
+    action: Literal["land_escort"] = "land_escort"
+    unit: str = Field(title="unit type")
+    origin: str = Field(title="from")
+    to: str = Field(title="to")
+
+
+class Repair(ActionModel):
+    """p.13: repair one damaged battleship in the naval base zone ``zone``."""
+
+    action: Literal["repair"] = "repair"
+    zone: str = Field(title="sea zone")
+
+
 class Done(ActionModel):
     """End the current phase (or, for an opposing player, stop moving excess units)."""
 
@@ -353,5 +427,13 @@ AxisAction = (
     | Reinforce
     | MineLoss
     | MineName
+    | SeaAttack
+    | Submerge
+    | LoseCargo
+    | NameCargo
+    | Escape
+    | Escort
+    | LandEscort
+    | Repair
     | Done
 )

@@ -1,13 +1,13 @@
-"""Air units attacking on land (pp.15, 24, 33): the combat move out, and the landing in the noncombat move.
+"""Air units attacking (pp.15, 24, 33): the combat move out, and the landing in the noncombat move.
 
-In the combat move an air unit flies to a hostile territory it will attack (p.15): within its move, and only if
-a territory its side controlled at the start of the turn (``state.landing``) stays within the rest of its move
-("you can't deliberately move an air unit out of range of a safe landing space"). From then on it is in the
-air (p.12: attacking air units do not count for stacking): it leaves the board as a :class:`.state.Sortie`,
-joins the combat on that territory in phase 4 (air-only attacks included), and in the noncombat move the
-survivors land within the rest of their move (p.24). RULING: one still aloft when the phase ends, able to land
-nowhere, is destroyed; the phase cannot end while one of them can still land.
-"""
+In the combat move an air unit flies to a hostile territory, or a sea zone in attack position (hostile, or holding
+enemy submarines or transports: convoy interdiction, p.21), that it will attack (p.15): within its move, and only if
+a territory its side controlled at the start of the turn (``state.landing``) stays within the rest of its move ("you
+can't deliberately move an air unit out of range of a safe landing space"). From then on it is in the air (p.12:
+attacking air units do not count for stacking): it leaves the board as a :class:`.state.Sortie`, joins the combat
+there in phase 4 (air-only attacks included; at sea, :mod:`.sea_battle`), and in the noncombat move the survivors
+land within the rest of their move (p.24). RULING: one still aloft when the phase ends, able to land nowhere, is
+destroyed; the phase cannot end while one of them can still land."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pbem.games.axisallies.data import UnitType
 from pbem.games.axisallies.movement import may_enter
 from pbem.games.axisallies.position import graph_of, side_of, status
+from pbem.games.axisallies.sea_moves import attack_position
 from pbem.games.axisallies.state import AxisState, Sortie, key
 from pbem.kit.graph import dijkstra
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
@@ -57,10 +58,15 @@ def _can_still_land(state: AxisState, unit: UnitType, there: str, budget: int) -
 
 
 def can_sortie(state: AxisState, unit: UnitType, origin: str, to: str) -> Verdict:
-    """p.15: whether ``unit`` in ``origin`` may fly to attack ``to`` in the combat move."""
+    """p.15: whether ``unit`` in ``origin`` may fly to attack ``to`` in the combat move: a hostile territory, or a
+    sea zone in attack position (hostile, or holding enemy submarines or transports, :mod:`.sea_moves`)."""
     side = state.pack.power(state.power).side or "axis"
-    if graph_of(state.pack).kind(to) != "land" or status(state.pack, state.position(), to, side) != "hostile":
-        return deny("15", "air-target-not-hostile", f"{unit.id} attacks only a hostile territory, not {to}")
+    position = state.position()
+    if graph_of(state.pack).kind(to) == "sea":
+        if not attack_position(state.pack, position, to, side):
+            return deny("15", "air-target-not-hostile", f"{to} holds no enemy units to attack")
+    elif status(state.pack, position, to, side) != "hostile":
+        return deny("15", "air-target-not-hostile", f"{unit.id} attacks only a hostile space, not {to}")
     flown = air_reach(state, state.power, unit, origin, unit.move).get(to)
     if flown is None or origin == to:
         return deny("16", "too-far", f"{unit.id} cannot fly from {origin} to {to}")

@@ -52,14 +52,18 @@ __all__ = [
 
 
 def _can_hit(pack: AxisAlliesPack, battle: Battle, role: Role, escorts_shield: EscortsShield) -> bool:
-    """Whether some piece of ``role`` could hit some piece of the other side (one die each, all hitting)."""
+    """Whether some piece of ``role`` could hit some piece of the other side (one die each, all hitting); an
+    attacking bomber with *Targeted Attack - Sea Units* may aim at the transports past the escorts (p.33)."""
     units = battle.attackers() if role == "attacker" else dict(battle.defenders)
+    cargo = battle.cargo is not None and not battle.cargo.empty()
     for piece, n in sorted(units.items()):
         unit = pack.unit(*piece)
         value = unit.attack if role == "attacker" else unit.defense
         if n <= 0 or not value or (role == "attacker" and unit.has("cannot_attack")):
             continue
         fire = [Scored(FireGroup(role, *piece, 1, value), 1)]
+        if role == "attacker" and cargo and battle.kind == "sea" and unit.has("targeted_attack_sea_units"):
+            fire.append(Scored(FireGroup(role, *piece, 1, value, "sea_type"), 1, {"transport": 1}))
         if any(h.allowed for h in volley(pack, battle, fire, escorts_shield=escorts_shield)):
             return True
     return False

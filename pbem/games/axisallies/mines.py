@@ -23,8 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pbem.games.axisallies import air_sorties as air
-from pbem.games.axisallies import convoy_mines
+from pbem.games.axisallies import convoy_mines, phase_combat
 from pbem.games.axisallies.actions import Detonate, LayMine, LaySeaMine, TurnBackUnit
 from pbem.games.axisallies.combat_mines import (
     after_detonation,
@@ -236,7 +235,7 @@ def _next_border(state: AxisState, borders: tuple[Border, ...], events: tuple[Ev
             continue
         decision = Detonation(seat=seats[0], border=border, rest=borders[i + 1 :], seats=seats[1:])
         return Step(state=push(state, decision), events=events)
-    if not state.attacks and not air.unfought_targets(state) and state.phase == "combat":
+    if state.phase == "combat" and not phase_combat.combats_left(state):
         state = state.model_copy(update={"phase": "noncombat_move"})
     return Step(state=state, events=events)
 

@@ -2,7 +2,8 @@
 every decision an action of the seat that owns it, every die through the protocol, the rules in the combat
 library (:mod:`.combat`).
 
-The moving power picks the next combat (``fight``). Then, in order:
+The moving power picks the next combat (``fight``); a sea zone's is fought by :mod:`.sea_battle`, which shares
+the fire, aims and casualties below. Then, in order:
 
 * round 1 with attacks from several territories tied for the most land units: the attacker names the main
   attack (``main``, p.19; the others flank);
@@ -31,6 +32,7 @@ from typing import Literal
 
 from pbem.games.axisallies import air_sorties as air
 from pbem.games.axisallies import combat as lib
+from pbem.games.axisallies import sea_battle as sea
 from pbem.games.axisallies.actions import (
     Aim,
     Casualty,
@@ -47,9 +49,9 @@ from pbem.games.axisallies.actions import (
     TurnAside,
 )
 from pbem.games.axisallies.combat_start import defenders_in
-from pbem.games.axisallies.combat_types import Battle, FireGroup, Hit, Piece, Units
+from pbem.games.axisallies.combat_types import Battle, Cargo, FireGroup, Hit, Piece, Units, add
 from pbem.games.axisallies.movement import retreat_destinations
-from pbem.games.axisallies.position import Position, enemy
+from pbem.games.axisallies.position import Position, enemy, graph_of
 from pbem.games.axisallies.state import (
     AimHits,
     AirDefenseRoll,
@@ -74,7 +76,15 @@ from pbem.games.axisallies.supply import sources
 from pbem.kit.machine import pop, push, replace_top, top
 from pbem.rules.contract import ALLOW, Event, Outcome, RollRequest, RollSpec, Step, Verdict, deny
 
-__all__ = ["battle_of"]
+__all__ = [
+    "attacker_seat",
+    "battle_of",
+    "chosen_counts",
+    "conclude_combat",
+    "defender_seat",
+    "fire_volley",
+    "shoot_down",
+]
 
 
 def _units(counts: Counts) -> dict[Piece, int]:
@@ -86,16 +96,20 @@ def _counts(units: Units) -> Counts:
 
 
 def battle_of(record: BattleRecord) -> Battle:
-    """The combat library's view of the combat under way."""
+    """The combat library's view of the combat under way (at sea: the attacking ships with the air units, the
+    damaged battleships, the convoy still in the combat)."""
+    cargo = Cargo(_units(record.cargo_units), dict(record.cargo_supply))
     return Battle(
         space=record.space,
-        kind="land",
+        kind=record.kind,
         attacker=record.attacker,
         land={o: _units(c) for o, c in record.land.items()},
-        air_sea=_units(record.air),
+        air_sea=add(_units(record.air), _units(record.ships)),
         defenders=_units(record.defenders),
         round=record.round,
         main=record.main,
+        damaged=_units(record.damaged),
+        cargo=None if cargo.empty() else cargo,
         must_press=record.must_press,
     )
 
@@ -116,8 +130,10 @@ def _attacker_seat(state: AxisState) -> str:
 def _defender_seat(state: AxisState, record: BattleRecord) -> str:
     """RULING: the seat of the defending power with the most pieces there (France: its allegiance's operator)."""
     counts: dict[str, int] = {}
-    for k, n in record.defenders.items():
+    for k, n in {**record.cargo_units, **record.defenders}.items():
         counts[split(k)[0]] = counts.get(split(k)[0], 0) + n
+    for power in record.cargo_supply:  # a convoy of supply alone sails on its power's marker (p.18)
+        counts.setdefault(power, 0)
     side = enemy(record.attacker)
     for power, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
         if power == "france":
@@ -130,7 +146,12 @@ def _defender_seat(state: AxisState, record: BattleRecord) -> str:
 
 
 def _targets(state: AxisState) -> list[str]:
-    return sorted({g.target for g in state.attacks} | air.unfought_targets(state))
+    return sorted({g.target for g in state.attacks} | air.unfought_targets(state) | set(state.naval))
+
+
+def combats_left(state: AxisState) -> bool:
+    """Whether a land, air or sea combat is still to be fought this turn."""
+    return bool(_targets(state))
 
 
 def fights(state: AxisState, seat: str) -> Iterator[Fight]:
@@ -147,6 +168,8 @@ def can_fight(state: AxisState, seat: str, act: Fight) -> Verdict:
 def fight(state: AxisState, seat: str, act: Fight) -> Step[AxisState]:
     """p.19: the combat on ``target``: its attackers by origin, its defenders (every enemy combat unit there)."""
     pack = state.pack
+    if graph_of(pack).kind(act.target) == "sea":
+        return sea.fight_at_sea(state, seat, act.target)
     groups = [g for g in state.attacks if g.target == act.target]
     land: dict[str, Counts] = {}
     for g in groups:
@@ -358,9 +381,14 @@ def _fire(
     state = _with_battle(state, record.model_copy(update={"fire": fire}))
     if not fire:
         return _fired(state, role, events)
-    specs = lib.roll_specs(state.pack, groups, f"{role[0]}{record.round}")
+    specs = lib.roll_specs(state.pack, groups, _prefix(record, role))
     waiting = push(state, FireRoll(seat=_attacker_seat(state), role=role)).with_rolls(RollRequest(rolls=specs))
     return Step(state=waiting, events=events)
+
+
+def _prefix(record: BattleRecord, role: str) -> str:
+    """Roll ids of a volley: ``a1``, ``d1`` (steps 2 and 3 of round 1); ``sa1``, ``sd1``: Surprise Strikes (p.34)."""
+    return f"{'s' if record.stage == 'surprise' else ''}{role[0]}{record.round}"
 
 
 def _group(record: GroupRecord) -> FireGroup:
@@ -375,7 +403,7 @@ def rolled(state: AxisState, outcome: Outcome) -> Step[AxisState]:
     decision = top(state, FireRoll)
     record = _battle(state)
     dice = outcome.dice or {}
-    prefix = f"{decision.role[0]}{record.round}"
+    prefix = _prefix(record, decision.role)
     fire = []
     for i, g in enumerate(record.fire):
         faces = dice.get(f"{prefix}-{i}")
@@ -468,7 +496,7 @@ def _assign(state: AxisState, role: Literal["attacker", "defender"], events: tup
     """The hits of ``role``'s fire go to the other side, who picks its casualties (p.21, p.22)."""
     record = _battle(state)
     scored = [lib.Scored(_group(g), _hits(state, g), dict(g.aims)) for g in record.fire]
-    hits = lib.volley(state.pack, battle_of(record), scored)
+    hits = lib.volley(state.pack, battle_of(record), scored, escorts_shield=sea.shield(state))
     pool = _pool(state, role)
     if not hits or lib.hits_assignable(hits, pool) == 0:
         return _after_casualties(state, role, events)
@@ -510,7 +538,7 @@ def _origins(state: AxisState, decision: TakeCasualties, unit_key: str) -> list[
     """Where a casualty may come from: the defender's pieces are in the space (None); the attacker names the
     origin of each land unit lost (it decides flanking and the supply to press, pp.19, 23)."""
     record = _battle(state)
-    if decision.role == "defender" or unit_key in record.air:
+    if decision.role == "defender" or record.kind == "sea" or unit_key in record.air:
         return [None]
     return [
         o for o, c in sorted(record.land.items()) if c.get(unit_key, 0) > decision.chosen.get(o, {}).get(unit_key, 0)
@@ -549,6 +577,8 @@ def casualty(state: AxisState, seat: str, act: Casualty) -> Step[AxisState]:
         return Step(state=replace_top(state, decision), events=(event,))
     state = pop(state)
     record = _battle(state)
+    if record.kind == "sea":
+        return sea.casualties_taken(state, decision, (event,))
     if decision.role == "defender":
         state = _with_battle(state, record.model_copy(update={"marked": _chosen(decision)}))
         return _after_casualties(state, "attacker", (event,))
@@ -585,6 +615,8 @@ def _after_casualties(
     state: AxisState, fired: Literal["attacker", "defender"], events: tuple[Event, ...]
 ) -> Step[AxisState]:
     record = _battle(state)
+    if record.kind == "sea":
+        return sea.after_casualties(state, fired, events)
     if fired == "attacker":
         orders_ = lib.Orders(fight=record.fight, exempt_stay=record.exempt_stay)
         groups = lib.defense_fire(state.pack, battle_of(record), lib.fighting(state.pack, battle_of(record), orders_))
@@ -718,6 +750,8 @@ def turn_asides(state: AxisState, seat: str) -> Iterator[TurnAside]:
 
 def can_turn_aside(state: AxisState, seat: str, act: TurnAside) -> Verdict:
     record = _battle(state)
+    if record.kind == "sea":
+        return deny("23", "sea-press-with-all", "at sea the attacker presses with every unit or ceases")
     if record.paid:
         return deny("23", "turn-aside-first", "units are turned aside before the supply is paid")
     if record.must_press:
@@ -796,6 +830,8 @@ def can_press(state: AxisState, seat: str, act: Press) -> Verdict:
 
 def press(state: AxisState, seat: str, act: Press) -> Step[AxisState]:
     record = _battle(state)
+    if record.kind == "sea":
+        return sea.next_round(state, seat)
     battle = lib.after_press(state.pack, battle_of(record), _press(state))
     record = record.model_copy(
         update={
@@ -921,6 +957,9 @@ def _finish(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
 
 def done_in_combat(state: AxisState, seat: str, act: Done) -> Step[AxisState] | None:
     """``done`` where a combat decision allows it (stop striking, aiming or retreating); None elsewhere."""
+    at_sea = sea.done_at_sea(state, seat)
+    if at_sea is not None:
+        return at_sea
     kind = state.pending[-1].kind if state.pending else ""
     if kind == "strike_supply":
         return done_striking(state, seat)
@@ -929,3 +968,13 @@ def done_in_combat(state: AxisState, seat: str, act: Done) -> Step[AxisState] | 
     if kind == "retreats":
         return done_retreating(state, seat)
     return None
+
+
+# --- the names :mod:`.sea_battle` shares ------------------------------------------------------------------------
+
+attacker_seat = _attacker_seat
+defender_seat = _defender_seat
+fire_volley = _fire
+chosen_counts = _chosen
+shoot_down = _shot_down
+conclude_combat = _conclude

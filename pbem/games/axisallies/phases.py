@@ -7,18 +7,21 @@ is accepted cannot drift apart.
 
 * setup (p.9): the UK's variable reinforcements, one piece at a time, then ``done``.
 * phase 1 (p.12): convoys advance by themselves at the start of the turn (:func:`convoys`).
-* phase 2 (p.13): ``pay_upkeep`` (Malta), ``requisition`` one unit or supply point at a time (the US also the
-  Free French, ``france:type``, :mod:`.operated`), ``lay_mine`` / ``lay_sea_mine`` (p.14, :mod:`.mines`).
+* phase 2 (p.13): ``pay_upkeep`` (Malta), ``repair`` (p.13, :mod:`.sea_repair`), ``requisition`` one unit or supply
+  point at a time (the US also the Free French, ``france:type``, :mod:`.operated`), ``lay_mine`` / ``lay_sea_mine``
+  (p.14, :mod:`.mines`).
 * phase 3 (pp.15-18): ``move`` land units (blitzes capture at once; a move into attack position needs the
   supply for an attack there), then ``commit`` units to attacks and ``pay`` their supply (an attack that can
   no longer be paid is ``withdraw`` n); ``done`` checks that every unit that moved into attack position attacks
   while it can and every attack is paid in full. In the round of Operation Torch the landings start declared.
-* phase 4 (pp.19-23): :mod:`.phase_combat`.
+  Sea units move into attack position and their attacks are declared by the move (:mod:`.sea_moves`; the
+  optional attack of a friendly zone holding enemy submarines or transports is ``sea_attack``).
+* phase 4 (pp.19-23): :mod:`.phase_combat` (at sea :mod:`.sea_battle`).
 * phase 5 (p.24): ``move`` land, air and sea units that neither moved nor fought (scout cars that attacked within
   their Long-Range Patrol, :mod:`.patrols`); ``load`` cargo onto the next truck out (p.32, :mod:`.trucks`);
   ``airlift`` with the optional Air Transport (p.38, :mod:`.airlift`).
-* phase 6 (p.25): ``deploy`` everything in the Reinforcements Zone; what cannot go anywhere is lost; then the
-  sea mines of the zones that received cargo (p.27, :mod:`.convoy_mines`).
+* phase 6 (p.25): ``deploy`` everything in the Reinforcements Zone, ``escort`` open convoys (:mod:`.sea_escorts`);
+  what cannot go anywhere is lost; then the sea mines of the zones that received cargo (p.27, :mod:`.convoy_mines`).
 * land mines (p.26, :mod:`.mines`): after the declarations, on every crossed border; a blitzer waits for them.
 * the end of every phase (p.12): stacking. An opposing player may ``move_excess`` pieces out, then the owner
   must ``destroy`` pieces until the territory is within its limit.
@@ -29,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pbem.games.axisallies import air_sorties as air
-from pbem.games.axisallies import convoy_mines, mines, patrols, phase_combat, trucks
+from pbem.games.axisallies import convoy_mines, mines, patrols, phase_combat, sea_escorts, sea_moves, trucks
 from pbem.games.axisallies import reserve as strategic
 from pbem.games.axisallies.actions import (
     Claim,
@@ -63,7 +66,6 @@ from pbem.games.axisallies.economy import (
 from pbem.games.axisallies.movement import Phase as MovePhase
 from pbem.games.axisallies.movement import (
     check_land_move,
-    check_sea_move,
     excess_destinations,
     landing_spaces,
     may_enter,
@@ -172,6 +174,7 @@ def start_turn(state: AxisState) -> Step[AxisState]:
             "landing": tuple(sorted(landing_spaces(state.pack, state.position(), _side(state, state.power)))),
         }
     )
+    duty = sea_escorts.on_duty(state)  # p.12: the escorts in place before the convoys move land
     state, events = convoys(state)
     state = _torch_landings(state)
     rp = income(state.pack, state.position(), state.power, upkeep_paid=False)
@@ -183,7 +186,7 @@ def start_turn(state: AxisState) -> Step[AxisState]:
         data={"power": state.power, "round": state.round, "rp": rp.value},
         text=f"round {state.round}: {state.pack.power(state.power).name}'s turn, {rp.value} RP",
     )
-    return Step(state=state, events=(started, *events))
+    return Step(state=sea_escorts.with_landings(state, duty), events=(started, *events))
 
 
 def _torch_landings(state: AxisState) -> AxisState:
@@ -228,7 +231,9 @@ def convoys(state: AxisState) -> tuple[AxisState, tuple[Event, ...]]:
         cargo = {k: n for k, n in _pieces_of(state, power, zone.id).items() if pack.unit(*split(k)).category == "land"}
         at_sea = state.convoy_supply.get(zone.id, {}).get(power, 0)
         if sea_to is not None:  # Suez: cargo to Cairo, ships to sea zone 31
-            ships = {k: n for k, n in _pieces_of(state, power, zone.id).items() if k not in cargo}
+            ships = {
+                k: n for k, n in _pieces_of(state, power, zone.id).items() if pack.unit(*split(k)).category == "sea"
+            }
             for k, n in ships.items():
                 state = _with_piece(_with_piece(state, zone.id, k, -n), sea_to, k, n)
         if not cargo and not at_sea:
@@ -417,6 +422,8 @@ def dones(state: AxisState, seat: str) -> Iterator[Done]:
 def can_done(state: AxisState, seat: str, act: Done) -> Verdict:
     if state.pending and state.pending[-1].kind == "retreats":
         return phase_combat.can_done_retreating(state)
+    if state.pending and state.pending[-1].kind == "land_escorts":
+        return sea_escorts.can_done_landing(state)
     if state.pending:
         return ALLOW  # an opposing player stops moving excess units; an attacker strikes or aims no more
     if state.phase == "declare":
@@ -676,6 +683,8 @@ def _paths(state: AxisState, start: str, unit: UnitType) -> Iterator[tuple[str, 
         for edge in graph.edges(path[-1]):
             if edge.type == "convoy" or edge.b in path or land != (edge.type == "land"):
                 continue
+            if not land and edge.type == "coast":  # sea units sail from sea zone to sea zone (p.33)
+                continue
             if beyond and edge.b not in road:
                 continue
             nexts.append((*path, edge.b))
@@ -700,7 +709,7 @@ def _check_path(state: AxisState, position: Position, power: str, unit: UnitType
         return check_land_move(
             pack, scenario_of(state), position, power, unit.type, path, phase=phase, blitzed=frozenset(state.blitzed)
         )
-    return check_sea_move(pack, scenario_of(state), position, power, unit.type, path, phase="noncombat")
+    return sea_moves.check_move(state, power, unit, path)
 
 
 def find_path(
@@ -780,11 +789,11 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
 
 
 def _may_move(state: AxisState, unit: UnitType, space: str) -> bool:
-    """Which pieces this engine moves in each phase: land units in the combat move; land, air and sea units in the
-    noncombat move; land units at sea are convoy cargo and never move by themselves (p.14)."""
+    """Which pieces move in each phase: land, air and sea units; land units at sea are convoy cargo and never move
+    by themselves (p.14)."""
     if graph_of(state.pack).kind(space) == "sea" and unit.category == "land":
         return False
-    return unit.category in ("land", "air") or state.phase == "noncombat_move"
+    return unit.category in ("land", "air", "sea")
 
 
 def _landing_waits(state: AxisState, space: str) -> Verdict:
@@ -836,7 +845,7 @@ def can_move(state: AxisState, seat: str, act: Move) -> Verdict:
         return verdict
     if trucks.is_truck(unit) and trucks.carries(state, act.origin):
         return trucks.check_haul(state, unit, path)
-    if state.phase == "combat_move" and not _blitz_path(state, path):
+    if state.phase == "combat_move" and unit.category == "land" and not _blitz_path(state, path):
         arrived = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
         if not _could_attack(arrived.model_copy(update={"phase": "declare"}), act.to, act.unit):
             return deny("15", "no-supply-for-attack", f"from {act.to} no attack could be paid for")
@@ -941,7 +950,11 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
         assert found is not None  # can_move found it
         path = found
     side = _side(state, state.power)
-    blitz = state.phase == "combat_move" and status(state.pack, state.position(), path[1], side) == "hostile"
+    blitz = (
+        state.phase == "combat_move"
+        and unit.category == "land"
+        and status(state.pack, state.position(), path[1], side) == "hostile"
+    )
     if blitz and along is None:
         state = record_tank(state, path)
     if blitz and mines.blitz_mined(state, path):  # p.26: the owner decides before the blitz takes the territory
@@ -951,6 +964,8 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
         events.extend(hauled)
     state = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
     state = state.model_copy(update={"french": moved_french(state, power, act.origin, act.to)})
+    if unit.category == "sea":
+        state = sea_moves.carry_damage(state, k, act.origin, act.to)
     if state.phase == "combat_move":
         state = state.model_copy(update={"moved": added(state.moved, act.to, k, 1)})
         if patrols.patrolling(unit):
@@ -961,6 +976,8 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
                 events.extend(captured)
             if len(path) == 3:
                 state = state.model_copy(update={"exhausted": added(state.exhausted, act.to, k, 1)})
+        elif unit.category == "sea":  # p.18: a sea attack is declared by the move itself (sea_moves)
+            state = sea_moves.combat_moved(state, act.origin, path)
         elif blitz:
             state, captured = _blitz(state, path[1])
             events.extend(captured)
@@ -1249,7 +1266,8 @@ def _after_declare(state: AxisState) -> AxisState:
             k = key(*resolve(state, named))
             attacking[(group.origin, k)] = attacking.get((group.origin, k), 0) + n
     state = patrols.after_declare(state, attacking)
-    phase = "combat" if state.attacks or air.unfought_targets(state) else "noncombat_move"
+    state = sea_moves.declare(state)
+    phase = "combat" if phase_combat.combats_left(state) else "noncombat_move"
     attacked = tuple(sorted({g.target for g in state.attacks}))
     return state.model_copy(update={"spent": spent, "phase": phase, "attacked": attacked})
 
@@ -1326,8 +1344,6 @@ def can_deploy(state: AxisState, seat: str, act: Deploy) -> Verdict:
     if act.to not in graph.nodes:
         return deny("10", "unknown-space", f"{act.to} is not a space of the map")
     unit = None if act.unit == SUPPLY else state.pack.unit(state.power, act.unit)
-    if unit is not None and unit.category == "air" and graph.kind(act.to) == "sea":
-        return deny("25", "air-to-convoy", "this engine deploys air units to territories only")
     if anzac_allows(state, unit, act.to) or (unit is None and act.to == strategic.supply_staging(state)):
         return ALLOW
     return check_deployment(

@@ -5,17 +5,17 @@ with ``PBEM_GAMES=pbem.games.axisallies.ruleset:RULESET``. What it enforces is l
 :mod:`.phase_combat`; the seats and resignations in :mod:`.seats`; setup, rounds and victory in
 :mod:`.scenarios`.
 
-Air units attack territories (:mod:`.air_sorties`: the combat move out, air defense, the landing after) and
-mechanized infantry blitz only along with a tank (:mod:`.blitz_pairs`).
+Air units attack territories and sea zones (:mod:`.air_sorties`: the combat move out, air defense, the landing
+after); sea units make combat moves and attack (:mod:`.sea_moves`), sea combats and convoy interdiction are
+fought in :mod:`.sea_battle`; mechanized infantry blitz only along with a tank (:mod:`.blitz_pairs`).
 
 Mines (:mod:`.mines`, :mod:`.convoy_mines`), truck cargo (:mod:`.trucks`), Long-Range Patrol (:mod:`.patrols`),
-the Free French (:mod:`.operated`) and the optional rules (:mod:`.bidding`, :mod:`.reinforcing`, :mod:`.airlift`,
-:mod:`.reserve`, :mod:`.advantages`) are listed with what is not enforced yet in ``docs/axisallies-rules.md``.
+the Free French (:mod:`.operated`), the optional rules (:mod:`.bidding`, :mod:`.reinforcing`, :mod:`.airlift`,
+:mod:`.reserve`, :mod:`.advantages`) and the war at sea (:mod:`.sea_moves`, :mod:`.sea_battle`, :mod:`.sea_escorts`,
+:mod:`.sea_repair`) are listed with what is not enforced yet in ``docs/axisallies-rules.md``.
 
-Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): sea
-combat moves, hence sea attacks and air attacks on sea zones, sea combat, convoy interdiction and escorts;
-sea mines against moving sea units; air units deployed to convoy zones;
-supply token exchange.
+Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): sea mines
+against moving sea units; supply token exchange.
 """
 
 from __future__ import annotations
@@ -28,6 +28,10 @@ from pydantic import TypeAdapter
 from pbem.games.axisallies import airlift, bidding, convoy_mines, mines, present, reinforcing, trucks
 from pbem.games.axisallies import phase_combat as pc
 from pbem.games.axisallies import phases as ph
+from pbem.games.axisallies import sea_battle as sb
+from pbem.games.axisallies import sea_escorts as se
+from pbem.games.axisallies import sea_moves as sm
+from pbem.games.axisallies import sea_repair as sr
 from pbem.games.axisallies.actions import (
     Aim,
     Airlift,
@@ -41,16 +45,21 @@ from pbem.games.axisallies.actions import (
     Destroy,
     Detonate,
     Done,
+    Escape,
+    Escort,
     Fight,
+    LandEscort,
     LayMine,
     LaySeaMine,
     Load,
+    LoseCargo,
     Main,
     MineLoss,
     MineName,
     Move,
     MoveExcess,
     MoveIn,
+    NameCargo,
     Order,
     Pay,
     PayUpkeep,
@@ -58,9 +67,12 @@ from pbem.games.axisallies.actions import (
     Press,
     PressPay,
     Reinforce,
+    Repair,
     Requisition,
     Retreat,
+    SeaAttack,
     Strike,
+    Submerge,
     TurnAside,
     TurnBackUnit,
     Withdraw,
@@ -110,12 +122,17 @@ MACHINE: Machine[AxisState, Any] = Machine(
     phases=(
         Phase("allot", ("allot",), rule="38", to_act=_bidder),
         Phase("setup", ("place", "done"), rule="9", to_act=_uk),
-        Phase("purchase", ("pay_upkeep", "requisition", "lay_mine", "lay_sea_mine", "done"), rule="13", to_act=_mover),
+        Phase(
+            "purchase",
+            ("pay_upkeep", "requisition", "lay_mine", "lay_sea_mine", "repair", "done"),
+            rule="13",
+            to_act=_mover,
+        ),
         Phase("combat_move", ("move", "done"), rule="15", to_act=_mover),
-        Phase("declare", ("commit", "pay", "withdraw", "done"), rule="18", to_act=_mover),
+        Phase("declare", ("commit", "pay", "withdraw", "sea_attack", "done"), rule="18", to_act=_mover),
         Phase("combat", ("fight",), rule="19", to_act=_mover),
         Phase("noncombat_move", ("move", "load", "airlift", "claim", "done"), rule="24", to_act=_mover),
-        Phase("deploy", ("deploy", "done"), rule="25", to_act=_mover),
+        Phase("deploy", ("deploy", "escort", "done"), rule="25", to_act=_mover),
         Phase("over", (), rule="6", to_act=lambda s: ()),
     ),
     interrupts=(
@@ -137,6 +154,10 @@ MACHINE: Machine[AxisState, Any] = Machine(
         Interrupt("sea_detonation", ("detonate", "done"), rule="27"),
         Interrupt("sea_mine_roll", (), rule="27", resume=convoy_mines.sea_mines_rolled),
         Interrupt("sea_mine_loss", ("mine_loss", "mine_name"), rule="27"),
+        Interrupt("submerging", ("submerge", "done"), rule="34"),
+        Interrupt("transport_hits", ("lose_cargo", "name_cargo"), rule="21"),
+        Interrupt("escapes", ("escape", "done"), rule="22"),
+        Interrupt("land_escorts", ("land_escort", "done"), rule="12"),
     ),
     actions=(
         action(Place, legal=ph.places, can=ph.can_place, effect=ph.place_unit),
@@ -172,6 +193,14 @@ MACHINE: Machine[AxisState, Any] = Machine(
         action(MineLoss, legal=convoy_mines.mine_losses, can=convoy_mines.can_mine_loss, effect=convoy_mines.mine_loss),
         action(MineName, legal=convoy_mines.mine_names, can=convoy_mines.can_mine_name, effect=convoy_mines.mine_name),
         action(Reinforce, legal=reinforcing.reinforces, can=reinforcing.can_reinforce, effect=reinforcing.reinforce),
+        action(SeaAttack, legal=sm.sea_attacks, can=sm.can_sea_attack, effect=sm.sea_attack),
+        action(Submerge, legal=sb.submerges, can=sb.can_submerge, effect=sb.submerge),
+        action(LoseCargo, legal=sb.lose_cargos, can=sb.can_lose_cargo, effect=sb.lose_cargo),
+        action(NameCargo, legal=sb.name_cargos, can=sb.can_name_cargo, effect=sb.name_cargo),
+        action(Escape, legal=sb.escapes, can=sb.can_escape, effect=sb.escape),
+        action(Escort, legal=se.escorts, can=se.can_escort, effect=se.escort),
+        action(LandEscort, legal=se.land_escorts, can=se.can_land_escort, effect=se.land_escort),
+        action(Repair, legal=sr.repairs, can=sr.can_repair, effect=sr.repair),
         action(Done, legal=ph.dones, can=ph.can_done, effect=ph.done),
     ),
 )
@@ -200,6 +229,13 @@ class AxisAllies(Ruleset[AxisState]):
             "presses unpaid (on)",
             default="off",
             choices=("off", "on"),
+        ),
+        OptionSpec(
+            id="escorts_shield",
+            description="notes §10.12: only the escorts a hit could fall on keep it off the defender's transports "
+            "(reachable, the p.21 worked example), or every escort does (all)",
+            default="reachable",
+            choices=("reachable", "all"),
         ),
         OptionSpec(
             id="tiger_tanks",
@@ -304,6 +340,18 @@ class AxisAllies(Ruleset[AxisState]):
             fire = state.battle.fire
             if 0 <= value < len(fire):
                 return present.label(state.pack, fire[value].power, "unit", fire[value].type) or str(value)
+        if field == "supply" and isinstance(value, list):  # cargo at sea: "power:points" (p.21)
+            if not value:
+                return "no supply"
+            return super().label(state, field, value)
+        if field == "supply" and isinstance(value, str) and ":" in value:
+            power, _, points = value.partition(":")
+            name = next((p.name for p in state.pack.powers if p.id == power), power)
+            return f"{points} {name} supply"
+        if field == "unit" and value == "convoy:transport":
+            return "the transports (two pieces of cargo)"
+        if field == "type" and isinstance(value, str):  # a unit type named for a transport hit (p.21)
+            return value.replace("_", " ")
         return present.label(state.pack, state.power, field, value) or super().label(state, field, value)
 
     def period(self, state: AxisState) -> str:
@@ -359,6 +407,7 @@ class AxisAllies(Ruleset[AxisState]):
             "reserve": {p: dict(r) for p, r in state.reserve.items()},
             "rp": state.rp,
             "seats": dict(state.seats),
+            "damaged": {z: dict(c) for z, c in state.damaged.items()},
         }
         if state.battle is not None:
             facts["battle"] = state.battle.model_dump(mode="json")

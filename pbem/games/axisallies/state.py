@@ -173,6 +173,24 @@ class BattleRecord(_Model):
     defender_hits: int = 0
     turned: dict[str, Counts] = Field(default_factory=dict)
     paid: dict[str, dict[str, int]] = Field(default_factory=dict)
+    kind: Literal["land", "sea"] = "land"
+    """A sea combat (:mod:`.sea_battle`) keeps its own fields below."""
+    ships: Counts = Field(default_factory=dict)
+    """The attacking sea units still in a sea combat (on the board in the zone, p.16)."""
+    damaged: Counts = Field(default_factory=dict)
+    """Battleships of either side in the combat already hit once (p.33)."""
+    cargo_units: Counts = Field(default_factory=dict)
+    """The defender's land units at sea still in a convoy combat (on its virtual transports, p.14)."""
+    cargo_supply: dict[str, int] = Field(default_factory=dict)
+    """Power -> the defender's supply points at sea still in a convoy combat."""
+    stage: Literal["", "surprise"] = ""
+    """``surprise``: step 1 of a sea round, the Surprise Strikes (p.34); casualties wait for its end."""
+    struck: Counts = Field(default_factory=dict)
+    """Submarines (either side) that made a Surprise Strike this round: they fire no more this round (p.34)."""
+    submerged: Counts = Field(default_factory=dict)
+    """Submarines (either side) that submerged: out of the combat to its end (p.34)."""
+    lost: Counts = Field(default_factory=dict)
+    """Hit points the attacker took in the Surprise Strikes, removed at the end of step 1 (p.34)."""
 
 
 class ChooseMain(Pending):
@@ -326,6 +344,39 @@ class Patrol(_Model):
     attacked: bool = False
 
 
+class Submerging(Pending):
+    """p.34: ``role`` says which of its submarines submerge (one at a time, then ``done``)."""
+
+    kind: Literal["submerging"] = "submerging"
+    role: Literal["attacker", "defender"]
+
+
+class TransportHits(Pending):
+    """p.21: hits on the defender's transports, one at a time: the loser picks the first piece of cargo
+    (``step`` ``first``), the firer names a type (``name``), the loser picks a piece of it (``second``)."""
+
+    kind: Literal["transport_hits"] = "transport_hits"
+    left: int
+    step: Literal["first", "name", "second"] = "first"
+    named: str = ""
+    fired: Literal["attacker", "defender"]
+    """Whose fire scored the hits (the combat goes on after them, :mod:`.sea_battle`)."""
+
+
+class Escapes(Pending):
+    """p.22 step 4: the defender may let cargo escape from the convoy combat (``used``: pieces so far)."""
+
+    kind: Literal["escapes"] = "escapes"
+    used: int = 0
+
+
+class LandEscorts(Pending):
+    """p.12 phase 1: the power's escorting air units (zone -> counts) still to land."""
+
+    kind: Literal["land_escorts"] = "land_escorts"
+    left: dict[str, Counts]
+
+
 PendingDecision = Annotated[
     ExcessMove
     | ExcessDestroy
@@ -344,7 +395,11 @@ PendingDecision = Annotated[
     | TurnBack
     | SeaDetonation
     | SeaMineRoll
-    | SeaMineLoss,
+    | SeaMineLoss
+    | Submerging
+    | TransportHits
+    | Escapes
+    | LandEscorts,
     Field(discriminator="kind"),
 ]
 
@@ -412,6 +467,11 @@ class AxisState(MachineState):
     attacks: tuple[AttackGroup, ...] = ()
     battle: BattleRecord | None = None
     attacked: tuple[str, ...] = ()
+    naval: tuple[str, ...] = ()
+    """Sea zones the mover's sea units attack this turn, not yet fought (pp.16-18, :mod:`.sea_moves`); empty
+    between turns, as phase 4 fights every one."""
+    damaged: dict[str, Counts] = Field(default_factory=dict)
+    """Space -> battleships there already hit once (p.33)."""
     options: dict[str, str] = Field(default_factory=dict)
     resigned: tuple[str, ...] = ()
     land_mines: dict[str, dict[str, tuple[int, ...]]] = Field(default_factory=dict)

@@ -60,6 +60,7 @@ def _registered(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_play_outs_conform(scenario: str) -> None:
     kinds = conform(scenario, seed=1, mutations=1)
     assert {"flew_to_attack", "air_defense", "landed"} <= kinds  # random players attack with air units too
+    assert "sea_combat_started" in kinds  # and fight at sea
 
 
 @pytest.mark.slow

@@ -1,0 +1,141 @@
+"""Sea combat moves and sea attack declarations of *Axis & Allies: North Africa* (pp.11, 15-18, 24, 33-34).
+
+* p.15: sea units are in attack position in a hostile sea zone (enemy surface warships or air units, p.11) or
+  in a sea zone whose only enemy units are submarines and/or transports (reinforcements at sea, land units or
+  supply, p.14). A sea combat move ends in attack position, except a move out of a hostile starting zone
+  (p.17, "escape"); the path itself (stops in hostile zones, submarines through them but not past an enemy
+  destroyer, the Strait of Messina, no zone twice) is :func:`.movement.check_sea_move`'s.
+* p.18 declarations, sea units: those in a hostile zone must attack (p.17: units starting in one either stay
+  and attack or move out); those in a friendly zone holding enemy units must attack if any of them combat moved
+  there from a friendly space (so do air units that flew there, :mod:`.air_sorties`); the others there may
+  (``sea_attack``).
+* p.33: a battleship hit once stays damaged (``state.damaged``) until repaired. Pieces are interchangeable, so
+  RULING: a damaged battleship moves before an undamaged one of its zone (towards the repair base of p.13).
+
+Sea zones to be fought are kept in ``state.naval``; :mod:`.sea_battle` fights them in phase 4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from pbem.games.axisallies.actions import SeaAttack
+from pbem.games.axisallies.data import AxisAlliesPack, UnitType
+from pbem.games.axisallies.movement import check_sea_move
+from pbem.games.axisallies.position import Position, graph_of, sea_status, side_of
+from pbem.games.axisallies.state import AxisState, added, split
+from pbem.rules.contract import ALLOW, Event, Step, Verdict, deny
+
+__all__ = [
+    "attack_position",
+    "can_sea_attack",
+    "carry_damage",
+    "check_move",
+    "combat_moved",
+    "declare",
+    "enemy_at_sea",
+    "sea_attack",
+    "sea_attacks",
+]
+
+
+def _side(state: AxisState) -> str:
+    return state.pack.power(state.power).side or "axis"
+
+
+def enemy_at_sea(pack: AxisAlliesPack, position: Position, zone: str, side: str) -> bool:
+    """Whether ``zone`` holds pieces of the other side: units, or supply at sea on its powers' markers (p.14)."""
+    pieces = position.pieces.get(zone, {})
+    if any(n > 0 and side_of(pack, position, p, zone) != side for (p, _), n in pieces.items()):
+        return True
+    at_sea = position.convoy_supply.get(zone, {})
+    return any(n > 0 and side_of(pack, position, p, zone) != side for p, n in at_sea.items())
+
+
+def attack_position(pack: AxisAlliesPack, position: Position, zone: str, side: str) -> bool:
+    """p.15: an air or sea unit of ``side`` is in attack position in ``zone``: hostile, or holding enemy units."""
+    if graph_of(pack).kind(zone) != "sea":
+        return False
+    return sea_status(pack, position, zone, side) == "hostile" or enemy_at_sea(pack, position, zone, side)
+
+
+def check_move(state: AxisState, power: str, unit: UnitType, path: Sequence[str]) -> Verdict:
+    """pp.16-17, 24: whether ``power``'s sea ``unit`` may sail ``path`` in the current phase. A combat move
+    may also end where the only enemy pieces are supply at sea (transports, p.14)."""
+    pack, position = state.pack, state.position()
+    scenario = pack.scenario(state.scenario)
+    combat = state.phase == "combat_move"
+    verdict = check_sea_move(
+        pack, scenario, position, power, unit.type, path, phase="combat" if combat else "noncombat"
+    )
+    cargo_only = combat and not verdict.ok and verdict.reason == "not-attack-position"
+    if cargo_only and attack_position(pack, position, path[-1], side_of(pack, position, power, path[0])):
+        return ALLOW
+    return verdict
+
+
+def combat_moved(state: AxisState, origin: str, path: Sequence[str]) -> AxisState:
+    """p.18: a sea unit that combat moved from a friendly zone into attack position obliges its zone's attack
+    (a move out of a hostile zone is an escape, p.17, and obliges nothing)."""
+    pack, position, side = state.pack, state.position(), _side(state)
+    escaping = sea_status(pack, position, origin, side) == "hostile"
+    end = path[-1]
+    if escaping or not attack_position(pack, position, end, side) or end in state.naval:
+        return state
+    return state.model_copy(update={"naval": tuple(sorted({*state.naval, end}))})
+
+
+def _has_ships(state: AxisState, zone: str) -> bool:
+    return any(
+        n > 0 and split(k)[0] == state.power and state.pack.unit(*split(k)).category == "sea"
+        for k, n in state.pieces.get(zone, {}).items()
+    )
+
+
+def declare(state: AxisState) -> AxisState:
+    """p.18, p.17: at the end of the combat move every hostile zone holding the mover's sea units is attacked
+    (they stayed), and every zone its air units flew to attack holds a sea combat too."""
+    pack, position, side = state.pack, state.position(), _side(state)
+    zones = set(state.naval)
+    for zone in pack.sea_zones:
+        if _has_ships(state, zone.id) and sea_status(pack, position, zone.id, side) == "hostile":
+            zones.add(zone.id)
+    zones |= {s.target for s in state.sorties if graph_of(pack).kind(s.target) == "sea" and not s.fought}
+    zones = {z for z in zones if attack_position(pack, position, z, side)}
+    return state.model_copy(update={"naval": tuple(sorted(zones))})
+
+
+def sea_attacks(state: AxisState, seat: str) -> Iterator[SeaAttack]:
+    for zone in state.pack.sea_zones:
+        if _has_ships(state, zone.id):
+            yield SeaAttack(zone=zone.id)
+
+
+def can_sea_attack(state: AxisState, seat: str, act: SeaAttack) -> Verdict:
+    """p.18: sea units in a friendly zone holding enemy submarines or transports may attack them (all of them:
+    p.16, "you must either attack all enemy units in the sea zone, or you must ignore all of them")."""
+    pack = state.pack
+    if act.zone not in graph_of(pack).nodes or graph_of(pack).kind(act.zone) != "sea":
+        return deny("10", "unknown-space", f"{act.zone} is not a sea zone")
+    if not _has_ships(state, act.zone):
+        return deny("18", "no-sea-units", f"{state.power} has no sea units in {act.zone}")
+    if act.zone in state.naval:
+        return deny("18", "already-attacking", f"{act.zone} is attacked already")
+    if not attack_position(pack, state.position(), act.zone, _side(state)):
+        return deny("18", "nothing-to-attack", f"{act.zone} holds no enemy units")
+    return ALLOW
+
+
+def sea_attack(state: AxisState, seat: str, act: SeaAttack) -> Step[AxisState]:
+    state = state.model_copy(update={"naval": tuple(sorted({*state.naval, act.zone}))})
+    event = Event(kind="sea_attack_declared", seat=seat, rule="18", data={"zone": act.zone, "power": state.power})
+    return Step(state=state, events=(event,))
+
+
+def carry_damage(state: AxisState, unit_key: str, origin: str, to: str) -> AxisState:
+    """RULING (p.33, interchangeable pieces): a damaged battleship moves before an undamaged one, so the damage
+    goes with the piece that moved (its move already counted in ``state.pieces``)."""
+    if state.damaged.get(origin, {}).get(unit_key, 0) <= 0:
+        return state
+    damaged = added(added(state.damaged, origin, unit_key, -1), to, unit_key, 1)
+    return state.model_copy(update={"damaged": damaged})
