@@ -11,8 +11,8 @@ Armour Superiority. H: the attacker's d10 on the CRT. I: the defender's hits fir
 opponent's ``displace`` choices; then the Battle Victory bonus APs (§7.5.3), spent at once by the winning units.
 
 A decision with one option is taken without asking; the static side of §10.1 never decides (it Holds, §10.1).
-Rulings: a HQ left alone in a hex after the combat is displaced to the first of its nearest destinations (§5.3.2
-"owner's choice" among equals); a Battle Victory won by the side that is not acting during a nested activation (a
+An HQ left alone in a hex after the combat is displaced where its owner chooses among the nearest destinations
+(§5.3.2, :mod:`.hq_displace`). Ruling: a Battle Victory won by the side that is not acting during a nested activation (a
 Reaction's or a bonus's) earns no bonus APs.
 """
 
@@ -64,8 +64,6 @@ from pbem.games.gazala.combat_displace import (
     check_displacement,
     displacement_chooser,
     displacement_options,
-    hq_displacement_options,
-    hq_displacement_penalty,
     hqs_left_alone,
     overstack_effects,
     retreat_paths,
@@ -96,6 +94,7 @@ from pbem.games.gazala.combat_hits import (
 )
 from pbem.games.gazala.combat_victory import battle_victory
 from pbem.games.gazala.data import Side
+from pbem.games.gazala.hq_displace import displace_or_ask
 from pbem.games.gazala.ops import affordable, after_action, member, side_of_seat, spend
 from pbem.games.gazala.paths import supply
 from pbem.games.gazala.scenarios import static_side
@@ -114,7 +113,7 @@ from pbem.kit.machine import pop, push, top
 from pbem.kit.tables import Term
 from pbem.rules.contract import ALLOW, Event, Outcome, RollRequest, RollSpec, Step, Verdict, deny
 
-__all__ = ["battle_over", "displace_hq", "finish_rbc_move"]
+__all__ = ["battle_over", "finish_rbc_move"]
 
 
 # --- facts of the battle ------------------------------------------------------------------------------------------
@@ -1076,33 +1075,18 @@ def _side_done(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaStat
 # --- the end of the combat: lone HQs, Battle Victory (§5.3.2, §7.5.3) ---------------------------------------------
 
 
-def displace_hq(state: GazalaState, hq: str, events: list[Event]) -> GazalaState:
-    """§5.3.2: ``hq`` goes to the first of its nearest destinations (ruling: the owner's choice among equals) and pays
-    its penalty (one Attack Support point, one Activation space); it stays where it is when it has none."""
-    options = hq_displacement_options(sit_of(state), hq)
-    if not options:
-        return state
-    counter = state.hqs[hq]
-    formation = state.pack.hq(hq).formation
-    level = state.formations[formation]
-    penalty = hq_displacement_penalty(state.pack, support=counter.support, level=level.level)
-    moved = counter.model_copy(update={"hex": options[0], "support": penalty.support})
-    lowered = level.model_copy(update={"level": penalty.level})
-    state = state.model_copy(
-        update={"hqs": {**state.hqs, hq: moved}, "formations": {**state.formations, formation: lowered}}
-    )
-    side = state.pack.formation(formation).side
-    events.append(Event(kind="hq_displaced", seat=side, rule="5.3.2", data={"hq": hq, "dst": options[0]}))
-    return state
-
-
-def _lone_hqs(state: GazalaState, events: list[Event]) -> GazalaState:
+def _lone_hqs(state: GazalaState, events: list[Event]) -> tuple[GazalaState, bool]:
     """§7.5, §5.3.2: an HQ the combat left without a combat unit in the attacking or the defending hex is displaced
-    at once (:func:`displace_hq`)."""
+    at once, where its owner chooses among the nearest destinations (:func:`~.hq_displace.displace_or_ask`);
+    whether the owner's decision is pending."""
     battle = _battle(state)
-    for hq in hqs_left_alone(sit_of(state), (HexId(battle.source), HexId(battle.target))):
-        state = displace_hq(state, hq, events)
-    return state
+    alone = hqs_left_alone(sit_of(state), (HexId(battle.source), HexId(battle.target)))
+    for side in (battle.side, other(battle.side)):
+        own = [hq for hq in alone if state.pack.side_of(hq) == side]
+        state, asking = displace_or_ask(state, side, own, len(own), "battle", events)
+        if asking:
+            return state, True
+    return state, False
 
 
 def battle_over(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
@@ -1110,7 +1094,9 @@ def battle_over(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaSta
     bonus APs (two with an In Command Schwerpunkt unit, Axis), to spend at once: the attacker adds them to its
     activation, the defender acts with them in a nested activation (no Reaction to it)."""
     found = list(events)
-    state = _lone_hqs(state, found)
+    state, asking = _lone_hqs(state, found)
+    if asking:
+        return Step(state=state, events=tuple(found))
     battle = _battle(state)
     assert battle.hits is not None
     eliminated = frozenset(battle.eliminated)

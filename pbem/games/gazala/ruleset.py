@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from pbem.games.gazala import actions_misc, admin, battle, moves, ops, overstack, snafu, victory
+from pbem.games.gazala import actions_misc, admin, battle, hq_decisions, moves, ops, overstack, snafu, victory
 from pbem.games.gazala.actions import (
     Activate,
     ActivateUnit,
@@ -35,6 +35,7 @@ from pbem.games.gazala.actions import (
     Decline,
     DeclineBonus,
     Displace,
+    DisplaceHq,
     Distribute,
     EndActivation,
     Escalate,
@@ -214,6 +215,7 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         Interrupt("retreat", ("retreat",), rule="7.5.2.2"),
         Interrupt("displacement", ("displace",), rule="5.3.3"),
         Interrupt("overstack", ("displace",), rule="5.3.3"),
+        Interrupt("hq_displacement", ("displace_hq",), rule="5.3.2"),
         Interrupt("snafu", ("snafu", "keep_roll"), rule="5.2"),
     ),
     actions=(
@@ -254,6 +256,12 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         action(Distribute, legal=battle.distributions, can=battle.can_distribute, effect=battle.distribute_hits),
         action(RetreatPath, legal=battle.retreats, can=battle.can_retreat_path, effect=battle.retreat),
         action(Displace, legal=_displacements, can=_can_displace, effect=_displace),
+        action(
+            DisplaceHq,
+            legal=hq_decisions.hq_displacements,
+            can=hq_decisions.can_displace_hq,
+            effect=hq_decisions.displace_hq_action,
+        ),
         action(DeclineBonus, legal=battle.bonus_declines, can=battle.can_decline_bonus, effect=battle.decline_bonus),
         action(Snafu, legal=snafu.snafus, can=snafu.can_snafu, effect=snafu.reroll),
         action(KeepRoll, legal=snafu.keeps, can=snafu.can_keep, effect=_keep),
