@@ -97,6 +97,7 @@ from pbem.games.gazala.data import Side
 from pbem.games.gazala.hq_displace import displace_or_ask
 from pbem.games.gazala.ops import affordable, after_action, member, side_of_seat, spend
 from pbem.games.gazala.paths import supply
+from pbem.games.gazala.rulings import ruling
 from pbem.games.gazala.scenarios import static_side
 from pbem.games.gazala.state import (
     Activation,
@@ -652,7 +653,8 @@ def combat_rolled(state: GazalaState, outcome: Outcome) -> Step[GazalaState]:
             formation=battle.lead,
             helpers=_supporters(state, defender, battle.source, battle.target),
             improved=here.improved,
-            disrupted_defender=any(d.disrupted for d in dfn),
+            disrupted_defender=any(d.disrupted for d in dfn)
+            and not (here.friendly_minefield and ruling(state, "disrupted_minefield_support")),  # notes A6
         ),
         hq_support_drm(pack, att, battle.kind, hq.support if hq is not None else 0),
         armour_found.term(),

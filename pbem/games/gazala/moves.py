@@ -34,6 +34,7 @@ from pbem.games.gazala.ops import (
     supply_check,
 )
 from pbem.games.gazala.paths import command
+from pbem.games.gazala.rulings import ruling
 from pbem.games.gazala.scenarios import activation_restriction, static_side
 from pbem.games.gazala.state import Activation, DiceWait, GazalaState, MoveState, Reacting, ReactionOffer, sit_of
 from pbem.kit.hexes import HexId
@@ -231,7 +232,7 @@ def qualifying(state: GazalaState, unit: str) -> Verdict:
         return deny("6.5.1", "out-of-command", f"{unit} is not In Command")
     if formation in move_state.barred:
         return deny("7.3.5", "hq-displaced", f"the move displaced the HQ of {formation}")
-    if state.formations[formation].level < 1:
+    if state.formations[formation].level < 1 and ruling(state, "reaction_needs_level"):
         return deny("6.5.1", "level-zero", f"{formation} is at Activation Level 0")
     if activation_restriction(state, formation) is not None:
         return deny("6.5.1", "restricted", f"{formation} may not activate yet")
@@ -560,7 +561,7 @@ def reaction_rolled(state: GazalaState, outcome: Outcome) -> Result[GazalaState]
     schwerpunkt = state.schwerpunkt == formation
     if schwerpunkt:
         points += state.pack.number("schwerpunkt_ap")
-    level = 0 if wait.drms[1] else found.level - 1
+    level = 0 if wait.drms[1] else max(0, found.level - 1)  # ruling reaction_needs_level false: it stays at 0
     state = state.model_copy(
         update={"formations": {**state.formations, formation: found.model_copy(update={"level": level})}}
     )

@@ -68,6 +68,7 @@ from pbem.games.gazala.board import situation
 from pbem.games.gazala.cycle import cycle
 from pbem.games.gazala.data import GazalaPack, default_pack_bytes, load_pack, pack_schema
 from pbem.games.gazala.present import GazalaLook
+from pbem.games.gazala.rulings import RULINGS
 from pbem.games.gazala.scenarios import setup
 from pbem.games.gazala.state import DiceWait, GazalaState, position, sit_of
 from pbem.kit.machine import Interrupt, Machine, Phase, action, top
@@ -311,6 +312,7 @@ class Gazala(Ruleset[GazalaState]):
             "combat example (default: the rule text, §7.5.1.5 C)",
             default=False,
         ),
+        *RULINGS,
     )
     actions = GazalaAction
 
