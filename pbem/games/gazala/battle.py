@@ -40,8 +40,10 @@ from pbem.games.gazala.actions import (
 from pbem.games.gazala.board import other
 from pbem.games.gazala.combat import (
     ATTACK_KINDS,
+    BattleStrength,
     Combatant,
     CombatOptions,
+    Resolution,
     air_limit,
     combatant,
     ground,
@@ -113,6 +115,7 @@ from pbem.kit.hexes import HexId
 from pbem.kit.machine import pop, push, top
 from pbem.kit.tables import Term
 from pbem.rules.contract import ALLOW, Event, Outcome, RollRequest, RollSpec, Step, Verdict, deny
+from pbem.rules.records import CombatRecord, CombatSide
 
 __all__ = ["battle_over", "finish_rbc_move"]
 
@@ -686,21 +689,69 @@ def combat_rolled(state: GazalaState, outcome: Outcome) -> Step[GazalaState]:
         armour=(armour_found.attacker_unit or "", armour_found.defender_kind, armour_found.defender_unit or ""),
         role="defender",
     )
+    record = CombatRecord(
+        location=battle.target,
+        result=found.lookup.result,
+        sides=(
+            _strength_side("attack", battle.side, found.attack, battle.kind),
+            _strength_side("defense", defender, found.defence, "defence"),
+        ),
+        lookup=found.lookup,
+    )
     event = Event(
         kind="combat_resolved",
         seat=battle.side,
         rule="7.5.1",
-        data={
-            "location": battle.target,
-            "result": found.lookup.result,
-            "lookup": found.lookup.model_dump(mode="json"),
-            "src": battle.source,
-            "kind": battle.kind,
-            "resolution": found.record(),
-        },
+        data=record.data(src=battle.source, kind=battle.kind, resolution=found.record()),
         text=f"combat at {battle.target}: {found.lookup.column} on {here.crt_row}, roll {die}: {found.lookup.result}",
     )
-    return _begin_hits(state, (event,))
+    return _begin_hits(state, (event, _modifiers_event(battle, found)))
+
+
+def _strength_side(role: str, side: Side, strength: BattleStrength, column: str) -> CombatSide:
+    """A side's battle strength for the reports (§7.5.1.2): each unit's Strength Points times its chit multiplier
+    (halved out of supply), the fractions rounded up once for the side (§5.1)."""
+    terms = [
+        Term(
+            label=f"{p.unit}: {p.strength} x {p.multiplier} (chit {strength.chit}, {column})"
+            + (", halved" if p.halved else ""),
+            value=p.halves // 2,
+            rule="7.5.1.2",
+        )
+        for p in strength.parts
+    ]
+    rest = strength.total - sum(t.value for t in terms)
+    if rest:
+        terms.append(Term(label="fractions rounded up", value=rest, rule="5.1"))
+    return CombatSide(
+        role=role, side=side, units=tuple(p.unit for p in strength.parts), terms=tuple(terms), total=strength.total
+    )
+
+
+def _modifiers_event(battle: Battle, found: Resolution) -> Event:
+    """What the CRT read besides the strengths, told under the combat in the reports: the chits, the column shifts,
+    each DRM and the attacker's die (§7.5.1.2-§7.5.1.5)."""
+    shifts = ", ".join(f"{t.label} {t.value:+d}" for t in found.shifts.terms) or "none"
+    drms = ", ".join(f"{t.label} {t.value:+d}" for t in found.drms.terms) or "none"
+    text = (
+        f"chits {found.attack.chit} (attacker) and {found.defence.chit} (defender); "
+        f"odds {found.lookup.base} shifted {found.shifts.value:+d} to {found.lookup.column} ({shifts}); "
+        f"DRM {found.drm:+d} ({drms}); die {found.roll}, modified {found.lookup.roll}: {found.lookup.result}"
+    )
+    return Event(
+        kind="combat_modifiers",
+        seat=battle.side,
+        rule="7.5.1",
+        data={
+            "location": battle.target,
+            "chits": [found.attack.chit, found.defence.chit],
+            "shifts": [t.model_dump(mode="json") for t in found.shifts.terms],
+            "drms": [t.model_dump(mode="json") for t in found.drms.terms],
+            "drm": found.drm,
+            "die": found.roll,
+        },
+        text=text,
+    )
 
 
 # --- I. hit distribution (§7.5.2) ------------------------------------------------------------------------------------

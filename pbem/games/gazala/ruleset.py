@@ -396,6 +396,8 @@ class Gazala(Ruleset[GazalaState]):
             "levels": {f: s.level for f, s in state.formations.items()},
             "schwerpunkt": state.schwerpunkt,
             "axis_vp": victory.score(state),
+            "active": _active(state),
+            "acts": {u: c.acts for u, c in state.units.items() if c.acts and c.hex is not None},
         }
         return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
 
@@ -431,6 +433,19 @@ class Gazala(Ruleset[GazalaState]):
         cached, fresh = sit_of(state), situation(state.pack, position(state))
         for side in ("axis", "cw"):
             assert cached.zone(side) == fresh.zone(side), f"the {side} zone of control inherited by a copy is stale"
+
+
+def _active(state: GazalaState) -> dict[str, str] | None:
+    """The Activated Formation marker's piece (§3.5): the active formation's HQ, or the activated independent unit."""
+    acting = state.acting
+    if acting is None:
+        return None
+    if acting.formation is not None:
+        hq = state.pack.hq_of(acting.formation).id
+        return {"side": acting.side, "hq": hq, "name": state.pack.formation(acting.formation).name}
+    if acting.unit is not None:
+        return {"side": acting.side, "unit": acting.unit, "name": state.pack.unit(acting.unit).name}
+    return None
 
 
 RULESET = Gazala()
