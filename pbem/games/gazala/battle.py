@@ -1002,7 +1002,9 @@ def _apply_retreat(state: GazalaState, path: tuple[str, ...], events: tuple[Even
     found = retreat_paths(state.pack, sit, side, HexId(_hex(state)), units, hexes, forced=forced)
     chosen = next((p for p in found if tuple(p.hexes) == path), None)
     extra = (
-        chosen.losses(state.pack) if chosen is not None else hexes * state.pack.number("forced_retreat_blocked_loss")
+        chosen.losses(state.pack, ezoc_once=ruling(state, "retreat_ezoc_loss") == "once")
+        if chosen is not None
+        else hexes * state.pack.number("forced_retreat_blocked_loss")
     )
     origin = _hex(state)
     found_events = list(events)

@@ -79,10 +79,13 @@ class RetreatPath:
     ezoc: tuple[HexId, ...]
     overstacked: tuple[HexId, ...]
 
-    def losses(self, pack: GazalaPack) -> int:
-        """The extra Strength Points each retreating unit loses (§7.5.2.2, §7.5.2.3): over and above the hits."""
+    def losses(self, pack: GazalaPack, *, ezoc_once: bool = False) -> int:
+        """The extra Strength Points each retreating unit loses (§7.5.2.2, §7.5.2.3): over and above the hits.
+        ``ezoc_once``: the EZOC loss once for the retreat, not per EZOC hex entered (notes B7, ruling
+        ``retreat_ezoc_loss``)."""
+        entered = min(len(self.ezoc), 1) if ezoc_once else len(self.ezoc)
         return (
-            len(self.ezoc) * pack.number("forced_retreat_ezoc_loss")
+            entered * pack.number("forced_retreat_ezoc_loss")
             + len(self.overstacked) * pack.number("retreat_overstack_loss")
             + self.blocked * pack.number("forced_retreat_blocked_loss")
         )

@@ -61,6 +61,13 @@ RULINGS: tuple[OptionSpec, ...] = (
         default=True,
     ),
     OptionSpec(
+        id="retreat_ezoc_loss",
+        description="§7.5.2.3 does not say whether a Forced Retreat's extra Strength Point for entering an EZOC is "
+        "paid per EZOC hex or once (notes B7): 'per_hex' (default, as both examples count it) or 'once'",
+        default="per_hex",
+        choices=("per_hex", "once"),
+    ),
+    OptionSpec(
         id="improved_defence_mixed",
         description="§7.7 is silent on a hex holding units of two formations (notes B26): default false, no "
         "Improved Defence there; true lets the active formation's units improve the hex",

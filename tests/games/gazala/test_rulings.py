@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.gazala.admin import begin_admin
+from pbem.games.gazala.combat_displace import RetreatPath
 from pbem.games.gazala.paths import command
 from pbem.games.gazala.ruleset import RULESET
 from pbem.games.gazala.rulings import RULINGS
@@ -27,6 +28,7 @@ def test_every_ruling_is_a_genesis_option_with_the_notes_default() -> None:
         "disrupted_minefield_support": False,
         "reaction_needs_level": True,
         "independent_recovery_needs_supply": True,
+        "retreat_ezoc_loss": "per_hex",
         "improved_defence_mixed": False,
     }
     for optional in ("linear_chits", "oos_halves_defence", "armour_negative_with_at"):
@@ -195,3 +197,16 @@ def test_improved_defence_in_a_shared_hex_only_by_the_ruling() -> None:
             assert "2820" in done.state.improved
         else:
             assert refused(state, "axis", improve).reason == "not-own-stack"
+
+
+# --- §7.5.2.3: a Forced Retreat through EZOCs (notes B7) ---------------------------------------------------------
+
+
+@pytest.mark.rule("7.5.2.3")
+def test_a_forced_retreat_pays_the_ezoc_loss_per_hex_or_once_by_the_ruling() -> None:
+    through = RetreatPath(
+        hexes=(HexId("2622"), HexId("2722")), blocked=0, ezoc=(HexId("2622"), HexId("2722")), overstacked=()
+    )
+    loss = PACK.number("forced_retreat_ezoc_loss")
+    assert through.losses(PACK) == 2 * loss
+    assert through.losses(PACK, ezoc_once=True) == loss
