@@ -81,15 +81,27 @@ def _hq_removed(state: GazalaState, formation: str | None) -> tuple[GazalaState,
         return state, ()
     state = state.model_copy(update={"hqs": {**state.hqs, hq: state.hqs[hq].model_copy(update={"hex": None})}})
     side = pack.formation(pack.hq(hq).formation).side
-    return state, (
+    found = [
         Event(
             kind="hq_removed",
             seat=side,
             rule="3.3",
             data={"hq": hq, "formation": formation},
             text=f"{hq} is removed from play: every unit of {formation} has been eliminated",
-        ),
-    )
+        )
+    ]
+    if formation is not None and state.schwerpunkt == formation:  # §5.9: to the next turn's space of the track
+        state = state.model_copy(update={"schwerpunkt": None})
+        found.append(
+            Event(
+                kind="schwerpunkt_lost",
+                seat=side,
+                rule="5.9",
+                data={"formation": formation},
+                text=f"the Schwerpunkt leaves {formation} until the next Organisation Segment",
+            )
+        )
+    return state, tuple(found)
 
 
 def _scenario(state: GazalaState) -> Scenario:
