@@ -345,11 +345,14 @@ def _displace_hqs(state: GazalaState, side: Side, there: str, events: list[Event
     """§5.3.2, §7.3.5: each lone enemy HQ adjacent to the hex entered goes to the nearest combat unit of its formation
     not stacked with another HQ and not in an unbreached Minefield (the owner chooses among equally near ones,
     :mod:`.hq_displace`); it loses one Attack Support Point and its formation one level, and its formation may not
-    react to this move. Whether the owner's decision is pending."""
+    react to this move. Only a stack with a combat unit displaces ("an enemy non-HQ unit", §5.3.2). Whether the
+    owner's decision is pending."""
+    assert state.move is not None
+    if not any(u in state.units for u in state.move.units):
+        return state, False
     lone = hqs_displaced_by(sit_of(state), side, HexId(there))
     if not lone:
         return state, False
-    assert state.move is not None
     formations = tuple(state.pack.hq(hq).formation for hq in lone)
     barred = (*state.move.barred, *(f for f in formations if f not in state.move.barred))
     state = state.model_copy(update={"move": state.move.model_copy(update={"barred": barred})})

@@ -226,3 +226,12 @@ def test_ending_a_move_on_an_enemy_major_source_blocks_it() -> None:
     if state.move is not None:
         state = act(state, "axis", {"action": "halt"}).state
     assert source.id in state.blocked
+
+
+@pytest.mark.rule("5.3.2")
+def test_an_hq_moving_alone_displaces_no_enemy_hq() -> None:
+    state = active(place(start("opening-phase"), **{"21pz-hq": "3325"}), "21pz", 6)
+    moving = act(state, "axis", {"action": "move", "units": ["21pz-hq"]}).state
+    entered = act(moving, "axis", {"action": "step", "to": "3225"})
+    assert "hq_displaced" not in kinds(entered.events) and entered.state.hqs["7armd-hq"].hex == "3124"
+    assert not any(p.kind == "hq_displacement" for p in entered.state.pending)
