@@ -137,10 +137,12 @@ def _defender(state: GazalaState) -> Side:
 
 
 def _options(state: GazalaState) -> CombatOptions:
-    """The combat rulings the genesis options chose (notes §10 A3, A5)."""
+    """The combat rulings the genesis options chose (notes §10 A3, A5, B11, B12)."""
     return CombatOptions(
         oos_halves_defence=bool(state.options.get("oos_halves_defence", False)),
         armour_negative_with_at=bool(state.options.get("armour_negative_with_at", False)),
+        combined_arms_stack=bool(ruling(state, "combined_arms_stack")),
+        hq_support_any=bool(ruling(state, "hq_support_any_in_command")),
     )
 
 
@@ -659,7 +661,9 @@ def combat_rolled(state: GazalaState, outcome: Outcome) -> Step[GazalaState]:
             disrupted_defender=any(d.disrupted for d in dfn)
             and not (here.friendly_minefield and ruling(state, "disrupted_minefield_support")),  # notes A6
         ),
-        hq_support_drm(pack, att, battle.kind, hq.support if hq is not None else 0),
+        hq_support_drm(
+            pack, att, battle.kind, hq.support if hq is not None else 0, any_in_command=_options(state).hq_support_any
+        ),
         armour_found.term(),
         schwerpunkt_drm(pack, battle.side, att, state.schwerpunkt, attacking=True),
         schwerpunkt_drm(pack, defender, dfn, state.schwerpunkt, attacking=False),

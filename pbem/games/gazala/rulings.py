@@ -68,6 +68,18 @@ RULINGS: tuple[OptionSpec, ...] = (
         choices=("per_hex", "once"),
     ),
     OptionSpec(
+        id="hq_support_any_in_command",
+        description="§7.5.1.5 B with an attacking stack partly Out of Command (notes B11): default false, HQ Attack "
+        "Support needs every participant In Command; true, one In Command participant is enough",
+        default=False,
+    ),
+    OptionSpec(
+        id="combined_arms_stack",
+        description="§7.5.1.3 is silent on whether the attacker's tank and infantry must take part (notes B12): "
+        "default false, participating attackers only; true, any qualifying pair in the attacking hex",
+        default=False,
+    ),
+    OptionSpec(
         id="improved_defence_mixed",
         description="§7.7 is silent on a hex holding units of two formations (notes B26): default false, no "
         "Improved Defence there; true lets the active formation's units improve the hex",

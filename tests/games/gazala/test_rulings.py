@@ -6,12 +6,15 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.gazala.admin import begin_admin
+from pbem.games.gazala.combat import CombatOptions, resolve
 from pbem.games.gazala.combat_displace import RetreatPath
+from pbem.games.gazala.combat_drm import hq_support_drm
 from pbem.games.gazala.paths import command
 from pbem.games.gazala.ruleset import RULESET
 from pbem.games.gazala.rulings import RULINGS
 from pbem.games.gazala.state import GazalaState, ReactionOffer, sit_of
 from pbem.kit.hexes import HexId
+from tests.games.gazala.combat_helpers import BROKEN, example_defenders, unit
 from tests.games.gazala.gazala_play import PACK, act, active, kinds, place, refused, roll, start, update
 from tests.games.gazala.test_ruleset_battle import _to_roll
 
@@ -29,6 +32,8 @@ def test_every_ruling_is_a_genesis_option_with_the_notes_default() -> None:
         "reaction_needs_level": True,
         "independent_recovery_needs_supply": True,
         "retreat_ezoc_loss": "per_hex",
+        "hq_support_any_in_command": False,
+        "combined_arms_stack": False,
         "improved_defence_mixed": False,
     }
     for optional in ("linear_chits", "oos_halves_defence", "armour_negative_with_at"):
@@ -210,3 +215,38 @@ def test_a_forced_retreat_pays_the_ezoc_loss_per_hex_or_once_by_the_ruling() -> 
     loss = PACK.number("forced_retreat_ezoc_loss")
     assert through.losses(PACK) == 2 * loss
     assert through.losses(PACK, ezoc_once=True) == loss
+
+
+# --- §7.5.1.5 B, §7.5.1.3: HQ Attack Support and Combined Arms (notes B11, B12) ---------------------------------
+
+
+@pytest.mark.rule("7.5.1.5")
+def test_hq_attack_support_for_a_partly_out_of_command_stack_only_by_the_ruling() -> None:
+    away = (unit(PACK, "3rtr-4", in_command=False), unit(PACK, "7mot"))
+    support = PACK.hq("7armd-hq").support
+    assert hq_support_drm(PACK, away, "prepared", support) is None
+    given = hq_support_drm(PACK, away, "prepared", support, any_in_command=True)
+    assert given is not None and given.value == support
+    nobody = tuple(unit(PACK, u, in_command=False) for u in ("3rtr-4", "7mot"))
+    assert hq_support_drm(PACK, nobody, "prepared", support, any_in_command=True) is None
+
+
+@pytest.mark.rule("7.5.1.3")
+def test_combined_arms_with_a_pair_not_taking_part_only_by_the_ruling() -> None:
+    tank, infantry = unit(PACK, "i-5"), unit(PACK, "104")  # both 21. Panzer, the infantry staying out
+    shifts = {}
+    for option in (False, True):
+        done = resolve(
+            PACK,
+            (tank,),
+            example_defenders(PACK),
+            BROKEN,
+            "hasty",
+            (PACK.chit("1"), PACK.chit("21")),
+            drms=(),
+            roll=5,
+            stack=(infantry,),
+            options=CombatOptions(combined_arms_stack=option),
+        )
+        shifts[option] = done.shifts.value
+    assert shifts[True] == shifts[False] + 1
