@@ -277,9 +277,7 @@ def battle_isolated_checked(state: GazalaState, outcome: Outcome) -> Step[Gazala
         passed = isolated_check(_combatants(state, [unit])[0], die)
         if not passed:
             out.append(unit)
-            state = state.model_copy(
-                update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
-            )
+            state = victory.disrupt(state, (unit,))
         events.append(
             Event(
                 kind="effectiveness_check",
@@ -935,9 +933,7 @@ def _apply_distribution(state: GazalaState, choice: Distribution, events: tuple[
     ]
     hex_id = _hex(state)
     for unit in sorted(found.disrupted):
-        state = state.model_copy(
-            update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
-        )
+        state = victory.disrupt(state, (unit,))
     for unit in sorted(set(found.losses) | set(found.ec_losses)):
         lost = found.losses.get(unit, 0) + found.ec_losses.get(unit, 0)
         if lost and state.units[unit].hex is not None:
@@ -1032,14 +1028,8 @@ def _apply_retreat(state: GazalaState, path: tuple[str, ...], events: tuple[Even
         for over in chosen.overstacked:
             if over == path[-1]:
                 continue
-            for unit in sit_of(state).combat[side].get(over, ()):  # §5.3.1: a hex it passed overstacked
-                state = state.model_copy(
-                    update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
-                )
-        for unit in sorted(effects.disrupted):
-            state = state.model_copy(
-                update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
-            )
+            state = victory.disrupt(state, sit_of(state).combat[side].get(over, ()))  # §5.3.1: a hex passed over
+        state = victory.disrupt(state, sorted(effects.disrupted))
         for unit, points in sorted(effects.losses.items()):
             state, lost = victory.lose(state, unit, points, "5.3.1")
             found_events.extend(lost)

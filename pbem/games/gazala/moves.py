@@ -157,9 +157,7 @@ def isolated_checked(state: GazalaState, outcome: Outcome) -> Result[GazalaState
         passed = die <= record.eff.front
         if not passed:
             failed.append(unit)
-            state = state.model_copy(
-                update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
-            )
+            state = victory.disrupt(state, (unit,))
         events.append(
             Event(
                 kind="effectiveness_check",
@@ -382,9 +380,7 @@ def minefield_checked(state: GazalaState, outcome: Outcome) -> Result[GazalaStat
         if found == "success":
             entered.append(unit)
             continue
-        state = state.model_copy(
-            update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
-        )
+        state = victory.disrupt(state, (unit,))
         if found == "disrupt_loss":
             state, lost = victory.lose(state, unit, 1, "7.3.6")
             events.extend(lost)

@@ -55,13 +55,11 @@ def settle(
             continue
         over.append(hex_id)
         effects = overstack_effects(state.pack, sit, side, HexId(hex_id))
-        units = dict(state.units)
-        for unit in sorted(effects.disrupted):
-            units[unit] = units[unit].model_copy(update={"disrupted": True})
+        state = victory.disrupt(state, sorted(effects.disrupted))
         hqs = dict(state.hqs)
         for hq, points in sorted(effects.hq_support.items()):
             hqs[hq] = hqs[hq].model_copy(update={"support": max(0, hqs[hq].support - points)})
-        state = state.model_copy(update={"units": units, "hqs": hqs})
+        state = state.model_copy(update={"hqs": hqs})
         found.append(
             Event(
                 kind="overstacked",

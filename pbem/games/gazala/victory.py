@@ -35,6 +35,18 @@ def occupy(state: GazalaState, side: Side, hexes: Iterable[str]) -> GazalaState:
     )
 
 
+def disrupt(state: GazalaState, units: Iterable[str]) -> GazalaState:
+    """``units`` flip to their Disrupted side; the Improved Defence marker of each one's hex goes (§7.7: "if at
+    least one unit in the hex becomes Disrupted")."""
+    counters = dict(state.units)
+    hexes = set()
+    for unit in units:
+        counters[unit] = counters[unit].model_copy(update={"disrupted": True})
+        hexes.add(counters[unit].hex)
+    improved = tuple(h for h in state.improved if h not in hexes)
+    return state.model_copy(update={"units": counters, "improved": improved})
+
+
 def lose(state: GazalaState, unit: str, points: int, rule: str) -> tuple[GazalaState, tuple[Event, ...]]:
     """A combat unit loses ``points`` Strength Points (§7.5.2.1: at 0 it is eliminated), counted for victory."""
     counter = state.units[unit]
