@@ -380,7 +380,13 @@ class Gazala(Ruleset[GazalaState]):
                     location=hq.hex,
                     kind="hq",
                     strength=hq.support,
-                    extra={"emergency_supply": hq.es, "formation": record_hq.formation},
+                    extra={
+                        "emergency_supply": hq.es,
+                        "formation": record_hq.formation,
+                        "level": state.formations[record_hq.formation].level
+                        if record_hq.formation in state.formations
+                        else None,
+                    },
                 )
             )
         acting = state.acting

@@ -71,3 +71,14 @@ def test_the_map_shows_the_activated_formation_and_independent_activation_marker
     activated = markers["Activated: " + PACK.formation("21pz").name]
     assert activated.location == state.hqs["21pz-hq"].hex and activated.side == "axis"
     assert markers["ACT-2"].location == state.units["recam"].hex
+
+
+@pytest.mark.rule("6.3.2")
+def test_an_hq_counter_shows_its_current_support_and_its_formations_activation_level() -> None:
+    state = update(start("opening-phase"), "21pz-hq", support=2)
+    look = RULESET.presentation(PACK)
+    hq = next(u for u in RULESET.view(state, OBSERVER).units if u.id == "21pz-hq")
+    face = look.face(hq)
+    record = PACK.hq("21pz-hq")
+    assert face.value == f"2-{record.command_range}-{record.ma}"
+    assert f"L{state.formations['21pz'].level}" in face.marks
