@@ -96,7 +96,7 @@ from pbem.games.gazala.combat_hits import (
 )
 from pbem.games.gazala.combat_victory import battle_victory
 from pbem.games.gazala.data import Side
-from pbem.games.gazala.hq_displace import displace_or_ask
+from pbem.games.gazala.hq_displace import displace_lone_hqs, displace_or_ask
 from pbem.games.gazala.ops import affordable, after_action, member, side_of_seat, spend
 from pbem.games.gazala.paths import supply
 from pbem.games.gazala.rulings import ruling
@@ -107,6 +107,7 @@ from pbem.games.gazala.state import (
     BattleStep,
     DiceWait,
     GazalaState,
+    HqDisplacing,
     MoveState,
     Reacting,
     sit_of,
@@ -117,7 +118,7 @@ from pbem.kit.tables import Term
 from pbem.rules.contract import ALLOW, Event, Outcome, RollRequest, RollSpec, Step, Verdict, deny
 from pbem.rules.records import CombatRecord, CombatSide
 
-__all__ = ["battle_over", "finish_rbc_move"]
+__all__ = ["battle_over", "finish_rbc_move", "offer_displacement"]
 
 
 # --- facts of the battle ------------------------------------------------------------------------------------------
@@ -1050,7 +1051,7 @@ def _apply_retreat(state: GazalaState, path: tuple[str, ...], events: tuple[Even
                     state = _with(state, eliminated=(*battle.eliminated, unit))
     battle = _battle(state)
     state = _with(state, retreats=battle.retreats[1:], displacing=path[-1] if path else None)
-    return _offer_displacement(state, tuple(found_events))
+    return offer_displacement(state, tuple(found_events))
 
 
 def _displacements(state: GazalaState) -> tuple[Displacement, ...]:
@@ -1067,7 +1068,7 @@ def _chooser(state: GazalaState) -> Side | None:
     return displacement_chooser(state.pack, sit_of(state), _role_side(state), HexId(where))
 
 
-def _offer_displacement(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
+def offer_displacement(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
     """§5.3.3: the opponent displaces the overstacked units one at a time (§5.3.1: the owner eliminates them when
     none can go anywhere)."""
     options = _displacements(state)
@@ -1111,7 +1112,10 @@ def _apply_displacement(state: GazalaState, move: Displacement, events: tuple[Ev
             update={"units": {**state.units, move.unit: state.units[move.unit].model_copy(update={"hex": move.to})}}
         )
         found.append(Event(kind="displaced", seat=by, rule="5.3.3", data={"unit": move.unit, "dst": move.to}))
-    return _offer_displacement(state, tuple(found))
+        state = displace_lone_hqs(state, _role_side(state), move.to, found)  # §5.3.2: "for any reason"
+        if state.pending and isinstance(state.pending[-1], HqDisplacing):
+            return Step(state=state, events=tuple(found))  # its owner decides, then the displacements go on
+    return offer_displacement(state, tuple(found))
 
 
 def _side_done(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:

@@ -1,8 +1,9 @@
 """The owner's ``displace_hq`` decision (§5.3.1, §5.3.2) and the flows it resumes (:mod:`.hq_displace`).
 
 Once the HQ is placed, the flow that asked runs again: the overstacking at the end of a move
-(:func:`.overstack.resume`), the hex a moving stack entered (:func:`.moves.after_entry`), or the end of a combat
-(:func:`.battle.battle_over`); each finds the HQ gone and asks for the next one, or goes on.
+(:func:`.overstack.resume`), the hex a moving stack entered (:func:`.moves.after_entry`), a combat's displacements
+(:func:`.battle.offer_displacement`), or the end of a combat (:func:`.battle.battle_over`); each finds the HQ gone
+and asks for the next one, or goes on.
 """
 
 from __future__ import annotations
@@ -55,4 +56,6 @@ def displace_hq_action(state: GazalaState, seat: str, act: DisplaceHq) -> Step[G
         return overstack.resume(pop(state), below, tuple(found))
     if waiting.then == "entered":
         return moves.after_entry(state, tuple(found))
+    if waiting.then == "displacement":
+        return battle.offer_displacement(state, tuple(found))
     return battle.battle_over(state, tuple(found))

@@ -9,20 +9,23 @@ answered, the flow that asked runs again and finds the HQ gone (:mod:`.hq_decisi
 
 * ``overstack``: a surplus HQ at the end of a Movement Action (:mod:`.overstack`);
 * ``entered``: a lone HQ next to the hex a moving enemy stack entered (§7.3.5, :mod:`.moves`);
-* ``battle``: an HQ left alone by a combat (§7.5, :mod:`.battle`).
+* ``battle``: an HQ left alone by a combat (§7.5, :mod:`.battle`);
+* ``overstack`` and ``displacement``: a lone HQ next to a unit displaced there (§5.3.3, :func:`displace_lone_hqs`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pbem.games.gazala.board import hqs_displaced_by, other
 from pbem.games.gazala.combat_displace import hq_displacement_options, hq_displacement_penalty
 from pbem.games.gazala.data import Side
 from pbem.games.gazala.state import GazalaState, HqDisplacing, sit_of
+from pbem.kit.hexes import HexId
 from pbem.kit.machine import push
 from pbem.rules.contract import Event
 
-__all__ = ["displace_hq", "displace_or_ask", "hq_choices"]
+__all__ = ["displace_hq", "displace_lone_hqs", "displace_or_ask", "hq_choices"]
 
 
 def hq_choices(state: GazalaState, hqs: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -81,3 +84,13 @@ def displace_or_ask(
         left.remove(hq)
         count -= 1
     return state, False
+
+
+def displace_lone_hqs(state: GazalaState, side: Side, there: str, events: list[Event]) -> GazalaState:
+    """§5.3.2: a ``side`` combat unit displaced into ``there`` (§5.3.3) displaces each lone enemy HQ next to it ("an
+    enemy non-HQ unit moves adjacent to it for any reason"); the state may end with the owner's decision pending,
+    which the caller puts above the displacement it interrupts (``then``: ``overstack`` or ``displacement``)."""
+    lone = hqs_displaced_by(sit_of(state), side, HexId(there))
+    then = "overstack" if state.battle is None else "displacement"
+    state, _ = displace_or_ask(state, other(side), lone, len(lone), then, events)
+    return state

@@ -28,9 +28,9 @@ from pbem.games.gazala.combat_displace import (
     surplus_hqs,
 )
 from pbem.games.gazala.data import Side
-from pbem.games.gazala.hq_displace import displace_or_ask
+from pbem.games.gazala.hq_displace import displace_lone_hqs, displace_or_ask
 from pbem.games.gazala.ops import after_action, side_of_seat
-from pbem.games.gazala.state import GazalaState, Overstack, sit_of
+from pbem.games.gazala.state import GazalaState, HqDisplacing, Overstack, sit_of
 from pbem.kit.hexes import HexId
 from pbem.kit.machine import pop, push
 from pbem.rules.contract import Event, Step, Verdict, deny
@@ -96,8 +96,7 @@ def resume(state: GazalaState, waiting: Overstack, events: tuple[Event, ...]) ->
         state, asking = displace_or_ask(state, waiting.side, candidates, surplus, "overstack", found)
         events = tuple(found)
         if asking:
-            below = state.pending[:-1]
-            return Step(state=state.model_copy(update={"pending": (*below, waiting, state.pending[-1])}), events=events)
+            return _under(state, waiting, events)
         waiting = waiting.model_copy(update={"hq_hexes": waiting.hq_hexes[1:]})
     while waiting.hexes:
         where = HexId(waiting.hexes[0])
@@ -108,9 +107,21 @@ def resume(state: GazalaState, waiting: Overstack, events: tuple[Event, ...]) ->
         options = displacement_options(state.pack, sit_of(state), waiting.side, where)
         if chooser not in state.seats or len(options) == 1:
             state, events = _apply(state, waiting, options[0], chooser, events)
+            if _asking(state):
+                return _under(state, waiting, events)
             continue
         return Step(state=push(state, waiting.model_copy(update={"seat": chooser})), events=events)
     return _then(state, waiting.then, events)
+
+
+def _asking(state: GazalaState) -> bool:
+    return bool(state.pending) and isinstance(state.pending[-1], HqDisplacing)
+
+
+def _under(state: GazalaState, waiting: Overstack, events: tuple[Event, ...]) -> Step[GazalaState]:
+    """The owner's HQ decision on top, the overstacking it interrupts (``waiting``) just below it."""
+    below = state.pending[:-1]
+    return Step(state=state.model_copy(update={"pending": (*below, waiting, state.pending[-1])}), events=events)
 
 
 def _then(state: GazalaState, then: str, events: tuple[Event, ...]) -> Step[GazalaState]:
@@ -126,7 +137,8 @@ def _then(state: GazalaState, then: str, events: tuple[Event, ...]) -> Step[Gaza
 def _apply(
     state: GazalaState, waiting: Overstack, move: Displacement, by: Side, events: tuple[Event, ...]
 ) -> tuple[GazalaState, tuple[Event, ...]]:
-    """§5.3.3: the unit goes to the adjacent hex (overstacking it in turn is not resolved again), or is eliminated."""
+    """§5.3.3: the unit goes to the adjacent hex (overstacking it in turn is not resolved again), or is eliminated;
+    a lone enemy HQ it comes next to is displaced (§5.3.2, "for any reason"; its owner's decision may be pending)."""
     found = list(events)
     if move.to is None:
         state, lost = victory.lose(state, move.unit, state.units[move.unit].cs, "5.3.3")
@@ -136,6 +148,7 @@ def _apply(
             update={"units": {**state.units, move.unit: state.units[move.unit].model_copy(update={"hex": move.to})}}
         )
         found.append(Event(kind="displaced", seat=by, rule="5.3.3", data={"unit": move.unit, "dst": move.to}))
+        state = displace_lone_hqs(state, waiting.side, move.to, found)
     return state, tuple(found)
 
 
@@ -165,4 +178,6 @@ def displace(state: GazalaState, seat: str, act: Displace) -> Step[GazalaState]:
     assert waiting is not None
     move = Displacement(act.unit, None if act.to is None else HexId(act.to))
     state, events = _apply(pop(state), waiting, move, side_of_seat(seat), ())
+    if _asking(state):
+        return _under(state, waiting, events)
     return resume(state, waiting, events)

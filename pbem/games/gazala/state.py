@@ -279,7 +279,7 @@ class HqDisplacing(Pending):
     kind: Literal["hq_displacement"] = "hq_displacement"
     hqs: tuple[str, ...]
     count: int
-    then: Literal["overstack", "entered", "battle"]
+    then: Literal["overstack", "entered", "battle", "displacement"]
 
 
 PendingItem = Annotated[

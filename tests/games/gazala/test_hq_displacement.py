@@ -47,3 +47,39 @@ def test_an_hq_left_alone_by_a_combat_is_displaced_where_its_owner_chooses() -> 
     assert done.state.hqs["7armd-hq"].hex == legal[-1]["to"]
     assert done.state.battle is None  # the end of the combat went on (§7.5.3)
     assert RULESET.to_act(done.state) == ("axis",)
+
+
+@pytest.mark.rule("5.3.2")
+@pytest.mark.rule("5.3.3")
+def test_a_unit_displaced_after_a_combat_next_to_a_lone_enemy_hq_displaces_it() -> None:
+    """The Commonwealth stack that retreated into 3221 overstacks it; the Axis displaces one of its units next to the
+    lone 21. Panzer HQ, which its owner then displaces."""
+    crowded = {"3rtr-4": "3221", "5rtr-4": "3221", "8h-4": "3221", "i-5": "3019"}
+    state = place(active(start("opening-phase"), "21pz", 4), **crowded)
+    grid = sit_of(state).board.grid
+    occupied = {c.hex for c in state.units.values()} | {c.hex for c in state.hqs.values()}
+    fight = Battle(
+        side="axis",
+        source="3019",
+        target="3120",
+        attackers=("i-5",),
+        defenders=("3rtr-4", "5rtr-4", "8h-4"),
+        before={u: (state.units[u].cs, False) for u in ("i-5", "3rtr-4", "5rtr-4", "8h-4")},
+        hits=(0, False, 1, False),
+        armour=("", "tank", ""),
+        displacing="3221",
+    )
+    offered = battle.offer_displacement(state.model_copy(update={"battle": fight}), ()).state
+    assert RULESET.to_act(offered) == ("axis",) and offered.pending[-1].kind == "displacement"
+    pick, lone = next(
+        (a, str(h))
+        for a in RULESET.legal_actions(offered, "axis")
+        if a["to"] is not None
+        for h in grid.neighbours(HexId(a["to"]))
+        if str(h) not in occupied and HexId("3221") not in (h, *grid.neighbours(h))
+    )
+    done = act(place(offered, **{"21pz-hq": lone}), "axis", pick)
+    if done.state.pending and done.state.pending[-1].kind == "hq_displacement":
+        done = act(done.state, "axis", RULESET.legal_actions(done.state, "axis")[0])
+    moved = next(e for e in done.events if e.kind == "hq_displaced")
+    assert moved.data["hq"] == "21pz-hq" and moved.data["src"] == lone and done.state.hqs["21pz-hq"].hex != lone

@@ -125,3 +125,25 @@ def test_a_surplus_hq_displacement_off_the_nearest_places_or_by_the_opponent_is_
     assert refused(state, "axis", {"action": "displace_hq", "hq": "21pz-hq", "to": far}).reason == "not-nearest"
     assert refused(state, "axis", {"action": "displace_hq", "hq": "90le-hq", "to": far}).reason == "not-displaced"
     assert refused(state, "cw", legal[0]).reason in ("not-your-turn", "not-displacing")
+
+
+@pytest.mark.rule("5.3.2")
+def test_a_unit_displaced_next_to_a_lone_enemy_hq_displaces_it() -> None:
+    state = _panzers_overstacked()
+    grid = sit_of(state).board.grid
+    occupied = {c.hex for c in state.units.values()} | {c.hex for c in state.hqs.values()}
+    pick, lone = next(
+        (a, str(h))
+        for a in RULESET.legal_actions(state, "cw")
+        for h in grid.neighbours(HexId(a["to"]))
+        if str(h) not in occupied and HexId("1924") not in (h, *grid.neighbours(h))
+    )
+    # the same position with a lone Commonwealth HQ waiting next to the displacement's hex
+    with_hq = place(state, **{"7armd-hq": lone})
+    done = act(with_hq, "cw", pick)
+    if done.state.pending and done.state.pending[-1].kind == "hq_displacement":
+        assert RULESET.to_act(done.state) == ("cw",)
+        done = act(done.state, "cw", RULESET.legal_actions(done.state, "cw")[0])
+    moved = next(e for e in done.events if e.kind == "hq_displaced")
+    assert moved.data["hq"] == "7armd-hq" and moved.data["src"] == lone
+    assert done.state.hqs["7armd-hq"].hex != lone
