@@ -844,6 +844,7 @@ def battle_ecs_rolled(state: GazalaState, outcome: Outcome) -> Step[GazalaState]
         seat=_role_side(state),
         rule="7.5.2",
         data={"passed": list(ecs.passed), "failed": list(ecs.failed), "location": _battle(state).target},
+        text=f"ECs: passed {', '.join(ecs.passed) or 'none'}; failed {', '.join(ecs.failed) or 'none'}",
     )
     return _offer_distribution(_with(state, passed=ecs.passed, failed=ecs.failed, ec_losses=dict(ecs.losses)), (event,))
 
@@ -930,6 +931,7 @@ def _apply_distribution(state: GazalaState, choice: Distribution, events: tuple[
             seat=side,
             rule="7.5.2",
             data={"choice": choice.choice, "row": found.rule, "location": _hex(state)},
+            text=f"{side} distributes its hits: {choice.choice or 'no hit left'}",
         ),
     ]
     hex_id = _hex(state)

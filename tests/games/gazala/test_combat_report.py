@@ -13,13 +13,17 @@ from tests.games.gazala.gazala_play import PACK, act, active, roll, start, updat
 from tests.games.gazala.test_ruleset_battle import _to_roll
 
 
-def _resolved() -> tuple[Event, Event]:
+def _combat(die: int = 5) -> tuple[Event, ...]:
     state = active(start("bir-hacheim"), "ariete", 6)
     step = act(state, "axis", {"action": "attack", "target": "2522", "units": ["viii-132"]})
     step = act(step.state, "axis", {"action": "escalate", "to": "hasty"})
-    done = roll(_to_roll(step), {"combat": (5,)})
-    resolved = next(e for e in done.events if e.kind == "combat_resolved")
-    modifiers = next(e for e in done.events if e.kind == "combat_modifiers")
+    return roll(_to_roll(step), {"combat": (die,)}).events
+
+
+def _resolved() -> tuple[Event, Event]:
+    events = _combat()
+    resolved = next(e for e in events if e.kind == "combat_resolved")
+    modifiers = next(e for e in events if e.kind == "combat_modifiers")
     return resolved, modifiers
 
 
@@ -82,3 +86,11 @@ def test_an_hq_counter_shows_its_current_support_and_its_formations_activation_l
     record = PACK.hq("21pz-hq")
     assert face.value == f"2-{record.command_range}-{record.ma}"
     assert f"L{state.formations['21pz'].level}" in face.marks
+
+
+@pytest.mark.rule("7.5.2")
+def test_every_event_told_under_a_combat_says_what_happened() -> None:
+    look = RULESET.presentation(PACK)
+    for die in (1, 5, 10):
+        told = [e for e in _combat(die) if e.kind in look.combat_followups]
+        assert told and all(e.text for e in told), [e.kind for e in told if not e.text]
