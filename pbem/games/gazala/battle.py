@@ -114,7 +114,7 @@ from pbem.games.gazala.state import (
 )
 from pbem.kit.hexes import HexId
 from pbem.kit.machine import pop, push, top
-from pbem.kit.tables import Term
+from pbem.kit.tables import BELOW, Term
 from pbem.rules.contract import ALLOW, Event, Outcome, RollRequest, RollSpec, Step, Verdict, deny
 from pbem.rules.records import CombatRecord, CombatSide
 
@@ -736,10 +736,15 @@ def _modifiers_event(battle: Battle, found: Resolution) -> Event:
     each DRM and the attacker's die (§7.5.1.2-§7.5.1.5)."""
     shifts = ", ".join(f"{t.label} {t.value:+d}" for t in found.shifts.terms) or "none"
     drms = ", ".join(f"{t.label} {t.value:+d}" for t in found.drms.terms) or "none"
+    lookup = found.lookup
+    if lookup.base == BELOW:  # §7.5.1 E: below the leftmost column, 5/0 whatever the shifts and the die
+        ignored = f", {shifts} ignored" if found.shifts.terms else ""
+        odds = f"odds {found.attack.total}:{found.defence.total} below the table{ignored}"
+    else:
+        odds = f"odds {lookup.base} shifted {found.shifts.value:+d} to {lookup.column} ({shifts})"
     text = (
-        f"chits {found.attack.chit} (attacker) and {found.defence.chit} (defender); "
-        f"odds {found.lookup.base} shifted {found.shifts.value:+d} to {found.lookup.column} ({shifts}); "
-        f"DRM {found.drm:+d} ({drms}); die {found.roll}, modified {found.lookup.roll}: {found.lookup.result}"
+        f"chits {found.attack.chit} (attacker) and {found.defence.chit} (defender); {odds}; "
+        f"DRM {found.drm:+d} ({drms}); die {found.roll}, modified {lookup.roll}: {lookup.result}"
     )
     return Event(
         kind="combat_modifiers",
@@ -844,7 +849,8 @@ def battle_ecs_rolled(state: GazalaState, outcome: Outcome) -> Step[GazalaState]
         seat=_role_side(state),
         rule="7.5.2",
         data={"passed": list(ecs.passed), "failed": list(ecs.failed), "location": _battle(state).target},
-        text=f"ECs: passed {', '.join(ecs.passed) or 'none'}; failed {', '.join(ecs.failed) or 'none'}",
+        text=f"{SIDE_NAMES[_role_side(state)]}'s ECs: passed {', '.join(ecs.passed) or 'none'}; "
+        f"failed {', '.join(ecs.failed) or 'none'}",
     )
     return _offer_distribution(_with(state, passed=ecs.passed, failed=ecs.failed, ec_losses=dict(ecs.losses)), (event,))
 
@@ -919,6 +925,24 @@ def distribute_hits(state: GazalaState, seat: str, act: Distribute) -> Step[Gaza
     return _apply_distribution(pop(state), _as_choice(act), ())
 
 
+SIDE_NAMES: dict[Side, str] = {"axis": "the Axis", "cw": "the Commonwealth"}
+CHOICE_WORDS = {
+    "hold": "holds",
+    "retreat": "retreats",
+    "follow": "follows its Disrupted units' Forced Retreat",
+    "forced": "makes a Forced Retreat",
+}
+"""How the report tells a hit distribution's choice (§7.5.2: the pack's rows)."""
+
+
+def _distribution_text(side: Side, hits: int, choice: str | None) -> str:
+    who = SIDE_NAMES[side]
+    if not hits:
+        return f"{who} takes no hit"
+    told = CHOICE_WORDS.get(choice or "", "loses Strength Points for them")
+    return f"{who} takes {hits} hit{'s' * (hits != 1)} and {told}"
+
+
 def _apply_distribution(state: GazalaState, choice: Distribution, events: tuple[Event, ...]) -> Step[GazalaState]:
     """§7.5.2, §7.5.2.1: losses, disruptions and eliminations; then the retreats."""
     side_hits = _side_hits(state)
@@ -931,7 +955,7 @@ def _apply_distribution(state: GazalaState, choice: Distribution, events: tuple[
             seat=side,
             rule="7.5.2",
             data={"choice": choice.choice, "row": found.rule, "location": _hex(state)},
-            text=f"{side} distributes its hits: {choice.choice or 'no hit left'}",
+            text=_distribution_text(side, _hits(state)[0], choice.choice),
         ),
     ]
     hex_id = _hex(state)
