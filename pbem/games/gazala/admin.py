@@ -128,7 +128,8 @@ def attrition_checked(state: GazalaState, outcome: Outcome) -> Step[GazalaState]
     state = pop(state)
     events: list[Event] = []
     for unit, die in zip(wait.units, outcome.dice["attrition"], strict=True):
-        eff = state.pack.unit(unit).eff.disrupted
+        record = state.pack.unit(unit)
+        eff = record.eff.front if ruling(state, "attrition_printed_eff") else record.eff.disrupted  # notes B16
         events.append(
             Event(
                 kind="attrition_check",

@@ -385,6 +385,8 @@ def minefield_checked(state: GazalaState, outcome: Outcome) -> Result[GazalaStat
             state, lost = victory.lose(state, unit, 1, "7.3.6")
             events.extend(lost)
     side = sit.board.side[wait.units[0]]
+    if entered and len(entered) < len(wait.units) and ruling(state, "minefield_stack_together"):
+        entered = []  # notes A10, §7.3.1: the stack ends together, so one failure keeps it all out
     if not entered:
         assert state.move is not None
         stopped = state.model_copy(update={"move": state.move.model_copy(update={"units": ()})})

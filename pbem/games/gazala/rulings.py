@@ -80,6 +80,19 @@ RULINGS: tuple[OptionSpec, ...] = (
         default=False,
     ),
     OptionSpec(
+        id="minefield_stack_together",
+        description="§7.3.1 ('all units that begin moving as a stack must end their movement in the same hex') "
+        "against §7.3.6 and its example, where the units that pass enter and those that fail stay (notes A10): "
+        "default false, the stack splits; true, one failure keeps the whole stack out",
+        default=False,
+    ),
+    OptionSpec(
+        id="attrition_printed_eff",
+        description="§5.8.4 does not say which Effectiveness a Disrupted unit's Attrition Check uses (notes B16): "
+        "default false, the current (Disrupted) side's; true, the undisrupted side's",
+        default=False,
+    ),
+    OptionSpec(
         id="improved_defence_mixed",
         description="§7.7 is silent on a hex holding units of two formations (notes B26): default false, no "
         "Improved Defence there; true lets the active formation's units improve the hex",

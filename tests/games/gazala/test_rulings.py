@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.games.gazala.admin import begin_admin
+from pbem.games.gazala.admin import attrition_checked, begin_admin
 from pbem.games.gazala.combat import CombatOptions, resolve
 from pbem.games.gazala.combat_displace import RetreatPath
 from pbem.games.gazala.combat_drm import hq_support_drm
 from pbem.games.gazala.paths import command
 from pbem.games.gazala.ruleset import RULESET
 from pbem.games.gazala.rulings import RULINGS
-from pbem.games.gazala.state import GazalaState, ReactionOffer, sit_of
+from pbem.games.gazala.state import DiceWait, GazalaState, ReactionOffer, sit_of
 from pbem.kit.hexes import HexId
+from pbem.rules.contract import Outcome
 from tests.games.gazala.combat_helpers import BROKEN, example_defenders, unit
 from tests.games.gazala.gazala_play import PACK, act, active, kinds, place, refused, roll, start, update
 from tests.games.gazala.test_ruleset_battle import _to_roll
@@ -34,6 +35,8 @@ def test_every_ruling_is_a_genesis_option_with_the_notes_default() -> None:
         "retreat_ezoc_loss": "per_hex",
         "hq_support_any_in_command": False,
         "combined_arms_stack": False,
+        "minefield_stack_together": False,
+        "attrition_printed_eff": False,
         "improved_defence_mixed": False,
     }
     for optional in ("linear_chits", "oos_halves_defence", "armour_negative_with_at"):
@@ -250,3 +253,35 @@ def test_combined_arms_with_a_pair_not_taking_part_only_by_the_ruling() -> None:
         )
         shifts[option] = done.shifts.value
     assert shifts[True] == shifts[False] + 1
+
+
+# --- §7.3.1 against §7.3.6: a stack failing its Minefield Checks in part (notes A10) ----------------------------
+
+
+@pytest.mark.rule("7.3.6")
+def test_a_stack_stays_together_at_a_minefield_only_by_the_ruling() -> None:
+    for option, inside in ((False, "2622"), (True, "2722")):
+        state = place(start("bir-hacheim", minefield_stack_together=option), **{"8-bers": "2722", "vii-132": "2722"})
+        state = active(state, "ariete", 6)
+        moving = act(state, "axis", {"action": "move", "units": ["8-bers", "ix-132", "vii-132"]}).state
+        asked = act(moving, "axis", {"action": "step", "to": "2622"})  # the Bir Hacheim Box
+        done = roll(asked.state, {"mines": (1, 10, 5)})
+        assert done.state.units["8-bers"].hex == inside and not done.state.units["8-bers"].disrupted
+        assert done.state.units["ix-132"].hex == "2722" and done.state.move is None
+
+
+# --- §5.8.4: the Effectiveness of an Attrition Check (notes B16) ------------------------------------------------
+
+
+@pytest.mark.rule("9.1.5")
+def test_an_attrition_check_reads_the_disrupted_side_unless_the_ruling_says_printed() -> None:
+    record = PACK.unit("7mot")
+    assert record.eff.front > record.eff.disrupted
+    die = record.eff.front
+    for option, lost in ((False, die - record.eff.disrupted), (True, 0)):
+        state = start("opening-phase", attrition_printed_eff=option)
+        state = update(state, "7mot", disrupted=True)
+        wait = DiceWait(seat="cw", purpose="attrition", units=("7mot",))
+        state = state.model_copy(update={"pending": (wait,), "turn": 2, "phase": "admin"})
+        done = attrition_checked(state, Outcome(dice={"attrition": (die,)}))
+        assert done.state.units["7mot"].cs == record.cs - lost
