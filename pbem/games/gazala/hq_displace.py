@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pbem.games.gazala.board import hqs_displaced_by, other
 from pbem.games.gazala.combat_displace import hq_displacement_options, hq_displacement_penalty
 from pbem.games.gazala.data import Side
+from pbem.games.gazala.rulings import ruling
 from pbem.games.gazala.state import GazalaState, HqDisplacing, sit_of
 from pbem.kit.hexes import HexId
 from pbem.kit.machine import push
@@ -31,7 +32,8 @@ __all__ = ["displace_hq", "displace_lone_hqs", "displace_or_ask", "hq_choices"]
 def hq_choices(state: GazalaState, hqs: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """Every (HQ, destination) the owner may pick: each of ``hqs`` to each of its nearest destinations."""
     sit = sit_of(state)
-    return tuple((hq, str(to)) for hq in hqs for to in hq_displacement_options(sit, hq))
+    enemy_only = bool(ruling(state, "hq_displacement_enemy_mines"))  # notes B14
+    return tuple((hq, str(to)) for hq in hqs for to in hq_displacement_options(sit, hq, enemy_mines_only=enemy_only))
 
 
 def displace_hq(state: GazalaState, hq: str, to: str, events: list[Event], *, rule: str = "5.3.2") -> GazalaState:

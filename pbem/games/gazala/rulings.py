@@ -93,6 +93,12 @@ RULINGS: tuple[OptionSpec, ...] = (
         default=False,
     ),
     OptionSpec(
+        id="hq_displacement_enemy_mines",
+        description="§5.3.2 places a displaced HQ on a unit 'not located in an unbreached Minefield hex' without "
+        "saying whose (notes B14): default false, no unbreached Minefield of either side; true, only the enemy's",
+        default=False,
+    ),
+    OptionSpec(
         id="improved_defence_mixed",
         description="§7.7 is silent on a hex holding units of two formations (notes B26): default false, no "
         "Improved Defence there; true lets the active formation's units improve the hex",

@@ -7,7 +7,7 @@ import pytest
 
 from pbem.games.gazala.admin import attrition_checked, begin_admin
 from pbem.games.gazala.combat import CombatOptions, resolve
-from pbem.games.gazala.combat_displace import RetreatPath
+from pbem.games.gazala.combat_displace import RetreatPath, hq_displacement_options
 from pbem.games.gazala.combat_drm import hq_support_drm
 from pbem.games.gazala.paths import command
 from pbem.games.gazala.ruleset import RULESET
@@ -15,6 +15,7 @@ from pbem.games.gazala.rulings import RULINGS
 from pbem.games.gazala.state import DiceWait, GazalaState, ReactionOffer, sit_of
 from pbem.kit.hexes import HexId
 from pbem.rules.contract import Outcome
+from tests.games.gazala.board_helpers import at
 from tests.games.gazala.combat_helpers import BROKEN, example_defenders, unit
 from tests.games.gazala.gazala_play import PACK, act, active, kinds, place, refused, roll, start, update
 from tests.games.gazala.test_ruleset_battle import _to_roll
@@ -37,6 +38,7 @@ def test_every_ruling_is_a_genesis_option_with_the_notes_default() -> None:
         "combined_arms_stack": False,
         "minefield_stack_together": False,
         "attrition_printed_eff": False,
+        "hq_displacement_enemy_mines": False,
         "improved_defence_mixed": False,
     }
     for optional in ("linear_chits", "oos_halves_defence", "armour_negative_with_at"):
@@ -285,3 +287,16 @@ def test_an_attrition_check_reads_the_disrupted_side_unless_the_ruling_says_prin
         state = state.model_copy(update={"pending": (wait,), "turn": 2, "phase": "admin"})
         done = attrition_checked(state, Outcome(dice={"attrition": (die,)}))
         assert done.state.units["7mot"].cs == record.cs - lost
+
+
+# --- §5.3.2: a displaced HQ and the Minefields (notes B14) ------------------------------------------------------
+
+
+@pytest.mark.rule("5.3.2")
+def test_a_displaced_hq_avoids_its_own_minefields_unless_the_ruling_says_enemy_only() -> None:
+    """The Free French: one half-brigade in the Bir Hacheim Box (their own unbreached Minefield), the other farther
+    off in the open."""
+    sit = at(PACK, {"ff-1": "2521", "ff-2": "2524"}, {"ffbde-hq": "2421"})
+    assert sit.board.mines[HexId("2521")].owner == "cw"
+    assert hq_displacement_options(sit, "ffbde-hq") == (HexId("2524"),)
+    assert hq_displacement_options(sit, "ffbde-hq", enemy_mines_only=True) == (HexId("2521"),)
