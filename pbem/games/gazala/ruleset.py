@@ -418,6 +418,8 @@ class Gazala(Ruleset[GazalaState]):
                 return f"{pack.unit(value).name} ({value})"
             if field == "formation" and value in state.formations:
                 return f"{pack.formation(value).name}"
+            if field == "hq" and value in state.hqs:
+                return f"{pack.hq(value).name} ({value})"
             if field in ("to", "hex"):
                 names = next((r.names for r in pack.map.hexes if r.id == value), ())
                 return f"{value} ({', '.join(names)})" if names else value

@@ -83,3 +83,8 @@ def test_a_unit_displaced_after_a_combat_next_to_a_lone_enemy_hq_displaces_it() 
         done = act(done.state, "axis", RULESET.legal_actions(done.state, "axis")[0])
     moved = next(e for e in done.events if e.kind == "hq_displaced")
     assert moved.data["hq"] == "21pz-hq" and moved.data["src"] == lone and done.state.hqs["21pz-hq"].hex != lone
+
+
+def test_the_hq_decision_is_labelled_with_names() -> None:
+    state = battle.battle_over(_lone_after_combat(), ()).state
+    assert RULESET.label(state, "hq", "7armd-hq") == f"{PACK.hq('7armd-hq').name} (7armd-hq)"
