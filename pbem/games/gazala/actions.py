@@ -19,6 +19,7 @@ __all__ = [
     "Assign",
     "Breach",
     "Decline",
+    "DisplaceHq",
     "EndActivation",
     "Forgo",
     "GazalaAction",
@@ -307,6 +308,15 @@ class Displace(ActionModel):
     to: str | None = Field(title="to hex")
 
 
+class DisplaceHq(ActionModel):
+    """Displace one's own HQ to one of its nearest destinations (§5.3.2: the owner chooses; §5.3.1: which surplus
+    HQ leaves a hex holding two)."""
+
+    action: Literal["displace_hq"] = "displace_hq"
+    hq: str = Field(title="HQ")
+    to: str = Field(title="to hex")
+
+
 class DeclineBonus(ActionModel):
     """Let the Battle Victory bonus APs go unspent (§7.5.3)."""
 
@@ -369,4 +379,5 @@ GazalaAction = (
     | ReinforceAt
     | PlaceMarker
     | Proceed
+    | DisplaceHq
 )

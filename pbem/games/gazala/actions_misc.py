@@ -12,6 +12,7 @@ from pbem.games.gazala.actions import Breach, Improve, Refit
 from pbem.games.gazala.minefields import breach, breach_drm, can_breach
 from pbem.games.gazala.ops import action_cost, affordable, after_action, member, side_of_seat, spend
 from pbem.games.gazala.paths import command, in_command
+from pbem.games.gazala.rulings import ruling
 from pbem.games.gazala.state import DiceWait, GazalaState, sit_of
 from pbem.kit.hexes import HexId
 from pbem.kit.machine import pop, push, top
@@ -167,6 +168,8 @@ def can_improve(state: GazalaState, seat: str, act: Improve) -> Verdict:
     if not verdict.ok:
         return verdict
     here = [u for u, c in state.units.items() if c.hex == act.hex]
+    if ruling(state, "improved_defence_mixed"):  # notes B26: the active formation's units improve a shared hex
+        here = [u for u in here if member(state, u)]
     if not here or not all(member(state, u) for u in here):
         return deny("7.7", "not-own-stack", f"{act.hex} does not hold a stack of the active formation only")
     if any(state.units[u].disrupted for u in here):

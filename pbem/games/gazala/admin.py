@@ -42,6 +42,7 @@ from pbem.games.gazala.board import other
 from pbem.games.gazala.cycle import begin_ops_phase, d10
 from pbem.games.gazala.data import Side
 from pbem.games.gazala.paths import command, in_command, supply
+from pbem.games.gazala.rulings import ruling
 from pbem.games.gazala.scenarios import reinforcements_allowed
 from pbem.games.gazala.stacking import stacking
 from pbem.games.gazala.state import DiceWait, GazalaState, MoveState, Reinforcing, sit_of
@@ -83,7 +84,11 @@ def begin_admin(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaSta
         if counter.hex is None:
             continue
         belongs = sit.formation(unit)
-        if belongs is None and counter.acts and supply(sit, unit).ok:
+        if (
+            belongs is None
+            and counter.acts
+            and (not ruling(state, "independent_recovery_needs_supply") or supply(sit, unit).ok)
+        ):
             units[unit] = counter.model_copy(update={"acts": 0, "disrupted": False})  # §9.1.4
             continue
         if not counter.disrupted:
@@ -127,7 +132,8 @@ def attrition_checked(state: GazalaState, outcome: Outcome) -> Step[GazalaState]
     state = pop(state)
     events: list[Event] = []
     for unit, die in zip(wait.units, outcome.dice["attrition"], strict=True):
-        eff = state.pack.unit(unit).eff.disrupted
+        record = state.pack.unit(unit)
+        eff = record.eff.front if ruling(state, "attrition_printed_eff") else record.eff.disrupted  # notes B16
         events.append(
             Event(
                 kind="attrition_check",
@@ -591,10 +597,29 @@ def _source_hex(state: GazalaState, source: str) -> str:
     return next(s.hex for s in state.pack.supply_sources if s.id == source)
 
 
+def _edge_entry(state: GazalaState, side: Side, unit: str, hex_id: HexId) -> bool:
+    """Whether ``unit`` may enter at the map-edge hex ``hex_id`` when no entry hex is available (§9.4.1), by the
+    ``alternate_entry`` ruling: ``command_range``, the text's "if they are in Command Range and not adjacent to an
+    enemy unit" (Command Range of its formation's HQ by a Command Path, notes B23; an HQ, or an unassigned
+    independent unit, is always in range; never an enemy-occupied hex); ``open_edge``, neither enemy-occupied nor
+    in an EZOC."""
+    sit = sit_of(state)
+    if ruling(state, "alternate_entry") == "open_edge":
+        return _closed(state, side, hex_id, None).ok
+    enemy = sit.occupied[other(side)]
+    if hex_id in enemy or any(n in enemy for n in sit.board.grid.neighbours(hex_id)):
+        return False
+    if unit not in state.units:
+        return True
+    placed = state.model_copy(
+        update={"units": {**state.units, unit: state.units[unit].model_copy(update={"hex": hex_id})}}
+    )
+    return command(sit_of(placed), unit).state == "in-command"
+
+
 def alternate_entries(state: GazalaState, side: Side, unit: str) -> tuple[str, ...]:
     """§9.4.1: "should no friendly entry hex be available", the friendly map-edge hexes nearest to the unit's entry
-    hexes that are neither enemy-occupied nor in an EZOC (ruling: the conditions of §9.4.1 that a plain hex can
-    meet); none while any entry hex is available."""
+    hexes where it may enter (:func:`_edge_entry`); none while any entry hex is available."""
     entries = [_source_hex(state, e) for e in _entries(state, unit)]
     if any(_closed(state, side, h, e).ok for h, e in zip(entries, _entries(state, unit), strict=True)):
         return ()
@@ -603,7 +628,7 @@ def alternate_entries(state: GazalaState, side: Side, unit: str) -> tuple[str, .
     column = first if state.pack.setting("axis_edge" if side == "axis" else "cw_edge") == "west" else last
     low, high = state.pack.map.rows
     hexes = (grid.hex_id(column, row) for row in range(low, high + 1))
-    edge = [h for h in hexes if h in grid and _closed(state, side, h, None).ok]
+    edge = [h for h in hexes if h in grid and _edge_entry(state, side, unit, h)]
     if not edge:
         return ()
     reach = {h: min(grid.distance(h, HexId(e)) for e in entries) for h in edge}
@@ -637,8 +662,8 @@ def _may_act(state: GazalaState, seat: str, unit: str) -> Verdict:
 
 def can_reinforce(state: GazalaState, seat: str, act: Reinforce | ReinforceAt) -> Verdict:
     """§9.4.1: at one of the unit's entry hexes: a friendly Major supply source not blocked, not enemy-occupied,
-    not in an EZOC; or, when none is, at one of the :func:`alternate_entries` (``alternate``); the stacking limits
-    hold (§5.3.1)."""
+    not in an EZOC; or, when none is, at one of the :func:`alternate_entries` (``alternate``). §9.4.2: stacking
+    limits wait for the end of its free move (ruling ``stacking_at_entry``: or hold at the entry hex, §5.3.1)."""
     verdict = _may_act(state, seat, act.unit)
     if not verdict.ok:
         return verdict
@@ -654,6 +679,8 @@ def can_reinforce(state: GazalaState, seat: str, act: Reinforce | ReinforceAt) -
         verdict = _closed(state, side, there, act.entry)
         if not verdict.ok:
             return verdict
+    if not ruling(state, "stacking_at_entry"):
+        return ALLOW  # §9.4.2: stacking is ignored until the free Movement Action ends (:mod:`.overstack`)
     pieces = [u for u, c in state.units.items() if c.hex == there] + [h for h, c in state.hqs.items() if c.hex == there]
     return stacking(state.pack, [*pieces, act.unit])
 

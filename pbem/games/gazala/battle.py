@@ -11,8 +11,8 @@ Armour Superiority. H: the attacker's d10 on the CRT. I: the defender's hits fir
 opponent's ``displace`` choices; then the Battle Victory bonus APs (§7.5.3), spent at once by the winning units.
 
 A decision with one option is taken without asking; the static side of §10.1 never decides (it Holds, §10.1).
-Rulings: a HQ left alone in a hex after the combat is displaced to the first of its nearest destinations (§5.3.2
-"owner's choice" among equals); a Battle Victory won by the side that is not acting during a nested activation (a
+An HQ left alone in a hex after the combat is displaced where its owner chooses among the nearest destinations
+(§5.3.2, :mod:`.hq_displace`). Ruling: a Battle Victory won by the side that is not acting during a nested activation (a
 Reaction's or a bonus's) earns no bonus APs.
 """
 
@@ -40,8 +40,10 @@ from pbem.games.gazala.actions import (
 from pbem.games.gazala.board import other
 from pbem.games.gazala.combat import (
     ATTACK_KINDS,
+    BattleStrength,
     Combatant,
     CombatOptions,
+    Resolution,
     air_limit,
     combatant,
     ground,
@@ -64,8 +66,6 @@ from pbem.games.gazala.combat_displace import (
     check_displacement,
     displacement_chooser,
     displacement_options,
-    hq_displacement_options,
-    hq_displacement_penalty,
     hqs_left_alone,
     overstack_effects,
     retreat_paths,
@@ -96,8 +96,10 @@ from pbem.games.gazala.combat_hits import (
 )
 from pbem.games.gazala.combat_victory import battle_victory
 from pbem.games.gazala.data import Side
+from pbem.games.gazala.hq_displace import displace_lone_hqs, displace_or_ask
 from pbem.games.gazala.ops import affordable, after_action, member, side_of_seat, spend
 from pbem.games.gazala.paths import supply
+from pbem.games.gazala.rulings import ruling
 from pbem.games.gazala.scenarios import static_side
 from pbem.games.gazala.state import (
     Activation,
@@ -105,16 +107,18 @@ from pbem.games.gazala.state import (
     BattleStep,
     DiceWait,
     GazalaState,
+    HqDisplacing,
     MoveState,
     Reacting,
     sit_of,
 )
 from pbem.kit.hexes import HexId
 from pbem.kit.machine import pop, push, top
-from pbem.kit.tables import Term
+from pbem.kit.tables import BELOW, Term
 from pbem.rules.contract import ALLOW, Event, Outcome, RollRequest, RollSpec, Step, Verdict, deny
+from pbem.rules.records import CombatRecord, CombatSide
 
-__all__ = ["battle_over", "displace_hq", "finish_rbc_move"]
+__all__ = ["battle_over", "finish_rbc_move", "offer_displacement"]
 
 
 # --- facts of the battle ------------------------------------------------------------------------------------------
@@ -134,10 +138,12 @@ def _defender(state: GazalaState) -> Side:
 
 
 def _options(state: GazalaState) -> CombatOptions:
-    """The combat rulings the genesis options chose (notes §10 A3, A5)."""
+    """The combat rulings the genesis options chose (notes §10 A3, A5, B11, B12)."""
     return CombatOptions(
         oos_halves_defence=bool(state.options.get("oos_halves_defence", False)),
         armour_negative_with_at=bool(state.options.get("armour_negative_with_at", False)),
+        combined_arms_stack=bool(ruling(state, "combined_arms_stack")),
+        hq_support_any=bool(ruling(state, "hq_support_any_in_command")),
     )
 
 
@@ -272,9 +278,7 @@ def battle_isolated_checked(state: GazalaState, outcome: Outcome) -> Step[Gazala
         passed = isolated_check(_combatants(state, [unit])[0], die)
         if not passed:
             out.append(unit)
-            state = state.model_copy(
-                update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
-            )
+            state = victory.disrupt(state, (unit,))
         events.append(
             Event(
                 kind="effectiveness_check",
@@ -653,9 +657,12 @@ def combat_rolled(state: GazalaState, outcome: Outcome) -> Step[GazalaState]:
             formation=battle.lead,
             helpers=_supporters(state, defender, battle.source, battle.target),
             improved=here.improved,
-            disrupted_defender=any(d.disrupted for d in dfn),
+            disrupted_defender=any(d.disrupted for d in dfn)
+            and not (here.friendly_minefield and ruling(state, "disrupted_minefield_support")),  # notes A6
         ),
-        hq_support_drm(pack, att, battle.kind, hq.support if hq is not None else 0),
+        hq_support_drm(
+            pack, att, battle.kind, hq.support if hq is not None else 0, any_in_command=_options(state).hq_support_any
+        ),
         armour_found.term(),
         schwerpunkt_drm(pack, battle.side, att, state.schwerpunkt, attacking=True),
         schwerpunkt_drm(pack, defender, dfn, state.schwerpunkt, attacking=False),
@@ -685,21 +692,74 @@ def combat_rolled(state: GazalaState, outcome: Outcome) -> Step[GazalaState]:
         armour=(armour_found.attacker_unit or "", armour_found.defender_kind, armour_found.defender_unit or ""),
         role="defender",
     )
+    record = CombatRecord(
+        location=battle.target,
+        result=found.lookup.result,
+        sides=(
+            _strength_side("attack", battle.side, found.attack, battle.kind),
+            _strength_side("defense", defender, found.defence, "defence"),
+        ),
+        lookup=found.lookup,
+    )
     event = Event(
         kind="combat_resolved",
         seat=battle.side,
         rule="7.5.1",
-        data={
-            "location": battle.target,
-            "result": found.lookup.result,
-            "lookup": found.lookup.model_dump(mode="json"),
-            "src": battle.source,
-            "kind": battle.kind,
-            "resolution": found.record(),
-        },
+        data=record.data(src=battle.source, kind=battle.kind, resolution=found.record()),
         text=f"combat at {battle.target}: {found.lookup.column} on {here.crt_row}, roll {die}: {found.lookup.result}",
     )
-    return _begin_hits(state, (event,))
+    return _begin_hits(state, (event, _modifiers_event(battle, found)))
+
+
+def _strength_side(role: str, side: Side, strength: BattleStrength, column: str) -> CombatSide:
+    """A side's battle strength for the reports (§7.5.1.2): each unit's Strength Points times its chit multiplier
+    (halved out of supply), the fractions rounded up once for the side (§5.1)."""
+    terms = [
+        Term(
+            label=f"{p.unit}: {p.strength} x {p.multiplier} (chit {strength.chit}, {column})"
+            + (", halved" if p.halved else ""),
+            value=p.halves // 2,
+            rule="7.5.1.2",
+        )
+        for p in strength.parts
+    ]
+    rest = strength.total - sum(t.value for t in terms)
+    if rest:
+        terms.append(Term(label="fractions rounded up", value=rest, rule="5.1"))
+    return CombatSide(
+        role=role, side=side, units=tuple(p.unit for p in strength.parts), terms=tuple(terms), total=strength.total
+    )
+
+
+def _modifiers_event(battle: Battle, found: Resolution) -> Event:
+    """What the CRT read besides the strengths, told under the combat in the reports: the chits, the column shifts,
+    each DRM and the attacker's die (§7.5.1.2-§7.5.1.5)."""
+    shifts = ", ".join(f"{t.label} {t.value:+d}" for t in found.shifts.terms) or "none"
+    drms = ", ".join(f"{t.label} {t.value:+d}" for t in found.drms.terms) or "none"
+    lookup = found.lookup
+    if lookup.base == BELOW:  # §7.5.1 E: below the leftmost column, 5/0 whatever the shifts and the die
+        ignored = f", {shifts} ignored" if found.shifts.terms else ""
+        odds = f"odds {found.attack.total}:{found.defence.total} below the table{ignored}"
+    else:
+        odds = f"odds {lookup.base} shifted {found.shifts.value:+d} to {lookup.column} ({shifts})"
+    text = (
+        f"chits {found.attack.chit} (attacker) and {found.defence.chit} (defender); {odds}; "
+        f"DRM {found.drm:+d} ({drms}); die {found.roll}, modified {lookup.roll}: {lookup.result}"
+    )
+    return Event(
+        kind="combat_modifiers",
+        seat=battle.side,
+        rule="7.5.1",
+        data={
+            "location": battle.target,
+            "chits": [found.attack.chit, found.defence.chit],
+            "shifts": [t.model_dump(mode="json") for t in found.shifts.terms],
+            "drms": [t.model_dump(mode="json") for t in found.drms.terms],
+            "drm": found.drm,
+            "die": found.roll,
+        },
+        text=text,
+    )
 
 
 # --- I. hit distribution (§7.5.2) ------------------------------------------------------------------------------------
@@ -789,6 +849,8 @@ def battle_ecs_rolled(state: GazalaState, outcome: Outcome) -> Step[GazalaState]
         seat=_role_side(state),
         rule="7.5.2",
         data={"passed": list(ecs.passed), "failed": list(ecs.failed), "location": _battle(state).target},
+        text=f"{SIDE_NAMES[_role_side(state)]}'s ECs: passed {', '.join(ecs.passed) or 'none'}; "
+        f"failed {', '.join(ecs.failed) or 'none'}",
     )
     return _offer_distribution(_with(state, passed=ecs.passed, failed=ecs.failed, ec_losses=dict(ecs.losses)), (event,))
 
@@ -863,6 +925,24 @@ def distribute_hits(state: GazalaState, seat: str, act: Distribute) -> Step[Gaza
     return _apply_distribution(pop(state), _as_choice(act), ())
 
 
+SIDE_NAMES: dict[Side, str] = {"axis": "the Axis", "cw": "the Commonwealth"}
+CHOICE_WORDS = {
+    "hold": "holds",
+    "retreat": "retreats",
+    "follow": "follows its Disrupted units' Forced Retreat",
+    "forced": "makes a Forced Retreat",
+}
+"""How the report tells a hit distribution's choice (§7.5.2: the pack's rows)."""
+
+
+def _distribution_text(side: Side, hits: int, choice: str | None) -> str:
+    who = SIDE_NAMES[side]
+    if not hits:
+        return f"{who} takes no hit"
+    told = CHOICE_WORDS.get(choice or "", "loses Strength Points for them")
+    return f"{who} takes {hits} hit{'s' * (hits != 1)} and {told}"
+
+
 def _apply_distribution(state: GazalaState, choice: Distribution, events: tuple[Event, ...]) -> Step[GazalaState]:
     """§7.5.2, §7.5.2.1: losses, disruptions and eliminations; then the retreats."""
     side_hits = _side_hits(state)
@@ -875,13 +955,12 @@ def _apply_distribution(state: GazalaState, choice: Distribution, events: tuple[
             seat=side,
             rule="7.5.2",
             data={"choice": choice.choice, "row": found.rule, "location": _hex(state)},
+            text=_distribution_text(side, _hits(state)[0], choice.choice),
         ),
     ]
     hex_id = _hex(state)
     for unit in sorted(found.disrupted):
-        state = state.model_copy(
-            update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
-        )
+        state = victory.disrupt(state, (unit,))
     for unit in sorted(set(found.losses) | set(found.ec_losses)):
         lost = found.losses.get(unit, 0) + found.ec_losses.get(unit, 0)
         if lost and state.units[unit].hex is not None:
@@ -950,7 +1029,9 @@ def _apply_retreat(state: GazalaState, path: tuple[str, ...], events: tuple[Even
     found = retreat_paths(state.pack, sit, side, HexId(_hex(state)), units, hexes, forced=forced)
     chosen = next((p for p in found if tuple(p.hexes) == path), None)
     extra = (
-        chosen.losses(state.pack) if chosen is not None else hexes * state.pack.number("forced_retreat_blocked_loss")
+        chosen.losses(state.pack, ezoc_once=ruling(state, "retreat_ezoc_loss") == "once")
+        if chosen is not None
+        else hexes * state.pack.number("forced_retreat_blocked_loss")
     )
     origin = _hex(state)
     found_events = list(events)
@@ -974,14 +1055,8 @@ def _apply_retreat(state: GazalaState, path: tuple[str, ...], events: tuple[Even
         for over in chosen.overstacked:
             if over == path[-1]:
                 continue
-            for unit in sit_of(state).combat[side].get(over, ()):  # §5.3.1: a hex it passed overstacked
-                state = state.model_copy(
-                    update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
-                )
-        for unit in sorted(effects.disrupted):
-            state = state.model_copy(
-                update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
-            )
+            state = victory.disrupt(state, sit_of(state).combat[side].get(over, ()))  # §5.3.1: a hex passed over
+        state = victory.disrupt(state, sorted(effects.disrupted))
         for unit, points in sorted(effects.losses.items()):
             state, lost = victory.lose(state, unit, points, "5.3.1")
             found_events.extend(lost)
@@ -1002,7 +1077,7 @@ def _apply_retreat(state: GazalaState, path: tuple[str, ...], events: tuple[Even
                     state = _with(state, eliminated=(*battle.eliminated, unit))
     battle = _battle(state)
     state = _with(state, retreats=battle.retreats[1:], displacing=path[-1] if path else None)
-    return _offer_displacement(state, tuple(found_events))
+    return offer_displacement(state, tuple(found_events))
 
 
 def _displacements(state: GazalaState) -> tuple[Displacement, ...]:
@@ -1019,7 +1094,7 @@ def _chooser(state: GazalaState) -> Side | None:
     return displacement_chooser(state.pack, sit_of(state), _role_side(state), HexId(where))
 
 
-def _offer_displacement(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
+def offer_displacement(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
     """§5.3.3: the opponent displaces the overstacked units one at a time (§5.3.1: the owner eliminates them when
     none can go anywhere)."""
     options = _displacements(state)
@@ -1063,7 +1138,10 @@ def _apply_displacement(state: GazalaState, move: Displacement, events: tuple[Ev
             update={"units": {**state.units, move.unit: state.units[move.unit].model_copy(update={"hex": move.to})}}
         )
         found.append(Event(kind="displaced", seat=by, rule="5.3.3", data={"unit": move.unit, "dst": move.to}))
-    return _offer_displacement(state, tuple(found))
+        state = displace_lone_hqs(state, _role_side(state), move.to, found)  # §5.3.2: "for any reason"
+        if state.pending and isinstance(state.pending[-1], HqDisplacing):
+            return Step(state=state, events=tuple(found))  # its owner decides, then the displacements go on
+    return offer_displacement(state, tuple(found))
 
 
 def _side_done(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
@@ -1076,33 +1154,18 @@ def _side_done(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaStat
 # --- the end of the combat: lone HQs, Battle Victory (§5.3.2, §7.5.3) ---------------------------------------------
 
 
-def displace_hq(state: GazalaState, hq: str, events: list[Event]) -> GazalaState:
-    """§5.3.2: ``hq`` goes to the first of its nearest destinations (ruling: the owner's choice among equals) and pays
-    its penalty (one Attack Support point, one Activation space); it stays where it is when it has none."""
-    options = hq_displacement_options(sit_of(state), hq)
-    if not options:
-        return state
-    counter = state.hqs[hq]
-    formation = state.pack.hq(hq).formation
-    level = state.formations[formation]
-    penalty = hq_displacement_penalty(state.pack, support=counter.support, level=level.level)
-    moved = counter.model_copy(update={"hex": options[0], "support": penalty.support})
-    lowered = level.model_copy(update={"level": penalty.level})
-    state = state.model_copy(
-        update={"hqs": {**state.hqs, hq: moved}, "formations": {**state.formations, formation: lowered}}
-    )
-    side = state.pack.formation(formation).side
-    events.append(Event(kind="hq_displaced", seat=side, rule="5.3.2", data={"hq": hq, "dst": options[0]}))
-    return state
-
-
-def _lone_hqs(state: GazalaState, events: list[Event]) -> GazalaState:
+def _lone_hqs(state: GazalaState, events: list[Event]) -> tuple[GazalaState, bool]:
     """§7.5, §5.3.2: an HQ the combat left without a combat unit in the attacking or the defending hex is displaced
-    at once (:func:`displace_hq`)."""
+    at once, where its owner chooses among the nearest destinations (:func:`~.hq_displace.displace_or_ask`);
+    whether the owner's decision is pending."""
     battle = _battle(state)
-    for hq in hqs_left_alone(sit_of(state), (HexId(battle.source), HexId(battle.target))):
-        state = displace_hq(state, hq, events)
-    return state
+    alone = hqs_left_alone(sit_of(state), (HexId(battle.source), HexId(battle.target)))
+    for side in (battle.side, other(battle.side)):
+        own = [hq for hq in alone if state.pack.side_of(hq) == side]
+        state, asking = displace_or_ask(state, side, own, len(own), "battle", events)
+        if asking:
+            return state, True
+    return state, False
 
 
 def battle_over(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
@@ -1110,7 +1173,9 @@ def battle_over(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaSta
     bonus APs (two with an In Command Schwerpunkt unit, Axis), to spend at once: the attacker adds them to its
     activation, the defender acts with them in a nested activation (no Reaction to it)."""
     found = list(events)
-    state = _lone_hqs(state, found)
+    state, asking = _lone_hqs(state, found)
+    if asking:
+        return Step(state=state, events=tuple(found))
     battle = _battle(state)
     assert battle.hits is not None
     eliminated = frozenset(battle.eliminated)

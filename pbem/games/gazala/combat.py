@@ -121,10 +121,16 @@ class CombatOptions:
         armour_negative_with_at: §7.5.1.5 C against the combat example (notes §10 A3): a defender using Anti-Tank
             Points that outnumber the attacker's Tank Points gets the difference as a negative DRM. Default False:
             the rule text (no Armour Superiority); True reproduces the example's -6.
+        combined_arms_stack: §7.5.1.3 is silent on whether the attacker's pair must take part (notes §10 B12).
+            Default False: participating attackers only; True: any pair in the attacking hex.
+        hq_support_any: §7.5.1.5 B with a partly Out of Command stack (notes §10 B11). Default False: every
+            participant In Command; True: one In Command participant is enough.
     """
 
     oos_halves_defence: bool = False
     armour_negative_with_at: bool = False
+    combined_arms_stack: bool = False
+    hq_support_any: bool = False
 
 
 DEFAULT_OPTIONS = CombatOptions()
@@ -459,7 +465,8 @@ def resolve(
     Combined Arms and air shifts, the DRMs (:mod:`.combat_drm` builds them) and the attacker's d10 ``roll``."""
     attack = attack_strength(pack, attackers, chits[0], kind, stack=stack)
     defence = defence_strength(pack, defenders, chits[1], ground, options)
-    shifts = shift_terms(pack, attacker_arms=combined_arms(attackers), defender_arms=combined_arms(defenders), air=air)
+    pairs = (*attackers, *stack) if options.combined_arms_stack else attackers  # ``stack``: the others in the hex
+    shifts = shift_terms(pack, attacker_arms=combined_arms(pairs), defender_arms=combined_arms(defenders), air=air)
     drm = final_drm(pack, drms)
     found = crt_lookup(pack, ground, attack.total, defence.total, modified_roll(pack, roll, drm), shift=shifts.value)
     return Resolution(

@@ -79,10 +79,13 @@ class RetreatPath:
     ezoc: tuple[HexId, ...]
     overstacked: tuple[HexId, ...]
 
-    def losses(self, pack: GazalaPack) -> int:
-        """The extra Strength Points each retreating unit loses (§7.5.2.2, §7.5.2.3): over and above the hits."""
+    def losses(self, pack: GazalaPack, *, ezoc_once: bool = False) -> int:
+        """The extra Strength Points each retreating unit loses (§7.5.2.2, §7.5.2.3): over and above the hits.
+        ``ezoc_once``: the EZOC loss once for the retreat, not per EZOC hex entered (notes B7, ruling
+        ``retreat_ezoc_loss``)."""
+        entered = min(len(self.ezoc), 1) if ezoc_once else len(self.ezoc)
         return (
-            len(self.ezoc) * pack.number("forced_retreat_ezoc_loss")
+            entered * pack.number("forced_retreat_ezoc_loss")
             + len(self.overstacked) * pack.number("retreat_overstack_loss")
             + self.blocked * pack.number("forced_retreat_blocked_loss")
         )
@@ -287,18 +290,22 @@ def check_displacement(
     return ALLOW
 
 
-def hq_displacement_options(sit: Situation, hq: str) -> tuple[HexId, ...]:
+def hq_displacement_options(sit: Situation, hq: str, *, enemy_mines_only: bool = False) -> tuple[HexId, ...]:
     """§5.3.2: where the owner places a displaced HQ: the hexes of the nearest friendly combat units of its formation
-    not stacked with another HQ and not in an unbreached Minefield (either side's, notes B14); if every such unit is
-    in an unbreached Minefield, a hex adjacent to one of them (not enemy-occupied). Empty: the formation has no
-    combat unit on the map."""
+    not stacked with another HQ and not in an unbreached Minefield (either side's, notes B14; ``enemy_mines_only``:
+    the enemy's only); if every such unit is in an unbreached Minefield, a hex adjacent to one of them (not
+    enemy-occupied). Empty: the formation has no combat unit on the map."""
     board, position = sit.board, sit.position
     formation = board.hqs[hq].formation
     side = board.side[hq]
     here = position.hqs[hq]
     with_hq = {h for other_hq, h in position.hqs.items() if other_hq != hq}
     own = sorted({h for h, units in sit.combat[side].items() for u in units if sit.formation(u) == formation})
-    mined = {h for h in own if h in board.mines and h not in position.breached}
+    mined = {
+        h
+        for h in own
+        if h in board.mines and h not in position.breached and not (enemy_mines_only and board.mines[h].owner == side)
+    }
     good = [h for h in own if h not in with_hq and h not in mined]
     if good:
         nearest = min(board.grid.distance(here, h) for h in good)

@@ -137,11 +137,16 @@ def check_lead_formation(defenders: Sequence[Combatant], lead: str | None) -> Ve
 # --- B. HQ Attack Support -----------------------------------------------------------------------------------------
 
 
-def hq_support_drm(pack: GazalaPack, attackers: Sequence[Combatant], kind: AttackKind, support: int) -> Term | None:
+def hq_support_drm(
+    pack: GazalaPack, attackers: Sequence[Combatant], kind: AttackKind, support: int, *, any_in_command: bool = False
+) -> Term | None:
     """§7.5.1.5 B: a Regular Attack gets half its HQ's current Support Points (rounded up), a Prepared Attack all of
-    them, if the attacking stack is In Command Range (every participant, notes B11; an unassigned independent has
-    no HQ). ``support``: the HQ's current Attack Support Points."""
-    if kind == "hasty" or support <= 0 or any(a.unassigned or not a.in_command for a in attackers):
+    them, if the attacking stack is In Command Range (every participant, notes B11; ``any_in_command``: one is
+    enough; an unassigned independent has no HQ). ``support``: the HQ's current Attack Support Points."""
+    if kind == "hasty" or support <= 0 or any(a.unassigned for a in attackers):
+        return None
+    commanded = [a.in_command for a in attackers]
+    if not (any(commanded) if any_in_command else all(commanded)):
         return None
     divisor = pack.number("hq_support_regular_divisor") if kind == "regular" else 1
     return Term(label=f"HQ Attack Support ({kind})", value=-(-support // divisor), rule="7.5.1.5")

@@ -299,16 +299,26 @@ def unit_face(
     )
 
 
-def hq_face(pack: GazalaPack, hq: Hq | str, *, emergency_supply_used: bool = False) -> CounterFace:
-    """An HQ counter (§3.3): support points, command range and MA; ``ES`` once its Emergency Supply is spent."""
+def hq_face(
+    pack: GazalaPack,
+    hq: Hq | str,
+    *,
+    emergency_supply_used: bool = False,
+    support: int | None = None,
+    level: int | None = None,
+) -> CounterFace:
+    """An HQ counter (§3.3): its current Attack Support Points (``support``; the printed ones by default), command
+    range and MA; ``ES`` once its Emergency Supply is spent; its formation's Activation level (``level``: the
+    Formation Activation marker, §3.5, §6.3.2) as a badge ``L3``."""
     record = pack.hq(hq) if isinstance(hq, str) else hq
     formation = pack.formation(record.formation)
+    marks = (*(("ES",) if emergency_supply_used else ()), *((f"L{level}",) if level is not None else ()))
     return CounterFace(
         side=formation.side,
         title=record.name,
         symbol="hq",
-        value=f"{record.support}-{record.command_range}-{record.ma}",
-        marks=("ES",) if emergency_supply_used else (),
+        value=f"{record.support if support is None else support}-{record.command_range}-{record.ma}",
+        marks=marks,
         fill=NATIONALITY_FILL[formation.nationality],
         stripe=formation.colour,
     )
@@ -316,13 +326,21 @@ def hq_face(pack: GazalaPack, hq: Hq | str, *, emergency_supply_used: bool = Fal
 
 def face(pack: GazalaPack, unit: UnitView) -> CounterFace:
     """The counter of a view's unit or HQ (by ``unit.id``): ``unit.strength`` is its current combat strength,
-    ``unit.extra["disrupted"]`` its side shown, ``unit.extra["emergency_supply"]`` an HQ's spent Emergency Supply.
+    ``unit.extra["disrupted"]`` its side shown, ``unit.extra["emergency_supply"]`` an HQ's spent Emergency Supply,
+    ``unit.extra["level"]`` its formation's Activation level.
     A unit the pack does not know is drawn as a plain counter of its side."""
     try:
         return unit_face(pack, unit.id, strength=unit.strength, disrupted=bool(unit.extra.get("disrupted")))
     except KeyError:
         pass
     try:
-        return hq_face(pack, unit.id, emergency_supply_used=bool(unit.extra.get("emergency_supply")))
+        level = unit.extra.get("level")
+        return hq_face(
+            pack,
+            unit.id,
+            emergency_supply_used=bool(unit.extra.get("emergency_supply")),
+            support=unit.strength,
+            level=level if isinstance(level, int) else None,
+        )
     except KeyError:
         return CounterFace(side=unit.side, title=unit.name, value="" if unit.strength is None else str(unit.strength))

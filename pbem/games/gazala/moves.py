@@ -21,6 +21,7 @@ from pbem.games.gazala.actions import Decline, Halt, Leave, Move, React, Step
 from pbem.games.gazala.board import adjacent, hqs_displaced_by, other, walk_path
 from pbem.games.gazala.combat_declare import check_rbc_move
 from pbem.games.gazala.data import Side
+from pbem.games.gazala.hq_displace import displace_or_ask
 from pbem.games.gazala.minefields import minefield_check, minefield_check_drm
 from pbem.games.gazala.ops import (
     action_cost,
@@ -33,6 +34,7 @@ from pbem.games.gazala.ops import (
     supply_check,
 )
 from pbem.games.gazala.paths import command
+from pbem.games.gazala.rulings import ruling
 from pbem.games.gazala.scenarios import activation_restriction, static_side
 from pbem.games.gazala.state import Activation, DiceWait, GazalaState, MoveState, Reacting, ReactionOffer, sit_of
 from pbem.kit.hexes import HexId
@@ -155,9 +157,7 @@ def isolated_checked(state: GazalaState, outcome: Outcome) -> Result[GazalaState
         passed = die <= record.eff.front
         if not passed:
             failed.append(unit)
-            state = state.model_copy(
-                update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
-            )
+            state = victory.disrupt(state, (unit,))
         events.append(
             Event(
                 kind="effectiveness_check",
@@ -230,7 +230,7 @@ def qualifying(state: GazalaState, unit: str) -> Verdict:
         return deny("6.5.1", "out-of-command", f"{unit} is not In Command")
     if formation in move_state.barred:
         return deny("7.3.5", "hq-displaced", f"the move displaced the HQ of {formation}")
-    if state.formations[formation].level < 1:
+    if state.formations[formation].level < 1 and ruling(state, "reaction_needs_level"):
         return deny("6.5.1", "level-zero", f"{formation} is at Activation Level 0")
     if activation_restriction(state, formation) is not None:
         return deny("6.5.1", "restricted", f"{formation} may not activate yet")
@@ -301,22 +301,34 @@ def step(state: GazalaState, seat: str, act: Step) -> Result[GazalaState]:
 def _entered(
     state: GazalaState, side: Side, units: tuple[str, ...], there: str, events: tuple[Event, ...]
 ) -> Result[GazalaState]:
-    """The stack stands in ``there``: the objectives' last occupant (§10), lone enemy HQs displaced (§7.3.5), then
-    a Reaction offer if this is a trigger point, else the move goes on or ends."""
+    """The stack stands in ``there``: the objectives' last occupant (§10), then :func:`after_entry`."""
     move_state = state.move
     assert move_state is not None
     state = _place(state, units, there)
     state = victory.occupy(state, side, (there,))
     moved = move_state.model_copy(update={"units": units, "path": (*move_state.path, there)})
     state = state.model_copy(update={"move": moved})
-    found = [
+    found = (
         *events,
         Event(
             kind="moved", seat=side, rule="7.3", data={"units": list(units), "src": move_state.path[-1], "dst": there}
         ),
-    ]
-    state, displaced = _displace_hqs(state, side, there)
-    found.extend(displaced)
+    )
+    return after_entry(state, found)
+
+
+def after_entry(state: GazalaState, events: tuple[Event, ...]) -> Result[GazalaState]:
+    """After the moving stack entered a hex: lone enemy HQs next to it displaced (§7.3.5; their owner chooses where,
+    and this runs again once the owner has), then a Reaction offer if this is a trigger point, else the move goes on
+    or ends."""
+    move_state = state.move
+    assert move_state is not None
+    side = state.pack.side_of(move_state.units[0])
+    there = move_state.path[-1]
+    found = list(events)
+    state, asking = _displace_hqs(state, side, there, found)
+    if asking:
+        return Result(state=state, events=tuple(found))
     if _offer_due(state):
         assert state.move is not None
         offered = state.move.model_copy(update={"offered": (*state.move.offered, f"entry:{there}")})
@@ -327,59 +339,22 @@ def _entered(
     return _finish(state, tuple(found))
 
 
-def _displace_hqs(state: GazalaState, side: Side, there: str) -> tuple[GazalaState, list[Event]]:
+def _displace_hqs(state: GazalaState, side: Side, there: str, events: list[Event]) -> tuple[GazalaState, bool]:
     """§5.3.2, §7.3.5: each lone enemy HQ adjacent to the hex entered goes to the nearest combat unit of its formation
-    not stacked with another HQ and not in an unbreached Minefield (ruling: the owner's choice among equally near
-    ones is the lowest hex id); it loses one Attack Support Point and its formation one level, and its formation
-    may not react to this move."""
-    sit = sit_of(state)
-    events: list[Event] = []
-    for hq in hqs_displaced_by(sit, side, HexId(there)):
-        formation = state.pack.hq(hq).formation
-        origin = state.hqs[hq].hex
-        assert origin is not None
-        taken = {c.hex for h, c in state.hqs.items() if h != hq}
-        homes = sorted(
-            {
-                c.hex
-                for u, c in state.units.items()
-                if c.hex is not None
-                and sit.formation(u) == formation
-                and c.hex not in taken
-                and (HexId(c.hex) not in sit.board.mines or HexId(c.hex) in sit.position.breached)
-            },
-            key=lambda h: (sit.board.grid.distance(HexId(origin), HexId(h)), h),
-        )
-        if not homes:
-            continue
-        hq_state = state.hqs[hq].model_copy(
-            update={
-                "hex": homes[0],
-                "support": max(0, state.hqs[hq].support - state.pack.number("displacement_support_loss")),
-            }
-        )
-        level = state.formations[formation]
-        lowered = level.model_copy(update={"level": max(0, level.level - state.pack.number("displacement_level_loss"))})
-        assert state.move is not None
-        barred = state.move.model_copy(update={"barred": (*state.move.barred, formation)})
-        state = state.model_copy(
-            update={
-                "hqs": {**state.hqs, hq: hq_state},
-                "formations": {**state.formations, formation: lowered},
-                "move": barred,
-            }
-        )
-        sit = sit_of(state)
-        events.append(
-            Event(
-                kind="hq_displaced",
-                seat=other(side),
-                rule="7.3.5",
-                data={"hq": hq, "src": origin, "dst": homes[0]},
-                text=f"{hq} is displaced from {origin} to {homes[0]}",
-            )
-        )
-    return state, events
+    not stacked with another HQ and not in an unbreached Minefield (the owner chooses among equally near ones,
+    :mod:`.hq_displace`); it loses one Attack Support Point and its formation one level, and its formation may not
+    react to this move. Only a stack with a combat unit displaces ("an enemy non-HQ unit", §5.3.2). Whether the
+    owner's decision is pending."""
+    assert state.move is not None
+    if not any(u in state.units for u in state.move.units):
+        return state, False
+    lone = hqs_displaced_by(sit_of(state), side, HexId(there))
+    if not lone:
+        return state, False
+    formations = tuple(state.pack.hq(hq).formation for hq in lone)
+    barred = (*state.move.barred, *(f for f in formations if f not in state.move.barred))
+    state = state.model_copy(update={"move": state.move.model_copy(update={"barred": barred})})
+    return displace_or_ask(state, other(side), lone, len(lone), "entered", events, rule="7.3.5")
 
 
 def minefield_checked(state: GazalaState, outcome: Outcome) -> Result[GazalaState]:
@@ -405,13 +380,13 @@ def minefield_checked(state: GazalaState, outcome: Outcome) -> Result[GazalaStat
         if found == "success":
             entered.append(unit)
             continue
-        state = state.model_copy(
-            update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": True})}}
-        )
+        state = victory.disrupt(state, (unit,))
         if found == "disrupt_loss":
             state, lost = victory.lose(state, unit, 1, "7.3.6")
             events.extend(lost)
     side = sit.board.side[wait.units[0]]
+    if entered and len(entered) < len(wait.units) and ruling(state, "minefield_stack_together"):
+        entered = []  # notes A10, §7.3.1: the stack ends together, so one failure keeps it all out
     if not entered:
         assert state.move is not None
         stopped = state.model_copy(update={"move": state.move.model_copy(update={"units": ()})})
@@ -498,16 +473,16 @@ def _land(state: GazalaState) -> tuple[GazalaState, list[Event]]:
     return victory.sudden_death(state.model_copy(update={"move": None})), events
 
 
-def _where(state: GazalaState, side: Side | None = None) -> tuple[Side | None, tuple[str, ...], tuple[str, ...]]:
-    """The moving side, the hexes where the move under way leaves its stack (where it stands and where each mover
-    is), and the movers: what :func:`.overstack.settle` checks at the move's end (§5.3.1)."""
+def _where(state: GazalaState, side: Side | None = None) -> tuple[Side | None, tuple[str, ...]]:
+    """The moving side and the hexes where the move under way leaves its stack (where it stands and where each mover
+    is): what :func:`.overstack.settle` checks at the move's end (§5.3.1)."""
     move_state = state.move
     assert move_state is not None
     movers = move_state.units
     if side is None and movers:
         side = state.pack.side_of(movers[0])
     placed = [state.units[m].hex if m in state.units else state.hqs[m].hex for m in movers]
-    return side, (move_state.path[-1], *(h for h in placed if h is not None)), movers
+    return side, (move_state.path[-1], *(h for h in placed if h is not None))
 
 
 def _finish(state: GazalaState, events: tuple[Event, ...], *, side: Side | None = None) -> Result[GazalaState]:
@@ -515,11 +490,11 @@ def _finish(state: GazalaState, events: tuple[Event, ...], *, side: Side | None 
     follows the move (the Action's end, a Retreat before Combat's end, the next reinforcement)."""
     assert state.move is not None
     then = "rbc" if state.move.rbc else "reinforcement" if state.move.reinforcement else "action"
-    side, hexes, movers = _where(state, side)
+    side, hexes = _where(state, side)
     state, landed = _land(state)
     if side is None:
         return after_action(state, (*events, *landed))
-    return overstack.settle(state, side, hexes, movers, then, (*events, *landed))
+    return overstack.settle(state, side, hexes, then, (*events, *landed))
 
 
 # --- Formation Reaction (§6.5) -----------------------------------------------------------------------------------
@@ -587,7 +562,7 @@ def reaction_rolled(state: GazalaState, outcome: Outcome) -> Result[GazalaState]
     schwerpunkt = state.schwerpunkt == formation
     if schwerpunkt:
         points += state.pack.number("schwerpunkt_ap")
-    level = 0 if wait.drms[1] else found.level - 1
+    level = 0 if wait.drms[1] else max(0, found.level - 1)  # ruling reaction_needs_level false: it stays at 0
     state = state.model_copy(
         update={"formations": {**state.formations, formation: found.model_copy(update={"level": level})}}
     )
@@ -598,7 +573,7 @@ def reaction_rolled(state: GazalaState, outcome: Outcome) -> Result[GazalaState]
         data={"formation": formation, "die": check, "rating": rating, "ap_die": ap_die, "ap": points, "level": level},
         text=f"{formation} reacts ({check} against {rating}) with {points} Action Points",
     )
-    mover, hexes, movers = _where(state)
+    mover, hexes = _where(state)
     state, landed = _land(state)
     reacting = Activation(
         side=side, formation=formation, ap=points, schwerpunkt=schwerpunkt, supplied=bool(wait.drms[0])
@@ -607,7 +582,7 @@ def reaction_rolled(state: GazalaState, outcome: Outcome) -> Result[GazalaState]
     if mover is None:
         return Result(state=state, events=(event, *landed))
     # The mover's Action ends where it stopped (§6.5.3): its overstacking is resolved before the Reaction acts.
-    return overstack.settle(state, mover, hexes, movers, "none", (event, *landed))
+    return overstack.settle(state, mover, hexes, "none", (event, *landed))
 
 
 def declines(state: GazalaState, seat: str) -> Iterator[Decline]:

@@ -17,6 +17,7 @@ from pbem.games.gazala.board import other
 from pbem.games.gazala.cycle import cycle, d10, initiative_won
 from pbem.games.gazala.data import Side
 from pbem.games.gazala.paths import command, supply
+from pbem.games.gazala.rulings import ruling
 from pbem.games.gazala.scenarios import (
     activation_restriction,
     always_supplied,
@@ -221,6 +222,8 @@ def can_activate(state: GazalaState, seat: str, act: Activate) -> Verdict:
     if only is not None and act.formation != only:
         return deny("10.1", "only-formation", f"only {only} activates in this scenario")
     limit = max_activations(pack, state.scenario)
+    if ruling(state, "bir_hacheim_end") == "level":  # notes B19: only the level ends §10.1
+        limit = None
     if limit is not None and found.activations >= limit:
         return deny("10.1", "activations-spent", f"{act.formation} has been activated {limit} times")
     if found.level < 1:

@@ -3,8 +3,8 @@
 "Stacking limits do not prohibit movement and must only be met at the end of an Action" (§5.3.1): a moving stack
 may pass through, and stop in, a hex it overstacks. Where the move ends (and where a stack split by an Enemy
 Minefield Check stays behind) the hex's combat units disrupt, a Disrupted one losing a Strength Point, and two HQs
-lose a Support Point each (:func:`~.combat_displace.overstack_effects`); a surplus HQ is displaced by its owner
-(ruling: the HQ that moved in, to the first of its nearest destinations, :func:`~.battle.displace_hq`); then the
+lose a Support Point each (:func:`~.combat_displace.overstack_effects`); a surplus HQ is displaced by its owner, who
+chooses which HQ leaves and where among its nearest destinations (§5.3.1, §5.3.2, :mod:`.hq_displace`); then the
 opponent displaces overstacked combat units one at a time (``displace``, :func:`~.combat_displace.
 displacement_options`), or the owner eliminates them when none can go anywhere. A decision with a single option,
 or of a side without a seat (§10.1), is taken at once. Only then does the move's end lead on (``then``).
@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from pbem.games.gazala import victory
 from pbem.games.gazala.actions import Displace
 from pbem.games.gazala.admin import next_reinforcement
-from pbem.games.gazala.battle import displace_hq, finish_rbc_move
+from pbem.games.gazala.battle import finish_rbc_move
 from pbem.games.gazala.combat_displace import (
     Displacement,
     check_displacement,
@@ -28,25 +28,25 @@ from pbem.games.gazala.combat_displace import (
     surplus_hqs,
 )
 from pbem.games.gazala.data import Side
+from pbem.games.gazala.hq_displace import displace_lone_hqs, displace_or_ask
 from pbem.games.gazala.ops import after_action, side_of_seat
-from pbem.games.gazala.state import GazalaState, Overstack, sit_of
+from pbem.games.gazala.state import GazalaState, HqDisplacing, Overstack, sit_of
 from pbem.kit.hexes import HexId
 from pbem.kit.machine import pop, push
 from pbem.rules.contract import Event, Step, Verdict, deny
 
-__all__ = ["can_displace", "displace", "displacements", "settle", "top_overstack"]
+__all__ = ["can_displace", "displace", "displacements", "resume", "settle", "top_overstack"]
 
 
 def settle(
     state: GazalaState,
     side: Side,
     hexes: Sequence[str],
-    movers: Sequence[str],
     then: str,
     events: Sequence[Event],
 ) -> Step[GazalaState]:
-    """§5.3.1 at the end of a move of ``movers`` (``side``): the effects in each overstacked hex of ``hexes``, a
-    surplus HQ displaced, then the opponent's displacements; then ``then``."""
+    """§5.3.1 at the end of a move of ``side``: the effects in each overstacked hex of ``hexes``, the surplus HQs
+    displaced by their owner, then the opponent's displacements; then ``then``."""
     found = list(events)
     over: list[str] = []
     for hex_id in dict.fromkeys(hexes):
@@ -55,13 +55,11 @@ def settle(
             continue
         over.append(hex_id)
         effects = overstack_effects(state.pack, sit, side, HexId(hex_id))
-        units = dict(state.units)
-        for unit in sorted(effects.disrupted):
-            units[unit] = units[unit].model_copy(update={"disrupted": True})
+        state = victory.disrupt(state, sorted(effects.disrupted))
         hqs = dict(state.hqs)
         for hq, points in sorted(effects.hq_support.items()):
             hqs[hq] = hqs[hq].model_copy(update={"support": max(0, hqs[hq].support - points)})
-        state = state.model_copy(update={"units": units, "hqs": hqs})
+        state = state.model_copy(update={"hqs": hqs})
         found.append(
             Event(
                 kind="overstacked",
@@ -79,16 +77,27 @@ def settle(
         for unit, points in sorted(effects.losses.items()):
             state, lost = victory.lose(state, unit, points, "5.3.1")
             found.extend(lost)
-        surplus, candidates = surplus_hqs(state.pack, sit_of(state), side, HexId(hex_id))
-        arrived = [h for h in candidates if h in movers] or list(reversed(candidates))
-        for hq in arrived[:surplus]:
-            state = displace_hq(state, hq, found)
-    waiting = Overstack(seat=side, hexes=tuple(over), side=side, then=then)  # type: ignore[arg-type]
-    return _next(state, waiting, tuple(found))
+    waiting = Overstack(
+        seat=side,
+        hexes=tuple(over),
+        side=side,
+        then=then,  # type: ignore[arg-type]
+        hq_hexes=tuple(over),
+    )
+    return resume(state, waiting, tuple(found))
 
 
-def _next(state: GazalaState, waiting: Overstack, events: tuple[Event, ...]) -> Step[GazalaState]:
-    """The next displacement of the first hex still overstacked, asked of its chooser or made at once; then ``then``."""
+def resume(state: GazalaState, waiting: Overstack, events: tuple[Event, ...]) -> Step[GazalaState]:
+    """The surplus HQs displaced by their owner first (§5.3.1: which, and where, :mod:`.hq_displace`); then the
+    next displacement of the first hex still overstacked, asked of its chooser or made at once; then ``then``."""
+    while waiting.hq_hexes:
+        surplus, candidates = surplus_hqs(state.pack, sit_of(state), waiting.side, HexId(waiting.hq_hexes[0]))
+        found = list(events)
+        state, asking = displace_or_ask(state, waiting.side, candidates, surplus, "overstack", found)
+        events = tuple(found)
+        if asking:
+            return _under(state, waiting, events)
+        waiting = waiting.model_copy(update={"hq_hexes": waiting.hq_hexes[1:]})
     while waiting.hexes:
         where = HexId(waiting.hexes[0])
         chooser = displacement_chooser(state.pack, sit_of(state), waiting.side, where)
@@ -98,9 +107,21 @@ def _next(state: GazalaState, waiting: Overstack, events: tuple[Event, ...]) -> 
         options = displacement_options(state.pack, sit_of(state), waiting.side, where)
         if chooser not in state.seats or len(options) == 1:
             state, events = _apply(state, waiting, options[0], chooser, events)
+            if _asking(state):
+                return _under(state, waiting, events)
             continue
         return Step(state=push(state, waiting.model_copy(update={"seat": chooser})), events=events)
     return _then(state, waiting.then, events)
+
+
+def _asking(state: GazalaState) -> bool:
+    return bool(state.pending) and isinstance(state.pending[-1], HqDisplacing)
+
+
+def _under(state: GazalaState, waiting: Overstack, events: tuple[Event, ...]) -> Step[GazalaState]:
+    """The owner's HQ decision on top, the overstacking it interrupts (``waiting``) just below it."""
+    below = state.pending[:-1]
+    return Step(state=state.model_copy(update={"pending": (*below, waiting, state.pending[-1])}), events=events)
 
 
 def _then(state: GazalaState, then: str, events: tuple[Event, ...]) -> Step[GazalaState]:
@@ -116,7 +137,8 @@ def _then(state: GazalaState, then: str, events: tuple[Event, ...]) -> Step[Gaza
 def _apply(
     state: GazalaState, waiting: Overstack, move: Displacement, by: Side, events: tuple[Event, ...]
 ) -> tuple[GazalaState, tuple[Event, ...]]:
-    """§5.3.3: the unit goes to the adjacent hex (overstacking it in turn is not resolved again), or is eliminated."""
+    """§5.3.3: the unit goes to the adjacent hex (overstacking it in turn is not resolved again), or is eliminated;
+    a lone enemy HQ it comes next to is displaced (§5.3.2, "for any reason"; its owner's decision may be pending)."""
     found = list(events)
     if move.to is None:
         state, lost = victory.lose(state, move.unit, state.units[move.unit].cs, "5.3.3")
@@ -126,6 +148,7 @@ def _apply(
             update={"units": {**state.units, move.unit: state.units[move.unit].model_copy(update={"hex": move.to})}}
         )
         found.append(Event(kind="displaced", seat=by, rule="5.3.3", data={"unit": move.unit, "dst": move.to}))
+        state = displace_lone_hqs(state, waiting.side, move.to, found)
     return state, tuple(found)
 
 
@@ -155,4 +178,6 @@ def displace(state: GazalaState, seat: str, act: Displace) -> Step[GazalaState]:
     assert waiting is not None
     move = Displacement(act.unit, None if act.to is None else HexId(act.to))
     state, events = _apply(pop(state), waiting, move, side_of_seat(seat), ())
-    return _next(state, waiting, events)
+    if _asking(state):
+        return _under(state, waiting, events)
+    return resume(state, waiting, events)

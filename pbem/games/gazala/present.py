@@ -6,13 +6,19 @@ markers of the Organisation Segment under way (§5.5.2).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
 from pbem.games.gazala import mapspec
 from pbem.games.gazala.data import GazalaPack
-from pbem.rules.contract import UnitView, View
+from pbem.rules.contract import Event, UnitView, View
 from pbem.rules.maps import MapSpec
-from pbem.rules.presentation import CounterFace, Marker, Presentation
+from pbem.rules.presentation import CombatOutcome, CounterFace, Marker, Presentation
 
-__all__ = ["GazalaLook"]
+__all__ = ["ACT_MARKERS", "GazalaLook"]
+
+ACT_MARKERS = ("ACT-1", "ACT-2", "NO-ACT")
+"""§3.5, §6.4: the Independent Activation markers, by the number of activations made."""
 
 
 class GazalaLook(Presentation):
@@ -28,8 +34,32 @@ class GazalaLook(Presentation):
     def face(self, unit: UnitView) -> CounterFace:
         return mapspec.face(self.data, unit)
 
+    combat_followups = Presentation.combat_followups | {
+        "combat_modifiers",
+        "effectiveness_checks",
+        "hits_distributed",
+        "strength_lost",
+        "displaced",
+        "hq_displaced",
+    }
+    """The chits, shifts, DRMs and die (:mod:`.battle`), the ECs, the hit distribution and its losses, retreats and
+    displacements are told under their combat."""
+
+    def combat_outcome(self, data: Mapping[str, Any], followups: Sequence[Event]) -> CombatOutcome:
+        """§7.5.3: the side with fewer CRT hits wins, unless all its participating units were eliminated."""
+        hits = data.get("resolution", {}).get("result", {})
+        attacker, defender = int(hits.get("attacker", 0)), int(hits.get("defender", 0))
+        role: Literal["attack", "defense"] | None = (
+            "attack" if attacker < defender else "defense" if defender < attacker else None
+        )
+        gone = {str(e.data.get("unit")) for e in followups if e.kind == "unit_eliminated"}
+        side = next((s for s in data.get("sides", []) if s.get("role") == role), None)
+        if side is not None and side.get("units") and set(side["units"]) <= gone:
+            role = None
+        return CombatOutcome(result=str(data.get("result", "")), winner=role)
+
     def markers(self, view: View) -> tuple[Marker, ...]:
-        found: list[Marker] = []
+        found: list[Marker] = _activation_markers(view)
         for hex_id in view.facts.get("improved", ()):
             found.append(Marker(location=hex_id, text="Improved Defence"))
         for hex_id in view.facts.get("breached", ()):
@@ -73,3 +103,23 @@ def _marker_lines(view: View) -> list[tuple[str, str]]:
     for found in view.facts.get("violations", []):
         lines.append(("Illegal secret choice", f"{found['seat']}, {found['slot']}: {found['message']}"))
     return lines
+
+
+def _activation_markers(view: View) -> list[Marker]:
+    """§3.5: the Activated Formation marker on the active formation's HQ (or the activated independent unit), and
+    each unassigned independent unit's Independent Activation marker (§6.4: ACT-1, ACT-2, NO-ACT)."""
+    where = {u.id: u.location for u in view.units if u.location is not None}
+    found: list[Marker] = []
+    active = view.facts.get("active")
+    if isinstance(active, dict):
+        piece = active.get("hq") or active.get("unit")
+        if isinstance(piece, str) and piece in where:
+            found.append(
+                Marker(location=where[piece], text=f"Activated: {active.get('name', piece)}", side=active.get("side"))
+            )
+    acts = view.facts.get("acts", {})
+    if isinstance(acts, dict):
+        for unit, count in sorted(acts.items()):
+            if unit in where and isinstance(count, int) and count > 0:
+                found.append(Marker(location=where[unit], text=ACT_MARKERS[min(count, len(ACT_MARKERS)) - 1]))
+    return found

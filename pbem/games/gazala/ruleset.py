@@ -24,7 +24,18 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from pbem.games.gazala import actions_misc, admin, assignments, battle, moves, ops, overstack, snafu, victory
+from pbem.games.gazala import (
+    actions_misc,
+    admin,
+    assignments,
+    battle,
+    hq_decisions,
+    moves,
+    ops,
+    overstack,
+    snafu,
+    victory,
+)
 from pbem.games.gazala.actions import (
     Activate,
     ActivateUnit,
@@ -38,6 +49,7 @@ from pbem.games.gazala.actions import (
     Decline,
     DeclineBonus,
     Displace,
+    DisplaceHq,
     Distribute,
     EndActivation,
     Escalate,
@@ -72,6 +84,7 @@ from pbem.games.gazala.board import situation
 from pbem.games.gazala.cycle import cycle
 from pbem.games.gazala.data import GazalaPack, default_pack_bytes, load_pack, pack_schema
 from pbem.games.gazala.present import GazalaLook
+from pbem.games.gazala.rulings import RULINGS
 from pbem.games.gazala.scenarios import setup
 from pbem.games.gazala.state import DiceWait, GazalaState, position, sit_of
 from pbem.kit.machine import Interrupt, Machine, Phase, action, top
@@ -224,6 +237,7 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         Interrupt("retreat", ("retreat",), rule="7.5.2.2"),
         Interrupt("displacement", ("displace",), rule="5.3.3"),
         Interrupt("overstack", ("displace",), rule="5.3.3"),
+        Interrupt("hq_displacement", ("displace_hq",), rule="5.3.2"),
         Interrupt("snafu", ("snafu", "keep_roll"), rule="5.2"),
     ),
     actions=(
@@ -266,6 +280,12 @@ MACHINE: Machine[GazalaState, Any] = Machine(
         action(Distribute, legal=battle.distributions, can=battle.can_distribute, effect=battle.distribute_hits),
         action(RetreatPath, legal=battle.retreats, can=battle.can_retreat_path, effect=battle.retreat),
         action(Displace, legal=_displacements, can=_can_displace, effect=_displace),
+        action(
+            DisplaceHq,
+            legal=hq_decisions.hq_displacements,
+            can=hq_decisions.can_displace_hq,
+            effect=hq_decisions.displace_hq_action,
+        ),
         action(DeclineBonus, legal=battle.bonus_declines, can=battle.can_decline_bonus, effect=battle.decline_bonus),
         action(Snafu, legal=snafu.snafus, can=snafu.can_snafu, effect=snafu.reroll),
         action(KeepRoll, legal=snafu.keeps, can=snafu.can_keep, effect=_keep),
@@ -322,6 +342,7 @@ class Gazala(Ruleset[GazalaState]):
             default=True,
             choices=(True, False),
         ),
+        *RULINGS,
     )
     actions = GazalaAction
 
@@ -401,7 +422,13 @@ class Gazala(Ruleset[GazalaState]):
                     location=hq.hex,
                     kind="hq",
                     strength=hq.support,
-                    extra={"emergency_supply": hq.es, "formation": record_hq.formation},
+                    extra={
+                        "emergency_supply": hq.es,
+                        "formation": record_hq.formation,
+                        "level": state.formations[record_hq.formation].level
+                        if record_hq.formation in state.formations
+                        else None,
+                    },
                 )
             )
         acting = state.acting
@@ -417,6 +444,8 @@ class Gazala(Ruleset[GazalaState]):
             "levels": {f: s.level for f, s in state.formations.items()},
             "schwerpunkt": state.schwerpunkt,
             "axis_vp": victory.score(state),
+            "active": _active(state),
+            "acts": {u: c.acts for u, c in state.units.items() if c.acts and c.hex is not None},
         }
         if state.markers:  # §5.5.2: how many markers each box received is public, what they are is not
             boxes: dict[str, dict[str, int]] = {}
@@ -444,6 +473,8 @@ class Gazala(Ruleset[GazalaState]):
                 return f"{pack.unit(value).name} ({value})"
             if field == "formation" and value in state.formations:
                 return f"{pack.formation(value).name}"
+            if field == "hq" and value in state.hqs:
+                return f"{pack.hq(value).name} ({value})"
             if field in ("to", "hex"):
                 names = next((r.names for r in pack.map.hexes if r.id == value), ())
                 return f"{value} ({', '.join(names)})" if names else value
@@ -465,6 +496,19 @@ class Gazala(Ruleset[GazalaState]):
         cached, fresh = sit_of(state), situation(state.pack, position(state))
         for side in ("axis", "cw"):
             assert cached.zone(side) == fresh.zone(side), f"the {side} zone of control inherited by a copy is stale"
+
+
+def _active(state: GazalaState) -> dict[str, str] | None:
+    """The Activated Formation marker's piece (§3.5): the active formation's HQ, or the activated independent unit."""
+    acting = state.acting
+    if acting is None:
+        return None
+    if acting.formation is not None:
+        hq = state.pack.hq_of(acting.formation).id
+        return {"side": acting.side, "hq": hq, "name": state.pack.formation(acting.formation).name}
+    if acting.unit is not None:
+        return {"side": acting.side, "unit": acting.unit, "name": state.pack.unit(acting.unit).name}
+    return None
 
 
 RULESET = Gazala()

@@ -26,6 +26,7 @@ __all__ = [
     "DiceWait",
     "FormationState",
     "GazalaState",
+    "HqDisplacing",
     "HqState",
     "Marker",
     "MarkerPlaced",
@@ -269,10 +270,24 @@ class Overstack(Pending):
     hexes: tuple[str, ...]
     side: Side
     then: Literal["action", "rbc", "reinforcement", "none"]
+    hq_hexes: tuple[str, ...] = ()
+    """Hexes where a surplus HQ still has to be displaced by its owner (§5.3.1), before any unit displacement."""
+
+
+class HqDisplacing(Pending):
+    """§5.3.1, §5.3.2: the owner (``seat``) displaces ``count`` of the HQs ``hqs``, one at a time, each to one of its
+    nearest destinations (which HQs, where: the owner's choice); then ``then`` goes on: the overstacking at the end
+    of a move (the :class:`Overstack` below this), the hex a moving stack entered (§7.3.5), or the end of a combat
+    (§7.5)."""
+
+    kind: Literal["hq_displacement"] = "hq_displacement"
+    hqs: tuple[str, ...]
+    count: int
+    then: Literal["overstack", "entered", "battle", "displacement"]
 
 
 PendingItem = Annotated[
-    DiceWait | ReactionOffer | Reacting | BattleStep | Reinforcing | SnafuOffer | Overstack,
+    DiceWait | ReactionOffer | Reacting | BattleStep | Reinforcing | SnafuOffer | Overstack | HqDisplacing,
     Field(discriminator="kind"),
 ]
 

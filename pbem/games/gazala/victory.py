@@ -35,6 +35,18 @@ def occupy(state: GazalaState, side: Side, hexes: Iterable[str]) -> GazalaState:
     )
 
 
+def disrupt(state: GazalaState, units: Iterable[str]) -> GazalaState:
+    """``units`` flip to their Disrupted side; the Improved Defence marker of each one's hex goes (§7.7: "if at
+    least one unit in the hex becomes Disrupted")."""
+    counters = dict(state.units)
+    hexes = set()
+    for unit in units:
+        counters[unit] = counters[unit].model_copy(update={"disrupted": True})
+        hexes.add(counters[unit].hex)
+    improved = tuple(h for h in state.improved if h not in hexes)
+    return state.model_copy(update={"units": counters, "improved": improved})
+
+
 def lose(state: GazalaState, unit: str, points: int, rule: str) -> tuple[GazalaState, tuple[Event, ...]]:
     """A combat unit loses ``points`` Strength Points (§7.5.2.1: at 0 it is eliminated), counted for victory."""
     counter = state.units[unit]
@@ -81,15 +93,27 @@ def _hq_removed(state: GazalaState, formation: str | None) -> tuple[GazalaState,
         return state, ()
     state = state.model_copy(update={"hqs": {**state.hqs, hq: state.hqs[hq].model_copy(update={"hex": None})}})
     side = pack.formation(pack.hq(hq).formation).side
-    return state, (
+    found = [
         Event(
             kind="hq_removed",
             seat=side,
             rule="3.3",
             data={"hq": hq, "formation": formation},
             text=f"{hq} is removed from play: every unit of {formation} has been eliminated",
-        ),
-    )
+        )
+    ]
+    if formation is not None and state.schwerpunkt == formation:  # §5.9: to the next turn's space of the track
+        state = state.model_copy(update={"schwerpunkt": None})
+        found.append(
+            Event(
+                kind="schwerpunkt_lost",
+                seat=side,
+                rule="5.9",
+                data={"formation": formation},
+                text=f"the Schwerpunkt leaves {formation} until the next Organisation Segment",
+            )
+        )
+    return state, tuple(found)
 
 
 def _scenario(state: GazalaState) -> Scenario:

@@ -285,7 +285,10 @@ def test_stopcol_and_seacol_give_leg_infantry_rps_at_any_strength() -> None:
 
 
 def _cw_reinforcing(blocked: tuple[str, ...]):
-    state = begin_admin(start("opening-phase").model_copy(update={"turn": 2, "blocked": blocked}), ()).state
+    # ruling alternate_entry "open_edge": any nearest edge hex out of enemy control (the default, Command Range and
+    # no adjacent enemy, is tested in test_rulings.py)
+    base = start("opening-phase", alternate_entry="open_edge")
+    state = begin_admin(base.model_copy(update={"turn": 2, "blocked": blocked}), ()).state
     state = act(state, "axis", {"action": "schwerpunkt", "formation": "21pz"}).state
     if state.admin == "replacement":
         state = act(state, "axis", {"action": "forgo"}).state

@@ -30,7 +30,17 @@ def test_the_hq_goes_with_the_last_unit_of_its_formation() -> None:
     some, found = _eliminate(state, members[:-1])
     assert "hq_removed" not in found and some.hqs["21pz-hq"].hex is not None
     done, found = _eliminate(some, members[-1:])
-    assert found == ["unit_eliminated", "hq_removed"] and done.hqs["21pz-hq"].hex is None
+    assert found[:2] == ["unit_eliminated", "hq_removed"] and done.hqs["21pz-hq"].hex is None
+
+
+@pytest.mark.rule("5.9")
+def test_the_schwerpunkt_leaves_with_its_formations_hq_until_the_next_organisation() -> None:
+    state = start("opening-phase", schwerpunkt="21pz")
+    assert state.schwerpunkt == "21pz"
+    done, found = _eliminate(state, _members(state, "21pz"))
+    assert found[-2:] == ["hq_removed", "schwerpunkt_lost"] and done.schwerpunkt is None
+    kept, found = _eliminate(start("opening-phase", schwerpunkt="15pz"), _members(state, "21pz"))
+    assert "schwerpunkt_lost" not in found and kept.schwerpunkt == "15pz"
 
 
 @pytest.mark.rule("3.3")
@@ -49,4 +59,4 @@ def test_a_unit_still_to_arrive_or_an_assigned_one_keeps_the_hq() -> None:
     kept, found = _eliminate(assigned, members)
     assert "hq_removed" not in found and kept.hqs["21pz-hq"].hex is not None
     gone, found = _eliminate(kept, [other])
-    assert found[-1] == "hq_removed" and gone.hqs["21pz-hq"].hex is None
+    assert "hq_removed" in found and gone.hqs["21pz-hq"].hex is None

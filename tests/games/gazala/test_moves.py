@@ -194,11 +194,20 @@ def test_a_failed_reaction_lets_the_mover_go_on_and_no_second_attempt() -> None:
 def test_a_lone_enemy_hq_next_to_the_mover_is_displaced() -> None:
     moving = act(_panzer("3325"), "axis", {"action": "move", "units": ["i-5"]}).state
     level = moving.formations["7armd"].level
-    entered = act(moving, "axis", {"action": "step", "to": "3225"})
-    displaced = [e for e in entered.events if e.kind == "hq_displaced"]
-    assert displaced and displaced[0].data["hq"] == "7armd-hq"
-    state = entered.state
+    entered = act(moving, "axis", {"action": "step", "to": "3225"}).state
+    # §5.3.2: the HQ's owner chooses among its nearest destinations, in the middle of the mover's Action.
+    assert RULESET.to_act(entered) == ("cw",) and entered.pending[-1].kind == "hq_displacement"
+    legal = RULESET.legal_actions(entered, "cw")
+    assert len(legal) > 1 and {a["hq"] for a in legal} == {"7armd-hq"}
+    grid = sit_of(entered).board.grid
+    assert len({grid.distance(HexId("3124"), HexId(a["to"])) for a in legal}) == 1
+    chosen = act(entered, "cw", legal[-1])
+    displaced = [e for e in chosen.events if e.kind == "hq_displaced"]
+    assert displaced and displaced[0].data["hq"] == "7armd-hq" and displaced[0].rule == "7.3.5"
+    state = chosen.state
     hq_hex = state.hqs["7armd-hq"].hex
+    assert hq_hex == legal[-1]["to"]
+    assert RULESET.to_act(state) == ("axis",) and state.move is not None
     assert hq_hex != "3124" and any(
         c.hex == hq_hex for u, c in state.units.items() if PACK.unit(u).formation == "7armd"
     )
@@ -217,3 +226,12 @@ def test_ending_a_move_on_an_enemy_major_source_blocks_it() -> None:
     if state.move is not None:
         state = act(state, "axis", {"action": "halt"}).state
     assert source.id in state.blocked
+
+
+@pytest.mark.rule("5.3.2")
+def test_an_hq_moving_alone_displaces_no_enemy_hq() -> None:
+    state = active(place(start("opening-phase"), **{"21pz-hq": "3325"}), "21pz", 6)
+    moving = act(state, "axis", {"action": "move", "units": ["21pz-hq"]}).state
+    entered = act(moving, "axis", {"action": "step", "to": "3225"})
+    assert "hq_displaced" not in kinds(entered.events) and entered.state.hqs["7armd-hq"].hex == "3124"
+    assert not any(p.kind == "hq_displacement" for p in entered.state.pending)

@@ -73,8 +73,9 @@ def test_the_opponent_chooses_the_displacement_at_the_end_of_a_move() -> None:
     assert done.state.activation is not None and done.state.activation.ap == 6 - PACK.number("cost_movement")
 
 
-@pytest.mark.rule("5.3.2")
-def test_an_hq_ending_its_move_on_another_hq_costs_both_a_support_point_and_is_displaced() -> None:
+def _two_hqs() -> tuple[GazalaState, GazalaState, str]:
+    """21 Pz's HQ ends its move on 15 Pz's HQ in a hex without combat units: the base state, the state after the
+    halt, and the hex."""
     base = start("opening-phase")
     sit = sit_of(base)
     here = base.hqs["21pz-hq"].hex
@@ -82,11 +83,67 @@ def test_an_hq_ending_its_move_on_another_hq_costs_both_a_support_point_and_is_d
     beside = next(str(n) for n in sit.board.grid.neighbours(HexId(here)) if not sit_of(base).combat["cw"].get(n))
     state = place(active(base, "21pz", 6), **{"15pz-hq": beside})
     moving = act(state, "axis", {"action": "move", "units": ["21pz-hq"]}).state
-    done = act(act(moving, "axis", {"action": "step", "to": beside}).state, "axis", {"action": "halt"})
-    over = next(e for e in done.events if e.kind == "overstacked")
+    return (
+        base,
+        act(act(moving, "axis", {"action": "step", "to": beside}).state, "axis", {"action": "halt"}).state,
+        beside,
+    )
+
+
+@pytest.mark.rule("5.3.1")
+@pytest.mark.rule("5.3.2")
+def test_an_hq_ending_its_move_on_another_hq_costs_both_a_support_point_and_the_owner_displaces_one() -> None:
+    base, state, beside = _two_hqs()
     loss = PACK.number("overstack_hq_support_loss")
-    assert over.data["hq_support"] == {"15pz-hq": loss, "21pz-hq": loss}
+    for hq in ("15pz-hq", "21pz-hq"):
+        assert state.hqs[hq].support == base.hqs[hq].support - loss
+    # §5.3.1 does not say which surplus HQ goes: the owner chooses it, and where among its nearest destinations.
+    assert RULESET.to_act(state) == ("axis",) and state.pending[-1].kind == "hq_displacement"
+    legal = RULESET.legal_actions(state, "axis")
+    assert legal and all(a["action"] == "displace_hq" for a in legal)
+    assert {a["hq"] for a in legal} == {"15pz-hq", "21pz-hq"}
+    pick = next(a for a in legal if a["hq"] == "15pz-hq")
+    done = act(state, "axis", pick)
     moved = next(e for e in done.events if e.kind == "hq_displaced")
-    assert moved.data["hq"] == "21pz-hq" and done.state.hqs["21pz-hq"].hex != beside
-    assert done.state.hqs["15pz-hq"].hex == beside
-    assert done.state.hqs["15pz-hq"].support == base.hqs["15pz-hq"].support - loss
+    assert moved.rule == "5.3.2" and moved.data == {"hq": "15pz-hq", "src": beside, "dst": pick["to"]}
+    assert done.state.hqs["21pz-hq"].hex == beside and done.state.hqs["15pz-hq"].hex == pick["to"]
+    penalty = PACK.number("displacement_support_loss")
+    assert done.state.hqs["15pz-hq"].support == max(0, base.hqs["15pz-hq"].support - loss - penalty)
+    lowered = state.formations["15pz"].level - PACK.number("displacement_level_loss")
+    assert done.state.formations["15pz"].level == max(0, lowered)
+    assert done.state.phase == "activation" and not done.state.pending and RULESET.to_act(done.state) == ("axis",)
+
+
+@pytest.mark.rule("5.3.2")
+def test_a_surplus_hq_displacement_off_the_nearest_places_or_by_the_opponent_is_refused() -> None:
+    _, state, beside = _two_hqs()
+    legal = RULESET.legal_actions(state, "axis")
+    near = {a["to"] for a in legal if a["hq"] == "21pz-hq"}
+    far = next(
+        str(h) for h in sit_of(state).board.grid.neighbours(HexId(beside)) if str(h) not in near and str(h) != beside
+    )
+    assert refused(state, "axis", {"action": "displace_hq", "hq": "21pz-hq", "to": far}).reason == "not-nearest"
+    assert refused(state, "axis", {"action": "displace_hq", "hq": "90le-hq", "to": far}).reason == "not-displaced"
+    assert refused(state, "cw", legal[0]).reason in ("not-your-turn", "not-displacing")
+
+
+@pytest.mark.rule("5.3.2")
+def test_a_unit_displaced_next_to_a_lone_enemy_hq_displaces_it() -> None:
+    state = _panzers_overstacked()
+    grid = sit_of(state).board.grid
+    occupied = {c.hex for c in state.units.values()} | {c.hex for c in state.hqs.values()}
+    pick, lone = next(
+        (a, str(h))
+        for a in RULESET.legal_actions(state, "cw")
+        for h in grid.neighbours(HexId(a["to"]))
+        if str(h) not in occupied and HexId("1924") not in (h, *grid.neighbours(h))
+    )
+    # the same position with a lone Commonwealth HQ waiting next to the displacement's hex
+    with_hq = place(state, **{"7armd-hq": lone})
+    done = act(with_hq, "cw", pick)
+    if done.state.pending and done.state.pending[-1].kind == "hq_displacement":
+        assert RULESET.to_act(done.state) == ("cw",)
+        done = act(done.state, "cw", RULESET.legal_actions(done.state, "cw")[0])
+    moved = next(e for e in done.events if e.kind == "hq_displaced")
+    assert moved.data["hq"] == "7armd-hq" and moved.data["src"] == lone
+    assert done.state.hqs["7armd-hq"].hex != lone
