@@ -53,7 +53,11 @@ class Board:
 
     def __init__(self, pack: GazalaPack):
         self.pack = pack
-        self.grid = HexMap.from_pack(pack.map, game=GAME_ID)
+        checked = pack._derived.grid
+        # the map the load's cross-checks built (unless this is a model_copy with another map)
+        self.grid = (
+            checked if checked is not None and checked.data is pack.map else HexMap.from_pack(pack.map, game=GAME_ID)
+        )
         self.tec: Mapping[str, TerrainEffect] = MappingProxyType({row.id: row for row in pack.tables.terrain_effects})
         self.mines: Mapping[HexId, Minefield] = MappingProxyType({HexId(m.hex): m for m in pack.minefields})
         self.units: Mapping[str, Unit] = MappingProxyType({u.id: u for u in pack.units})

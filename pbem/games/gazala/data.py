@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from typing import Annotated, Literal, NoReturn
+from typing import Annotated, Any, Literal, NoReturn, Protocol, TypeVar
 
 from pydantic import Field, PrivateAttr, StringConstraints
 
@@ -642,16 +642,38 @@ class Scenario(PackModel):
 # --- the pack -------------------------------------------------------------------------------------------------
 
 
+class _Record(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+R = TypeVar("R", bound=_Record)
+
+
 class Derived:
     """Structures derived from a loaded pack and kept on it (the board's adjacency, TEC by id…), built on first use.
 
     Not part of the pack's value: any two compare equal, so building them never changes ``pack == other``.
     """
 
-    __slots__ = ("board",)
+    __slots__ = ("board", "grid", "indexes")
 
     def __init__(self) -> None:
         self.board: object = None
+        self.grid: HexMap | None = None
+        """The map the cross-checks built, handed on to the board so that a load builds it once."""
+        self.indexes: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        """Records by id per field of the pack, with the tuple each was built from (a copy may replace it)."""
+
+    def index(self, field: str, rows: tuple[R, ...]) -> dict[str, R]:
+        """``rows`` by id (the first of each id, as :func:`by_id` finds it), built once per tuple of records."""
+        known = self.indexes.get(field)
+        if known is None or known[0] is not rows:
+            found: dict[str, R] = {}
+            for row in rows:
+                found.setdefault(row.id, row)
+            known = self.indexes[field] = (rows, found)
+        return known[1]
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Derived)
@@ -683,15 +705,15 @@ class GazalaPack(PackModel):
 
     def formation(self, ident: str) -> Formation:
         """The formation ``ident``; KeyError if there is none."""
-        return by_id(self.formations, ident)
+        return self._derived.index("formations", self.formations)[ident]
 
     def unit(self, ident: str) -> Unit:
         """The combat unit ``ident``; KeyError if there is none."""
-        return by_id(self.units, ident)
+        return self._derived.index("units", self.units)[ident]
 
     def hq(self, ident: str) -> Hq:
         """The HQ ``ident``; KeyError if there is none."""
-        return by_id(self.hqs, ident)
+        return self._derived.index("hqs", self.hqs)[ident]
 
     def hq_of(self, formation: str) -> Hq:
         """The HQ of a formation; KeyError if it has none."""
@@ -702,26 +724,26 @@ class GazalaPack(PackModel):
 
     def side_of(self, ident: str) -> Side:
         """The side of a combat unit or HQ; KeyError if neither has that id."""
-        for unit in self.units:
-            if unit.id == ident:
-                return unit.side
+        unit = self._derived.index("units", self.units).get(ident)
+        if unit is not None:
+            return unit.side
         return self.formation(self.hq(ident).formation).side
 
     def chit(self, ident: str) -> Chit:
         """The chit ``ident`` (``"21"``, ``"a10"``); KeyError if there is none."""
-        return by_id(self.chits, ident)
+        return self._derived.index("chits", self.chits)[ident]
 
     def scenario(self, ident: str) -> Scenario:
         """The scenario ``ident``; KeyError if there is none."""
-        return by_id(self.scenarios, ident)
+        return self._derived.index("scenarios", self.scenarios)[ident]
 
     def number(self, ident: str) -> int:
         """The value of ``tables.numbers`` row ``ident``; KeyError if there is none."""
-        return by_id(self.tables.numbers, ident).value
+        return self._derived.index("numbers", self.tables.numbers)[ident].value
 
     def setting(self, ident: str) -> str:
         """The value of ``tables.settings`` row ``ident``; KeyError if there is none."""
-        return by_id(self.tables.settings, ident).value
+        return self._derived.index("settings", self.tables.settings)[ident].value
 
     def example(self, ident: str) -> dict[str, int]:
         """The numbers of worked example ``ident``; KeyError if there is none."""
@@ -729,7 +751,7 @@ class GazalaPack(PackModel):
 
     def terrain_effect(self, ident: str) -> TerrainEffect:
         """The TEC row ``ident``; KeyError if there is none."""
-        return by_id(self.tables.terrain_effects, ident)
+        return self._derived.index("terrain_effects", self.tables.terrain_effects)[ident]
 
     def place(self, name: str) -> HexId:
         """The hex carrying the name ``name`` on the map; KeyError if none does."""
@@ -777,6 +799,7 @@ def _cross_check(pack: GazalaPack) -> None:
     _check_tables(pack)
     # (8) Scenarios: units and hexes exist, nobody is placed twice, setup stacking holds.
     _check_scenarios(pack, grid)
+    pack._derived.grid = grid  # checked: the board (board.board_of) takes it rather than build it again
 
 
 def _check_map(pack: GazalaPack, grid: HexMap) -> None:
