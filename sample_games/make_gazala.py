@@ -101,7 +101,7 @@ class SensiblePlayer:
 
     # --- the Ops Phase ---------------------------------------------------------------------------------------------
     def _ops(self, state: GazalaState, seat: str, by: dict[str, list[Action]], legal: Sequence[Action]) -> Action:
-        """§6.2: activate the formation nearest the enemy (ties: the higher level); pass only with nothing to do."""
+        """§6.2: activate a formation (:meth:`_activation_order`); pass only with nothing to do."""
         if "activate" in by:
             return min(by["activate"], key=lambda a: self._activation_order(state, seat, a["formation"]))
         for name in ("activate_unit", "pass"):
@@ -109,8 +109,12 @@ class SensiblePlayer:
                 return by[name][0]
         return legal[0]
 
-    def _activation_order(self, state: GazalaState, seat: str, formation: str) -> tuple[int, int, str]:
-        return (self._formation_distance(state, seat, formation), -state.formations[formation].level, formation)
+    def _activation_order(self, state: GazalaState, seat: str, formation: str) -> tuple[bool, int, int, str]:
+        """Mobile formations first (infantry with a leg HQ holds its line), then the nearest the enemy, then the
+        highest level."""
+        hq = sit_of(state).board.hq_of.get(formation)
+        holds = hq is not None and hq.type == "leg"
+        return (holds, self._formation_distance(state, seat, formation), -state.formations[formation].level, formation)
 
     def _formation_distance(self, state: GazalaState, seat: str, formation: str) -> int:
         sit = sit_of(state)
