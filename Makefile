@@ -35,7 +35,7 @@ demo: $(STAMP)
 	$(GAZALA) $(BIN)/pbem verify $(GAZALA_DUEL)
 	$(GAZALA) $(BIN)/pbem report $(GAZALA_SOLO) --force -o $(OUT)/gazala-bir-hacheim-aar.html
 	$(GAZALA) $(BIN)/pbem report $(GAZALA_DUEL) --force -o $(OUT)/gazala-opening-phase-aar.html
-	$(GAZALA) $(BIN)/pbem report $(GAZALA_DUEL) --force -o $(OUT)/gazala-opening-phase-aar.pdf
+	$(GAZALA) $(BIN)/pbem report $(GAZALA_SOLO) --force -o $(OUT)/gazala-bir-hacheim-aar.pdf
 	$(GAZALA) $(BIN)/pbem report $(GAZALA_DUEL) --force --turn 1 -o $(OUT)/gazala-opening-phase-turn-1.pdf
 	$(GAZALA) $(BIN)/pbem replay $(GAZALA_SOLO) --force -o $(OUT)/gazala-bir-hacheim-replay.html
 	@echo "reports and the replay page are in $(OUT)/"
