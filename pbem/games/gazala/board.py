@@ -53,7 +53,7 @@ class Board:
 
     def __init__(self, pack: GazalaPack):
         self.pack = pack
-        checked = pack._derived.grid
+        checked = pack.derived.grid
         # the map the load's cross-checks built (unless this is a model_copy with another map)
         self.grid = (
             checked if checked is not None and checked.data is pack.map else HexMap.from_pack(pack.map, game=GAME_ID)
@@ -138,10 +138,10 @@ class Board:
 
 def board_of(pack: GazalaPack) -> Board:
     """The :class:`Board` of a loaded pack, built on first use and kept on the pack object."""
-    board = pack._derived.board
+    board = pack.derived.board
     if not isinstance(board, Board) or board.pack is not pack:  # a model_copy shares the holder: rebuild for it
         board = Board(pack)
-        pack._derived.board = board
+        pack.derived.board = board
     return board
 
 
@@ -216,10 +216,18 @@ class Situation:
         """The formation a combat unit belongs to: its stripe, or its assignment (§5.5); None if unassigned."""
         return self.board.units[unit].formation or self.position.assigned.get(unit)
 
+    @cached_property
+    def enemy_mines(self) -> Mapping[Side, frozenset[HexId]]:
+        """Side -> the unbreached Minefield hexes enemy to it (§3.1.3: by their original owner)."""
+        breached = self.position.breached
+        return {
+            side: frozenset(h for h, m in self.board.mines.items() if m.owner != side and h not in breached)
+            for side in ("axis", "cw")
+        }
+
     def enemy_minefield(self, hex_id: HexId, side: Side) -> bool:
         """Whether ``hex_id`` is an unbreached Minefield enemy to ``side`` (§3.1.3: by its original owner)."""
-        mine = self.board.mines.get(hex_id)
-        return mine is not None and mine.owner != side and hex_id not in self.position.breached
+        return hex_id in self.enemy_mines[side]
 
     def units_at(self, hex_id: HexId) -> tuple[str, ...]:
         """The combat units in a hex, either side."""

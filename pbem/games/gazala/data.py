@@ -703,17 +703,26 @@ class GazalaPack(PackModel):
     _derived: Derived = PrivateAttr(default_factory=lambda: Derived())
     """The per-pack structures of :func:`pbem.games.gazala.board.board_of`, built once on first use."""
 
+    @property
+    def derived(self) -> Derived:
+        """The per-pack structures (:class:`Derived`), read without pydantic's slower lookup of private attributes
+        (the rules read the pack's records by id many times per action)."""
+        private = self.__pydantic_private__
+        assert private is not None
+        derived: Derived = private["_derived"]
+        return derived
+
     def formation(self, ident: str) -> Formation:
         """The formation ``ident``; KeyError if there is none."""
-        return self._derived.index("formations", self.formations)[ident]
+        return self.derived.index("formations", self.formations)[ident]
 
     def unit(self, ident: str) -> Unit:
         """The combat unit ``ident``; KeyError if there is none."""
-        return self._derived.index("units", self.units)[ident]
+        return self.derived.index("units", self.units)[ident]
 
     def hq(self, ident: str) -> Hq:
         """The HQ ``ident``; KeyError if there is none."""
-        return self._derived.index("hqs", self.hqs)[ident]
+        return self.derived.index("hqs", self.hqs)[ident]
 
     def hq_of(self, formation: str) -> Hq:
         """The HQ of a formation; KeyError if it has none."""
@@ -724,26 +733,26 @@ class GazalaPack(PackModel):
 
     def side_of(self, ident: str) -> Side:
         """The side of a combat unit or HQ; KeyError if neither has that id."""
-        unit = self._derived.index("units", self.units).get(ident)
+        unit = self.derived.index("units", self.units).get(ident)
         if unit is not None:
             return unit.side
         return self.formation(self.hq(ident).formation).side
 
     def chit(self, ident: str) -> Chit:
         """The chit ``ident`` (``"21"``, ``"a10"``); KeyError if there is none."""
-        return self._derived.index("chits", self.chits)[ident]
+        return self.derived.index("chits", self.chits)[ident]
 
     def scenario(self, ident: str) -> Scenario:
         """The scenario ``ident``; KeyError if there is none."""
-        return self._derived.index("scenarios", self.scenarios)[ident]
+        return self.derived.index("scenarios", self.scenarios)[ident]
 
     def number(self, ident: str) -> int:
         """The value of ``tables.numbers`` row ``ident``; KeyError if there is none."""
-        return self._derived.index("numbers", self.tables.numbers)[ident].value
+        return self.derived.index("numbers", self.tables.numbers)[ident].value
 
     def setting(self, ident: str) -> str:
         """The value of ``tables.settings`` row ``ident``; KeyError if there is none."""
-        return self._derived.index("settings", self.tables.settings)[ident].value
+        return self.derived.index("settings", self.tables.settings)[ident].value
 
     def example(self, ident: str) -> dict[str, int]:
         """The numbers of worked example ``ident``; KeyError if there is none."""
@@ -751,7 +760,7 @@ class GazalaPack(PackModel):
 
     def terrain_effect(self, ident: str) -> TerrainEffect:
         """The TEC row ``ident``; KeyError if there is none."""
-        return self._derived.index("terrain_effects", self.tables.terrain_effects)[ident]
+        return self.derived.index("terrain_effects", self.tables.terrain_effects)[ident]
 
     def place(self, name: str) -> HexId:
         """The hex carrying the name ``name`` on the map; KeyError if none does."""
@@ -799,7 +808,11 @@ def _cross_check(pack: GazalaPack) -> None:
     _check_tables(pack)
     # (8) Scenarios: units and hexes exist, nobody is placed twice, setup stacking holds.
     _check_scenarios(pack, grid)
-    pack._derived.grid = grid  # checked: the board (board.board_of) takes it rather than build it again
+    # (9) The board the rules use builds on this map (kept on the pack: a load builds the map once).
+    pack.derived.grid = grid
+    from pbem.games.gazala.board import board_of  # the board module reads this one: imported when a pack loads
+
+    board_of(pack)
 
 
 def _check_map(pack: GazalaPack, grid: HexMap) -> None:

@@ -63,33 +63,29 @@ def trace_path(
 
     if h(start) > limit:
         return NO_PATH
-    zone = sit.enemy_zone(side)
     enemy = sit.occupied[other(side)]
-    friendly = sit.occupied[side]
+    mines = sit.enemy_mines[side]
+    blocked = _blocked(sit, side)
     own_sides = frozenset(s.id for _, s in grid.sides(start))
     max_ridges = board.pack.number("path_ridges")
     max_mines = board.pack.number("path_enemy_minefields")
-    start_mines = 1 if sit.enemy_minefield(start, side) else 0
-
-    def passable(hex_id: HexId) -> bool:
-        if hex_id in zone and hex_id not in friendly:
-            return False
-        return not sit.enemy_minefield(hex_id, side)
+    start_mines = 1 if start in mines else 0
+    prohibited, ridged = board.prohibited, board.path_ridges
 
     def may_end(hex_id: HexId) -> bool:
-        return goal(hex_id) and start_mines + (1 if sit.enemy_minefield(hex_id, side) else 0) <= max_mines
+        return goal(hex_id) and start_mines + (1 if hex_id in mines else 0) <= max_mines
 
     def expand(state: tuple[HexId, int], _spent: int) -> list[tuple[tuple[HexId, int], int]]:
         here, ridges = state
-        away = h(here)
-        if here != start and not passable(here):
+        if here != start and here in blocked:
             return []  # a path may end here (it was a goal) but not go on
+        away = h(here)
         found = []
         for there, hexside in grid.sides(here):
-            if hexside.id in board.prohibited or there in enemy:
+            if hexside.id in prohibited or there in enemy:
                 continue
-            crossed = ridges + (1 if hexside.id in board.path_ridges and hexside.id not in own_sides else 0)
-            if crossed > max_ridges or not (passable(there) or may_end(there)):
+            crossed = ridges + (1 if hexside.id in ridged and hexside.id not in own_sides else 0)
+            if crossed > max_ridges or (there in blocked and not may_end(there)):
                 continue
             found.append(((there, crossed), 1 + h(there) - away))
         return found
@@ -103,6 +99,17 @@ def trace_path(
     best = min(ends, key=lambda state: search.cost[state])
     hexes = tuple(hex_id for hex_id, _ in search.path(best))
     return PathFound(hexes, len(hexes) - 1)
+
+
+def _blocked(sit: Situation, side: Side) -> frozenset[HexId]:
+    """The hexes a ``side`` path may end in but never pass through: EZOC hexes without a friendly unit (§5.4.1) and
+    unbreached enemy Minefields (§5.7.4, §5.8.2); once per position and side."""
+    key = ("path_blocked", side)
+    known = sit.memo.get(key)
+    if not isinstance(known, frozenset):
+        known = (sit.enemy_zone(side) - sit.occupied[side]) | sit.enemy_mines[side]
+        sit.memo[key] = known
+    return known
 
 
 # --- command (§5.8) ----------------------------------------------------------------------------------------
@@ -220,7 +227,18 @@ def supply(sit: Situation, tracer: str) -> Supply:
     * Major (§5.7.2, §5.7.3): a cross-country path (:func:`cross_country`) to a Road/Trail hex of an unbroken chain
       to an unblocked friendly Major source not holding an enemy unit, or straight to the source;
     * Tobruk (§5.7.3): the same path to Tobruk, for a tracer inside the perimeter while its side owns Tobruk.
+
+    Traced once per position and tracer (the end of every activation asks it of every HQ, §6.3).
     """
+    known = sit.memo.get(("supply", tracer))
+    if isinstance(known, Supply):
+        return known
+    found = _supply(sit, tracer)
+    sit.memo["supply", tracer] = found
+    return found
+
+
+def _supply(sit: Situation, tracer: str) -> Supply:
     board, position = sit.board, sit.position
     side = board.side[tracer]
     here = position.hqs.get(tracer) or position.units[tracer]

@@ -134,8 +134,14 @@ def activation_restriction(state: GazalaState, formation: str) -> SpecialRule | 
 
 def _contact(state: GazalaState, formation: str, distance: int) -> bool:
     sit = sit_of(state)
+    key = ("contact", formation, str(distance))
+    known = sit.memo.get(key)
+    if isinstance(known, bool):  # once per position: every end of an activation asks it of every formation
+        return known
     side = state.pack.formation(formation).side
     own = [HexId(c.hex) for u, c in state.units.items() if c.hex is not None and sit.formation(u) == formation]
     enemy = [HexId(c.hex) for u, c in state.units.items() if c.hex is not None and sit.board.side[u] != side]
     grid = sit.board.grid
-    return any(grid.distance(a, b) <= distance for a in own for b in enemy)
+    found = any(grid.distance(a, b) <= distance for a in own for b in enemy)
+    sit.memo[key] = found
+    return found
