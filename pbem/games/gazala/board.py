@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, cast
 
 from pbem.games.gazala.data import GAME_ID, GazalaPack, Hq, Minefield, Side, TerrainEffect, Unit
 from pbem.kit.graph import Blocked, Cost, EdgeRecord, LocationGraph, NodeRecord, Reach, StepCost
@@ -37,6 +37,9 @@ Column = Literal["leg", "motorised", "hq"]
 
 ROUTE_KINDS = ("road", "trail")
 """Route features, the faster first (§7.3.3: a hexside with both uses the Road rate)."""
+
+TRACED_KEPT = 4096
+"""The most paths and chains a :class:`Board` keeps (:attr:`Board.traced`)."""
 
 
 def other(side: Side) -> Side:
@@ -113,7 +116,15 @@ class Board:
             game=GAME_ID,
         )
         """The Road/Trail network (§5.7.2: a supply chain follows it hex by hex)."""
+        self.hostile_mines: Mapping[Side, frozenset[HexId]] = MappingProxyType(
+            {side: frozenset(h for h, m in self.mines.items() if m.owner != side) for side in ("axis", "cw")}
+        )
+        """Side -> the Minefield hexes enemy to it, breached or not (§3.1.3: by their original owner)."""
         self.boxes: frozenset[HexId] = frozenset(h for h, m in self.mines.items() if m.box is not None)
+        self.traced: dict[tuple[object, ...], object] = {}
+        """Command/supply paths and supply chains already traced on this map, keyed by everything they depend on
+        (:mod:`.paths`): a move by one side leaves most of the other side's paths as they were. At most
+        :data:`TRACED_KEPT` entries: emptied when full."""
         self.tobruk_inside: frozenset[HexId] = frozenset(HexId(h) for h in pack.tobruk.inside) | {
             HexId(pack.tobruk.hex)
         }
@@ -220,10 +231,8 @@ class Situation:
     def enemy_mines(self) -> Mapping[Side, frozenset[HexId]]:
         """Side -> the unbreached Minefield hexes enemy to it (§3.1.3: by their original owner)."""
         breached = self.position.breached
-        return {
-            side: frozenset(h for h, m in self.board.mines.items() if m.owner != side and h not in breached)
-            for side in ("axis", "cw")
-        }
+        hostile = self.board.hostile_mines
+        return {side: hostile[side] - breached if breached else hostile[side] for side in ("axis", "cw")}
 
     def enemy_minefield(self, hex_id: HexId, side: Side) -> bool:
         """Whether ``hex_id`` is an unbreached Minefield enemy to ``side`` (§3.1.3: by its original owner)."""
@@ -473,6 +482,10 @@ def walk_path(
     it on the way), with the half-MPs spent. Screen movement is judged in ``h0`` (it is a one-step move). The
     refusals are :func:`check_move`'s step refusals."""
     board = sit.board
+    walk_key = ("walk", *movers, "|", *path, str(supplied), str(reinforcement))
+    known = sit.memo.get(walk_key)
+    if isinstance(known, tuple):  # the check of an action and its application walk the same path
+        return cast(tuple[Verdict, int], known)
     side = movers_side(board, movers)
     screen = screen_allowed(sit, side, path[0])
     key = ("move_rule", *movers, str(screen), str(reinforcement))
@@ -480,7 +493,13 @@ def walk_path(
     if not callable(rule):  # built once per position and stack: a step-by-step move walks its path often
         rule = move_rule(sit, movers, screen=screen, reinforcement=reinforcement)
         sit.memo[key] = rule
-    walked: Walk = board.grid.walk(path, budget(board, movers, supplied=supplied), rule, minimum_move=True)
+    walked = board.grid.walk(path, budget(board, movers, supplied=supplied), rule, minimum_move=True)
+    found = _walk_verdict(sit, side, path, walked)
+    sit.memo[walk_key] = found
+    return found
+
+
+def _walk_verdict(sit: Situation, side: Side, path: Sequence[HexId], walked: Walk) -> tuple[Verdict, int]:
     if walked.ok:
         return ALLOW, walked.spent
     step = walked.step or 1

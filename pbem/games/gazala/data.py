@@ -675,6 +675,16 @@ class Derived:
             known = self.indexes[field] = (rows, found)
         return known[1]
 
+    def index_by_kind(self, scenario: str, rules: tuple[SpecialRule, ...]) -> dict[str, tuple[SpecialRule, ...]]:
+        """A scenario's special ``rules`` by kind, built once per tuple of rules."""
+        known = self.indexes.get(f"rules {scenario}")
+        if known is None or known[0] is not rules:
+            found: dict[str, list[SpecialRule]] = {}
+            for rule in rules:
+                found.setdefault(rule.kind, []).append(rule)
+            known = self.indexes[f"rules {scenario}"] = (rules, {k: tuple(v) for k, v in found.items()})
+        return known[1]
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Derived)
 
@@ -720,6 +730,16 @@ class GazalaPack(PackModel):
         """The combat unit ``ident``; KeyError if there is none."""
         return self.derived.index("units", self.units)[ident]
 
+    def find_unit(self, ident: str) -> Unit | None:
+        """The combat unit ``ident``, or None (an HQ's id, say)."""
+        return self.derived.index("units", self.units).get(ident)
+
+    def special_rules(self, scenario: str, kind: str) -> tuple[SpecialRule, ...]:
+        """The special rules of ``kind`` of scenario ``scenario`` (KeyError for an unknown scenario), in pack order."""
+        rules = self.scenario(scenario).special_rules
+        by_kind = self.derived.index_by_kind(scenario, rules)
+        return by_kind.get(kind, ())
+
     def hq(self, ident: str) -> Hq:
         """The HQ ``ident``; KeyError if there is none."""
         return self.derived.index("hqs", self.hqs)[ident]
@@ -733,7 +753,7 @@ class GazalaPack(PackModel):
 
     def side_of(self, ident: str) -> Side:
         """The side of a combat unit or HQ; KeyError if neither has that id."""
-        unit = self.derived.index("units", self.units).get(ident)
+        unit = self.find_unit(ident)
         if unit is not None:
             return unit.side
         return self.formation(self.hq(ident).formation).side

@@ -32,7 +32,7 @@ __all__ = [
 
 
 def _rules(pack: GazalaPack, scenario: str, kind: str) -> list[SpecialRule]:
-    return [r for r in pack.scenario(scenario).special_rules if r.kind == kind]
+    return list(pack.special_rules(scenario, kind))
 
 
 def setup(pack: GazalaPack, scenario_id: str, options: Mapping[str, object], seats: tuple[Side, ...]) -> GazalaState:
