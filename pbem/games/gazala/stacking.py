@@ -25,10 +25,10 @@ def stacking(pack: GazalaPack, stack: Sequence[str]) -> Verdict:
     """
     found = [pack.find_unit(ident) for ident in stack]
     units = [u for u in found if u is not None]
-    hq_count = len(stack) - len(units)
-    if hq_count > pack.number("hq_per_hex"):
+    hqs = [ident for ident, unit in zip(stack, found, strict=True) if unit is None]
+    if len(hqs) > pack.number("hq_per_hex"):
         return deny("3.3", "hq-per-hex", "no more than one HQ may be in a hex")
-    if len({pack.side_of(ident) for ident in stack}) > 1:
+    if len({u.side for u in units} | {pack.side_of(ident) for ident in hqs}) > 1:
         return deny("5.3.1", "mixed-sides", "units of both sides cannot share a hex")
     counted = [u for u in units if not u.free_stacking]
     if units and units[0].side == "axis":
