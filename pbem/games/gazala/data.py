@@ -24,8 +24,9 @@ Example:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
-from typing import Annotated, Any, Literal, NoReturn, Protocol, TypeVar
+from collections.abc import Iterable, Mapping
+from functools import cached_property
+from typing import Annotated, Any, Literal, NoReturn, Self
 
 from pydantic import Field, PrivateAttr, StringConstraints
 
@@ -642,53 +643,50 @@ class Scenario(PackModel):
 # --- the pack -------------------------------------------------------------------------------------------------
 
 
-class _Record(Protocol):
-    @property
-    def id(self) -> str: ...
-
-
-R = TypeVar("R", bound=_Record)
-
-
 class Derived:
     """Structures derived from a loaded pack and kept on it (the board's adjacency, TEC by id…), built on first use.
 
     Not part of the pack's value: any two compare equal, so building them never changes ``pack == other``.
     """
 
-    __slots__ = ("board", "grid", "indexes")
+    __slots__ = ("board", "grid")
 
     def __init__(self) -> None:
         self.board: object = None
         self.grid: HexMap | None = None
         """The map the cross-checks built, handed on to the board so that a load builds it once."""
-        self.indexes: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
-        """Records by id per field of the pack, with the tuple each was built from (a copy may replace it)."""
-
-    def index(self, field: str, rows: tuple[R, ...]) -> dict[str, R]:
-        """``rows`` by id (the first of each id, as :func:`by_id` finds it), built once per tuple of records."""
-        known = self.indexes.get(field)
-        if known is None or known[0] is not rows:
-            found: dict[str, R] = {}
-            for row in rows:
-                found.setdefault(row.id, row)
-            known = self.indexes[field] = (rows, found)
-        return known[1]
-
-    def index_by_kind(self, scenario: str, rules: tuple[SpecialRule, ...]) -> dict[str, tuple[SpecialRule, ...]]:
-        """A scenario's special ``rules`` by kind, built once per tuple of rules."""
-        known = self.indexes.get(f"rules {scenario}")
-        if known is None or known[0] is not rules:
-            found: dict[str, list[SpecialRule]] = {}
-            for rule in rules:
-                found.setdefault(rule.kind, []).append(rule)
-            known = self.indexes[f"rules {scenario}"] = (rules, {k: tuple(v) for k, v in found.items()})
-        return known[1]
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Derived)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class Lookups:
+    """A pack's records by id (the first of each id, as :func:`by_id` finds it), and its scenarios' special rules by
+    kind: the rules read them many times per action. Built once per pack (:attr:`GazalaPack.lookups`)."""
+
+    def __init__(self, pack: GazalaPack):
+        self.units: dict[str, Unit] = _by_id(pack.units)
+        self.hqs: dict[str, Hq] = _by_id(pack.hqs)
+        self.formations: dict[str, Formation] = _by_id(pack.formations)
+        self.chits: dict[str, Chit] = _by_id(pack.chits)
+        self.scenarios: dict[str, Scenario] = _by_id(pack.scenarios)
+        self.numbers: dict[str, int] = {k: row.value for k, row in _by_id(pack.tables.numbers).items()}
+        self.settings: dict[str, str] = {k: row.value for k, row in _by_id(pack.tables.settings).items()}
+        self.terrain_effects: dict[str, TerrainEffect] = _by_id(pack.tables.terrain_effects)
+        rules: dict[tuple[str, str], list[SpecialRule]] = {}
+        for scenario in pack.scenarios:
+            for rule in scenario.special_rules:
+                rules.setdefault((scenario.id, rule.kind), []).append(rule)
+        self.special_rules: dict[tuple[str, str], tuple[SpecialRule, ...]] = {k: tuple(v) for k, v in rules.items()}
+
+
+def _by_id(rows: Iterable[Any]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for row in rows:
+        found.setdefault(row.id, row)
+    return found
 
 
 class GazalaPack(PackModel):
@@ -722,27 +720,39 @@ class GazalaPack(PackModel):
         derived: Derived = private["_derived"]
         return derived
 
+    @cached_property
+    def lookups(self) -> Lookups:
+        """The pack's records by id (:class:`Lookups`), built on first use (a copy builds its own)."""
+        return Lookups(self)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy, without this pack's :attr:`lookups` (the copy may hold other records)."""
+        copied = super().model_copy(update=update, deep=deep)
+        copied.__dict__.pop("lookups", None)
+        return copied
+
     def formation(self, ident: str) -> Formation:
         """The formation ``ident``; KeyError if there is none."""
-        return self.derived.index("formations", self.formations)[ident]
+        return self.lookups.formations[ident]
 
     def unit(self, ident: str) -> Unit:
         """The combat unit ``ident``; KeyError if there is none."""
-        return self.derived.index("units", self.units)[ident]
+        return self.lookups.units[ident]
 
     def find_unit(self, ident: str) -> Unit | None:
         """The combat unit ``ident``, or None (an HQ's id, say)."""
-        return self.derived.index("units", self.units).get(ident)
+        return self.lookups.units.get(ident)
 
     def special_rules(self, scenario: str, kind: str) -> tuple[SpecialRule, ...]:
         """The special rules of ``kind`` of scenario ``scenario`` (KeyError for an unknown scenario), in pack order."""
-        rules = self.scenario(scenario).special_rules
-        by_kind = self.derived.index_by_kind(scenario, rules)
-        return by_kind.get(kind, ())
+        lookups = self.lookups
+        if scenario not in lookups.scenarios:
+            raise KeyError(scenario)
+        return lookups.special_rules.get((scenario, kind), ())
 
     def hq(self, ident: str) -> Hq:
         """The HQ ``ident``; KeyError if there is none."""
-        return self.derived.index("hqs", self.hqs)[ident]
+        return self.lookups.hqs[ident]
 
     def hq_of(self, formation: str) -> Hq:
         """The HQ of a formation; KeyError if it has none."""
@@ -760,19 +770,19 @@ class GazalaPack(PackModel):
 
     def chit(self, ident: str) -> Chit:
         """The chit ``ident`` (``"21"``, ``"a10"``); KeyError if there is none."""
-        return self.derived.index("chits", self.chits)[ident]
+        return self.lookups.chits[ident]
 
     def scenario(self, ident: str) -> Scenario:
         """The scenario ``ident``; KeyError if there is none."""
-        return self.derived.index("scenarios", self.scenarios)[ident]
+        return self.lookups.scenarios[ident]
 
     def number(self, ident: str) -> int:
         """The value of ``tables.numbers`` row ``ident``; KeyError if there is none."""
-        return self.derived.index("numbers", self.tables.numbers)[ident].value
+        return self.lookups.numbers[ident]
 
     def setting(self, ident: str) -> str:
         """The value of ``tables.settings`` row ``ident``; KeyError if there is none."""
-        return self.derived.index("settings", self.tables.settings)[ident].value
+        return self.lookups.settings[ident]
 
     def example(self, ident: str) -> dict[str, int]:
         """The numbers of worked example ``ident``; KeyError if there is none."""
@@ -780,7 +790,7 @@ class GazalaPack(PackModel):
 
     def terrain_effect(self, ident: str) -> TerrainEffect:
         """The TEC row ``ident``; KeyError if there is none."""
-        return self.derived.index("terrain_effects", self.tables.terrain_effects)[ident]
+        return self.lookups.terrain_effects[ident]
 
     def place(self, name: str) -> HexId:
         """The hex carrying the name ``name`` on the map; KeyError if none does."""
