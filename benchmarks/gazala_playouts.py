@@ -4,8 +4,8 @@ For each scenario and seed, a whole game between players choosing at random amon
 (``pbem.kit.conformance.play_out``, the slow tests' own driver, through the real protocol), then one verification of
 its log (what the issue asks of each play-out: a result, and a log that verifies). Seeds alternate the slow tests'
 two players: random (even seeds) and ``fighting`` (odd: attacks whenever it can). Prints one JSON line per scenario:
-entries, seconds per play-out (play and verification apart) and the seconds 1,000 play-outs would take with the
-scenarios equally represented, on one core.
+entries, CPU seconds per play-out (play and verification apart; the wall clock of a shared machine also counts the
+wait for a core) and the CPU seconds 1,000 play-outs would take with the scenarios equally represented, on one core.
 
 Run: ``.venv/bin/python benchmarks/gazala_playouts.py [SEEDS]`` (default 4 seeds per scenario).
 """
@@ -38,12 +38,12 @@ def fighting(seat: str, legal: list[Action], rng: Picker) -> Action:
 
 
 def one(scenario: str, seed: int) -> dict[str, float | int | str | None]:
-    start = time.perf_counter()
+    start = time.process_time()
     extra = {"choose": fighting} if seed % 2 else {}
     played = play_out("gazala", scenario, {}, random.Random(seed), title=f"gazala {seed}", **extra)  # type: ignore[arg-type]
-    middle = time.perf_counter()
+    middle = time.process_time()
     report, _ = verify_lines(played.lines)
-    end = time.perf_counter()
+    end = time.process_time()
     if not report.valid or report.result is None:
         raise SystemExit(f"{scenario} seed {seed}: the play-out did not end with a result that verifies")
     return {

@@ -191,10 +191,12 @@ class Situation:
     @cached_property
     def combat(self) -> Mapping[Side, Mapping[HexId, tuple[str, ...]]]:
         """Side -> hex -> the combat units of that side in it."""
-        found: dict[Side, dict[HexId, list[str]]] = {"axis": {}, "cw": {}}
+        side_of = self.board.side
+        found: dict[Side, dict[HexId, tuple[str, ...]]] = {"axis": {}, "cw": {}}
         for unit, hex_id in self.position.units.items():
-            found[self.board.side[unit]].setdefault(hex_id, []).append(unit)
-        return {s: {h: tuple(u) for h, u in by.items()} for s, by in found.items()}
+            by = found[side_of[unit]]
+            by[hex_id] = (*by[hex_id], unit) if hex_id in by else (unit,)
+        return found
 
     @cached_property
     def occupied(self) -> Mapping[Side, frozenset[HexId]]:
@@ -530,11 +532,13 @@ def hqs_displaced_by(sit: Situation, side: Side, hex_id: HexId) -> tuple[str, ..
     ``side`` combat unit entering ``hex_id`` displaces."""
     board, position = sit.board, sit.position
     enemy = other(side)
+    near = set(board.grid.neighbours(hex_id))
+    here = [(hq, there) for hq, there in position.hqs.items() if there in near]
     found = []
-    for hq, there in position.hqs.items():
+    for hq, there in here:
         if board.side[hq] != enemy or there in sit.combat[enemy] or not adjacent(board, hex_id, there):
             continue
-        if sum(1 for h in position.hqs.values() if h == there) == 1:
+        if sum(1 for _, h in here if h == there) == 1:  # every HQ in a hex next to hex_id is in ``here``
             found.append(hq)
     return tuple(sorted(found))
 
