@@ -669,6 +669,9 @@ class Lookups:
     def __init__(self, pack: GazalaPack):
         self.units: dict[str, Unit] = _by_id(pack.units)
         self.hqs: dict[str, Hq] = _by_id(pack.hqs)
+        self.hq_of: dict[str, Hq] = {}
+        for hq in pack.hqs:
+            self.hq_of.setdefault(hq.formation, hq)
         self.formations: dict[str, Formation] = _by_id(pack.formations)
         self.chits: dict[str, Chit] = _by_id(pack.chits)
         self.scenarios: dict[str, Scenario] = _by_id(pack.scenarios)
@@ -756,10 +759,7 @@ class GazalaPack(PackModel):
 
     def hq_of(self, formation: str) -> Hq:
         """The HQ of a formation; KeyError if it has none."""
-        for hq in self.hqs:
-            if hq.formation == formation:
-                return hq
-        raise KeyError(formation)
+        return self.lookups.hq_of[formation]
 
     def side_of(self, ident: str) -> Side:
         """The side of a combat unit or HQ; KeyError if neither has that id."""
