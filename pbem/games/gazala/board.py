@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, cast
 
 from pbem.games.gazala.data import GAME_ID, GazalaPack, Hq, Minefield, Side, TerrainEffect, Unit
 from pbem.kit.graph import Blocked, Cost, EdgeRecord, LocationGraph, NodeRecord, Reach, StepCost
@@ -37,6 +37,9 @@ Column = Literal["leg", "motorised", "hq"]
 
 ROUTE_KINDS = ("road", "trail")
 """Route features, the faster first (§7.3.3: a hexside with both uses the Road rate)."""
+
+TRACED_KEPT = 4096
+"""The most paths and chains a :class:`Board` keeps (:attr:`Board.traced`)."""
 
 
 def other(side: Side) -> Side:
@@ -53,7 +56,11 @@ class Board:
 
     def __init__(self, pack: GazalaPack):
         self.pack = pack
-        self.grid = HexMap.from_pack(pack.map, game=GAME_ID)
+        checked = pack.derived.grid
+        # the map the load's cross-checks built (unless this is a model_copy with another map)
+        self.grid = (
+            checked if checked is not None and checked.data is pack.map else HexMap.from_pack(pack.map, game=GAME_ID)
+        )
         self.tec: Mapping[str, TerrainEffect] = MappingProxyType({row.id: row for row in pack.tables.terrain_effects})
         self.mines: Mapping[HexId, Minefield] = MappingProxyType({HexId(m.hex): m for m in pack.minefields})
         self.units: Mapping[str, Unit] = MappingProxyType({u.id: u for u in pack.units})
@@ -109,7 +116,15 @@ class Board:
             game=GAME_ID,
         )
         """The Road/Trail network (§5.7.2: a supply chain follows it hex by hex)."""
+        self.hostile_mines: Mapping[Side, frozenset[HexId]] = MappingProxyType(
+            {side: frozenset(h for h, m in self.mines.items() if m.owner != side) for side in ("axis", "cw")}
+        )
+        """Side -> the Minefield hexes enemy to it, breached or not (§3.1.3: by their original owner)."""
         self.boxes: frozenset[HexId] = frozenset(h for h, m in self.mines.items() if m.box is not None)
+        self.traced: dict[tuple[object, ...], object] = {}
+        """Command/supply paths and supply chains already traced on this map, keyed by everything they depend on
+        (:mod:`.paths`): a move by one side leaves most of the other side's paths as they were. At most
+        :data:`TRACED_KEPT` entries: emptied when full."""
         self.tobruk_inside: frozenset[HexId] = frozenset(HexId(h) for h in pack.tobruk.inside) | {
             HexId(pack.tobruk.hex)
         }
@@ -134,10 +149,10 @@ class Board:
 
 def board_of(pack: GazalaPack) -> Board:
     """The :class:`Board` of a loaded pack, built on first use and kept on the pack object."""
-    board = pack._derived.board
+    board = pack.derived.board
     if not isinstance(board, Board) or board.pack is not pack:  # a model_copy shares the holder: rebuild for it
         board = Board(pack)
-        pack._derived.board = board
+        pack.derived.board = board
     return board
 
 
@@ -176,10 +191,12 @@ class Situation:
     @cached_property
     def combat(self) -> Mapping[Side, Mapping[HexId, tuple[str, ...]]]:
         """Side -> hex -> the combat units of that side in it."""
-        found: dict[Side, dict[HexId, list[str]]] = {"axis": {}, "cw": {}}
+        side_of = self.board.side
+        found: dict[Side, dict[HexId, tuple[str, ...]]] = {"axis": {}, "cw": {}}
         for unit, hex_id in self.position.units.items():
-            found[self.board.side[unit]].setdefault(hex_id, []).append(unit)
-        return {s: {h: tuple(u) for h, u in by.items()} for s, by in found.items()}
+            by = found[side_of[unit]]
+            by[hex_id] = (*by[hex_id], unit) if hex_id in by else (unit,)
+        return found
 
     @cached_property
     def occupied(self) -> Mapping[Side, frozenset[HexId]]:
@@ -212,10 +229,16 @@ class Situation:
         """The formation a combat unit belongs to: its stripe, or its assignment (§5.5); None if unassigned."""
         return self.board.units[unit].formation or self.position.assigned.get(unit)
 
+    @cached_property
+    def enemy_mines(self) -> Mapping[Side, frozenset[HexId]]:
+        """Side -> the unbreached Minefield hexes enemy to it (§3.1.3: by their original owner)."""
+        breached = self.position.breached
+        hostile = self.board.hostile_mines
+        return {side: hostile[side] - breached if breached else hostile[side] for side in ("axis", "cw")}
+
     def enemy_minefield(self, hex_id: HexId, side: Side) -> bool:
         """Whether ``hex_id`` is an unbreached Minefield enemy to ``side`` (§3.1.3: by its original owner)."""
-        mine = self.board.mines.get(hex_id)
-        return mine is not None and mine.owner != side and hex_id not in self.position.breached
+        return hex_id in self.enemy_mines[side]
 
     def units_at(self, hex_id: HexId) -> tuple[str, ...]:
         """The combat units in a hex, either side."""
@@ -461,6 +484,10 @@ def walk_path(
     it on the way), with the half-MPs spent. Screen movement is judged in ``h0`` (it is a one-step move). The
     refusals are :func:`check_move`'s step refusals."""
     board = sit.board
+    walk_key = ("walk", *movers, "|", *path, str(supplied), str(reinforcement))
+    known = sit.memo.get(walk_key)
+    if isinstance(known, tuple):  # the check of an action and its application walk the same path
+        return cast(tuple[Verdict, int], known)
     side = movers_side(board, movers)
     screen = screen_allowed(sit, side, path[0])
     key = ("move_rule", *movers, str(screen), str(reinforcement))
@@ -468,7 +495,13 @@ def walk_path(
     if not callable(rule):  # built once per position and stack: a step-by-step move walks its path often
         rule = move_rule(sit, movers, screen=screen, reinforcement=reinforcement)
         sit.memo[key] = rule
-    walked: Walk = board.grid.walk(path, budget(board, movers, supplied=supplied), rule, minimum_move=True)
+    walked = board.grid.walk(path, budget(board, movers, supplied=supplied), rule, minimum_move=True)
+    found = _walk_verdict(sit, side, path, walked)
+    sit.memo[walk_key] = found
+    return found
+
+
+def _walk_verdict(sit: Situation, side: Side, path: Sequence[HexId], walked: Walk) -> tuple[Verdict, int]:
     if walked.ok:
         return ALLOW, walked.spent
     step = walked.step or 1
@@ -499,11 +532,13 @@ def hqs_displaced_by(sit: Situation, side: Side, hex_id: HexId) -> tuple[str, ..
     ``side`` combat unit entering ``hex_id`` displaces."""
     board, position = sit.board, sit.position
     enemy = other(side)
+    near = set(board.grid.neighbours(hex_id))
+    here = [(hq, there) for hq, there in position.hqs.items() if there in near]
     found = []
-    for hq, there in position.hqs.items():
+    for hq, there in here:
         if board.side[hq] != enemy or there in sit.combat[enemy] or not adjacent(board, hex_id, there):
             continue
-        if sum(1 for h in position.hqs.values() if h == there) == 1:
+        if sum(1 for _, h in here if h == there) == 1:  # every HQ in a hex next to hex_id is in ``here``
             found.append(hq)
     return tuple(sorted(found))
 

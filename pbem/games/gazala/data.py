@@ -24,8 +24,9 @@ Example:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
-from typing import Annotated, Literal, NoReturn
+from collections.abc import Iterable, Mapping
+from functools import cached_property
+from typing import Annotated, Any, Literal, NoReturn, Self
 
 from pydantic import Field, PrivateAttr, StringConstraints
 
@@ -648,15 +649,47 @@ class Derived:
     Not part of the pack's value: any two compare equal, so building them never changes ``pack == other``.
     """
 
-    __slots__ = ("board",)
+    __slots__ = ("board", "grid")
 
     def __init__(self) -> None:
         self.board: object = None
+        self.grid: HexMap | None = None
+        """The map the cross-checks built, handed on to the board so that a load builds it once."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Derived)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class Lookups:
+    """A pack's records by id (the first of each id, as :func:`by_id` finds it), and its scenarios' special rules by
+    kind: the rules read them many times per action. Built once per pack (:attr:`GazalaPack.lookups`)."""
+
+    def __init__(self, pack: GazalaPack):
+        self.units: dict[str, Unit] = _by_id(pack.units)
+        self.hqs: dict[str, Hq] = _by_id(pack.hqs)
+        self.hq_of: dict[str, Hq] = {}
+        for hq in pack.hqs:
+            self.hq_of.setdefault(hq.formation, hq)
+        self.formations: dict[str, Formation] = _by_id(pack.formations)
+        self.chits: dict[str, Chit] = _by_id(pack.chits)
+        self.scenarios: dict[str, Scenario] = _by_id(pack.scenarios)
+        self.numbers: dict[str, int] = {k: row.value for k, row in _by_id(pack.tables.numbers).items()}
+        self.settings: dict[str, str] = {k: row.value for k, row in _by_id(pack.tables.settings).items()}
+        self.terrain_effects: dict[str, TerrainEffect] = _by_id(pack.tables.terrain_effects)
+        rules: dict[tuple[str, str], list[SpecialRule]] = {}
+        for scenario in pack.scenarios:
+            for rule in scenario.special_rules:
+                rules.setdefault((scenario.id, rule.kind), []).append(rule)
+        self.special_rules: dict[tuple[str, str], tuple[SpecialRule, ...]] = {k: tuple(v) for k, v in rules.items()}
+
+
+def _by_id(rows: Iterable[Any]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for row in rows:
+        found.setdefault(row.id, row)
+    return found
 
 
 class GazalaPack(PackModel):
@@ -681,47 +714,75 @@ class GazalaPack(PackModel):
     _derived: Derived = PrivateAttr(default_factory=lambda: Derived())
     """The per-pack structures of :func:`pbem.games.gazala.board.board_of`, built once on first use."""
 
+    @property
+    def derived(self) -> Derived:
+        """The per-pack structures (:class:`Derived`), read without pydantic's slower lookup of private attributes
+        (the rules read the pack's records by id many times per action)."""
+        private = self.__pydantic_private__
+        assert private is not None
+        derived: Derived = private["_derived"]
+        return derived
+
+    @cached_property
+    def lookups(self) -> Lookups:
+        """The pack's records by id (:class:`Lookups`), built on first use (a copy builds its own)."""
+        return Lookups(self)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy, without this pack's :attr:`lookups` (the copy may hold other records)."""
+        copied = super().model_copy(update=update, deep=deep)
+        copied.__dict__.pop("lookups", None)
+        return copied
+
     def formation(self, ident: str) -> Formation:
         """The formation ``ident``; KeyError if there is none."""
-        return by_id(self.formations, ident)
+        return self.lookups.formations[ident]
 
     def unit(self, ident: str) -> Unit:
         """The combat unit ``ident``; KeyError if there is none."""
-        return by_id(self.units, ident)
+        return self.lookups.units[ident]
+
+    def find_unit(self, ident: str) -> Unit | None:
+        """The combat unit ``ident``, or None (an HQ's id, say)."""
+        return self.lookups.units.get(ident)
+
+    def special_rules(self, scenario: str, kind: str) -> tuple[SpecialRule, ...]:
+        """The special rules of ``kind`` of scenario ``scenario`` (KeyError for an unknown scenario), in pack order."""
+        lookups = self.lookups
+        if scenario not in lookups.scenarios:
+            raise KeyError(scenario)
+        return lookups.special_rules.get((scenario, kind), ())
 
     def hq(self, ident: str) -> Hq:
         """The HQ ``ident``; KeyError if there is none."""
-        return by_id(self.hqs, ident)
+        return self.lookups.hqs[ident]
 
     def hq_of(self, formation: str) -> Hq:
         """The HQ of a formation; KeyError if it has none."""
-        for hq in self.hqs:
-            if hq.formation == formation:
-                return hq
-        raise KeyError(formation)
+        return self.lookups.hq_of[formation]
 
     def side_of(self, ident: str) -> Side:
         """The side of a combat unit or HQ; KeyError if neither has that id."""
-        for unit in self.units:
-            if unit.id == ident:
-                return unit.side
+        unit = self.find_unit(ident)
+        if unit is not None:
+            return unit.side
         return self.formation(self.hq(ident).formation).side
 
     def chit(self, ident: str) -> Chit:
         """The chit ``ident`` (``"21"``, ``"a10"``); KeyError if there is none."""
-        return by_id(self.chits, ident)
+        return self.lookups.chits[ident]
 
     def scenario(self, ident: str) -> Scenario:
         """The scenario ``ident``; KeyError if there is none."""
-        return by_id(self.scenarios, ident)
+        return self.lookups.scenarios[ident]
 
     def number(self, ident: str) -> int:
         """The value of ``tables.numbers`` row ``ident``; KeyError if there is none."""
-        return by_id(self.tables.numbers, ident).value
+        return self.lookups.numbers[ident]
 
     def setting(self, ident: str) -> str:
         """The value of ``tables.settings`` row ``ident``; KeyError if there is none."""
-        return by_id(self.tables.settings, ident).value
+        return self.lookups.settings[ident]
 
     def example(self, ident: str) -> dict[str, int]:
         """The numbers of worked example ``ident``; KeyError if there is none."""
@@ -729,7 +790,7 @@ class GazalaPack(PackModel):
 
     def terrain_effect(self, ident: str) -> TerrainEffect:
         """The TEC row ``ident``; KeyError if there is none."""
-        return by_id(self.tables.terrain_effects, ident)
+        return self.lookups.terrain_effects[ident]
 
     def place(self, name: str) -> HexId:
         """The hex carrying the name ``name`` on the map; KeyError if none does."""
@@ -777,6 +838,11 @@ def _cross_check(pack: GazalaPack) -> None:
     _check_tables(pack)
     # (8) Scenarios: units and hexes exist, nobody is placed twice, setup stacking holds.
     _check_scenarios(pack, grid)
+    # (9) The board the rules use builds on this map (kept on the pack: a load builds the map once).
+    pack.derived.grid = grid
+    from pbem.games.gazala.board import board_of  # the board module reads this one: imported when a pack loads
+
+    board_of(pack)
 
 
 def _check_map(pack: GazalaPack, grid: HexMap) -> None:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar, cast
 
-from pbem.games.gazala.board import Situation, other
+from pbem.games.gazala.board import TRACED_KEPT, Situation, other
 from pbem.games.gazala.data import Side
 from pbem.kit.graph import dijkstra, trace
 from pbem.kit.hexes import HexId
@@ -43,6 +43,7 @@ def trace_path(
     limit: int,
     *,
     target: HexId | None = None,
+    goal_key: tuple[str, ...] | None = None,
 ) -> PathFound:
     """The shortest path from ``start`` to a hex ``goal`` accepts, at most ``limit`` hexes, under the breaks of
     §5.7.4 / §5.8.2 (module docstring). Deterministic: the kit's search, neighbours clockwise.
@@ -50,7 +51,13 @@ def trace_path(
     With a single ``target`` the search is A* in the kit's Dijkstra: each step costs ``1 + h(next) - h(here)`` with
     ``h`` the lattice distance to the target (consistent, so every step costs 0..2), and the budget shrinks by
     ``h(start)``. A path then runs straight at the HQ, and an Isolated unit searches only the ellipse of hexes
-    that a path within ``limit`` could pass, never the whole radius."""
+    that a path within ``limit`` could pass, never the whole radius.
+
+    ``goal_key`` names the goal by what it depends on beyond the position's blocking hexes (an HQ's hex, a chain's
+    sources): the path is then kept on the board and found again for any position with the same blocking hexes."""
+    if goal_key is not None:
+        key = ("path", start, str(limit), target or "", *goal_key)
+        return recall(sit, side, key, lambda: trace_path(sit, side, start, goal, limit, target=target))
     board = sit.board
     grid = board.grid
     aim = grid.coords(target) if target is not None else None
@@ -63,33 +70,29 @@ def trace_path(
 
     if h(start) > limit:
         return NO_PATH
-    zone = sit.enemy_zone(side)
     enemy = sit.occupied[other(side)]
-    friendly = sit.occupied[side]
+    mines = sit.enemy_mines[side]
+    blocked = _blocked(sit, side)
     own_sides = frozenset(s.id for _, s in grid.sides(start))
     max_ridges = board.pack.number("path_ridges")
     max_mines = board.pack.number("path_enemy_minefields")
-    start_mines = 1 if sit.enemy_minefield(start, side) else 0
-
-    def passable(hex_id: HexId) -> bool:
-        if hex_id in zone and hex_id not in friendly:
-            return False
-        return not sit.enemy_minefield(hex_id, side)
+    start_mines = 1 if start in mines else 0
+    prohibited, ridged = board.prohibited, board.path_ridges
 
     def may_end(hex_id: HexId) -> bool:
-        return goal(hex_id) and start_mines + (1 if sit.enemy_minefield(hex_id, side) else 0) <= max_mines
+        return goal(hex_id) and start_mines + (1 if hex_id in mines else 0) <= max_mines
 
     def expand(state: tuple[HexId, int], _spent: int) -> list[tuple[tuple[HexId, int], int]]:
         here, ridges = state
-        away = h(here)
-        if here != start and not passable(here):
+        if here != start and here in blocked:
             return []  # a path may end here (it was a goal) but not go on
+        away = h(here)
         found = []
         for there, hexside in grid.sides(here):
-            if hexside.id in board.prohibited or there in enemy:
+            if hexside.id in prohibited or there in enemy:
                 continue
-            crossed = ridges + (1 if hexside.id in board.path_ridges and hexside.id not in own_sides else 0)
-            if crossed > max_ridges or not (passable(there) or may_end(there)):
+            crossed = ridges + (1 if hexside.id in ridged and hexside.id not in own_sides else 0)
+            if crossed > max_ridges or (there in blocked and not may_end(there)):
                 continue
             found.append(((there, crossed), 1 + h(there) - away))
         return found
@@ -103,6 +106,35 @@ def trace_path(
     best = min(ends, key=lambda state: search.cost[state])
     hexes = tuple(hex_id for hex_id, _ in search.path(best))
     return PathFound(hexes, len(hexes) - 1)
+
+
+T = TypeVar("T")
+
+
+def recall(sit: Situation, side: Side, key: tuple[str, ...], compute: Callable[[], T]) -> T:
+    """What ``compute`` traces for ``side`` in ``sit``, kept on the board under ``key`` and the hexes that decide
+    every path and chain of ``side``: those it may not pass (:func:`_blocked`), those it may not enter (enemy
+    units) and the enemy Minefields (they count against a path's end)."""
+    full = (*key, side, _blocked(sit, side), sit.occupied[other(side)], sit.enemy_mines[side])
+    traced = sit.board.traced
+    if full in traced:
+        return cast(T, traced[full])
+    found = compute()
+    if len(traced) >= TRACED_KEPT:
+        traced.clear()
+    traced[full] = found
+    return found
+
+
+def _blocked(sit: Situation, side: Side) -> frozenset[HexId]:
+    """The hexes a ``side`` path may end in but never pass through: EZOC hexes without a friendly unit (§5.4.1) and
+    unbreached enemy Minefields (§5.7.4, §5.8.2); once per position and side."""
+    key = ("path_blocked", side)
+    known = sit.memo.get(key)
+    if not isinstance(known, frozenset):
+        known = (sit.enemy_zone(side) - sit.occupied[side]) | sit.enemy_mines[side]
+        sit.memo[key] = known
+    return known
 
 
 # --- command (§5.8) ----------------------------------------------------------------------------------------
@@ -146,7 +178,8 @@ def _command(sit: Situation, unit: str) -> Command:
     hq_hex = position.hqs.get(hq.id)
     if hq_hex is None:
         return Command("isolated", NO_PATH)
-    found = trace_path(sit, board.side[unit], here, lambda h: h == hq_hex, command_limit(sit, unit), target=hq_hex)
+    found = trace_path(sit, board.side[unit], here, lambda h: h == hq_hex, command_limit(sit, unit), target=hq_hex,
+                       goal_key=("hq", hq_hex))  # fmt: skip
     if found.length is None:
         return Command("isolated", found)
     return Command("in-command" if found.length <= hq.command_range else "out-of-command", found)
@@ -207,7 +240,7 @@ def chain(sit: Situation, side: Side, sources: Collection[HexId]) -> dict[str, i
             return False
         return h not in zone or h in friendly
 
-    found = trace(sit.board.routes, sorted(sources), enter=enter)
+    found = recall(sit, side, key, lambda: trace(sit.board.routes, sorted(sources), enter=enter))
     sit.memo[key] = found
     return found
 
@@ -220,7 +253,18 @@ def supply(sit: Situation, tracer: str) -> Supply:
     * Major (§5.7.2, §5.7.3): a cross-country path (:func:`cross_country`) to a Road/Trail hex of an unbroken chain
       to an unblocked friendly Major source not holding an enemy unit, or straight to the source;
     * Tobruk (§5.7.3): the same path to Tobruk, for a tracer inside the perimeter while its side owns Tobruk.
+
+    Traced once per position and tracer (the end of every activation asks it of every HQ, §6.3).
     """
+    known = sit.memo.get(("supply", tracer))
+    if isinstance(known, Supply):
+        return known
+    found = _supply(sit, tracer)
+    sit.memo["supply", tracer] = found
+    return found
+
+
+def _supply(sit: Situation, tracer: str) -> Supply:
     board, position = sit.board, sit.position
     side = board.side[tracer]
     here = position.hqs.get(tracer) or position.units[tracer]
@@ -239,13 +283,13 @@ def supply(sit: Situation, tracer: str) -> Supply:
         if s.side == side and s.kind == "major" and s.id not in position.blocked_sources and s.hex not in enemy
     ]
     network = chain(sit, side, majors)
-    found = trace_path(sit, side, here, network.__contains__, reach)
+    found = trace_path(sit, side, here, network.__contains__, reach, goal_key=("chain", *sorted(majors)))
     if found.length is not None:
         return Supply("major", found)
     tobruk = HexId(board.pack.tobruk.hex)
     if position.tobruk_owner == side and here in board.tobruk_inside and tobruk not in enemy:
         network = chain(sit, side, [tobruk])
-        found = trace_path(sit, side, here, network.__contains__, reach)
+        found = trace_path(sit, side, here, network.__contains__, reach, goal_key=("chain", tobruk))
         if found.length is not None:
             return Supply("tobruk", found)
     return Supply(None, NO_PATH)

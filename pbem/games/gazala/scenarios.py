@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from pbem.games.gazala.data import GazalaPack, Scenario, Side, SpecialRule
 from pbem.games.gazala.state import CounterState, FormationState, GazalaState, HqState, sit_of
 from pbem.kit.hexes import HexId
+from pbem.kit.hexes import distance as lattice
 
 __all__ = [
     "activation_restriction",
@@ -32,7 +33,7 @@ __all__ = [
 
 
 def _rules(pack: GazalaPack, scenario: str, kind: str) -> list[SpecialRule]:
-    return [r for r in pack.scenario(scenario).special_rules if r.kind == kind]
+    return list(pack.special_rules(scenario, kind))
 
 
 def setup(pack: GazalaPack, scenario_id: str, options: Mapping[str, object], seats: tuple[Side, ...]) -> GazalaState:
@@ -134,8 +135,15 @@ def activation_restriction(state: GazalaState, formation: str) -> SpecialRule | 
 
 def _contact(state: GazalaState, formation: str, distance: int) -> bool:
     sit = sit_of(state)
+    key = ("contact", formation, str(distance))
+    known = sit.memo.get(key)
+    if isinstance(known, bool):  # once per position: every end of an activation asks it of every formation
+        return known
     side = state.pack.formation(formation).side
-    own = [HexId(c.hex) for u, c in state.units.items() if c.hex is not None and sit.formation(u) == formation]
-    enemy = [HexId(c.hex) for u, c in state.units.items() if c.hex is not None and sit.board.side[u] != side]
-    grid = sit.board.grid
-    return any(grid.distance(a, b) <= distance for a in own for b in enemy)
+    own = {HexId(c.hex) for u, c in state.units.items() if c.hex is not None and sit.formation(u) == formation}
+    enemy = {HexId(c.hex) for u, c in state.units.items() if c.hex is not None and sit.board.side[u] != side}
+    coords = sit.board.grid.coords
+    theirs = [coords(b) for b in enemy]
+    found = any(lattice(coords(a), b) <= distance for a in own for b in theirs)
+    sit.memo[key] = found
+    return found

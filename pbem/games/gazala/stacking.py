@@ -23,12 +23,12 @@ def stacking(pack: GazalaPack, stack: Sequence[str]) -> Verdict:
 
     Refusals: ``hq-per-hex`` (§3.3), ``mixed-sides``, ``overstacked`` (§5.3.1).
     """
-    unit_ids = {u.id for u in pack.units}
-    hq_count = sum(1 for ident in stack if ident not in unit_ids)
-    units = [pack.unit(ident) for ident in stack if ident in unit_ids]
-    if hq_count > pack.number("hq_per_hex"):
+    found = [pack.find_unit(ident) for ident in stack]
+    units = [u for u in found if u is not None]
+    hqs = [ident for ident, unit in zip(stack, found, strict=True) if unit is None]
+    if len(hqs) > pack.number("hq_per_hex"):
         return deny("3.3", "hq-per-hex", "no more than one HQ may be in a hex")
-    if len({pack.side_of(ident) for ident in stack}) > 1:
+    if len({u.side for u in units} | {pack.side_of(ident) for ident in hqs}) > 1:
         return deny("5.3.1", "mixed-sides", "units of both sides cannot share a hex")
     counted = [u for u in units if not u.free_stacking]
     if units and units[0].side == "axis":

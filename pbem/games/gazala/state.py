@@ -400,7 +400,8 @@ class GazalaState(MachineState):
         units = update.get("units")
         if isinstance(units, dict):
             for unit, counter in units.items():
-                if self.units.get(unit) != counter:
+                old = self.units.get(unit)
+                if old is not counter and old != counter:  # most counters are the same objects: skip comparing them
                     found.pop(self.pack.unit(unit).side, None)
         return found
 
