@@ -8,7 +8,7 @@ naming the record (by id) and the field.
 
 A game declares its pack once as a :class:`PackFormat` and registers it under the ``pbem.packs`` entry-point
 group, so that ``pbem data check GAME FILE`` validates a transcription even before the game's rules are
-installed (a ruleset's ``load_data`` and ``default_data`` call the same format).
+installed; the ruleset takes its data hooks from the same format (:class:`PackedData`).
 
 Example (a game's pack module)::
 
@@ -21,7 +21,9 @@ Example (a game's pack module)::
         rows: tuple[Row, ...]
 
     FORMAT = PackFormat(game="demo", model=Pack, package="pbem.games.demo", cross_checks=(check_rows,))
-    load_pack, default_pack_bytes, pack_schema = FORMAT.load, FORMAT.bundled, FORMAT.schema
+
+    class Demo(PackedData, Ruleset[DemoState]):   # default_data, load_data, data_schema from the format
+        pack_format = FORMAT
 """
 
 from __future__ import annotations
@@ -29,10 +31,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from importlib.metadata import entry_points
-from typing import Annotated, Any, Generic, NoReturn, Protocol, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, NoReturn, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
@@ -108,10 +110,13 @@ class PackFormat(Generic[M]):
     def load(self, raw: bytes) -> M:
         """Parse, validate and cross-check ``raw`` (:func:`load_pack`).
 
+        The same bytes give the same (frozen) pack again, so the copies of a tournament's games load it once; a
+        few packs are kept, so memory stays flat however many logs one process verifies.
+
         Raises:
             DataPackError: R006, naming the record and field at fault.
         """
-        return load_pack(raw, self.model, game=self.game, cross_checks=self.cross_checks)
+        return cast(M, _loaded(self, raw))
 
     def bundled(self) -> bytes:
         """The bundled pack as canonical JSON, read once (:func:`bundled_pack_bytes`).
@@ -129,6 +134,30 @@ class PackFormat(Generic[M]):
 @cache
 def _bundled(package: str, resource: str, game: str) -> bytes:
     return bundled_pack_bytes(package, resource, game=game)
+
+
+@lru_cache(maxsize=8)
+def _loaded(fmt: PackFormat[Any], raw: bytes) -> Any:
+    return load_pack(raw, fmt.model, game=fmt.game, cross_checks=fmt.cross_checks)
+
+
+class PackedData:
+    """The data hooks of a :class:`~pbem.rules.contract.Ruleset` whose pack is a :class:`PackFormat`: list it
+    first among the bases and name the format (``class Game(PackedData, Ruleset[State]): pack_format = FORMAT``)."""
+
+    pack_format: ClassVar[PackFormat[Any]]
+
+    def default_data(self) -> bytes:
+        """The bundled pack, as canonical JSON bytes (its SHA-256 goes into genesis)."""
+        return self.pack_format.bundled()
+
+    def load_data(self, raw: bytes) -> Any:
+        """Validate and load a pack; raises ``DataPackError`` (R006) if it does not validate."""
+        return self.pack_format.load(raw)
+
+    def data_schema(self) -> dict[str, Any]:
+        """The JSON Schema of a pack, for people transcribing the published components."""
+        return self.pack_format.schema()
 
 
 def pack_format(game: str) -> PackFormat[Any] | None:

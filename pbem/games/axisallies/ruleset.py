@@ -77,10 +77,11 @@ from pbem.games.axisallies.actions import (
     TurnBackUnit,
     Withdraw,
 )
-from pbem.games.axisallies.data import GAME_ID, AxisAlliesPack, default_pack_bytes, load_pack, pack_schema
+from pbem.games.axisallies.data import FORMAT, GAME_ID, AxisAlliesPack, default_pack_bytes, load_pack
 from pbem.games.axisallies.scenarios import initial_state
 from pbem.games.axisallies.seats import contract_scenarios, parse_scenario, seat_table, successor
 from pbem.games.axisallies.state import AxisState, split
+from pbem.kit.datapack import PackedData
 from pbem.kit.machine import Interrupt, Machine, Phase, action
 from pbem.rules.contract import (
     Action,
@@ -208,9 +209,10 @@ MACHINE: Machine[AxisState, Any] = Machine(
 _PACK = load_pack(default_pack_bytes())
 
 
-class AxisAllies(Ruleset[AxisState]):
+class AxisAllies(PackedData, Ruleset[AxisState]):
     """*Axis & Allies: North Africa* for 2, 3 or 4 players (p.7), both scenarios (p.6, pp.28-29)."""
 
+    pack_format = FORMAT
     id = GAME_ID
     name = "Axis & Allies: North Africa"
     version = "0.1"
@@ -298,15 +300,6 @@ class AxisAllies(Ruleset[AxisState]):
         ),
     )
     actions = AxisAction
-
-    def default_data(self) -> bytes:
-        return default_pack_bytes()
-
-    def load_data(self, raw: bytes) -> AxisAlliesPack:
-        return load_pack(raw)
-
-    def data_schema(self) -> dict[str, Any]:
-        return pack_schema()
 
     def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: AxisAlliesPack) -> AxisState:
         """pp.8-9: the scenario's Setup Charts; the seat table of p.7 for the roster's number of players."""

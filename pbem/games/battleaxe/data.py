@@ -23,7 +23,6 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache, lru_cache
 from typing import Annotated, Any, Literal, NoReturn
 
 from pydantic import BaseModel, Field, PrivateAttr, StringConstraints
@@ -532,36 +531,6 @@ class BattleaxePack(_Model):
 # --- loading -------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4)
-def load_pack(raw: bytes) -> BattleaxePack:
-    """Parse, validate and cross-check a data pack (see :func:`pbem.kit.datapack.load_pack`).
-
-    The same bytes give the same (immutable) pack again, so the copies of a tournament's games load it once;
-    at most four packs are kept, so memory stays flat however many logs one process verifies.
-
-    Raises:
-        DataPackError: R006, naming the record and field at fault, if the bytes are not strict JSON (a float,
-            a duplicate key, ``NaN``), do not match the schema (a missing source included), or fail a
-            cross-check.
-    """
-    return datapack.load_pack(raw, BattleaxePack, game=GAME_ID, cross_checks=(_cross_check,))
-
-
-@cache
-def default_pack_bytes() -> bytes:
-    """The bundled pack as canonical JSON (RFC 8785), so that its SHA-256 does not depend on formatting.
-
-    Raises:
-        DataPackError: R006 if the bundled file cannot be read or is not strict JSON.
-    """
-    return datapack.bundled_pack_bytes("pbem.games.battleaxe", "data/pack.json", game=GAME_ID)
-
-
-def pack_schema() -> dict[str, Any]:
-    """The JSON Schema of a pack (without the cross-checks), for checking a transcription in an editor."""
-    return datapack.pack_schema(BattleaxePack)
-
-
 def _fail(message: str) -> NoReturn:
     datapack.fail(GAME_ID, message)
 
@@ -794,3 +763,15 @@ def _check_table_references(pack: BattleaxePack) -> None:
         need([hist.unit], units, where, "unit")
         if hist.location not in pack.unit(hist.unit).setup_options:
             _fail(f"{where}: {hist.location!r} is not one of the unit's setup options")
+
+
+FORMAT = datapack.PackFormat(
+    game=GAME_ID, model=BattleaxePack, package="pbem.games.battleaxe", cross_checks=(_cross_check,)
+)
+"""The Operation Battleaxe pack format. ``load_pack`` parses, validates and cross-checks (R006 naming the record and
+field at fault: not strict JSON, a float, a duplicate key, a missing source, a failed cross-check); the same bytes
+give the same frozen pack again. ``default_pack_bytes`` is the bundled pack as canonical JSON (RFC 8785), so that its
+SHA-256 does not depend on formatting."""
+load_pack = FORMAT.load
+default_pack_bytes = FORMAT.bundled
+pack_schema = FORMAT.schema

@@ -10,10 +10,11 @@ from pbem.games.battleaxe import phase_bids, sequence
 from pbem.games.battleaxe.actions import BattleaxeAction
 from pbem.games.battleaxe.board import ALLIED, AXIS, Side
 from pbem.games.battleaxe.context import board
-from pbem.games.battleaxe.data import BattleaxePack, default_pack_bytes, load_pack, pack_schema
+from pbem.games.battleaxe.data import FORMAT, BattleaxePack
 from pbem.games.battleaxe.present import BattleaxePresentation
 from pbem.games.battleaxe.sequence import MACHINE, RESUME
 from pbem.games.battleaxe.state import BattleaxeState, UnitState, evolve
+from pbem.kit.datapack import PackedData
 from pbem.rules.contract import (
     OMNISCIENT,
     Action,
@@ -40,7 +41,8 @@ _UNIT_FIELDS = frozenset({"unit", "keep", "remove", "lead"})
 _PLACE_FIELDS = frozenset({"to", "zone", "area", "target", "areas"})
 
 
-class Battleaxe(Ruleset[BattleaxeState]):
+class Battleaxe(PackedData, Ruleset[BattleaxeState]):
+    pack_format = FORMAT
     id = "battleaxe"
     name = "Operation Battleaxe: Wavell vs. Rommel, 1941"
     version = "1.0"
@@ -163,15 +165,6 @@ class Battleaxe(Ruleset[BattleaxeState]):
             default=False,
         ),
     )
-
-    def default_data(self) -> bytes:
-        return default_pack_bytes()
-
-    def load_data(self, raw: bytes) -> BattleaxePack:
-        return load_pack(raw)
-
-    def data_schema(self) -> dict[str, Any]:
-        return pack_schema()
 
     def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: BattleaxePack) -> BattleaxeState:
         """5.1, 5.2: markers and the fixed set-up; the Allied free set-up is the first decision."""

@@ -82,11 +82,12 @@ from pbem.games.gazala.actions import (
 )
 from pbem.games.gazala.board import situation
 from pbem.games.gazala.cycle import cycle
-from pbem.games.gazala.data import GazalaPack, default_pack_bytes, load_pack, pack_schema
+from pbem.games.gazala.data import FORMAT, GazalaPack
 from pbem.games.gazala.present import GazalaLook
 from pbem.games.gazala.rulings import RULINGS
 from pbem.games.gazala.scenarios import setup
 from pbem.games.gazala.state import DiceWait, GazalaState, position, sit_of
+from pbem.kit.datapack import PackedData
 from pbem.kit.machine import Interrupt, Machine, Phase, action, top
 from pbem.rules.contract import (
     Action,
@@ -296,7 +297,8 @@ _AXIS = SeatSpec(id="axis", name="Axis", team="axis")
 _CW = SeatSpec(id="cw", name="Commonwealth", team="cw")
 
 
-class Gazala(Ruleset[GazalaState]):
+class Gazala(PackedData, Ruleset[GazalaState]):
+    pack_format = FORMAT
     id = "gazala"
     name = "Operation Theseus: Gazala 1942"
     version = "1"
@@ -347,15 +349,6 @@ class Gazala(Ruleset[GazalaState]):
     actions = GazalaAction
 
     # --- data -----------------------------------------------------------------------------------------------
-    def default_data(self) -> bytes:
-        return default_pack_bytes()
-
-    def load_data(self, raw: bytes) -> GazalaPack:
-        return load_pack(raw)
-
-    def data_schema(self) -> dict[str, Any]:
-        return pack_schema()
-
     def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: GazalaPack) -> GazalaState:
         """§10: the setup display, then the first Ops Cycle's initiative (GT1: the Axis's without a roll)."""
         seats = tuple("axis" if s == "axis" else "cw" for s in roster.players)

@@ -44,11 +44,12 @@ from pbem.games.rommel.actions import (
     Select,
     StepMove,
 )
-from pbem.games.rommel.data import default_pack_bytes, load_pack, pack_schema
+from pbem.games.rommel.data import FORMAT, default_pack_bytes, load_pack
 from pbem.games.rommel.present import RommelLook, hex_label, token_label
 from pbem.games.rommel.schema import RommelPack
 from pbem.games.rommel.state import DECK, SIDES, Claim, Fight, RommelState, Side, TurnRecord, cv_slot, unit_slot
 from pbem.games.rommel.supply import base_hex
+from pbem.kit.datapack import PackedData
 from pbem.kit.machine import Interrupt, Machine, Phase, action, top
 from pbem.rules.contract import (
     ALLOW,
@@ -838,7 +839,8 @@ MACHINE: Machine[RommelState, Any] = Machine(
 )
 
 
-class Rommel(Ruleset[RommelState]):
+class Rommel(PackedData, Ruleset[RommelState]):
+    pack_format = FORMAT
     id = "rommel"
     name = "Rommel in the Desert"
     version = "1"
@@ -866,15 +868,6 @@ class Rommel(Ruleset[RommelState]):
     )
 
     # --- data -------------------------------------------------------------------------------------------------
-    def default_data(self) -> bytes:
-        return default_pack_bytes()
-
-    def load_data(self, raw: bytes) -> RommelPack:
-        return load_pack(raw)
-
-    def data_schema(self) -> dict[str, Any]:
-        return pack_schema()
-
     def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: RommelPack) -> RommelState:
         if scenario not in {s.id for s in data.scenarios}:
             raise PbemError("R007", f"rommel has no scenario {scenario!r}")
