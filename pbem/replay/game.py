@@ -347,7 +347,8 @@ class Game:
             # Anything else happening ends a take-back window (a checkpoint only co-signs an earlier boundary).
             self.undoable, self.undo_request = None, None
         events = _HANDLERS[entry.type](self, env, entry, book)
-        events += decks.advance(self, self._deck_trigger(env, entry), entry.author)  # one the rules just asked for
+        if self.state is not None and self.state.deck is not None:  # a deck operation the rules just asked for
+            events += decks.advance(self, self._deck_trigger(env, entry), entry.author)
         self.record(env, entry, line, clock)
         seats.owe_checkpoints(self, entry)
         self.events.extend(LoggedEvent(line, env.id, e) for e in events)
@@ -469,11 +470,13 @@ class Game:
             if missing:
                 raise ActionError("R004", f"{name} needs its secret field {missing[0]!r}")
             plain_action, action = action, {k: v for k, v in action.items() if k not in secret_fields}
-        leaked = sorted(set(secret_fields) & set(action))
-        if leaked:
-            raise ActionError("R004", f"secret field {leaked[0]!r} of {name} must not be logged in clear")
-        exact: Action | None = dict(action)  # the action with its secret values, if this replay can see them
+        exact: Action | None = action  # the action with its secret values, if this replay can see them
         values: dict[str, tuple[int, Any, bool]] = {}
+        if secret_fields:  # (most actions have none: then nothing below is needed, nor a copy of the action)
+            leaked = sorted(set(secret_fields) & set(action))
+            if leaked:
+                raise ActionError("R004", f"secret field {leaked[0]!r} of {name} must not be logged in clear")
+            exact = dict(action)
         for field_name in sorted(secret_fields):
             slot = secret_fields[field_name]
             old = state.hidden.get(slot)

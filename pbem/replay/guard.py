@@ -70,6 +70,27 @@ def _forwarder(name: str) -> Callable[..., Any]:
     return forward
 
 
+_HOT = ("to_act", "secret_fields", "parse_action", "contains", "apply", "resume", "period", "result")
+"""The calls the replay makes for every entry or action: bound once per guard (see :func:`_bound`)."""
+
+
+def _bound(guard: GuardedRuleset, name: str) -> Callable[..., Any]:
+    """:func:`_forwarder`'s guard around the module's method ``name`` already bound: the replay asks these for
+    every action, and looking the method up on each call cost as much as the guard itself."""
+    method = getattr(guard.inner, name)
+
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except PbemError:
+            raise
+        except Exception as exc:  # the point of the guard: any other exception is a bug in the module
+            raise module_bug(guard.inner.id, name, exc, guard.where.describe()) from exc
+
+    forward.__name__ = forward.__qualname__ = name
+    return forward
+
+
 class GuardedRuleset(Ruleset[Any]):
     """``inner`` behind the guard (see the module docstring); ``where`` says which entry is being replayed."""
 
@@ -79,6 +100,7 @@ class GuardedRuleset(Ruleset[Any]):
         vars(self).update({name: getattr(inner, name) for name in Ruleset.__annotations__})
         self.inner = inner
         self.where = where
+        vars(self).update({name: _bound(self, name) for name in _HOT})
 
     def rebind(self, where: Where) -> GuardedRuleset:
         """The same module behind a guard that reports ``where`` (for a cloned replay)."""
