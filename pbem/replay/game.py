@@ -21,13 +21,14 @@ import re
 from collections import ChainMap
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import replace
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import ActionError, LogFormatError, PbemError, SignatureError
 from pbem.log.canon import check_value
 from pbem.log.entry import ActionEntry, EntryType, Envelope, FeedEntry, GenesisEntry
 from pbem.log.sign import PublicKey, key_id
-from pbem.replay import decks, hidden_info, rolls, seats
+from pbem.replay import hidden_info, rolls, seats
 from pbem.replay.basics import (
     UNKNOWN,
     DataProvider,
@@ -55,6 +56,9 @@ from pbem.replay.guard import GuardedRuleset, Where
 from pbem.replay.hidden_info import SealCursor
 from pbem.rules import registry
 from pbem.rules.contract import Action, Event, GameState, HiddenSlot, Result, Roster, RosterSeat, Step, shown
+
+if TYPE_CHECKING:
+    from pbem.replay.decks import SharedDeck
 
 __all__ = [
     "UNKNOWN",
@@ -145,7 +149,7 @@ class Game:
         self.undo_request: UndoRequest | None = None
         self.resolved: set[tuple[str, str]] = set()  # (roll key, seat) for every seed contributed
         self.echoed: set[str] = set()  # roll keys whose faces their mover has echoed
-        self.decks: dict[str, decks.SharedDeck] = {}  # shared hidden decks (PROTOCOL.md §14)
+        self.decks: dict[str, SharedDeck] = {}  # shared hidden decks (PROTOCOL.md §14)
 
     # --- set-up ---------------------------------------------------------------------------------
     def _check_roster(self) -> None:
@@ -245,7 +249,8 @@ class Game:
             waits.extend(Await(seat, "seal", f"{o.slot} v{o.ver}") for o in book.owed_seals)
         for roll in self.pending.values():
             waits.extend(Await(seat, "dice", roll.key) for seat in roll.awaiting)
-        waits.extend(decks.awaiting(self))
+        if self.decks:
+            waits.extend(_decks().awaiting(self))
         if self.state is None:
             return waits
         opens = [(slot.owner, name) for name, slot in sorted(self.state.hidden.items()) if slot.must_open]
@@ -348,7 +353,7 @@ class Game:
             self.undoable, self.undo_request = None, None
         events = _HANDLERS[entry.type](self, env, entry, book)
         if self.state is not None and self.state.deck is not None:  # a deck operation the rules just asked for
-            events += decks.advance(self, self._deck_trigger(env, entry), entry.author)
+            events += _decks().advance(self, self._deck_trigger(env, entry), entry.author)
         self.record(env, entry, line, clock)
         seats.owe_checkpoints(self, entry)
         self.events.extend(LoggedEvent(line, env.id, e) for e in events)
@@ -561,6 +566,14 @@ class Game:
         return other
 
 
+def _decks() -> ModuleType:
+    """:mod:`pbem.replay.decks`, imported when a game first uses a shared deck: most games never do, and the
+    deck protocol's group arithmetic is not worth importing for them (CLI start time)."""
+    from pbem.replay import decks
+
+    return decks
+
+
 _Handler = Callable[[Game, Envelope, Any, SeatBook], list[Event]]
 """Applies one type of entry (its entry parameter is that type's model) and returns its events."""
 
@@ -578,9 +591,9 @@ _HANDLERS: dict[str, _Handler] = {
     "claim-timeout": seats.apply_claim_timeout,
     "undo-request": seats.apply_undo_request,
     "undo-accept": seats.apply_undo_accept,
-    "deck-shuffle": decks.apply_shuffle,
-    "deck-rekey": decks.apply_rekey,
-    "deck-strip": decks.apply_strip,
-    "deck-reveal": decks.apply_reveal,
+    "deck-shuffle": lambda game, env, entry, book: _decks().apply_shuffle(game, env, entry, book),
+    "deck-rekey": lambda game, env, entry, book: _decks().apply_rekey(game, env, entry, book),
+    "deck-strip": lambda game, env, entry, book: _decks().apply_strip(game, env, entry, book),
+    "deck-reveal": lambda game, env, entry, book: _decks().apply_reveal(game, env, entry, book),
 }
 assert set(_HANDLERS) == {t.value for t in EntryType} - {EntryType.GENESIS}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import ActionError, PbemError
 from pbem.games.battleaxe import phase_bids, sequence
@@ -11,7 +11,6 @@ from pbem.games.battleaxe.actions import BattleaxeAction
 from pbem.games.battleaxe.board import ALLIED, AXIS, Side
 from pbem.games.battleaxe.context import board
 from pbem.games.battleaxe.data import BattleaxePack, default_pack_bytes, load_pack, pack_schema
-from pbem.games.battleaxe.present import BattleaxePresentation
 from pbem.games.battleaxe.sequence import MACHINE, RESUME
 from pbem.games.battleaxe.state import BattleaxeState, UnitState, evolve
 from pbem.rules.contract import (
@@ -31,7 +30,9 @@ from pbem.rules.contract import (
     View,
     deny,
 )
-from pbem.rules.presentation import Presentation
+
+if TYPE_CHECKING:  # the look is imported by reports only (verifying and status never need it)
+    from pbem.rules.presentation import Presentation
 
 __all__ = ["RULESET", "Battleaxe"]
 
@@ -361,6 +362,8 @@ class Battleaxe(Ruleset[BattleaxeState]):
         return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
 
     def presentation(self, data: Any) -> Presentation:
+        from pbem.games.battleaxe.present import BattleaxePresentation
+
         return BattleaxePresentation(data)
 
 
