@@ -149,6 +149,9 @@ class Game:
         self.undo_request: UndoRequest | None = None
         self.resolved: set[tuple[str, str]] = set()  # (roll key, seat) for every seed contributed
         self.echoed: set[str] = set()  # roll keys whose faces their mover has echoed
+        # resolved public rolls whose faces their mover has not echoed yet, by key, in the order resolved: an
+        # echo looks among these, not through every roll of the game (which made long logs quadratic)
+        self.unechoed: dict[str, RollRecord] = {}
         self.decks: dict[str, SharedDeck] = {}  # shared hidden decks (PROTOCOL.md §14)
 
     # --- set-up ---------------------------------------------------------------------------------
@@ -277,7 +280,7 @@ class Game:
 
     def to_echo(self, seat: str) -> list[RollRecord]:
         """The resolved public rolls of ``seat`` whose faces it has not echoed yet."""
-        return [r for r in self.rolls if r.mover == seat and r.request.owner is None and r.key not in self.echoed]
+        return [r for r in self.unechoed.values() if r.mover == seat]
 
     def expected_checkpoint(self, seat: str) -> Boundary | None:
         owed = self.seats[seat].owed_checkpoints
@@ -562,6 +565,7 @@ class Game:
         other.resolved = set(self.resolved)
         other.resigned = set(self.resigned)
         other.echoed = set(self.echoed)
+        other.unechoed = dict(self.unechoed)
         other.decks = {k: d.clone() for k, d in self.decks.items()}
         return other
 

@@ -217,12 +217,15 @@ class Battleaxe(Ruleset[BattleaxeState]):
         return state.sides.get(seat)
 
     def _seat(self, state: BattleaxeState, side: str) -> str:
-        return next(seat for seat, s in state.sides.items() if s == side)
+        for seat, held in state.sides.items():  # (a loop, not next() over a generator: asked for every action)
+            if held == side:
+                return seat
+        raise ValueError(f"no seat plays the {side} side")
 
     def to_act(self, state: BattleaxeState) -> tuple[str, ...]:
         if state.step in phase_bids.STEPS:
             return phase_bids.to_act(state)
-        return tuple(self._seat(state, side) for side in MACHINE.to_act(state))
+        return tuple([self._seat(state, side) for side in MACHINE.to_act(state)])
 
     def secret_fields(self, state: BattleaxeState, seat: str, action: Action) -> dict[str, str]:
         return {"vp": f"bid/{seat}"} if action.get("action") == "bid" else {}
