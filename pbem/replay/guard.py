@@ -5,7 +5,8 @@ A :class:`~pbem.errors.PbemError` the module raises passes through unchanged (it
 other exception becomes one R009 error naming the call, the entry being replayed (line and author#seq) and the
 module's message, with "this is a bug in the game module, please report it". Verification, import, reports and
 tournament verification all reach the module through :attr:`pbem.replay.game.Game.ruleset`, so they all get
-this guard without catching anything themselves.
+this guard without catching anything themselves. A module's look (reports, replay pages) is guarded the same way
+by :mod:`pbem.replay.guarded_look`, which only a report imports.
 """
 
 from __future__ import annotations
