@@ -575,7 +575,8 @@ class Ruleset(ABC, Generic[S]):
         if self.actions is None:
             return action
         try:
-            return _adapter(self.actions).validate_python(action, strict=True)
+            # the adapter's validator called directly: TypeAdapter.validate_python only adds its keyword plumbing
+            return _adapter(self.actions).validator.validate_python(action, strict=True)
         except ValidationError as exc:
             error = exc.errors(include_url=False)[0]
             if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
