@@ -39,7 +39,7 @@ from typing import Any, Generic, TypeVar, get_args
 from pydantic import BaseModel, ConfigDict, SerializeAsAny, TypeAdapter, ValidationError
 
 from pbem.errors import ActionError, PbemError
-from pbem.rules.contract import GameState, Outcome, Step, Verdict, deny
+from pbem.rules.contract import GameState, Outcome, Step, Verdict, deny, updated
 
 __all__ = [
     "ActionSpec",
@@ -323,7 +323,7 @@ class Machine(Generic[S, A]):
 
 def push(state: S, *items: Pending) -> S:
     """``state`` with ``items`` on top of its pending stack (the last one decided first)."""
-    return state.model_copy(update={"pending": (*state.pending, *items)})
+    return updated(state, {"pending": (*state.pending, *items)})
 
 
 def pop(state: S) -> S:
@@ -334,13 +334,13 @@ def pop(state: S) -> S:
     """
     if not state.pending:
         raise ValueError("no pending decision to pop")
-    return state.model_copy(update={"pending": state.pending[:-1]})
+    return updated(state, {"pending": state.pending[:-1]})
 
 
 def replace_top(state: S, item: Pending | None) -> S:
     """``state`` with its top pending decision replaced by ``item`` (None: popped), e.g. fewer hits left."""
     rest = pop(state).pending
-    return state.model_copy(update={"pending": rest if item is None else (*rest, item)})
+    return updated(state, {"pending": rest if item is None else (*rest, item)})
 
 
 def top(state: MachineState, kind: type[P]) -> P:

@@ -45,6 +45,8 @@ def parse(text: object) -> datetime:
     if not isinstance(text, str) or not _SHAPE.match(text):
         raise PbemError("C008", f"timestamp {str(text)[:40]!r} is not YYYY-MM-DDTHH:MM:SSZ")
     try:
+        if len(text) == 20 and text.isascii():  # exactly YYYY-MM-DDTHH:MM:SSZ: the C parser, same refusals
+            return datetime.fromisoformat(text)  # ("Z" is UTC; about a tenth of building it field by field)
         if text.isascii():  # the fields are at fixed places: datetime refuses what strptime would, at a tenth the cost
             return datetime(
                 int(text[0:4]), int(text[5:7]), int(text[8:10]), int(text[11:13]), int(text[14:16]), int(text[17:19]),

@@ -21,13 +21,14 @@ import re
 from collections import ChainMap
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import replace
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import ActionError, LogFormatError, PbemError, SignatureError
 from pbem.log.canon import check_value
 from pbem.log.entry import ActionEntry, EntryType, Envelope, FeedEntry, GenesisEntry
 from pbem.log.sign import PublicKey, key_id
-from pbem.replay import decks, hidden_info, rolls, seats
+from pbem.replay import hidden_info, rolls, seats
 from pbem.replay.basics import (
     UNKNOWN,
     DataProvider,
@@ -55,6 +56,9 @@ from pbem.replay.guard import GuardedRuleset, Where
 from pbem.replay.hidden_info import SealCursor
 from pbem.rules import registry
 from pbem.rules.contract import Action, Event, GameState, HiddenSlot, Result, Roster, RosterSeat, Step, shown
+
+if TYPE_CHECKING:
+    from pbem.replay.decks import SharedDeck
 
 __all__ = [
     "UNKNOWN",
@@ -145,7 +149,10 @@ class Game:
         self.undo_request: UndoRequest | None = None
         self.resolved: set[tuple[str, str]] = set()  # (roll key, seat) for every seed contributed
         self.echoed: set[str] = set()  # roll keys whose faces their mover has echoed
-        self.decks: dict[str, decks.SharedDeck] = {}  # shared hidden decks (PROTOCOL.md §14)
+        # resolved public rolls whose faces their mover has not echoed yet, by key, in the order resolved: an
+        # echo looks among these, not through every roll of the game (which made long logs quadratic)
+        self.unechoed: dict[str, RollRecord] = {}
+        self.decks: dict[str, SharedDeck] = {}  # shared hidden decks (PROTOCOL.md §14)
 
     # --- set-up ---------------------------------------------------------------------------------
     def _check_roster(self) -> None:
@@ -245,7 +252,8 @@ class Game:
             waits.extend(Await(seat, "seal", f"{o.slot} v{o.ver}") for o in book.owed_seals)
         for roll in self.pending.values():
             waits.extend(Await(seat, "dice", roll.key) for seat in roll.awaiting)
-        waits.extend(decks.awaiting(self))
+        if self.decks:
+            waits.extend(_decks().awaiting(self))
         if self.state is None:
             return waits
         opens = [(slot.owner, name) for name, slot in sorted(self.state.hidden.items()) if slot.must_open]
@@ -272,7 +280,7 @@ class Game:
 
     def to_echo(self, seat: str) -> list[RollRecord]:
         """The resolved public rolls of ``seat`` whose faces it has not echoed yet."""
-        return [r for r in self.rolls if r.mover == seat and r.request.owner is None and r.key not in self.echoed]
+        return [r for r in self.unechoed.values() if r.mover == seat]
 
     def expected_checkpoint(self, seat: str) -> Boundary | None:
         owed = self.seats[seat].owed_checkpoints
@@ -347,7 +355,8 @@ class Game:
             # Anything else happening ends a take-back window (a checkpoint only co-signs an earlier boundary).
             self.undoable, self.undo_request = None, None
         events = _HANDLERS[entry.type](self, env, entry, book)
-        events += decks.advance(self, self._deck_trigger(env, entry), entry.author)  # one the rules just asked for
+        if self.state is not None and self.state.deck is not None:  # a deck operation the rules just asked for
+            events += _decks().advance(self, self._deck_trigger(env, entry), entry.author)
         self.record(env, entry, line, clock)
         seats.owe_checkpoints(self, entry)
         self.events.extend(LoggedEvent(line, env.id, e) for e in events)
@@ -469,11 +478,13 @@ class Game:
             if missing:
                 raise ActionError("R004", f"{name} needs its secret field {missing[0]!r}")
             plain_action, action = action, {k: v for k, v in action.items() if k not in secret_fields}
-        leaked = sorted(set(secret_fields) & set(action))
-        if leaked:
-            raise ActionError("R004", f"secret field {leaked[0]!r} of {name} must not be logged in clear")
-        exact: Action | None = dict(action)  # the action with its secret values, if this replay can see them
+        exact: Action | None = action  # the action with its secret values, if this replay can see them
         values: dict[str, tuple[int, Any, bool]] = {}
+        if secret_fields:  # (most actions have none: then nothing below is needed, nor a copy of the action)
+            leaked = sorted(set(secret_fields) & set(action))
+            if leaked:
+                raise ActionError("R004", f"secret field {leaked[0]!r} of {name} must not be logged in clear")
+            exact = dict(action)
         for field_name in sorted(secret_fields):
             slot = secret_fields[field_name]
             old = state.hidden.get(slot)
@@ -554,8 +565,17 @@ class Game:
         other.resolved = set(self.resolved)
         other.resigned = set(self.resigned)
         other.echoed = set(self.echoed)
+        other.unechoed = dict(self.unechoed)
         other.decks = {k: d.clone() for k, d in self.decks.items()}
         return other
+
+
+def _decks() -> ModuleType:
+    """:mod:`pbem.replay.decks`, imported when a game first uses a shared deck: most games never do, and the
+    deck protocol's group arithmetic is not worth importing for them (CLI start time)."""
+    from pbem.replay import decks
+
+    return decks
 
 
 _Handler = Callable[[Game, Envelope, Any, SeatBook], list[Event]]
@@ -575,9 +595,9 @@ _HANDLERS: dict[str, _Handler] = {
     "claim-timeout": seats.apply_claim_timeout,
     "undo-request": seats.apply_undo_request,
     "undo-accept": seats.apply_undo_accept,
-    "deck-shuffle": decks.apply_shuffle,
-    "deck-rekey": decks.apply_rekey,
-    "deck-strip": decks.apply_strip,
-    "deck-reveal": decks.apply_reveal,
+    "deck-shuffle": lambda game, env, entry, book: _decks().apply_shuffle(game, env, entry, book),
+    "deck-rekey": lambda game, env, entry, book: _decks().apply_rekey(game, env, entry, book),
+    "deck-strip": lambda game, env, entry, book: _decks().apply_strip(game, env, entry, book),
+    "deck-reveal": lambda game, env, entry, book: _decks().apply_reveal(game, env, entry, book),
 }
 assert set(_HANDLERS) == {t.value for t in EntryType} - {EntryType.GENESIS}

@@ -5,21 +5,23 @@ A :class:`~pbem.errors.PbemError` the module raises passes through unchanged (it
 other exception becomes one R009 error naming the call, the entry being replayed (line and author#seq) and the
 module's message, with "this is a bug in the game module, please report it". Verification, import, reports and
 tournament verification all reach the module through :attr:`pbem.replay.game.Game.ruleset`, so they all get
-this guard without catching anything themselves.
+this guard without catching anything themselves. A module's look (reports, replay pages) is guarded the same way
+by :mod:`pbem.replay.guarded_look`, which only a report imports.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from pbem.errors import PbemError
-from pbem.rules.contract import Action, Result, Ruleset, Step, UnitView, View
-from pbem.rules.maps import MapSpec
-from pbem.rules.presentation import CounterFace, Presentation
+from pbem.rules.contract import Action, Result, Ruleset, Step, View
 
-__all__ = ["GuardedPresentation", "GuardedRuleset", "Where", "module_bug"]
+if TYPE_CHECKING:  # the look is imported only by reports (CLI start time: verifying never needs it)
+    from pbem.rules.presentation import Presentation
+
+__all__ = ["GuardedRuleset", "Where", "module_bug"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -70,6 +72,27 @@ def _forwarder(name: str) -> Callable[..., Any]:
     return forward
 
 
+_HOT = ("to_act", "secret_fields", "parse_action", "contains", "apply", "resume", "period", "result")
+"""The calls the replay makes for every entry or action: bound once per guard (see :func:`_bound`)."""
+
+
+def _bound(guard: GuardedRuleset, name: str) -> Callable[..., Any]:
+    """:func:`_forwarder`'s guard around the module's method ``name`` already bound: the replay asks these for
+    every action, and looking the method up on each call cost as much as the guard itself."""
+    method = getattr(guard.inner, name)
+
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except PbemError:
+            raise
+        except Exception as exc:  # the point of the guard: any other exception is a bug in the module
+            raise module_bug(guard.inner.id, name, exc, guard.where.describe()) from exc
+
+    forward.__name__ = forward.__qualname__ = name
+    return forward
+
+
 class GuardedRuleset(Ruleset[Any]):
     """``inner`` behind the guard (see the module docstring); ``where`` says which entry is being replayed."""
 
@@ -79,6 +102,7 @@ class GuardedRuleset(Ruleset[Any]):
         vars(self).update({name: getattr(inner, name) for name in Ruleset.__annotations__})
         self.inner = inner
         self.where = where
+        vars(self).update({name: _bound(self, name) for name in _HOT})
 
     def rebind(self, where: Where) -> GuardedRuleset:
         """The same module behind a guard that reports ``where`` (for a cloned replay)."""
@@ -108,40 +132,11 @@ class GuardedRuleset(Ruleset[Any]):
     def presentation(self, data: Any) -> Presentation | None:
         """The module's look, behind the same guard (reports call its methods while rendering)."""
         look = self._call("presentation", self.inner.presentation, data)
-        return None if look is None else GuardedPresentation(look, self)
+        if look is None:
+            return None
+        from pbem.replay.guarded_look import GuardedPresentation  # reports only: not imported to verify
 
-
-class GuardedPresentation(Presentation):
-    """A module's :class:`~pbem.rules.presentation.Presentation` whose every method call is guarded like the
-    ruleset's (an exception in it is one R009 naming the entry shown, never a traceback in a report)."""
-
-    def __init__(self, inner: Presentation, guard: GuardedRuleset):
-        # class attributes (style, highlights…) and ``data`` read like the module's own
-        vars(self).update({k: getattr(inner, k) for k in dir(inner) if not k.startswith("_")
-                           and not callable(getattr(inner, k))})  # fmt: skip
-        self.inner = inner
-        self.guard = guard
-
-    def map_spec(self) -> MapSpec:
-        return self.guard._call("presentation.map_spec", self.inner.map_spec)
-
-    def face(self, unit: UnitView) -> CounterFace:
-        return self.guard._call("presentation.face", self.inner.face, unit)
-
-    def __getattr__(self, name: str) -> Any:
-        """A method the module's presentation adds beyond the base class, guarded too."""
-        value = getattr(self.inner, name)
-        if not callable(value):
-            return value
-        return lambda *args, **kwargs: self.guard._call(f"presentation.{name}", value, *args, **kwargs)
-
-
-def _presentation_forwarder(name: str) -> Callable[..., Any]:
-    def forward(self: GuardedPresentation, *args: Any, **kwargs: Any) -> Any:
-        return self.guard._call(f"presentation.{name}", getattr(self.inner, name), *args, **kwargs)
-
-    forward.__name__ = forward.__qualname__ = name
-    return forward
+        return GuardedPresentation(look, self)
 
 
 def _forward_the_rest() -> None:
@@ -150,9 +145,6 @@ def _forward_the_rest() -> None:
     for name, member in vars(Ruleset).items():
         if callable(member) and not name.startswith("_") and name not in vars(GuardedRuleset):
             setattr(GuardedRuleset, name, _forwarder(name))
-    for name, member in vars(Presentation).items():
-        if callable(member) and not name.startswith("_") and name not in vars(GuardedPresentation):
-            setattr(GuardedPresentation, name, _presentation_forwarder(name))
 
 
 _forward_the_rest()

@@ -173,7 +173,9 @@ def _resolve(game: Game, env: Envelope, author: str, roll: PendingRoll) -> list[
     if request.owner is None:
         drawn = faces(roll_seed(game.id, action, roll.seeds), groups)
         dice = {r.id: tuple(f) for r, f in zip(request.rolls, drawn, strict=True)}
-        game.rolls.append(_record(game, roll, dice, None))
+        record = _record(game, roll, dice, None)
+        game.rolls.append(record)
+        game.unechoed[record.key] = record  # until its mover echoes its faces (check_echo)
         events = [_dice_event(roll.mover, request, dice)]
         outcome = Outcome(dice=dice)
     else:
@@ -255,6 +257,7 @@ def check_echo(game: Game, entry: ActionEntry) -> None:
         if echo.faces != expected:
             raise PbemError("D006", f"echoed faces {echo.faces} differ from the derivation {expected}")
         game.echoed.add(record.key)
+        del game.unechoed[record.key]
 
 
 def _dice_event(mover: str, request: RollRequest, dice: Mapping[str, tuple[int, ...]]) -> Event:

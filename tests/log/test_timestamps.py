@@ -165,3 +165,22 @@ def test_the_same_month_shortcut_of_check_order_agrees_with_the_formatted_bound(
     for latest, ts in pairs:
         timestamps.check_order(ts, [latest], None)
         assert not ts > timestamps.add_hours(latest, timestamps.MAX_AHEAD_HOURS) or latest.startswith("0")
+
+
+def test_parse_agrees_with_building_the_instant_field_by_field() -> None:
+    """The fast parse of a canonical timestamp gives exactly the instant its fields name, and refuses the same."""
+    for year, month, day, hour, minute, second in itertools.product(
+        (0, 1, 1900, 2000, 2024, 2026, 9999), (0, 1, 2, 12, 13), (0, 1, 28, 29, 30, 31, 32), (0, 23, 24), (0, 59, 60),
+        (0, 59, 60),
+    ):  # fmt: skip
+        text = f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}Z"
+        try:
+            expected: datetime | None = datetime(year, month, day, hour, minute, second, tzinfo=UTC)
+        except ValueError:
+            expected = None
+        if expected is None:
+            with pytest.raises(PbemError) as refused:
+                timestamps.parse(text)
+            assert refused.value.code.id == "C008"
+        else:
+            assert timestamps.parse(text) == expected and timestamps.parse(text).tzinfo is UTC

@@ -124,3 +124,31 @@ def test_random_play_outs_finish_and_verify_many(tmp_path: Path, seed: int) -> N
     table.play_out(random.Random(seed))
     report = table.verify()
     assert report.valid and report.result is not None and report.audit == "complete"
+
+
+def test_updated_builds_what_model_copy_builds() -> None:
+    """The transitions' fast copy gives the same fields, the same fields set and the same dump as pydantic's."""
+    from pydantic import BaseModel, PrivateAttr
+
+    from pbem.rules.contract import GameState, HiddenSlot, RollRequest, RollSpec, updated
+
+    state = GameState().with_hidden("bid/a", "a", 3, known=True)
+    request = RollRequest(rolls=(RollSpec(id="d", sides=6, n=1, purpose="test"),))
+    for changes in ({"rolls": request}, {"hidden": {}}, {}):
+        fast, slow = updated(state, changes), state.model_copy(update=changes)
+        assert type(fast) is GameState and fast == slow and fast is not state
+        assert fast.__dict__ == slow.__dict__ and fast.__dict__ is not state.__dict__
+        assert fast.__pydantic_fields_set__ == slow.__pydantic_fields_set__
+        assert fast.model_dump(mode="json") == slow.model_dump(mode="json")
+        assert state.rolls is None  # the original is left unchanged
+    slot = updated(state.slot("bid/a"), {"must_open": True})
+    assert slot == HiddenSlot(owner="a", ver=0, value=3, known=True, must_open=True)
+
+    class WithPrivate(BaseModel):
+        x: int
+        _memo: int = PrivateAttr(default=0)
+
+    private = WithPrivate(x=1)
+    private._memo = 5
+    copied = updated(private, {"x": 2})
+    assert (copied.x, copied._memo, private.x) == (2, 5, 1)  # pydantic's own path keeps private attributes

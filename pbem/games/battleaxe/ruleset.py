@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import ActionError, PbemError
 from pbem.games.battleaxe import phase_bids, sequence
@@ -11,7 +11,6 @@ from pbem.games.battleaxe.actions import BattleaxeAction
 from pbem.games.battleaxe.board import ALLIED, AXIS, Side
 from pbem.games.battleaxe.context import board
 from pbem.games.battleaxe.data import FORMAT, BattleaxePack
-from pbem.games.battleaxe.present import BattleaxePresentation
 from pbem.games.battleaxe.sequence import MACHINE, RESUME
 from pbem.games.battleaxe.state import BattleaxeState, UnitState, evolve
 from pbem.kit.datapack import PackedData
@@ -32,7 +31,9 @@ from pbem.rules.contract import (
     View,
     deny,
 )
-from pbem.rules.presentation import Presentation
+
+if TYPE_CHECKING:  # the look is imported by reports only (verifying and status never need it)
+    from pbem.rules.presentation import Presentation
 
 __all__ = ["RULESET", "Battleaxe"]
 
@@ -209,12 +210,15 @@ class Battleaxe(PackedData, Ruleset[BattleaxeState]):
         return state.sides.get(seat)
 
     def _seat(self, state: BattleaxeState, side: str) -> str:
-        return next(seat for seat, s in state.sides.items() if s == side)
+        for seat, held in state.sides.items():  # (a loop, not next() over a generator: asked for every action)
+            if held == side:
+                return seat
+        raise ValueError(f"no seat plays the {side} side")
 
     def to_act(self, state: BattleaxeState) -> tuple[str, ...]:
         if state.step in phase_bids.STEPS:
             return phase_bids.to_act(state)
-        return tuple(self._seat(state, side) for side in MACHINE.to_act(state))
+        return tuple([self._seat(state, side) for side in MACHINE.to_act(state)])
 
     def secret_fields(self, state: BattleaxeState, seat: str, action: Action) -> dict[str, str]:
         return {"vp": f"bid/{seat}"} if action.get("action") == "bid" else {}
@@ -354,6 +358,8 @@ class Battleaxe(PackedData, Ruleset[BattleaxeState]):
         return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
 
     def presentation(self, data: Any) -> Presentation:
+        from pbem.games.battleaxe.present import BattleaxePresentation
+
         return BattleaxePresentation(data)
 
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pbem.games.battleaxe.board import Side
 from pbem.games.battleaxe.data import BattleaxePack
 from pbem.kit.machine import MachineState
-from pbem.rules.contract import GameState
+from pbem.rules.contract import GameState, updated
 
 __all__ = ["ELIMINATED", "Assault", "BattleaxeState", "Combat", "Refit", "UnitState", "evolve"]
 
@@ -288,4 +288,4 @@ def evolve(model: BaseModel, **changes: Any) -> BaseModel:
     The overloads type every change by the model's changes dict above, so mypy refuses a transition that writes
     a field the model does not have or a value of the wrong type, without validating again at run time.
     """
-    return model.model_copy(update=changes)
+    return updated(model, changes)
