@@ -20,8 +20,10 @@ sample follows the rules as they grow (re-make it with this script after a chang
   bluffing with a dummy card when they hold one (§3.42, §4);
 * they attack at good odds (their CV at least :data:`GOOD_ODDS` times the enemy's as they can estimate it: the CV
   a battle revealed, else the enemy's average), advance towards the enemy only through hexes where they stay
-  Supplied, stopping two hexes short, and retreat from a battle where the enemy outweighs them :data:`BEATEN`
-  times (§7.2: they disengage towards their Base);
+  Supplied, stopping two hexes short and keeping :data:`RESERVE` real cards back, and retreat from a battle where
+  the enemy outweighs them :data:`BEATEN` times (§7.2: they disengage towards their Base);
+* they keep supply (§12): a stack cut off moves back to where it is Supplied, and an enemy stack near it is
+  attacked at even odds to reopen the line;
 * in a battle they fire every unit at the arms class holding the most enemy CV and take their losses where they
   eliminate the fewest blocks.
 
@@ -47,6 +49,7 @@ from pbem.games.rommel.options import is_real
 from pbem.games.rommel.scenarios import hand, supplied_hexes
 from pbem.games.rommel.state import RommelState, Side, cv_slot, other
 from pbem.games.rommel.supply import base_hex
+from pbem.games.rommel.supplycheck import supplied
 from pbem.games.rommel.turns import moves_allowed
 from pbem.rules import registry
 from pbem.rules.contract import Action, Ruleset
@@ -65,6 +68,8 @@ STANDOFF = 2
 """An advance stops this many hexes from the nearest enemy block (the next turn's attack is within reach)."""
 REACH = 3
 """Enemy hexes at most this many hexes from a stack are attack targets for it."""
+RESERVE = 2
+"""Real cards kept back from advances, for the attacks and retreats that supply may call for."""
 STACK = 3
 """Set-up stacks: a hex counts one hex farther from the enemy for each full stack of this many own blocks in it."""
 
@@ -226,7 +231,8 @@ class SensiblePlayer:
         return 1 if one or self._worth_fighting(state, side) else 0
 
     def _paid(self, state: RommelState, side: Side, cards: list[int], ruleset: Ruleset[Any]) -> bool:
-        """Whether a useful Move would begin if ``cards`` were committed."""
+        """Whether a useful Move would begin if ``cards`` were committed (an advance only with more than
+        :data:`RESERVE` real cards in hand)."""
         paid = state
         for card in cards:
             paid = ruleset.apply(paid, side, {"action": "commit", "card": card}).state
@@ -235,8 +241,9 @@ class SensiblePlayer:
         for action in ruleset.legal_actions(paid, side):
             by.setdefault(str(action["action"]), []).append(action)
         begins = self._begin(paid, side, by, ruleset) is not None
+        advance = self._goal is not None and self._goal[0] == "advance"
         self._goal = None
-        return begins
+        return begins and (not advance or len(self._cards(state, side, real=True)) > RESERVE)
 
     def _worth_fighting(self, state: RommelState, side: Side) -> list[str]:
         """The battles ``side`` is in where the enemy has blocks that fight and ``side`` has the odds (§8.6)."""
@@ -269,9 +276,11 @@ class SensiblePlayer:
     def _attacks(self, state: RommelState, side: Side) -> list[tuple[float, str, str]]:
         """(odds, origin, target): enemy hexes with fighting blocks that the stacks within :data:`REACH` of them
         (the strongest first, as many as the turn has Moves left) and ``side``'s blocks already there outweigh
-        :data:`GOOD_ODDS` times; the origin is the strongest of those stacks."""
+        :data:`GOOD_ODDS` times; the origin is the strongest of those stacks. Near a cut-off stack even odds will do
+        (a relief attack, its odds negated so that it comes first)."""
         grid = state.pack.map.grid
         stacks = self._stacks(state, side)
+        cut = self._cut_off(state, side)
         left = max(moves_allowed(state) - state.turn.moves, 1) if state.turn.stage != "select" else 2
         found = []
         for target in self._enemy_hexes(state, side):
@@ -284,8 +293,11 @@ class SensiblePlayer:
                 key=lambda n: (-n[0], n[1]),
             )  # fmt: skip
             mine = self._strength(state, target, side) + sum(n[0] for n in near[:left])
+            relief = any(grid.distance(h, target) <= REACH for h in cut)
             if near and mine >= GOOD_ODDS * theirs:
                 found.append((mine / theirs, near[0][1], target))
+            elif near and relief and mine >= theirs:  # §12: an even fight to reopen a supply line
+                found.append((-mine / theirs, near[0][1], target))
         return sorted(found, key=lambda f: (-f[0], f[1], f[2]))
 
     def _advances(self, state: RommelState, side: Side) -> list[tuple[int, str]]:
@@ -303,10 +315,18 @@ class SensiblePlayer:
 
     def _plans(self, state: RommelState, side: Side) -> list[tuple[str, str, str]]:
         """(kind, origin, target) of the Moves worth making, best first: retreats, attacks, advances."""
-        plans: list[tuple[str, str, str]] = [("retreat", h, h) for h in self._retreats(state, side)]
-        plans += [("attack", origin, target) for _, origin, target in self._attacks(state, side)]
+        cut = self._cut_off(state, side)
+        plans: list[tuple[str, str, str]] = [("attack", o, t) for odds, o, t in self._attacks(state, side) if odds < 0]
+        plans += [("retreat", h, h) for h in self._retreats(state, side)]
+        plans += [("attack", o, t) for odds, o, t in self._attacks(state, side) if odds >= 0]
+        plans += [("resupply", h, h) for h in sorted(cut) if h not in state.battles]
         plans += [("advance", origin, origin) for _, origin in self._advances(state, side)]
         return plans
+
+    def _cut_off(self, state: RommelState, side: Side) -> set[str]:
+        """The hexes of ``side``'s Unsupplied stacks that may still move (§12: they die at the next Buildup)."""
+        ok = supplied(state, side)
+        return {h for h, movers in self._stacks(state, side).items() if any(t not in ok for t in movers)}
 
     def _begin(
         self, state: RommelState, side: Side, by: dict[str, list[Action]], ruleset: Ruleset[Any]
@@ -348,6 +368,12 @@ class SensiblePlayer:
                 if grid.distance(to, target) >= grid.distance(here, target):
                     continue
                 gain = grid.distance(here, target) - grid.distance(to, target)
+            elif kind == "resupply":  # towards the Base, only through hexes where the block is Supplied again
+                if hostile or not supplied_hexes(state, side, (to,)):
+                    continue
+                if here in supplied_hexes(state, side, (here,)) and state.tokens[token].hex != target:
+                    continue
+                gain = grid.distance(here, base) - grid.distance(to, base)
             elif kind == "retreat":
                 if hostile or here != target or grid.distance(to, base) >= grid.distance(here, base):
                     continue
