@@ -312,8 +312,13 @@ def block_face(pack: RommelPack, block: Block | str, *, cv: int, disrupted: bool
 
 
 def concealed_face(side: Literal["axis", "allied"] | str, *, disrupted: bool = False) -> CounterFace:
-    """An enemy block: the blank back of a block in its side's colour (§2: blocks hide their identity)."""
-    return CounterFace(side=side, shape="block", concealed=True, marks=("D",) if disrupted else ())
+    """An enemy block: the blank back of a block in its side's colour (§2: blocks hide their identity).
+
+    A Disrupted block's state is public (§11: it lies face down), so it keeps its ``D`` badge; the renderer draws
+    no badge on a concealed face, so a Disrupted one is a blank block marked ``?`` instead of the inner square."""
+    if disrupted:
+        return CounterFace(side=side, shape="block", value="?", marks=("D",))
+    return CounterFace(side=side, shape="block", concealed=True)
 
 
 def face(pack: RommelPack, unit: UnitView) -> CounterFace:

@@ -12,10 +12,12 @@ from types import ModuleType
 import pytest
 
 from pbem.exchange.packet import read_packets
+from pbem.games.rommel import mapspec
 from pbem.games.rommel.audit import audit
+from pbem.games.rommel.ruleset import RULESET
 from pbem.games.rommel.state import RommelState
 from pbem.log.store import read_log
-from pbem.rules.contract import Event
+from pbem.rules.contract import Event, UnitView
 from pbem.verify.pipeline import verify_lines
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -76,6 +78,34 @@ def test_the_sensible_players_pay_only_for_turns_they_use_and_bluff_their_passes
             bluffs += real == 0
             used = False
     assert bluffs > 0
+
+
+def test_every_report_page_and_replay_frame_lists_the_public_card_counts() -> None:
+    """§16.6: hand sizes and the deck are public; the real/dummy split only for the hand's owner. A battle hex
+    carries a Battle marker (§8) and the story goes Player-Turn by Player-Turn (§3.4)."""
+    _, _, state = _events()
+    look = RULESET.presentation(state.pack)
+    battling = state.model_copy(update={"phase": "turn", "active": "allied"})
+    observer = RULESET.view(battling, "@observer")
+    rows = dict(look.status(observer))
+    hands = observer.facts["hands"]
+    assert rows["Supply cards"] == (
+        f"Axis hand {hands['axis']}; Allied hand {hands['allied']}; deck {observer.facts['deck']}"
+    )
+    assert "Your hand" not in rows
+    own = dict(look.status(RULESET.view(battling, "axis")))
+    assert own["Your hand"].startswith(f"{hands['axis']} cards, ")
+    assert look.stage(observer) == "Allied Player-Turn"
+    with_battle = observer.model_copy(update={"facts": {**observer.facts, "battles": ["1406"]}})
+    assert [(m.location, m.text) for m in look.markers(with_battle)] == [("1406", "Battle")]
+
+
+def test_a_disrupted_enemy_block_shows_its_public_state_and_nothing_else() -> None:
+    """§11: face down is public; the block's identity and CV are not."""
+    _, _, state = _events()
+    hidden = UnitView(id="axis-01", name="", side="axis", location="1203", hidden=True, extra={"disrupted": True})
+    face = mapspec.face(state.pack, hidden)
+    assert face.marks == ("D",) and face.title == "" and face.symbol is None and face.value == "?"
 
 
 @pytest.mark.slow
