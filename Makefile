@@ -32,7 +32,7 @@ demo: $(STAMP)
 	$(BIN)/pbem report $(TRIAD) --force -o $(OUT)/triad-aar.html
 	$(ROMMEL) $(BIN)/pbem verify $(ROMMEL_SAMPLE)
 	$(ROMMEL) $(BIN)/pbem report $(ROMMEL_SAMPLE) --force -o $(OUT)/rommel-crusader-aar.html
-	$(ROMMEL) $(BIN)/pbem report $(ROMMEL_SAMPLE) --force --as axis -o $(OUT)/rommel-crusader-axis.html
+	$(ROMMEL) $(BIN)/pbem report $(ROMMEL_SAMPLE) --force --turn month-8 --as @observer -o $(OUT)/rommel-crusader-month-8-observer.html
 	$(ROMMEL) $(BIN)/pbem report $(ROMMEL_SAMPLE) --force --turn month-8 -o $(OUT)/rommel-crusader-month-8.pdf
 	$(ROMMEL) $(BIN)/pbem replay $(ROMMEL_SAMPLE) --force -o $(OUT)/rommel-crusader-replay.html
 	@echo "reports and the replay page are in $(OUT)/"
