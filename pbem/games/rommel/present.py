@@ -70,11 +70,26 @@ class RommelLook(Presentation):
         return mapspec.face(self.data, unit)
 
     def stage(self, view: View) -> str:
-        """The Player-Turn under way (``Axis Player-Turn``) or the phase of the Month (§3)."""
+        """The Player-Turn under way (``Axis Player-Turn``) or the phase of the Month (§3), with the public card
+        counts once the cards are in play (``· hands Axis 5, Allied 7 · deck 20``): a report's sections and its
+        pages' running heads show them. They change only at a deal or a reveal, where the stage changes anyway
+        (the next Player-Turn, the Month's next phase)."""
         phase = str(view.facts.get("phase", ""))
         if phase == "turn":
-            return f"{self._side(str(view.facts.get('active', '')))} Player-Turn"
-        return self.STAGES.get(phase, phase.title())
+            name = f"{self._side(str(view.facts.get('active', '')))} Player-Turn"
+        else:
+            name = self.STAGES.get(phase, phase.title())
+        if phase in self.QUIET_CARDS:
+            return name
+        return f"{name} · {self._cards(view)}"
+
+    QUIET_CARDS: ClassVar[frozenset[str]] = frozenset({"setup", "dealing", "over"})
+    """Stages without card counts: before the deck exists, while it is dealt, after the game."""
+
+    def _cards(self, view: View) -> str:
+        hands = view.facts.get("hands", {})
+        held = ", ".join(f"{self._side(s)} {n}" for s, n in hands.items())
+        return f"hands {held} · deck {view.facts.get('deck', 0)}"
 
     def markers(self, view: View) -> tuple[Marker, ...]:
         """A Battle marker on each battle hex (§8): both sides stand there, so it takes neither side's colour."""
@@ -83,13 +98,7 @@ class RommelLook(Presentation):
     def status(self, view: View) -> list[tuple[str, str]]:
         """The public card counts (every hand and the deck), the viewer's own hand, battles and Disrupted blocks."""
         facts = view.facts
-        hands = facts.get("hands", {})
-        rows = [
-            (
-                "Supply cards",
-                "; ".join(f"{self._side(s)} hand {n}" for s, n in hands.items()) + f"; deck {facts.get('deck', 0)}",
-            ),
-        ]
+        rows = [("Supply cards", self._cards(view))]
         own = facts.get("hand")
         if isinstance(own, list):
             real = sum(1 for c in own if isinstance(c, int) and 0 <= c < self.data.deck.real)

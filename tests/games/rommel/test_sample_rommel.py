@@ -89,13 +89,12 @@ def test_every_report_page_and_replay_frame_lists_the_public_card_counts() -> No
     observer = RULESET.view(battling, "@observer")
     rows = dict(look.status(observer))
     hands = observer.facts["hands"]
-    assert rows["Supply cards"] == (
-        f"Axis hand {hands['axis']}; Allied hand {hands['allied']}; deck {observer.facts['deck']}"
-    )
+    cards = f"hands Axis {hands['axis']}, Allied {hands['allied']} · deck {observer.facts['deck']}"
+    assert rows["Supply cards"] == cards
     assert "Your hand" not in rows
     own = dict(look.status(RULESET.view(battling, "axis")))
     assert own["Your hand"].startswith(f"{hands['axis']} cards, ")
-    assert look.stage(observer) == "Allied Player-Turn"
+    assert look.stage(observer) == f"Allied Player-Turn · {cards}"  # the section's and its pages' running head
     with_battle = observer.model_copy(update={"facts": {**observer.facts, "battles": ["1406"]}})
     assert [(m.location, m.text) for m in look.markers(with_battle)] == [("1406", "Battle")]
 
