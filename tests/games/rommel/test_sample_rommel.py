@@ -16,6 +16,7 @@ from pbem.games.rommel import mapspec
 from pbem.games.rommel.audit import audit
 from pbem.games.rommel.ruleset import RULESET
 from pbem.games.rommel.state import RommelState
+from pbem.kit import conformance
 from pbem.log.store import read_log
 from pbem.rules.contract import Event, UnitView
 from pbem.verify.pipeline import verify_lines
@@ -78,6 +79,23 @@ def test_the_sensible_players_pay_only_for_turns_they_use_and_bluff_their_passes
             bluffs += real == 0
             used = False
     assert bluffs > 0
+
+
+@pytest.mark.rule("7.2")
+def test_a_beaten_player_disengages_from_a_battle() -> None:
+    """The sensible players retreat when beaten: some Group Move sets out from a battle hex (§7.2)."""
+    lines = read_log(SAMPLE / "game.jsonl")[0]
+    before: RommelState | None = None
+    retreats = []
+    for game, number in conformance.reachable(lines):
+        entry = json.loads(lines[number - 1])
+        if before is not None and entry["type"] == "action":
+            retreats += [
+                a for a in entry["body"]["actions"] if a["action"] == "group" and a["origin"] in before.battles
+            ]
+        assert isinstance(game.state, RommelState)
+        before = game.state
+    assert retreats
 
 
 def test_every_report_page_and_replay_frame_lists_the_public_card_counts() -> None:
