@@ -402,8 +402,9 @@ class SensiblePlayer:
     # --- battles --------------------------------------------------------------------------------------------
     def _fire(self, state: RommelState, side: Side, fires: list[Action]) -> Action:
         """§9.3: fire at the arms class holding the most enemy CV."""
-        fight = state.pending[-1]
-        enemy = fight.defenders if fight.attacker == side else fight.attackers
+        fight = state.pending[-1] if state.pending else None
+        attackers, defenders = getattr(fight, "attackers", ()), getattr(fight, "defenders", ())
+        enemy = defenders if getattr(fight, "attacker", None) == side else attackers  # whatever stage fires now
         by_class: dict[str, int] = {}
         for token in enemy:
             block = known_block(state, token)
