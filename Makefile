@@ -66,6 +66,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/reports.py
 	$(BIN)/python benchmarks/tournament.py
 	$(BIN)/python benchmarks/deck.py
+	$(ROMMEL) $(BIN)/python benchmarks/rommel_replay.py
 
 sample: $(STAMP)
 	$(BIN)/python sample_games/make_battleaxe.py
