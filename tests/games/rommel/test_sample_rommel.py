@@ -125,6 +125,16 @@ def test_a_disrupted_enemy_block_shows_its_public_state_and_nothing_else() -> No
     assert face.marks == ("D",) and face.title == "" and face.symbol is None and face.value == "?"
 
 
+def test_a_bare_brigade_number_is_labelled_with_its_division() -> None:
+    """§2.1: labels print the division over a brigade's number; 2 NZ's 4 Brigade is not 7 Armoured's 4."""
+    _, _, state = _events()
+    pack = state.pack
+    assert mapspec.designation(pack.block("nz-2-4")) == "2 NZ/4"
+    assert mapspec.designation(pack.block("uk-7ad-4")) == "7 Armd/4"
+    assert mapspec.designation(pack.block("de-5pz")) == "5 Pz"  # a name of its own stays as it is
+    assert mapspec.block_face(pack, "nz-2-4", cv=3).title == "2 NZ/4"
+
+
 @pytest.mark.slow
 def test_the_script_recreates_the_committed_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     module = _script()
