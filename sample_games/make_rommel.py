@@ -15,9 +15,10 @@ sample follows the rules as they grow (re-make it with this script after a chang
 
 * they set up on the front (the legal hex nearest the enemy, spreading out), keep a hand with enough real cards
   (else redraw it once), rebuild units in their Base and buy cards with spare Buildup Points;
-* they pay for the turns they can use: a Basic Turn (one real card) for one useful Move or a battle worth fighting,
-  an Offensive Turn (two) when there is an attack at good odds or a retreat to make as well, and otherwise Pass,
-  bluffing with a dummy card when they hold one (§3.42, §4);
+* they pay for the turns they can use, found by playing the turn out before committing: an Offensive Turn (two
+  real cards) when two useful Moves can be made (an attack, a retreat, a relief, not only advances), a Basic Turn
+  (one) for one useful Move or a battle worth fighting, and otherwise Pass, bluffing with a dummy card when they
+  hold one (§3.42, §4);
 * they attack at good odds (their CV at least :data:`GOOD_ODDS` times the enemy's as they can estimate it: the CV
   a battle revealed, else the enemy's average), advance towards the enemy only through hexes where they stay
   Supplied, stopping two hexes short and keeping :data:`RESERVE` real cards back, and retreat from a battle where
@@ -70,6 +71,8 @@ REACH = 3
 """Enemy hexes at most this many hexes from a stack are attack targets for it."""
 RESERVE = 2
 """Real cards kept back from advances, for the attacks and retreats that supply may call for."""
+WALK = 64
+"""The most steps a Move played out in advance may take (a bound: every block's speed is far below it)."""
 STACK = 3
 """Set-up stacks: a hex counts one hex farther from the enemy for each full stack of this many own blocks in it."""
 
@@ -219,31 +222,56 @@ class SensiblePlayer:
         return by["select"][0]
 
     def _uses(self, state: RommelState, side: Side, real: list[int], ruleset: Ruleset[Any]) -> int:
-        """The real cards this turn can put to use (§4), tried on the turn as if paid: two for an Offensive Turn when
-        only two Moves make an attack (two stacks converging) and a card is left; one when a Move would be useful or
-        a battle is worth fighting; else none (a Pass)."""
+        """The real cards this turn can put to use (§4), found by playing the turn out as paid: two for an Offensive
+        Turn whose two Moves are both useful, not both advances, with a card left over; one for a useful Move (an
+        advance only with more than :data:`RESERVE` real cards, an attack with a card left over for a retreat or a
+        relief) or a battle worth fighting; else none (a Pass)."""
         if not real:
             return 0
-        one = self._paid(state, side, real[:1], ruleset)
-        two = len(real) > 2 and self._paid(state, side, real[:2], ruleset)
-        if two and not one:
+        two = self._paid(state, side, real[:2], ruleset) if len(real) > 2 else []
+        if len(two) == 2 and two != ["advance", "advance"]:
             return 2
-        return 1 if one or self._worth_fighting(state, side) else 0
+        one = self._paid(state, side, real[:1], ruleset)
+        spare = {"advance": RESERVE, "attack": RESERVE - 1}  # retreats, reliefs, resupply may spend the last card
+        if one and len(real) > spare.get(one[0], 0):
+            return 1
+        return 1 if self._worth_fighting(state, side) else 0
 
-    def _paid(self, state: RommelState, side: Side, cards: list[int], ruleset: Ruleset[Any]) -> bool:
-        """Whether a useful Move would begin if ``cards`` were committed (an advance only with more than
-        :data:`RESERVE` real cards in hand)."""
+    def _paid(self, state: RommelState, side: Side, cards: list[int], ruleset: Ruleset[Any]) -> list[str]:
+        """What the useful Moves of this turn would be (their kinds) if ``cards`` were committed, each played out as
+        this player would play it, as many as the cards pay for if all are real (§4.1: one card, one Move)."""
         paid = state
         for card in cards:
             paid = ruleset.apply(paid, side, {"action": "commit", "card": card}).state
         paid = ruleset.apply(paid, side, {"action": "select"}).state
-        by: dict[str, list[Action]] = {}
-        for action in ruleset.legal_actions(paid, side):
-            by.setdefault(str(action["action"]), []).append(action)
-        begins = self._begin(paid, side, by, ruleset) is not None
-        advance = self._goal is not None and self._goal[0] == "advance"
+        kinds: list[str] = []
+        for _ in cards:
+            by: dict[str, list[Action]] = {}
+            for action in ruleset.legal_actions(paid, side):
+                by.setdefault(str(action["action"]), []).append(action)
+            start = self._begin(paid, side, by, ruleset)
+            if start is None or self._goal is None:
+                break
+            kinds.append(self._goal[0])
+            after = self._walk(ruleset.apply(paid, side, start).state, side, ruleset)
+            if after is None:
+                break
+            paid = after
         self._goal = None
-        return begins and (not advance or len(self._cards(state, side, real=True)) > RESERVE)
+        return kinds
+
+    def _walk(self, state: RommelState, side: Side, ruleset: Ruleset[Any]) -> RommelState | None:
+        """The Move under way played out as :meth:`_step` plays it: its useful steps, then its end (None if the
+        Move cannot end, or the game ends in it)."""
+        for _ in range(WALK):
+            legal = ruleset.legal_actions(state, side)
+            useful = self._useful(state, side, [a for a in legal if a["action"] == "step"])
+            if useful:
+                state = ruleset.apply(state, side, useful[0]).state
+                continue
+            end = [a for a in legal if a["action"] == "end_move"]
+            return ruleset.apply(state, side, end[0]).state if end else None
+        return None
 
     def _worth_fighting(self, state: RommelState, side: Side) -> list[str]:
         """The battles ``side`` is in where the enemy has blocks that fight and ``side`` has the odds (§8.6)."""
@@ -316,7 +344,7 @@ class SensiblePlayer:
     def _plans(self, state: RommelState, side: Side) -> list[tuple[str, str, str]]:
         """(kind, origin, target) of the Moves worth making, best first: retreats, attacks, advances."""
         cut = self._cut_off(state, side)
-        plans: list[tuple[str, str, str]] = [("attack", o, t) for odds, o, t in self._attacks(state, side) if odds < 0]
+        plans: list[tuple[str, str, str]] = [("relief", o, t) for odds, o, t in self._attacks(state, side) if odds < 0]
         plans += [("retreat", h, h) for h in self._retreats(state, side)]
         plans += [("attack", o, t) for odds, o, t in self._attacks(state, side) if odds >= 0]
         plans += [("resupply", h, h) for h in sorted(cut) if h not in state.battles]
@@ -362,7 +390,7 @@ class SensiblePlayer:
             if here is None or to not in state.pack.land():
                 continue
             hostile = to in enemy
-            if kind == "attack":
+            if kind in ("attack", "relief"):
                 if hostile and to != target:
                     continue
                 if grid.distance(to, target) >= grid.distance(here, target):

@@ -14,6 +14,7 @@ import pytest
 from pbem.exchange.packet import read_packets
 from pbem.games.rommel import mapspec
 from pbem.games.rommel.audit import audit
+from pbem.games.rommel.options import cost_of_moves
 from pbem.games.rommel.ruleset import RULESET
 from pbem.games.rommel.state import RommelState
 from pbem.kit import conformance
@@ -65,19 +66,21 @@ def test_the_sample_is_crusader_by_packets_to_a_victory_and_a_complete_audit() -
 
 
 @pytest.mark.rule("4.0")
-def test_the_sensible_players_pay_only_for_turns_they_use_and_bluff_their_passes() -> None:
-    """A turn with real cards moved or fought (§4); a Pass is often a committed dummy (§3.42: bluff)."""
-    _, events, _ = _events()
-    used = False
+def test_the_sensible_players_pay_exactly_for_the_turns_they_use_and_bluff_their_passes() -> None:
+    """Each turn's real cards are what its Moves and battles cost (§4.1: a Basic Turn for one Move or a battle, an
+    Offensive Turn for two), never more; a Pass is often a committed dummy (§3.42: bluff)."""
+    _, events, state = _events()
+    pack = state.pack
+    fought = False
     bluffs = 0
     for event in events:
-        if event.kind in ("move_ended", "battle_begun"):
-            used = True
+        fought |= event.kind == "battle_begun"
         if event.kind == "supply_revealed":
-            real = int(event.data["real"])
-            assert real == 0 or used, event
-            bluffs += real == 0
-            used = False
+            real, moves = int(event.data["real"]), int(event.data["moves"])
+            cost = max(cost_of_moves(pack, moves), pack.limit("cost_basic") if fought else 0)
+            assert real == cost, event
+            bluffs += real == 0 and len(event.data["cards"]) > 0
+            fought = False
     assert bluffs > 0
 
 
