@@ -12,7 +12,7 @@ from types import ModuleType
 import pytest
 
 from pbem.exchange.packet import read_packets
-from pbem.games.rommel import mapspec
+from pbem.games.rommel import mapspec, scenarios
 from pbem.games.rommel.audit import audit
 from pbem.games.rommel.options import cost_of_moves
 from pbem.games.rommel.ruleset import RULESET
@@ -99,6 +99,29 @@ def test_a_beaten_player_disengages_from_a_battle() -> None:
         assert isinstance(game.state, RommelState)
         before = game.state
     assert retreats
+
+
+@pytest.mark.rule("18.0")
+def test_set_up_supply_answers_as_a_fresh_search_does() -> None:
+    """§18.0, §12: the set-up's supplied hexes, reused while a side adds its own blocks, are always those a fresh
+    search finds, hex by hex, through the sample's whole set-up."""
+    lines = read_log(SAMPLE / "game.jsonl")[0]
+    checked = 0
+    for game, _ in conformance.reachable(lines):
+        state = game.state
+        assert isinstance(state, RommelState)
+        if state.phase != "setup":
+            continue
+        for side in ("axis", "allied"):
+            token = scenarios.next_token(state, side)
+            group = scenarios.deployment(state, token) if token is not None else None
+            if group is None:
+                continue
+            area = sorted(scenarios.area_hexes(state, group))
+            fresh = scenarios._supplied_map(state, side)
+            assert {h for h in area if scenarios.supplied_hexes(state, side, (h,))} == fresh.intersection(area)
+            checked += 1
+    assert checked >= 50  # every deployment of the scenario
 
 
 def test_every_report_page_and_replay_frame_lists_the_public_card_counts() -> None:
