@@ -5,10 +5,13 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SAMPLE := sample_games/battleaxe/game.jsonl
 TRIAD  := sample_games/triad/game.jsonl
-# Gazala is not in the pbem.games entry point yet (BRIEF): the demo loads it through PBEM_GAMES.
+# Gazala, Rommel and A&A are not in the pbem.games entry point yet (their rules are not all enforced): the demo
+# loads them through PBEM_GAMES.
 GAZALA := PBEM_GAMES=pbem.games.gazala.ruleset:RULESET
 GAZALA_SOLO := sample_games/gazala/bir-hacheim/game.jsonl
 GAZALA_DUEL := sample_games/gazala/opening-phase/game.jsonl
+ROMMEL := PBEM_GAMES=pbem.games.rommel.ruleset:RULESET
+ROMMEL_SAMPLE := sample_games/rommel/game.jsonl
 
 OUT    := demo-output
 
@@ -38,6 +41,11 @@ demo: $(STAMP)
 	$(GAZALA) $(BIN)/pbem report $(GAZALA_SOLO) --force -o $(OUT)/gazala-bir-hacheim-aar.pdf
 	$(GAZALA) $(BIN)/pbem report $(GAZALA_DUEL) --force --turn 1 -o $(OUT)/gazala-opening-phase-turn-1.pdf
 	$(GAZALA) $(BIN)/pbem replay $(GAZALA_SOLO) --force -o $(OUT)/gazala-bir-hacheim-replay.html
+	$(ROMMEL) $(BIN)/pbem verify $(ROMMEL_SAMPLE)
+	$(ROMMEL) $(BIN)/pbem report $(ROMMEL_SAMPLE) --force -o $(OUT)/rommel-crusader-aar.html
+	$(ROMMEL) $(BIN)/pbem report $(ROMMEL_SAMPLE) --force --turn month-8 --as @observer -o $(OUT)/rommel-crusader-month-8-observer.html
+	$(ROMMEL) $(BIN)/pbem report $(ROMMEL_SAMPLE) --force --turn month-8 -o $(OUT)/rommel-crusader-month-8.pdf
+	$(ROMMEL) $(BIN)/pbem replay $(ROMMEL_SAMPLE) --force -o $(OUT)/rommel-crusader-replay.html
 	@echo "reports and the replay page are in $(OUT)/"
 
 test: $(STAMP) browser
@@ -69,10 +77,14 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/reports.py
 	$(BIN)/python benchmarks/tournament.py
 	$(BIN)/python benchmarks/deck.py
+	$(ROMMEL) $(BIN)/python benchmarks/rommel_replay.py
+	$(GAZALA) $(BIN)/python benchmarks/gazala_replay.py
 
 sample: $(STAMP)
 	$(BIN)/python sample_games/make_battleaxe.py
 	$(BIN)/python sample_games/make_triad.py
+	$(BIN)/python sample_games/make_rommel.py
+	$(BIN)/python sample_games/make_gazala.py
 
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -27,7 +27,16 @@ from pbem.rules.contract import UnitView
 from pbem.rules.maps import Edge, HexGrid, Label, MapSpec, Path, Point, Region
 from pbem.rules.presentation import CounterFace, MapStyle, SideStyle, Stroke
 
-__all__ = ["NATIONALITY_FILL", "block_face", "concealed_face", "face", "hex_grid", "map_spec", "map_style"]
+__all__ = [
+    "NATIONALITY_FILL",
+    "block_face",
+    "concealed_face",
+    "designation",
+    "face",
+    "hex_grid",
+    "map_spec",
+    "map_style",
+]
 
 SIDES = {
     # §2.1: the Axis blocks are grey, the Allied ones tan; control markers in the usual red and black
@@ -91,6 +100,8 @@ NAMES = {
 }
 EDGE_KIND = {"mountain": "mountain_side"}
 """Hexside terrains whose name is also a hex terrain's get a stroke key of their own."""
+GENERIC_LENGTH = 2
+"""Unit names this short (``4``, ``SG``) name their block only with its division."""
 COUNTER = 24.0
 HALO = "#fbf6e8"
 EXIT_SIZE = 8.0
@@ -293,6 +304,14 @@ def _boxes(pack: RommelPack, grid: HexGrid) -> list[Region]:
 # --- blocks ----------------------------------------------------------------------------------------------------
 
 
+def designation(block: Block) -> str:
+    """The name on a block's label: its unit, with its division where the unit alone is a bare number or a generic
+    short name (``2 NZ/4``, ``7 Armd/SG``): several brigades share the numbers 4, 5 and 6, as labels print the
+    division above them (§2.1)."""
+    bare = len(block.unit) <= GENERIC_LENGTH and (block.unit.isdigit() or block.unit.isupper())
+    return f"{block.division}/{block.unit}" if bare and block.division else block.unit
+
+
 def block_face(pack: RommelPack, block: Block | str, *, cv: int, disrupted: bool = False) -> CounterFace:
     """A block standing upright as its owner sees it: unit symbol, designation and current CV (§2.1, §2.3).
 
@@ -303,7 +322,7 @@ def block_face(pack: RommelPack, block: Block | str, *, cv: int, disrupted: bool
     return CounterFace(
         side=record.side,
         shape="block",
-        title=record.unit,
+        title=designation(record),
         symbol=SYMBOL_BY_TYPE.get(unit_type.id, SYMBOL_BY_CLASS[unit_type.arms_class]),
         value=str(cv),
         marks=("D",) if disrupted else (),
@@ -312,8 +331,13 @@ def block_face(pack: RommelPack, block: Block | str, *, cv: int, disrupted: bool
 
 
 def concealed_face(side: Literal["axis", "allied"] | str, *, disrupted: bool = False) -> CounterFace:
-    """An enemy block: the blank back of a block in its side's colour (§2: blocks hide their identity)."""
-    return CounterFace(side=side, shape="block", concealed=True, marks=("D",) if disrupted else ())
+    """An enemy block: the blank back of a block in its side's colour (§2: blocks hide their identity).
+
+    A Disrupted block's state is public (§11: it lies face down), so it keeps its ``D`` badge; the renderer draws
+    no badge on a concealed face, so a Disrupted one is a blank block marked ``?`` instead of the inner square."""
+    if disrupted:
+        return CounterFace(side=side, shape="block", value="?", marks=("D",))
+    return CounterFace(side=side, shape="block", concealed=True)
 
 
 def face(pack: RommelPack, unit: UnitView) -> CounterFace:

@@ -1,14 +1,21 @@
 """How *Rommel in the Desert* looks in reports and play: the hex map from the pack (land hexes, rough hexsides,
 roads, named places), blocks drawn as blocks (concealed for a viewer who may not see them, face up with their CV
-for one who may), and prompt labels that name places and blocks without revealing hidden identities."""
+for one who may), and prompt labels that name places and blocks without revealing hidden identities.
+
+Every page of a report and every frame of the replay lists the public card counts (each hand and the deck, §16.6:
+hand sizes are public, their real/dummy split is not), the battles and the Disrupted blocks (:meth:`status`);
+a turn's story is told Player-Turn by Player-Turn (:meth:`stage`) with the battles, their fire and the cards
+revealed (:attr:`highlights`), and a battle hex carries a Battle marker on the map (§8)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pbem.games.rommel import mapspec
 from pbem.games.rommel.schema import RommelPack
-from pbem.rules.contract import UnitView
+from pbem.rules.contract import UnitView, View
 from pbem.rules.maps import MapSpec
-from pbem.rules.presentation import CounterFace, Presentation
+from pbem.rules.presentation import CounterFace, Marker, Presentation
 
 __all__ = ["RommelLook", "hex_label", "token_label"]
 
@@ -29,6 +36,29 @@ class RommelLook(Presentation):
     """The map, the blocks and the style are :mod:`pbem.games.rommel.mapspec`'s. A view names a block by its public
     token (``unit.id``); its identity, when the viewer may see it, is ``unit.extra["block"]``."""
 
+    highlights: ClassVar[frozenset[str]] = Presentation.highlights | {
+        "battle_begun",
+        "fired",
+        "supply_revealed",
+        "initiative_decided",
+        "month_ended",
+        "turn_unpaid",
+        "battle_skipped",
+        "forced_march_failed",
+    }
+    """Besides the defaults: the battles and each unit's fire (§8.5, §9), the cards revealed at the end of a turn
+    (§3.48), the Initiative (§3.3), the end of a Month (§3.1) and the forfeits (§4.0, §8.6)."""
+
+    STAGES: ClassVar[dict[str, str]] = {
+        "dealing": "Supply cards dealt",
+        "setup": "Set-up",
+        "mulligan": "Initial hands",
+        "buildup": "Buildup",
+        "initiative": "Initiative",
+        "advance": "End of the Month",
+        "over": "End of the game",
+    }
+
     def __init__(self, data: RommelPack):
         super().__init__(data)
         self.style = mapspec.map_style(data)
@@ -38,3 +68,57 @@ class RommelLook(Presentation):
 
     def face(self, unit: UnitView) -> CounterFace:
         return mapspec.face(self.data, unit)
+
+    def stage(self, view: View) -> str:
+        """The Player-Turn under way (``Axis Player-Turn``) or the phase of the Month (§3), with the public card
+        counts once the cards are in play (``· hands Axis 5, Allied 7 · deck 20``): a report's sections and its
+        pages' running heads show them. They change only at a deal or a reveal, where the stage changes anyway
+        (the next Player-Turn, the Month's next phase)."""
+        phase = str(view.facts.get("phase", ""))
+        if phase == "turn":
+            name = f"{self._side(str(view.facts.get('active', '')))} Player-Turn"
+        else:
+            name = self.STAGES.get(phase, phase.title())
+        if phase in self.QUIET_CARDS:
+            return name
+        return f"{name} · {self._cards(view)}"
+
+    QUIET_CARDS: ClassVar[frozenset[str]] = frozenset({"setup", "dealing", "over"})
+    """Stages without card counts: before the deck exists, while it is dealt, after the game."""
+
+    def _cards(self, view: View) -> str:
+        hands = view.facts.get("hands", {})
+        held = ", ".join(f"{self._side(s)} {n}" for s, n in hands.items())
+        return f"hands {held} · deck {view.facts.get('deck', 0)}"
+
+    def markers(self, view: View) -> tuple[Marker, ...]:
+        """A Battle marker on each battle hex (§8): both sides stand there, so it takes neither side's colour."""
+        return tuple(Marker(location=str(h), text="Battle") for h in view.facts.get("battles", ()))
+
+    def status(self, view: View) -> list[tuple[str, str]]:
+        """The public card counts (every hand and the deck), the viewer's own hand, battles and Disrupted blocks."""
+        facts = view.facts
+        rows = [("Supply cards", self._cards(view))]
+        own = facts.get("hand")
+        if isinstance(own, list):
+            real = sum(1 for c in own if isinstance(c, int) and 0 <= c < self.data.deck.real)
+            rows.append(("Your hand", f"{len(own)} cards, {real} real"))
+        battles = [hex_label(self.data, str(h)) for h in facts.get("battles", ())]
+        rows.append(("Battles", ", ".join(battles) or "none"))
+        on_map: dict[str, int] = {}
+        disrupted: dict[str, int] = {}
+        for unit in view.units:
+            if unit.location is not None:
+                on_map[unit.side] = on_map.get(unit.side, 0) + 1
+                disrupted[unit.side] = disrupted.get(unit.side, 0) + bool(unit.extra.get("disrupted"))
+        rows.append(
+            (
+                "Blocks on the map",
+                ", ".join(f"{self._side(s)} {n} ({disrupted[s]} Disrupted)" for s, n in sorted(on_map.items())),
+            )
+        )
+        return rows
+
+    def _side(self, side: str) -> str:
+        found = self.style.sides.get(side)
+        return found.name if found is not None else side.title()

@@ -105,22 +105,36 @@ _SUPPLIED: dict[tuple[object, ...], tuple[RommelPack, frozenset[str]]] = {}
 _SUPPLIED_KEEP = 64  # positions remembered (set-up checks the same position once per candidate hex)
 
 
+_GROWING: dict[tuple[object, ...], tuple[RommelPack, frozenset[Unit], frozenset[str]]] = {}
+"""Per side, enemy blocks and battles: the last supplied map computed and the side's own blocks it was made with."""
+
+
 def supplied_hexes(state: RommelState, side: Side, hexes: Iterable[str]) -> frozenset[str]:
-    """Of ``hexes``, those without enemy units where a unit of ``side`` would be Supplied from its Base (§12)."""
+    """Of ``hexes``, those without enemy units where a unit of ``side`` would be Supplied from its Base (§12).
+
+    A block of ``side`` added to a position only adds supply (§12.4: an undisrupted one may be a chain point, none
+    ever blocks its own side), so hexes supplied with fewer own blocks, the same enemy blocks and battles stay
+    supplied: set-up, which adds one own block at a time, asks for a fresh map only when a hex was not supplied
+    before."""
     position = state.position()
-    key = (
-        id(state.pack),
-        side,
-        position.units,
-        tuple(sorted((h, b.defender, tuple(sorted(b.crossed.items()))) for h, b in state.battles.items())),
-    )
+    battles = tuple(sorted((h, b.defender, tuple(sorted(b.crossed.items()))) for h, b in state.battles.items()))
+    key = (id(state.pack), side, position.units, battles)
     found = _SUPPLIED.get(key)
-    if found is None or found[0] is not state.pack:
-        if len(_SUPPLIED) >= _SUPPLIED_KEEP:
-            _SUPPLIED.clear()
-        found = (state.pack, _supplied_map(state, side))
-        _SUPPLIED[key] = found
-    return found[1].intersection(hexes)
+    if found is not None and found[0] is state.pack:
+        return found[1].intersection(hexes)
+    wanted = frozenset(hexes)
+    own = frozenset(u for u in position.units if u.side == side)
+    growing = (id(state.pack), side, tuple(u for u in position.units if u.side != side), battles)
+    before = _GROWING.get(growing)
+    if before is not None and before[0] is state.pack and before[1] <= own and wanted <= before[2]:
+        return wanted
+    if len(_SUPPLIED) >= _SUPPLIED_KEEP:
+        _SUPPLIED.clear()
+        _GROWING.clear()
+    supplied = _supplied_map(state, side)
+    _SUPPLIED[key] = (state.pack, supplied)
+    _GROWING[growing] = (state.pack, own, supplied)
+    return supplied.intersection(wanted)
 
 
 def _supplied_map(state: RommelState, side: Side) -> frozenset[str]:

@@ -468,10 +468,7 @@ class RommelPack(PackModel):
 
     def limit(self, limit_id: str) -> int:
         """The value of the limit row ``limit_id``; KeyError if there is none."""
-        for row in self.tables.limits:
-            if row.id == limit_id:
-                return row.value
-        raise KeyError(limit_id)
+        return self._limits[limit_id]
 
     def fire(self, firer: str, target: str) -> Fire | None:
         """The Fire Table cell; None where ``target`` may not be chosen (supported artillery, §9.3)."""
@@ -547,6 +544,15 @@ class RommelPack(PackModel):
     @cached_property
     def _blocks(self) -> dict[str, Block]:
         return {block.id: block for block in self.blocks}
+
+    @cached_property
+    def _limits(self) -> dict[str, int]:
+        """The limit rows by id (the rules read them tens of thousands of times in a replay). The first row of an
+        id wins, as a search through the rows would find it."""
+        found: dict[str, int] = {}
+        for row in self.tables.limits:
+            found.setdefault(row.id, row.value)
+        return found
 
     def region(self, region: str) -> tuple[str, ...]:
         """The hexes of ``region`` (``"libya"`` or ``"egypt"``)."""

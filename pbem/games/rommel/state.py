@@ -242,10 +242,10 @@ class RommelState(MachineState):
 
     def on_map(self, side: Side | None = None) -> list[str]:
         """The tokens on the map (of ``side``), in id order."""
-        return [
-            t for t, tok in sorted(self.tokens.items()) if tok.status == "map" and (side is None or tok.side == side)
-        ]
+        return sorted(
+            t for t, tok in self.tokens.items() if tok.status == "map" and (side is None or tok.side == side)
+        )  # the few found sorted, not every token (the rules ask this thousands of times in a replay)
 
     def at(self, hex_id: str) -> list[str]:
         """The tokens in ``hex_id``."""
-        return [t for t, tok in sorted(self.tokens.items()) if tok.status == "map" and tok.hex == hex_id]
+        return sorted(t for t, tok in self.tokens.items() if tok.status == "map" and tok.hex == hex_id)

@@ -107,53 +107,89 @@ def _range(pack: RommelPack, hexside: Hexside, cap: int) -> int:
     return pack.limit("supply_range_none")
 
 
+@dataclass(frozen=True)
+class _Crossings:
+    """What supply lines need of a pack's map, worked out once per pack: each land hex's passable crossings
+    (neighbour, hexside, along the highway, Supply Range across it, §12.3, §12.4), the highway's hexes and the
+    longest range."""
+
+    sides: Mapping[str, tuple[tuple[str, Hexside, bool, int], ...]]
+    highway: frozenset[str]
+    cap: int
+
+
+_CROSSINGS: dict[int, tuple[RommelPack, _Crossings]] = {}
+
+
+def _crossings(pack: RommelPack) -> _Crossings:
+    found = _CROSSINGS.get(id(pack))
+    if found is not None and found[0] is pack:
+        return found[1]
+    hex_map = pack.hex_map
+    cap = max(pack.limit(f"supply_range_{k}") for k in ("track", "trail", "none"))
+    sides = {
+        str(h): tuple(
+            (str(there), s, s.has("highway"), _range(pack, s, cap)) for there, s in hex_map.sides(h) if passable(s)
+        )
+        for h in hex_map.hexes
+    }
+    highway = frozenset(str(h) for h in hex_map.hexes if any(s.has("highway") for _, s in hex_map.sides(h)))
+    made = _Crossings(MappingProxyType(sides), highway, cap)
+    if len(_CROSSINGS) >= 8:  # packs loaded in one process: a handful at most
+        _CROSSINGS.clear()
+    _CROSSINGS[id(pack)] = (pack, made)
+    return made
+
+
 def supply_lines(pack: RommelPack, position: Position, side: Side, source: str | None = None) -> Network:
     """§12.2-§12.6: the supply lines of ``side`` from ``source`` (its Base by default), and so its network."""
     start = base_hex(pack, side) if source is None else source
-    hex_map = pack.hex_map
-    cap = max(pack.limit(f"supply_range_{k}") for k in ("track", "trail", "none"))
-    state_of: dict[str, str] = {}  # the hex's kind for lines: through, end (reached, not passed), blocked
+    crossings = _crossings(pack)
+    cap, highway, sides = crossings.cap, crossings.highway, crossings.sides
+    # The hex's kind for lines: through (the default: empty and friendly hexes), end (reached, not passed),
+    # blocked; only hexes with units can be anything but through, or hold a chain unit.
+    state_of: dict[str, str] = {}
     chain: dict[str, bool] = {}
     battles: dict[str, Battle] = {}
-    for hex_id in hex_map.hexes:
+    for hex_id in sorted({u.hex for u in position.units}):
+        if hex_id not in sides:
+            continue
         kind = hex_state(pack, position, side, hex_id)
         if kind == "battle":
             battles[hex_id] = battle(position, hex_id)
             state_of[hex_id] = "through" if battles[hex_id].defender == side else "end"
         elif kind == "enemy" and has_enemy(pack, position, side, hex_id, undisrupted=True):
             state_of[hex_id] = "blocked"
-        else:
-            state_of[hex_id] = "through"
         chain[hex_id] = any(side_of(pack, u) == side and not u.disrupted for u in position.at(hex_id))
     own = {u.hex for u in position.units if side_of(pack, u) == side}
-    highway = {h for h in hex_map.hexes if any(s.has("highway") for _, s in hex_map.sides(h))}
 
     def crossing_ok(here: str, there: str, hexside: Hexside) -> bool:
-        if not passable(hexside) or state_of[there] == "blocked":
+        if state_of.get(there) == "blocked":
             return False
         return all(battles[h].owner(hexside.id) == side for h in (here, there) if h in battles)
 
     def expand(state: State, _spent: int) -> Iterable[tuple[State, int]]:
         here, steps, reach, chained = state
-        if state_of[here] == "end" and here != start:
+        if state_of.get(here) == "end" and here != start:
             return
-        for there, hexside in hex_map.sides(HexId(here)):
+        for there, hexside, along_highway, across in sides[here]:
             if not crossing_ok(here, there, hexside):
                 continue
-            if steps == 0 and hexside.has("highway"):
-                yield (there, 0, cap, chain[there]), 1  # §12.3: along the highway from a point
+            if steps == 0 and along_highway:
+                yield (there, 0, cap, chain.get(there, False)), 1  # §12.3: along the highway from a point
                 continue
-            link = min(reach if steps else cap, _range(pack, hexside, cap))
+            link = min(reach if steps else cap, across)
             walked = steps + 1
             if walked > link:
                 continue
-            linked = chained if steps else chain[here]
-            if state_of[there] != "end" and (chain[there] or (linked and there in highway)):
-                yield (there, 0, cap, chain[there]), 1
-            elif walked < link or state_of[there] == "end" or there in own:
+            linked = chained if steps else chain.get(here, False)
+            ends = state_of.get(there) == "end"
+            if not ends and (chain.get(there, False) or (linked and there in highway)):
+                yield (there, 0, cap, chain.get(there, False)), 1
+            elif walked < link or ends or there in own:
                 yield (there, walked, link, linked), 1
 
-    if state_of.get(start, "blocked") == "blocked":
+    if start not in sides or state_of.get(start) == "blocked":
         return Network(side, start, {}, frozenset(), frozenset(), {})
     nearer: dict[State, list[State]] = {}
 
@@ -162,7 +198,7 @@ def supply_lines(pack: RommelPack, position: Position, side: Side, source: str |
             nearer.setdefault(nxt, []).append(state)
             yield nxt, cost
 
-    search = dijkstra([(start, 0, cap, chain[start])], recorded)
+    search = dijkstra([(start, 0, cap, chain.get(start, False))], recorded)
     # A state is on a line if a line goes on from it to a point or to a unit of the side (§12.4: chains do not
     # project into empty desert): walk back from those ends over the recorded steps.
     on_line = {s for s in search.cost if s[1] == 0 or s[0] in own}

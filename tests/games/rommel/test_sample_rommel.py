@@ -1,0 +1,174 @@
+"""The Rommel sample game (sample_games/rommel): Crusader by packets between scripted sensible players, to the
+victory determination and a complete audit; re-made byte for byte by its script (slow), verified by ``make demo``
+through PBEM_GAMES."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from pbem.exchange.packet import read_packets
+from pbem.games.rommel import mapspec, scenarios
+from pbem.games.rommel.audit import audit
+from pbem.games.rommel.options import cost_of_moves
+from pbem.games.rommel.ruleset import RULESET
+from pbem.games.rommel.state import RommelState
+from pbem.kit import conformance
+from pbem.log.store import read_log
+from pbem.rules.contract import Event, UnitView
+from pbem.verify.pipeline import verify_lines
+
+ROOT = Path(__file__).resolve().parents[3]
+SAMPLE = ROOT / "sample_games" / "rommel"
+TARGET = "pbem.games.rommel.ruleset:RULESET"
+
+
+@pytest.fixture(autouse=True)
+def _rommel_loadable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PBEM_GAMES", TARGET)
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("make_rommel", ROOT / "sample_games" / "make_rommel.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _events() -> tuple[list[bytes], list[Event], RommelState]:
+    lines = read_log(SAMPLE / "game.jsonl")[0]
+    report, verifier = verify_lines(lines)
+    assert report.valid and report.audit == "complete" and report.result is not None, report.first_error
+    assert verifier.game is not None and isinstance(verifier.game.state, RommelState)
+    return lines, [e.event for e in verifier.game.events], verifier.game.state
+
+
+@pytest.mark.rule("17.0")
+def test_the_sample_is_crusader_by_packets_to_a_victory_and_a_complete_audit() -> None:
+    lines, events, state = _events()
+    genesis = json.loads(lines[0])["body"]
+    assert genesis["scenario"] == "crusader" and [s["seat"] for s in genesis["roster"]] == ["axis", "allied"]
+    kinds = {e.kind for e in events}
+    assert {"deployed", "moved", "battle_begun", "fired", "unit_reduced", "initiative_decided"} <= kinds
+    assert [e.data["month"] for e in events if e.kind == "month_ended"] == [8, 9, 10]  # every Month of 18.4
+    assert [e.kind for e in events if e.kind == "game_over"] == ["game_over"]
+    assert state.phase == "over" and state.outcome and state.forfeit is None
+    assert audit(state) is None  # every public claim (speeds, strengths) holds under full information
+    # every entry but the creator's first reached the other seat in a packet, as mailed
+    mailed = {line for packet in sorted((SAMPLE / "packets").glob("*.txt")) for p in read_packets(packet)
+              for line in p.lines}  # fmt: skip
+    assert set(lines[1:]) <= mailed
+
+
+@pytest.mark.rule("4.0")
+def test_the_sensible_players_pay_exactly_for_the_turns_they_use_and_bluff_their_passes() -> None:
+    """Each turn's real cards are what its Moves and battles cost (§4.1: a Basic Turn for one Move or a battle, an
+    Offensive Turn for two), never more; a Pass is often a committed dummy (§3.42: bluff)."""
+    _, events, state = _events()
+    pack = state.pack
+    fought = False
+    bluffs = 0
+    for event in events:
+        fought |= event.kind == "battle_begun"
+        if event.kind == "supply_revealed":
+            real, moves = int(event.data["real"]), int(event.data["moves"])
+            cost = max(cost_of_moves(pack, moves), pack.limit("cost_basic") if fought else 0)
+            assert real == cost, event
+            bluffs += real == 0 and len(event.data["cards"]) > 0
+            fought = False
+    assert bluffs > 0
+
+
+@pytest.mark.rule("7.2")
+def test_a_beaten_player_disengages_from_a_battle() -> None:
+    """The sensible players retreat when beaten: some Group Move sets out from a battle hex (§7.2)."""
+    lines = read_log(SAMPLE / "game.jsonl")[0]
+    before: RommelState | None = None
+    retreats = []
+    for game, number in conformance.reachable(lines):
+        entry = json.loads(lines[number - 1])
+        if before is not None and entry["type"] == "action":
+            retreats += [
+                a for a in entry["body"]["actions"] if a["action"] == "group" and a["origin"] in before.battles
+            ]
+        assert isinstance(game.state, RommelState)
+        before = game.state
+    assert retreats
+
+
+@pytest.mark.rule("18.0")
+def test_set_up_supply_answers_as_a_fresh_search_does() -> None:
+    """§18.0, §12: the set-up's supplied hexes, reused while a side adds its own blocks, are always those a fresh
+    search finds, hex by hex, through the sample's whole set-up."""
+    lines = read_log(SAMPLE / "game.jsonl")[0]
+    checked = 0
+    for game, _ in conformance.reachable(lines):
+        state = game.state
+        assert isinstance(state, RommelState)
+        if state.phase != "setup":
+            continue
+        for side in ("axis", "allied"):
+            token = scenarios.next_token(state, side)
+            group = scenarios.deployment(state, token) if token is not None else None
+            if group is None:
+                continue
+            area = sorted(scenarios.area_hexes(state, group))
+            fresh = scenarios._supplied_map(state, side)
+            assert {h for h in area if scenarios.supplied_hexes(state, side, (h,))} == fresh.intersection(area)
+            checked += 1
+    assert checked >= 50  # every deployment of the scenario
+
+
+def test_every_report_page_and_replay_frame_lists_the_public_card_counts() -> None:
+    """§16.6: hand sizes and the deck are public; the real/dummy split only for the hand's owner. A battle hex
+    carries a Battle marker (§8) and the story goes Player-Turn by Player-Turn (§3.4)."""
+    _, _, state = _events()
+    look = RULESET.presentation(state.pack)
+    battling = state.model_copy(update={"phase": "turn", "active": "allied"})
+    observer = RULESET.view(battling, "@observer")
+    rows = dict(look.status(observer))
+    hands = observer.facts["hands"]
+    cards = f"hands Axis {hands['axis']}, Allied {hands['allied']} · deck {observer.facts['deck']}"
+    assert rows["Supply cards"] == cards
+    assert "Your hand" not in rows
+    own = dict(look.status(RULESET.view(battling, "axis")))
+    assert own["Your hand"].startswith(f"{hands['axis']} cards, ")
+    assert look.stage(observer) == f"Allied Player-Turn · {cards}"  # the section's and its pages' running head
+    with_battle = observer.model_copy(update={"facts": {**observer.facts, "battles": ["1406"]}})
+    assert [(m.location, m.text) for m in look.markers(with_battle)] == [("1406", "Battle")]
+
+
+def test_a_disrupted_enemy_block_shows_its_public_state_and_nothing_else() -> None:
+    """§11: face down is public; the block's identity and CV are not."""
+    _, _, state = _events()
+    hidden = UnitView(id="axis-01", name="", side="axis", location="1203", hidden=True, extra={"disrupted": True})
+    face = mapspec.face(state.pack, hidden)
+    assert face.marks == ("D",) and face.title == "" and face.symbol is None and face.value == "?"
+
+
+def test_a_bare_brigade_number_is_labelled_with_its_division() -> None:
+    """§2.1: labels print the division over a brigade's number; 2 NZ's 4 Brigade is not 7 Armoured's 4."""
+    _, _, state = _events()
+    pack = state.pack
+    assert mapspec.designation(pack.block("nz-2-4")) == "2 NZ/4"
+    assert mapspec.designation(pack.block("uk-7ad-4")) == "7 Armd/4"
+    assert mapspec.designation(pack.block("de-5pz")) == "5 Pz"  # a name of its own stays as it is
+    assert mapspec.block_face(pack, "nz-2-4", cv=3).title == "2 NZ/4"
+
+
+@pytest.mark.slow
+def test_the_script_recreates_the_committed_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _script()
+    monkeypatch.setattr(module, "HERE", tmp_path / "rommel")
+    module.main()
+    made = tmp_path / "rommel"
+    assert (made / "game.jsonl").read_bytes() == (SAMPLE / "game.jsonl").read_bytes()
+    files = sorted(p.relative_to(made) for p in made.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(SAMPLE) for p in SAMPLE.rglob("*") if p.is_file())
+    for name in files:
+        assert (made / name).read_bytes() == (SAMPLE / name).read_bytes(), name
