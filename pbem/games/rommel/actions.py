@@ -38,6 +38,9 @@ __all__ = [
     "RommelAction",
     "Select",
     "StepMove",
+    "Withdraw",
+    "WithdrawRegroup",
+    "WithdrawalVoid",
 ]
 
 
@@ -138,6 +141,30 @@ class Regroup(ActionModel):
     rommel: bool = Field(title="Rommel bonus")
 
 
+class Withdraw(ActionModel):
+    """Begin the Pass Turn's free Withdrawal Move as a Group Move from ``origin`` (§4.5, §5.3)."""
+
+    action: Literal["withdraw"] = "withdraw"
+    origin: str = Field(title="from hex")
+    rommel: bool = Field(title="Rommel bonus")
+
+
+class WithdrawRegroup(ActionModel):
+    """Begin the Pass Turn's free Withdrawal Move as a Regroup Move (§4.5, §5.2, §5.3)."""
+
+    action: Literal["withdraw_regroup"] = "withdraw_regroup"
+    command_point: str = Field(title="Command Point")
+    destination: str = Field(title="destination hex")
+    rommel: bool = Field(title="Rommel bonus")
+
+
+class WithdrawalVoid(ActionModel):
+    """Take back a Withdrawal Move that cannot qualify (§5.3): its units return where they began, and the turn's
+    free Withdrawal is spent."""
+
+    action: Literal["void_withdrawal"] = "void_withdrawal"
+
+
 class StepMove(ActionModel):
     """Move a unit of the Move under way one hex further (§6.0)."""
 
@@ -223,6 +250,9 @@ RommelAction = (
     | Select
     | GroupMove
     | Regroup
+    | Withdraw
+    | WithdrawRegroup
+    | WithdrawalVoid
     | StepMove
     | EndMove
     | Force

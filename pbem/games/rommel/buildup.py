@@ -1,13 +1,13 @@
 """The Buildup (§16): Advance Month, BP dice, reinforcements, BP spent on Replacements and Extra Supply, saving,
 and Resupply from the shared deck.
 
-Each side's Buildup Points are a hidden value owned by that side (slot ``bp/<side>``): the dice are public, but
-what a player spends on Replacements depends on hidden unit types, so the balance is known to its owner only; a
-replay that cannot see it allows a purchase and the audit checks it.
+Each side's Buildup Points are a hidden value owned by that side (:mod:`pbem.games.rommel.ledger`). Redeployment,
+Sea Redeployment and Refit are :mod:`pbem.games.rommel.redeploy`; Minefields :mod:`pbem.games.rommel.minefields`.
 """
 
 from __future__ import annotations
 
+from pbem.games.rommel.ledger import bp_known, bp_slot, with_bp
 from pbem.games.rommel.moves import i_tanks, known_block
 from pbem.games.rommel.scenarios import hand, start_dealing
 from pbem.games.rommel.state import DECK, SIDES, RommelState, Side, Token, cv_slot
@@ -33,27 +33,6 @@ __all__ = [
     "replaced",
     "start_buildup",
 ]
-
-
-def bp_slot(side: Side) -> str:
-    """The hidden slot of ``side``'s Buildup Points."""
-    return f"bp/{side}"
-
-
-def bp_known(state: RommelState, side: Side) -> int | None:
-    """``side``'s Buildup Points if this replay may see them (none yet: 0)."""
-    slot = state.hidden.get(bp_slot(side))
-    if slot is None:
-        return 0
-    return slot.value if slot.known and isinstance(slot.value, int) else None
-
-
-def _with_bp(state: RommelState, side: Side, change: int | None) -> RommelState:
-    """``side``'s BP changed by ``change`` (None: by an amount this replay cannot see)."""
-    now = bp_known(state, side)
-    known = now is not None and change is not None
-    value = (now or 0) + (change or 0) if known else None
-    return state.with_hidden(bp_slot(side), side, value, known=known)
 
 
 def start_buildup(state: RommelState) -> tuple[RommelState, list[Event]]:
@@ -107,7 +86,7 @@ def dice_rolled(state: RommelState, dice: dict[str, tuple[int, ...]]) -> tuple[R
     total = sum(rolled.values())
     order: tuple[Side, Side] = ("axis", "allied") if rolled["axis"] < rolled["allied"] else ("allied", "axis")
     for side in SIDES:
-        state = _with_bp(state, side, total)
+        state = with_bp(state, side, total)
     event = Event(
         kind="bp_rolled",
         rule="16.3",
@@ -183,14 +162,14 @@ def replaced(state: RommelState, side: Side, token: str) -> RommelState:
     cv = state.hidden[cv_slot(token)]
     if cost is None or not cv.known:
         state = state.with_hidden(cv_slot(token), side, None, known=False)
-        return _with_bp(state, side, None)
+        return with_bp(state, side, None)
     state = state.with_hidden(cv_slot(token), side, cv.value + cost[1], known=True)
-    return _with_bp(state, side, -cost[0])
+    return with_bp(state, side, -cost[0])
 
 
 def bought(state: RommelState, side: Side) -> RommelState:
     """The state after buying an extra card (§16.5)."""
-    state = _with_bp(state, side, -state.pack.limit("bp_extra_card"))
+    state = with_bp(state, side, -state.pack.limit("bp_extra_card"))
     return state.model_copy(update={"extra_cards": {**state.extra_cards, side: state.extra_cards.get(side, 0) + 1}})
 
 

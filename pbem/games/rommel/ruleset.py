@@ -11,12 +11,12 @@ enemy Base wins at once (§17.1). What the module enforces, and what it does not
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import TypeAdapter
 
 from pbem.errors import PbemError
-from pbem.games.rommel import buildup, fights, initiative, moves, scenarios, supplycheck, turns, victory
+from pbem.games.rommel import buildup, fights, initiative, moves, scenarios, supplycheck, turns, victory, withdrawals
 from pbem.games.rommel.actions import (
     Advance,
     Answer,
@@ -43,6 +43,9 @@ from pbem.games.rommel.actions import (
     RommelAction,
     Select,
     StepMove,
+    Withdraw,
+    WithdrawalVoid,
+    WithdrawRegroup,
 )
 from pbem.games.rommel.data import default_pack_bytes, load_pack, pack_schema
 from pbem.games.rommel.present import RommelLook, hex_label, token_label
@@ -365,12 +368,19 @@ def _groups(state: RommelState, seat: str) -> Iterable[GroupMove]:
     return [GroupMove(origin=o, rommel=r) for o in origins for r in rommel]
 
 
-def _can_begin(state: RommelState, side: Side, rommel: bool) -> Verdict:
-    """A Move may begin now (§4, §5.0) with the Rommel bonus if asked (§6.3)."""
+def _can_begin(state: RommelState, side: Side, rommel: bool, *, withdrawal: bool = False) -> Verdict:
+    """A Move may begin now (§4, §5.0) with the Rommel bonus if asked (§6.3); ``withdrawal``: the Pass Turn's free
+    Withdrawal Move (§4.5)."""
     turn = state.turn
+    if withdrawal:
+        verdict = withdrawals.begin_verdict(state)
+        if not verdict.ok:
+            return verdict
     if turn.stage != "movement" or turn.move is not None:
         return deny("5.0", "not-now", "a Move begins in the Movement phase, after the one under way ends")
-    if turn.moves >= turns.moves_allowed(state):
+    if turn.withdrawn or turn.voided:
+        return deny("4.5", "withdrawn", "a turn that made the free Withdrawal Move makes no other Move")
+    if not withdrawal and turn.moves >= turns.moves_allowed(state):
         return deny("4.0", "option-spent", "the committed cards pay for no more Moves this turn")
     if rommel:
         if side != "axis":
@@ -382,10 +392,10 @@ def _can_begin(state: RommelState, side: Side, rommel: bool) -> Verdict:
     return ALLOW
 
 
-def _can_group(state: RommelState, seat: str, act: GroupMove) -> Verdict:
+def _can_group(state: RommelState, seat: str, act: GroupMove | Withdraw) -> Verdict:
     side = _side(seat)
     turn = state.turn
-    verdict = _can_begin(state, side, act.rommel)
+    verdict = _can_begin(state, side, act.rommel, withdrawal=isinstance(act, Withdraw))
     if not verdict.ok:
         return verdict
     movers = [
@@ -400,17 +410,20 @@ def _disr(state: RommelState, token: str) -> bool:
     return state.tokens[token].disrupted
 
 
-def _grouped(state: RommelState, seat: str, act: GroupMove) -> Step[RommelState]:
+def _grouped(state: RommelState, seat: str, act: GroupMove | Withdraw) -> Step[RommelState]:
     turn = state.turn.model_copy(
         update={
             "move": ("group", act.origin),
+            "withdrawal": isinstance(act, Withdraw),
             "rommel": act.rommel,
             "rommel_used": state.turn.rommel_used or act.rommel,
             "mover": None,
             "current": (),
         }
     )
-    event = Event(kind="move_begun", seat=seat, rule="5.1", data={"src": act.origin, "rommel": act.rommel})
+    rule = "5.3" if isinstance(act, Withdraw) else "5.1"
+    data = {"src": act.origin, "rommel": act.rommel, "withdrawal": isinstance(act, Withdraw)}
+    event = Event(kind="move_begun", seat=seat, rule=rule, data=data)
     return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
 
 
@@ -426,11 +439,26 @@ def _regroup_movers(state: RommelState, side: Side, command_point: str) -> list[
     ]
 
 
+_R = TypeVar("_R", Regroup, WithdrawRegroup)
+
+
 def _regroups(state: RommelState, seat: str) -> Iterable[Regroup]:
+    return _regroup_candidates(state, seat, Regroup)
+
+
+def _withdraw_regroups(state: RommelState, seat: str) -> Iterable[WithdrawRegroup]:
+    return _regroup_candidates(state, seat, WithdrawRegroup)
+
+
+def _withdraws(state: RommelState, seat: str) -> Iterable[Withdraw]:
+    return [Withdraw(origin=g.origin, rommel=g.rommel) for g in _groups(state, seat)]
+
+
+def _regroup_candidates(state: RommelState, seat: str, kind: type[_R]) -> list[_R]:
     side = _side(seat)
     if state.turn.stage != "movement" or state.turn.move is not None:
         return []
-    found: list[Regroup] = []
+    found: list[_R] = []
     for rommel in [False, True] if side == "axis" else [False]:
         probe = state.model_copy(update={"turn": state.turn.model_copy(update={"rommel": rommel})})
         reach: dict[str, frozenset[str]] = {}
@@ -443,13 +471,13 @@ def _regroups(state: RommelState, seat: str) -> Iterable[Regroup]:
                 if t not in reach:
                     reach[t] = moves.finishes(probe, side, t, (state.tokens[t].hex or "",))
                 ends |= reach[t]
-            found.extend(Regroup(command_point=command_point, destination=d, rommel=rommel) for d in sorted(ends))
+            found.extend(kind(command_point=command_point, destination=d, rommel=rommel) for d in sorted(ends))
     return found
 
 
-def _can_regroup(state: RommelState, seat: str, act: Regroup) -> Verdict:
+def _can_regroup(state: RommelState, seat: str, act: Regroup | WithdrawRegroup) -> Verdict:
     side = _side(seat)
-    verdict = _can_begin(state, side, act.rommel)
+    verdict = _can_begin(state, side, act.rommel, withdrawal=isinstance(act, WithdrawRegroup))
     if not verdict.ok:
         return verdict
     if act.command_point not in state.pack.land() or act.destination not in state.pack.land():
@@ -465,10 +493,11 @@ def _can_regroup(state: RommelState, seat: str, act: Regroup) -> Verdict:
     return ALLOW
 
 
-def _regrouped(state: RommelState, seat: str, act: Regroup) -> Step[RommelState]:
+def _regrouped(state: RommelState, seat: str, act: Regroup | WithdrawRegroup) -> Step[RommelState]:
     turn = state.turn.model_copy(
         update={
             "move": ("regroup", act.command_point),
+            "withdrawal": isinstance(act, WithdrawRegroup),
             "destination": act.destination,
             "rommel": act.rommel,
             "rommel_used": state.turn.rommel_used or act.rommel,
@@ -476,8 +505,9 @@ def _regrouped(state: RommelState, seat: str, act: Regroup) -> Step[RommelState]
             "current": (),
         }
     )
-    data = {"src": act.command_point, "dst": act.destination, "rommel": act.rommel}
-    event = Event(kind="move_begun", seat=seat, rule="5.2", data=data)
+    withdrawal = isinstance(act, WithdrawRegroup)
+    data = {"src": act.command_point, "dst": act.destination, "rommel": act.rommel, "withdrawal": withdrawal}
+    event = Event(kind="move_begun", seat=seat, rule="5.3" if withdrawal else "5.2", data=data)
     return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
 
 
@@ -505,7 +535,10 @@ def _steps(state: RommelState, seat: str) -> Iterable[StepMove]:
 def _can_step(state: RommelState, seat: str, act: StepMove) -> Verdict:
     if state.turn.stage != "movement":
         return deny("5.0", "no-move", "units move in the Movement phase")
-    return moves.step_verdict(state, _side(seat), act.token, act.to)
+    verdict = moves.step_verdict(state, _side(seat), act.token, act.to)
+    if verdict.ok and state.turn.withdrawal:
+        return withdrawals.step_verdict(state, _side(seat), act.token, act.to)
+    return verdict
 
 
 def _stepped(state: RommelState, seat: str, act: StepMove) -> Step[RommelState]:
@@ -542,6 +575,8 @@ def _can_end_move(state: RommelState, seat: str, act: EndMove) -> Verdict:
             return deny(
                 "5.2", "not-to-destination", f"{', '.join(late)} must end the Regroup in {state.turn.destination}"
             )
+    if state.turn.withdrawal:
+        return withdrawals.end_verdict(state, _side(seat))
     return ALLOW
 
 
@@ -560,7 +595,9 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
     partial = fights.partial_retreats(state.model_copy(update={"tokens": tokens}), _move_paths(state))
     update = {
         "partial": (*state.turn.partial, *(h for h in partial if h not in state.turn.partial)),
-        "moves": state.turn.moves + 1,
+        "moves": state.turn.moves + (0 if state.turn.withdrawal else 1),
+        "withdrawal": False,
+        "withdrawn": (*state.turn.withdrawn, *state.turn.in_move) if state.turn.withdrawal else state.turn.withdrawn,
         "move": None,
         "destination": None,
         "mover": None,
@@ -571,6 +608,11 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
     turn = state.turn.model_copy(update=update)
     event = Event(kind="move_ended", seat=seat, rule="5.0", data={"moves": turn.moves})
     return Step(state=state.model_copy(update={"turn": turn, "tokens": tokens}), events=(event,))
+
+
+def _voided(state: RommelState, seat: str, act: WithdrawalVoid) -> Step[RommelState]:
+    event = Event(kind="withdrawal_voided", seat=seat, rule="5.3", data={"units": list(state.turn.in_move)})
+    return Step(state=withdrawals.voided(state), events=(event,))
 
 
 def _end_movements(state: RommelState, seat: str) -> Iterable[EndMovement]:
@@ -605,6 +647,8 @@ def _forces(state: RommelState, seat: str) -> Iterable[Force]:
 
 
 def _can_force(state: RommelState, seat: str, act: Force) -> Verdict:
+    if act.token in state.turn.withdrawn:
+        return deny("4.5", "withdrawn", f"{act.token} made the Pass Turn's Withdrawal: no other movement")
     if act.token in state.turn.regrouped:  # RULING: a Regroup mover reaches its destination by its own range
         return deny("5.2", "regrouped", f"{act.token} regrouped: it ends in the destination and marches no further")
     return moves.force_verdict(state, _side(seat), act.token, act.to)
@@ -795,6 +839,9 @@ MACHINE: Machine[RommelState, Any] = Machine(
                 "select",
                 "group",
                 "regroup",
+                "withdraw",
+                "withdraw_regroup",
+                "void_withdrawal",
                 "step",
                 "end_move",
                 "force",
@@ -824,6 +871,14 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(Select, legal=_selects, can=_can_select, effect=_selected),
         action(GroupMove, legal=_groups, can=_can_group, effect=_grouped),
         action(Regroup, legal=_regroups, can=_can_regroup, effect=_regrouped),
+        action(Withdraw, legal=_withdraws, can=_can_group, effect=_grouped),
+        action(WithdrawRegroup, legal=_withdraw_regroups, can=_can_regroup, effect=_regrouped),
+        action(
+            WithdrawalVoid,
+            legal=lambda s, seat: [WithdrawalVoid()],
+            can=lambda s, seat, a: withdrawals.void_verdict(s),
+            effect=_voided,
+        ),
         action(StepMove, legal=_steps, can=_can_step, effect=_stepped),
         action(EndMove, legal=_end_moves, can=_can_end_move, effect=_ended_move),
         action(Force, legal=_forces, can=_can_force, effect=_forced),

@@ -71,7 +71,8 @@ class Token(_Model):
         hex: where it stands; None while not on the map.
         status: ``muster`` (identity not yet chosen), ``ready`` (chosen, not yet placed), ``due`` (a reinforcement
             of next Month, identified, waiting for its Early Arrival die or its Month, §16.41), ``map``,
-            ``eliminated``, ``exited`` (off the enemy map-end, §17.1).
+            ``eliminated``, ``exited`` (off the enemy map-end, §17.1), ``refit`` (off the map near its Base, face
+            down, until the next Buildup, §16.52).
         disrupted: face down (§11).
         identified: whether its owner has chosen its identity.
     """
@@ -79,7 +80,7 @@ class Token(_Model):
     side: Side
     group: str
     hex: str | None = None
-    status: Literal["muster", "ready", "due", "map", "eliminated", "exited"] = "muster"
+    status: Literal["muster", "ready", "due", "map", "eliminated", "exited", "refit"] = "muster"
     disrupted: bool = False
     disrupted_turn: int = 0
     unsupplied: bool = False
@@ -128,6 +129,8 @@ class TurnRecord(_Model):
         mover: the token whose path the next step extends (a token stops for good once another moves).
         engaged: engagements across each hexside this Movement phase (§7.1).
         partial: the battles a Move of this turn made a Partial Retreat from (§10.4), as the Move ended.
+        withdrawal: the Move under way is the Pass Turn's free Withdrawal Move (§4.5, §5.3); ``withdrawn``: the
+            units that made it (the turn makes no other Move); ``voided``: a Withdrawal was taken back (the same).
         stage: ``select``, ``movement``, ``combat``, ``reveal``.
     """
 
@@ -151,6 +154,9 @@ class TurnRecord(_Model):
     forced_engaged: dict[str, int] = Field(default_factory=dict)
     disengaged: dict[str, bool] = Field(default_factory=dict)
     partial: tuple[str, ...] = ()
+    withdrawal: bool = False
+    withdrawn: tuple[str, ...] = ()
+    voided: bool = False
     engaged: dict[str, int] = Field(default_factory=dict)
     stage: Literal["select", "movement", "combat", "reveal"] = "select"
 
@@ -192,6 +198,12 @@ class Fight(Pending):
 class RommelState(MachineState):
     """Everything on the table, and where in the sequence of play the game stands.
 
+    ``minefields`` are the hexes of the Minefields everybody knows (a scenario's, and hidden ones once revealed,
+    §14.2); ``mines`` each Minefield built in a Buildup by its hidden slot (``mine/<side>-<n>``, the hex), with its
+    public state (``hidden``, ``revealed``, ``dismantled``). ``networks`` are the Supply Networks frozen for the
+    Buildup under way (§16.2), ``port_use`` the Sea Redeployments through each Fortress in it (``side/place``,
+    §16.53), ``month_fortresses`` the Fortress control as the Month began (Captured Supply, §13.4).
+
     ``pack`` is the data pack in use: carried for the rules, never serialized or hashed (genesis commits to it).
     """
 
@@ -208,6 +220,10 @@ class RommelState(MachineState):
     battles: dict[str, BattleRecord] = Field(default_factory=dict)
     fortresses: dict[str, Side] = Field(default_factory=dict)
     minefields: tuple[str, ...] = ()
+    mines: dict[str, str] = Field(default_factory=dict)
+    networks: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    port_use: dict[str, int] = Field(default_factory=dict)
+    month_fortresses: dict[str, Side] = Field(default_factory=dict)
     deals: tuple[tuple[Side, int], ...] = ()
     then: Phase = "mulligan"
     redrawing: Side | None = None
