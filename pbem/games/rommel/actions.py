@@ -1,7 +1,7 @@
 """The actions of *Rommel in the Desert* (contract v2): one typed model per decision, in wire order.
 
-A secret field (``Identify.block``) defaults to None: the log carries the action without it and the engine keeps
-its value in the token's hidden slot (:meth:`pbem.games.rommel.ruleset.Rommel.secret_fields`).
+A secret field (``Identify.block``, the Minefield actions' ``hex``) defaults to None: the log carries the action
+without it and the engine keeps its value in a hidden slot (:meth:`pbem.games.rommel.ruleset.Rommel.secret_fields`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pbem.rules.contract import ActionModel
 __all__ = [
     "Advance",
     "Answer",
+    "BuildMinefield",
     "Buy",
     "Cease",
     "Challenge",
@@ -32,12 +33,18 @@ __all__ = [
     "Keep",
     "Losses",
     "Malta",
+    "MinesDone",
+    "Redeploy",
     "Redraw",
+    "Refit",
     "Regroup",
     "Replace",
+    "RevealMine",
     "RommelAction",
+    "SeaRedeploy",
     "Select",
     "StepMove",
+    "SwapMinefields",
     "Withdraw",
     "WithdrawRegroup",
     "WithdrawalVoid",
@@ -83,6 +90,58 @@ class Replace(ActionModel):
 
     action: Literal["replace"] = "replace"
     token: str = Field(title="block")
+
+
+class Redeploy(ActionModel):
+    """One Redeployment: a unit moves within the friendly Supply Network, for BP (§16.51)."""
+
+    action: Literal["redeploy"] = "redeploy"
+    token: str = Field(title="block")
+    to: str = Field(title="to hex")
+
+
+class SeaRedeploy(ActionModel):
+    """A Sea Redeployment between two controlled Ports (§16.53)."""
+
+    action: Literal["sea_redeploy"] = "sea_redeploy"
+    token: str = Field(title="block")
+    to: str = Field(title="to Port")
+
+
+class Refit(ActionModel):
+    """Return a unit to Base for Refit: off the map until the next Buildup (§16.52)."""
+
+    action: Literal["refit"] = "refit"
+    token: str = Field(title="block")
+
+
+class BuildMinefield(ActionModel):
+    """Build a hidden Minefield in the friendly Supply Network (§16.55); its hex is secret."""
+
+    action: Literal["build_minefield"] = "build_minefield"
+    hex: str | None = Field(default=None, title="hex (secret)")
+
+
+class SwapMinefields(ActionModel):
+    """Dismantle two Minefields in the friendly network to build a new hidden one at no cost (§16.55)."""
+
+    action: Literal["swap_minefields"] = "swap_minefields"
+    first: str = Field(title="Minefield dismantled")
+    second: str = Field(title="Minefield dismantled")
+    hex: str | None = Field(default=None, title="new hex (secret)")
+
+
+class RevealMine(ActionModel):
+    """Open a hidden Minefield the enemy entered in this Movement phase (§14.2)."""
+
+    action: Literal["reveal_mine"] = "reveal_mine"
+    mine: str = Field(title="Minefield")
+
+
+class MinesDone(ActionModel):
+    """Every hidden Minefield the enemy entered this Movement phase is revealed (§14.2)."""
+
+    action: Literal["mines_done"] = "mines_done"
 
 
 class Malta(ActionModel):
@@ -242,6 +301,13 @@ RommelAction = (
     | Redraw
     | Buy
     | Replace
+    | Redeploy
+    | SeaRedeploy
+    | Refit
+    | BuildMinefield
+    | SwapMinefields
+    | RevealMine
+    | MinesDone
     | EndBuildup
     | Malta
     | Challenge

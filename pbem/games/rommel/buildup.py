@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pbem.games.rommel.ledger import bp_known, bp_slot, with_bp
 from pbem.games.rommel.moves import i_tanks, known_block
+from pbem.games.rommel.redeploy import freeze_networks, return_refitted
 from pbem.games.rommel.scenarios import hand, start_dealing
 from pbem.games.rommel.state import DECK, SIDES, RommelState, Side, Token, cv_slot
 from pbem.games.rommel.supply import base_hex
@@ -20,6 +21,7 @@ __all__ = [
     "bp_known",
     "bp_slot",
     "buy_verdict",
+    "captured_supply",
     "dice_rolled",
     "early_request",
     "early_rolled",
@@ -73,11 +75,33 @@ def start_buildup(state: RommelState) -> tuple[RommelState, list[Event]]:
             "passes": 0,
             "challenge": {},
             "early_rolled": (),
+            "ledger": {},
         }
     )
     event = Event(kind="month_began", rule="16.1", data={"month": month, "arrivals": arrivals}, text=f"Month {month}")
+    new, refitted = return_refitted(new)  # notes §10.30: just after Advance Month
+    events = [event]
+    if refitted:
+        events.append(Event(kind="refit_returned", rule="16.52", data={"units": refitted}))
+    new, bonus = captured_supply(new)
+    if any(bonus.values()):
+        events.append(Event(kind="captured_supply", rule="13.4", data={"cards": bonus}))
     new, checked = buildup_check(new)
-    return new.with_rolls(request), [event, *checked]
+    return freeze_networks(new).with_rolls(request), [*events, *checked]
+
+
+def captured_supply(state: RommelState) -> tuple[RommelState, dict[str, int]]:
+    """§13.4: each Fortress a side captured in the Month just ended (held now, not held as it began; notes §10.35)
+    earns its new owner bonus cards in this Buildup's Resupply: the enemy's Port Capacity there, once a Month."""
+    bonus: dict[str, int] = dict.fromkeys(SIDES, 0)
+    for place in state.pack.map.places:
+        owner = state.fortresses.get(place.id)
+        if place.kind != "fortress" or place.port is None or owner is None:
+            continue
+        if state.month_fortresses.get(place.id) != owner:
+            bonus[owner] += place.port.allied if owner == "axis" else place.port.axis
+    update = {"bonus_cards": {s: n for s, n in bonus.items() if n}, "month_fortresses": dict(state.fortresses)}
+    return state.model_copy(update=update), bonus
 
 
 def dice_rolled(state: RommelState, dice: dict[str, tuple[int, ...]]) -> tuple[RommelState, list[Event]]:
@@ -120,7 +144,8 @@ def buy_verdict(state: RommelState, side: Side) -> Verdict:
         if DECK in state.decks
         else getattr(state.pack.scenario(state.scenario), side).initial_cards
     )
-    coming = len(hand(state, side)) + regular + state.extra_cards.get(side, 0) + 1
+    bonus = state.bonus_cards.get(side, 0)
+    coming = len(hand(state, side)) + regular + bonus + state.extra_cards.get(side, 0) + 1
     if coming > state.pack.limit("hand_limit"):
         return deny("16.6", "hand-limit", f"a hand never holds more than {state.pack.limit('hand_limit')} cards")
     return ALLOW
@@ -190,8 +215,10 @@ def end_buildup(state: RommelState, side: Side) -> RommelState:
         scenario = state.pack.scenario(state.scenario)
         deals = tuple((s, getattr(scenario, s).initial_cards + state.extra_cards.get(s, 0)) for s in state.order)
         return start_dealing(state, deals, "mulligan")
-    deals = tuple((s, monthly_cards(state, s) + state.extra_cards.get(s, 0)) for s in state.order)
-    return start_dealing(state, deals, "initiative")
+    deals = tuple(
+        (s, monthly_cards(state, s) + state.extra_cards.get(s, 0) + state.bonus_cards.get(s, 0)) for s in state.order
+    )
+    return start_dealing(state.model_copy(update={"bonus_cards": {}}), deals, "initiative")
 
 
 def pregame(state: RommelState, first: Side, bp: int) -> RommelState:
@@ -199,7 +226,8 @@ def pregame(state: RommelState, first: Side, bp: int) -> RommelState:
     order: tuple[Side, Side] = (first, "axis" if first == "allied" else "allied")
     for side in SIDES:
         state = state.with_hidden(bp_slot(side), side, bp, known=True)
-    return state.model_copy(update={"phase": "buildup", "order": order, "buildup_done": (), "extra_cards": {}})
+    state = state.model_copy(update={"phase": "buildup", "order": order, "buildup_done": (), "extra_cards": {}})
+    return freeze_networks(state)
 
 
 def early_request(state: RommelState, side: Side) -> RommelState:

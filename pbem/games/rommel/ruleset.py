@@ -16,10 +16,23 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import TypeAdapter
 
 from pbem.errors import PbemError
-from pbem.games.rommel import buildup, fights, initiative, moves, scenarios, supplycheck, turns, victory, withdrawals
+from pbem.games.rommel import (
+    buildup,
+    fights,
+    initiative,
+    minefields,
+    moves,
+    scenarios,
+    spending,
+    supplycheck,
+    turns,
+    victory,
+    withdrawals,
+)
 from pbem.games.rommel.actions import (
     Advance,
     Answer,
+    BuildMinefield,
     Buy,
     Cease,
     Challenge,
@@ -43,6 +56,7 @@ from pbem.games.rommel.actions import (
     RommelAction,
     Select,
     StepMove,
+    SwapMinefields,
     Withdraw,
     WithdrawalVoid,
     WithdrawRegroup,
@@ -50,7 +64,7 @@ from pbem.games.rommel.actions import (
 from pbem.games.rommel.data import default_pack_bytes, load_pack, pack_schema
 from pbem.games.rommel.present import RommelLook, hex_label, token_label
 from pbem.games.rommel.schema import RommelPack
-from pbem.games.rommel.state import DECK, SIDES, Claim, Fight, RommelState, Side, TurnRecord, cv_slot, unit_slot
+from pbem.games.rommel.state import DECK, SIDES, Claim, Fight, RommelState, Side, TurnRecord, cv_slot, other, unit_slot
 from pbem.games.rommel.supply import base_hex
 from pbem.kit.machine import Interrupt, Machine, Phase, action, top
 from pbem.rules.contract import (
@@ -227,7 +241,8 @@ def _redraw(state: RommelState, seat: str, act: Redraw) -> Step[RommelState]:
 
 def _first_month(state: RommelState) -> RommelState:
     """§3.2, §3.3: no Buildup and no Initiative Challenge in a scenario's first Month."""
-    state, _ = supplycheck.begin_turn(state.model_copy(update={"passes": 0}), state.first)
+    state = state.model_copy(update={"passes": 0, "month_fortresses": dict(state.fortresses)})  # §13.4
+    state, _ = supplycheck.begin_turn(state, state.first)
     return state
 
 
@@ -629,7 +644,8 @@ def _can_end_movement(state: RommelState, seat: str, act: EndMovement) -> Verdic
 
 def _ended_movement(state: RommelState, seat: str, act: EndMovement) -> Step[RommelState]:
     """§3.43: the Forced Marches announced are rolled (§6.4), then the Combat phase."""
-    turn = state.turn.model_copy(update={"stage": "combat"})
+    stage = "mines" if minefields.mines_due(state) else "combat"  # §14.2: the enemy's entered Minefields first
+    turn = state.turn.model_copy(update={"stage": stage})
     event = Event(kind="movement_ended", seat=seat, rule="3.43")
     state = state.model_copy(update={"turn": turn})
     if turn.forced:
@@ -782,6 +798,7 @@ def _advanced(state: RommelState, seat: str, act: Advance) -> Step[RommelState]:
             for name in (unit_slot(t), cv_slot(t))
             if name in state.hidden and not state.hidden[name].public
         ]
+        closed += [m for m in sorted(state.mines) if not state.hidden[m].public]  # for the audit (§14.1)
         state = state.model_copy(update={"phase": "over"})
         if closed:
             return Step(state=state.with_opening(*closed), events=tuple(events))
@@ -812,6 +829,8 @@ def _to_act(state: RommelState) -> tuple[str, ...]:
                 return ("allied",)
             return ("axis",) if "axis" not in state.challenge else ()
         case "turn":
+            if state.turn.stage == "mines":  # §14.2: the passive player reveals the Minefields entered
+                return (other(state.active),)
             return () if state.turn.stage == "reveal" else (state.active,)
         case "advance":
             return ("axis",)
@@ -827,7 +846,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         Phase("mulligan", ("keep", "redraw"), rule="18.0", to_act=_to_act),
         Phase(
             "buildup",
-            ("identify", "buy", "replace", "malta", "end_buildup"),
+            ("identify", "buy", "replace", *spending.BUILDUP, "malta", "end_buildup"),
             rule="16.0",
             to_act=_to_act,
         ),
@@ -848,6 +867,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
                 "end_movement",
                 "fight",
                 "end_combat",
+                *spending.MINES,
             ),
             rule="3.4",
             to_act=_to_act,
@@ -863,6 +883,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(Redraw, legal=lambda s, seat: [Redraw()], can=lambda s, seat, a: ALLOW, effect=_redraw),
         action(Buy, legal=_buys, can=_can_buy, effect=_bought),
         action(Replace, legal=_replaces, can=_can_replace, effect=_replaced),
+        *spending.ACTIONS,
         action(Malta, legal=lambda s, seat: [Malta()], can=_can_malta, effect=_called_malta),
         action(EndBuildup, legal=_ends, can=_can_end_buildup, effect=_ended_buildup),
         action(Challenge, legal=_challenges, can=_can_challenge, effect=_challenged),
@@ -953,7 +974,7 @@ class Rommel(Ruleset[RommelState]):
         token = action.get("token")
         if action.get("action") == "identify" and isinstance(token, str):
             return {"block": unit_slot(token)}
-        return {}
+        return spending.secret_slot(state, seat, action)
 
     def contains(self, state: RommelState, seat: str, action: Any, *, unseen: frozenset[str] = frozenset()) -> Verdict:
         act = self.typed(action)
@@ -964,6 +985,10 @@ class Rommel(Ruleset[RommelState]):
             if seat not in MACHINE.to_act(state) or "identify" not in MACHINE.allowed(state):
                 return deny("18.0", "not-now", f"{seat} does not choose units now")
             return scenarios.identify_verdict(state, _side(seat), act.token, None, unseen=True)
+        if isinstance(act, BuildMinefield | SwapMinefields) and "hex" in unseen and act.hex is None:
+            if seat not in MACHINE.to_act(state) or act.action not in MACHINE.allowed(state):
+                return deny("16.55", "not-now", f"{seat} does not build Minefields now")
+            return spending.unseen_verdict(state, seat, act)
         return MACHINE.check(state, seat, act)
 
     def apply(self, state: RommelState, seat: str, action: Any) -> Step[RommelState]:
@@ -971,6 +996,8 @@ class Rommel(Ruleset[RommelState]):
         state = state.model_copy(update={"acts": state.acts + 1})
         if isinstance(act, Identify):  # its secret field is in the slot, not in the logged action
             return _identified(state, seat, act)
+        if isinstance(act, BuildMinefield | SwapMinefields) and act.hex is None:  # the hex is in its slot
+            return spending.apply_unseen(state, seat, act)
         return MACHINE.apply(state, seat, act)
 
     def resume(self, state: RommelState, outcome: Outcome) -> Step[RommelState]:
@@ -990,7 +1017,7 @@ class Rommel(Ruleset[RommelState]):
                 new = buildup.early_request(new, seat)
             return Step(state=new, events=tuple(events))
         if outcome.opened:
-            state = _strength_claims(state, outcome.opened)
+            state = minefields.opened(_strength_claims(state, outcome.opened), outcome.opened)
             return _final(state, []) if state.phase == "over" else Step(state=state)
         state = state.model_copy(update={"deck": None})
         if outcome.revealed:

@@ -131,7 +131,8 @@ class TurnRecord(_Model):
         partial: the battles a Move of this turn made a Partial Retreat from (§10.4), as the Move ended.
         withdrawal: the Move under way is the Pass Turn's free Withdrawal Move (§4.5, §5.3); ``withdrawn``: the
             units that made it (the turn makes no other Move); ``voided``: a Withdrawal was taken back (the same).
-        stage: ``select``, ``movement``, ``combat``, ``reveal``.
+        stage: ``select``, ``movement``, ``mines`` (the passive player reveals the Minefields entered, §14.2),
+            ``combat``, ``reveal``.
     """
 
     committed: tuple[int, ...] | None = None
@@ -158,7 +159,7 @@ class TurnRecord(_Model):
     withdrawn: tuple[str, ...] = ()
     voided: bool = False
     engaged: dict[str, int] = Field(default_factory=dict)
-    stage: Literal["select", "movement", "combat", "reveal"] = "select"
+    stage: Literal["select", "movement", "mines", "combat", "reveal"] = "select"
 
 
 class FireShot(_Model):
@@ -202,7 +203,9 @@ class RommelState(MachineState):
     §14.2); ``mines`` each Minefield built in a Buildup by its hidden slot (``mine/<side>-<n>``, the hex), with its
     public state (``hidden``, ``revealed``, ``dismantled``). ``networks`` are the Supply Networks frozen for the
     Buildup under way (§16.2), ``port_use`` the Sea Redeployments through each Fortress in it (``side/place``,
-    §16.53), ``month_fortresses`` the Fortress control as the Month began (Captured Supply, §13.4).
+    §16.53), ``month_fortresses`` the Fortress control as the Month began and ``bonus_cards`` the Captured Supply
+    due at this Buildup's Resupply (§13.4); ``ledger`` counts each side's Buildup spending (``side/what``) for
+    the divulging option (§16.5).
 
     ``pack`` is the data pack in use: carried for the rules, never serialized or hashed (genesis commits to it).
     """
@@ -224,6 +227,8 @@ class RommelState(MachineState):
     networks: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     port_use: dict[str, int] = Field(default_factory=dict)
     month_fortresses: dict[str, Side] = Field(default_factory=dict)
+    bonus_cards: dict[str, int] = Field(default_factory=dict)
+    ledger: dict[str, int] = Field(default_factory=dict)
     deals: tuple[tuple[Side, int], ...] = ()
     then: Phase = "mulligan"
     redrawing: Side | None = None
