@@ -26,9 +26,11 @@ __all__ = [
     "exited",
     "finishes",
     "force_verdict",
+    "forced_step_verdict",
     "known_block",
     "max_speed",
     "need_speed",
+    "regroup_arrived",
     "settled",
     "speed_of",
     "step_verdict",
@@ -85,7 +87,7 @@ def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict
         return deny("5.1", "not-in-group", f"{token} is not in the moving group's hex {turn.move[1]}")
     if token != turn.mover and regroup and not _near(state, tok.hex, turn.move[1]):
         return deny("5.2", "not-near-command-point", f"{token} is not in or next to {turn.move[1]}")
-    if token != turn.mover and regroup and turn.mover is not None and state.tokens[turn.mover].hex != turn.destination:
+    if token != turn.mover and regroup and turn.mover is not None and not regroup_arrived(state, seat, turn.mover):
         return deny("5.2", "finish-first", f"{turn.mover} must reach {turn.destination} before another unit moves")
     if to == EXIT:
         return _exit_verdict(state, seat, token, path)
@@ -116,13 +118,26 @@ def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict
 
 
 def _regroup_can_end(state: RommelState, seat: Side, token: str, full: tuple[str, ...], destination: str) -> bool:
-    """Whether a Regroup mover stepping along ``full`` can still end in ``destination`` (an Engaging step ends it)."""
+    """Whether a Regroup mover stepping along ``full`` can still end in ``destination`` (an Engaging step ends it),
+    by its range or by a Forced March to it (§5.2 sidebar)."""
     to = full[-1]
     if to == destination:
         return True
     if any(state.tokens[t].side != seat for t in state.at(to)):
         return False
-    return can_finish(stepped(state, seat, token, to), seat, token, full, destination)
+    extra = state.pack.limit("forced_march_hexes")
+    return can_finish(stepped(state, seat, token, to), seat, token, full, destination, extra=extra)
+
+
+def regroup_arrived(state: RommelState, seat: Side, token: str) -> bool:
+    """§5.2: whether the Regroup mover ``token`` is in the destination, or next to it with a Forced March into it
+    open (§5.2 sidebar: attempted at the end of the Movement phase, §6.4)."""
+    destination = state.turn.regroup_to.get(token, state.turn.destination)
+    here = state.tokens[token].hex
+    if destination is None or here == destination:
+        return True
+    path = state.turn.paths.get(token, ())
+    return len(path) > 1 and forced_step_verdict(state, seat, token, destination).ok
 
 
 def _near(state: RommelState, here: str, command_point: str) -> bool:
@@ -205,6 +220,14 @@ def force_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdic
         return deny("6.4", "not-moved", f"{token} did not move this turn")
     if token in turn.forced:
         return deny("6.4", "already-forced", f"{token} already attempts a Forced March")
+    return forced_step_verdict(state, seat, token, to)
+
+
+def forced_step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict:
+    """§6.4: whether ``token``, at the end of its path this turn, may march one hex on to ``to``."""
+    turn = state.turn
+    path = turn.paths[token]
+    tok = state.tokens[token]
     if tok.disrupted or to not in state.pack.hex_map:
         return deny("6.4", "cannot-force", f"{token} cannot Force March to {to}")
     if any(state.tokens[t].side != seat for t in state.at(path[-1])):
@@ -238,24 +261,25 @@ def _with_left(position: Position, left: BattleRecord | None, where: str) -> Pos
 _KINDS = ("highway", "track", "trail")
 
 
-def can_finish(state: RommelState, seat: Side, token: str, path: tuple[str, ...], destination: str) -> bool:
+def can_finish(
+    state: RommelState, seat: Side, token: str, path: tuple[str, ...], destination: str, *, extra: int = 0
+) -> bool:
     """§5.2: whether ``token``, having moved along ``path`` (its start first), can still end its move in
     ``destination`` (see :func:`finishes`)."""
-    return destination in finishes(state, seat, token, path)
+    return destination in finishes(state, seat, token, path, extra=extra)
 
 
-def finishes(state: RommelState, seat: Side, token: str, path: tuple[str, ...]) -> frozenset[str]:
+def finishes(state: RommelState, seat: Side, token: str, path: tuple[str, ...], *, extra: int = 0) -> frozenset[str]:
     """Where ``token``, having moved along ``path`` (its start first), can still end its move: a continuation
     within its allowance (speed, plus the road bonus of a path wholly on roads of a kind, plus the Rommel bonus),
     over the board's step rules (passable hexsides, disengaging, the hexside limits so far), where entering an enemy
     hex ends the move and a Disengaging unit does not Engage again (§7.2). A replay that cannot see the speed uses
-    the fastest."""
+    the fastest. ``extra``: hexes beyond the allowance (a Regroup mover's Forced March, §5.2 sidebar, §6.4)."""
     pack = state.pack
     turn = state.turn
     position = _with_left(state.position(), turn.left.get(token), path[0])
-    speed = speed_of(state, token) or max_speed(state)
+    speed = (speed_of(state, token) or max_speed(state)) + extra
     key = (
-        id(pack),
         position.units,
         tuple(sorted((h, b.defender, tuple(sorted(b.crossed.items()))) for h, b in position.battles.items())),
         tuple(sorted(turn.engaged.items())),
@@ -264,18 +288,18 @@ def finishes(state: RommelState, seat: Side, token: str, path: tuple[str, ...]) 
         path,
         speed,
     )
-    known = _FINISHES.get(key)
-    if known is not None and known[0] is pack:
-        return known[1]
-    if len(_FINISHES) >= _FINISHES_KEEP:
-        _FINISHES.clear()
+    searches = pack.move_searches
+    known = searches.get(key)
+    if known is not None:
+        return known
+    if len(searches) >= _SEARCHES_KEEP:
+        searches.clear()
     found = _finishes(state, seat, token, path, position, speed)
-    _FINISHES[key] = (pack, found)
+    searches[key] = found
     return found
 
 
-_FINISHES: dict[tuple[object, ...], tuple[object, frozenset[str]]] = {}
-_FINISHES_KEEP = 4096  # searches remembered: listing Regroups asks the same ones for every candidate
+_SEARCHES_KEEP = 4096  # searches a pack remembers (RommelPack.move_searches)
 
 
 def _finishes(

@@ -474,6 +474,7 @@ def _regroup_candidates(state: RommelState, seat: str, kind: type[_R]) -> list[_
     if state.turn.stage != "movement" or state.turn.move is not None:
         return []
     found: list[_R] = []
+    forced = state.pack.limit("forced_march_hexes")  # §5.2 sidebar: a Forced March into the destination
     for rommel in [False, True] if side == "axis" else [False]:
         probe = state.model_copy(update={"turn": state.turn.model_copy(update={"rommel": rommel})})
         reach: dict[str, frozenset[str]] = {}
@@ -484,7 +485,7 @@ def _regroup_candidates(state: RommelState, seat: str, kind: type[_R]) -> list[_
             ends: set[str] = set()
             for t in movers:
                 if t not in reach:
-                    reach[t] = moves.finishes(probe, side, t, (state.tokens[t].hex or "",))
+                    reach[t] = moves.finishes(probe, side, t, (state.tokens[t].hex or "",), extra=forced)
                 ends |= reach[t]
             found.extend(kind(command_point=command_point, destination=d, rommel=rommel) for d in sorted(ends))
     return found
@@ -503,7 +504,9 @@ def _can_regroup(state: RommelState, seat: str, act: Regroup | WithdrawRegroup) 
         return deny("5.2", "enemy-command-point", f"the Command Point {act.command_point} is an enemy hex")
     probe = state.model_copy(update={"turn": state.turn.model_copy(update={"rommel": act.rommel})})
     movers = _regroup_movers(state, side, act.command_point)
-    if not any(act.destination in moves.finishes(probe, side, t, (state.tokens[t].hex or "",)) for t in movers):
+    forced = state.pack.limit("forced_march_hexes")  # §5.2 sidebar: a Forced March into the destination
+    here = {t: (state.tokens[t].hex or "",) for t in movers}
+    if not any(act.destination in moves.finishes(probe, side, t, here[t], extra=forced) for t in movers):
         return deny("5.2", "no-movers", f"no unit in or next to {act.command_point} can reach {act.destination}")
     return ALLOW
 
@@ -585,7 +588,7 @@ def _can_end_move(state: RommelState, seat: str, act: EndMove) -> Verdict:
     if not state.turn.in_move:
         return deny("5.1", "no-movers", "a Move moves at least one unit")
     if state.turn.move[0] == "regroup":
-        late = [t for t in state.turn.in_move if state.tokens[t].hex != state.turn.destination]
+        late = [t for t in state.turn.in_move if not moves.regroup_arrived(state, _side(seat), t)]
         if late:
             return deny(
                 "5.2", "not-to-destination", f"{', '.join(late)} must end the Regroup in {state.turn.destination}"
@@ -607,6 +610,7 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
         if state.turn.disengaged.get(token, False):
             tokens[token] = tokens[token].model_copy(update={"disrupted": True, "disrupted_turn": state.turn_no})
     regrouped = state.turn.in_move if state.turn.move is not None and state.turn.move[0] == "regroup" else ()
+    regroup_to = {**state.turn.regroup_to, **dict.fromkeys(regrouped, state.turn.destination or "")}
     partial = fights.partial_retreats(state.model_copy(update={"tokens": tokens}), _move_paths(state))
     update = {
         "partial": (*state.turn.partial, *(h for h in partial if h not in state.turn.partial)),
@@ -619,6 +623,7 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
         "current": (),
         "in_move": (),
         "regrouped": (*state.turn.regrouped, *regrouped),
+        "regroup_to": regroup_to,
     }
     turn = state.turn.model_copy(update=update)
     event = Event(kind="move_ended", seat=seat, rule="5.0", data={"moves": turn.moves})
@@ -639,6 +644,11 @@ def _can_end_movement(state: RommelState, seat: str, act: EndMovement) -> Verdic
         return deny("3.43", "not-movement", "this is not the Movement phase")
     if state.turn.move is not None:
         return deny("3.43", "move-under-way", "end the Move under way first")
+    short = [
+        t for t, d in sorted(state.turn.regroup_to.items()) if state.tokens[t].hex != d and t not in state.turn.forced
+    ]
+    if short:
+        return deny("5.2", "must-force", f"{short[0]} must Force March into its Regroup destination")
     return ALLOW
 
 
@@ -665,8 +675,11 @@ def _forces(state: RommelState, seat: str) -> Iterable[Force]:
 def _can_force(state: RommelState, seat: str, act: Force) -> Verdict:
     if act.token in state.turn.withdrawn:
         return deny("4.5", "withdrawn", f"{act.token} made the Pass Turn's Withdrawal: no other movement")
-    if act.token in state.turn.regrouped:  # RULING: a Regroup mover reaches its destination by its own range
+    destination = state.turn.regroup_to.get(act.token)
+    if destination is not None and state.tokens[act.token].hex == destination:
         return deny("5.2", "regrouped", f"{act.token} regrouped: it ends in the destination and marches no further")
+    if destination is not None and act.to != destination:  # §5.2 sidebar: only into the destination
+        return deny("5.2", "not-to-destination", f"{act.token} may Force March only into {destination}")
     return moves.force_verdict(state, _side(seat), act.token, act.to)
 
 
@@ -694,9 +707,15 @@ def _marched(state: RommelState, dice: tuple[int, ...]) -> Step[RommelState]:
             events.append(
                 Event(kind="forced_march", seat=side, rule="6.4", data={"unit": token, "die": die, "dst": to})
             )
-        else:
-            tok = state.tokens[token].model_copy(update={"disrupted": True, "disrupted_turn": state.turn_no})
-            state = state.model_copy(update={"tokens": {**state.tokens, token: tok}})
+        else:  # Disrupted where it stands; a Regroup mover back at its original location (§5.2 sidebar)
+            home = state.turn.paths[token][0] if token in state.turn.regroup_to else state.tokens[token].hex
+            update = {"disrupted": True, "disrupted_turn": state.turn_no, "hex": home}
+            tok = state.tokens[token].model_copy(update=update)
+            tokens = {**state.tokens, token: tok}
+            battles = dict(state.battles)
+            if token in state.turn.left and home is not None:
+                battles.setdefault(home, state.turn.left[token])
+            state = state.model_copy(update={"tokens": tokens, "battles": moves.settled(tokens, battles)})
             events.append(Event(kind="forced_march_failed", seat=side, rule="6.4", data={"unit": token, "die": die}))
     turn = state.turn.model_copy(update={"mover": None, "current": (), "forced": {}, "forced_engaged": {}})
     return Step(state=state.model_copy(update={"turn": turn}), events=tuple(events))

@@ -519,6 +519,12 @@ class RommelPack(PackModel):
         return self._land
 
     @cached_property
+    def move_searches(self) -> dict[tuple[object, ...], frozenset[str]]:
+        """Searches of where a move can still end (:func:`pbem.games.rommel.moves.finishes`), remembered for this
+        loaded pack: listing Regroups asks the same ones for every candidate. The caller bounds its size."""
+        return {}
+
+    @cached_property
     def _land(self) -> frozenset[str]:
         return frozenset(h.id for h in self.map.hexes)
 

@@ -129,6 +129,7 @@ class TurnRecord(_Model):
         mover: the token whose path the next step extends (a token stops for good once another moves).
         engaged: engagements across each hexside this Movement phase (§7.1).
         partial: the battles a Move of this turn made a Partial Retreat from (§10.4), as the Move ended.
+        regroup_to: each Regroup mover's destination (one short of it must Force March into it, §5.2 sidebar).
         withdrawal: the Move under way is the Pass Turn's free Withdrawal Move (§4.5, §5.3); ``withdrawn``: the
             units that made it (the turn makes no other Move); ``voided``: a Withdrawal was taken back (the same).
         stage: ``select``, ``movement``, ``mines`` (the passive player reveals the Minefields entered, §14.2),
@@ -148,6 +149,7 @@ class TurnRecord(_Model):
     left: dict[str, BattleRecord] = Field(default_factory=dict)
     rommel_moved: tuple[str, ...] = ()
     regrouped: tuple[str, ...] = ()
+    regroup_to: dict[str, str] = Field(default_factory=dict)
     fought: tuple[str, ...] = ()
     assault: bool = False
     skipped: bool = False

@@ -1,0 +1,64 @@
+"""Rommel: Regroup Forced Marches (§5.2 sidebar, §6.4), the Month-11 changes of the 1941-42 Campaign (18.3), the
+divulging option (§16.5), Raiders (§12.5) and where the movement searches are remembered."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.games.rommel import moves
+from pbem.games.rommel.data import default_pack_bytes, load_pack
+from tests.games.rommel.rules_driver import Table
+from tests.games.rommel.test_turn_rommel import demo
+
+
+def regroup_short(die: int) -> Table:
+    """An Axis Regroup to 1405 from the Command Point Sidi Omar 1506: the leg infantry axis-07 (speed 1) gets one
+    hex short and must Force March into the destination."""
+    table = Table("demo-1940", dice=[die])
+    table.set_up()
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "select"})
+    table.do("axis", {"action": "regroup", "command_point": "1506", "destination": "1405", "rommel": False})
+    table.do("axis", {"action": "step", "token": "axis-07", "to": "1505"})
+    table.do("axis", {"action": "step", "token": "axis-06", "to": "1505"})
+    table.do("axis", {"action": "step", "token": "axis-06", "to": "1405"})
+    table.do("axis", {"action": "end_move"})
+    assert table.refusal("axis", {"action": "end_movement"}) == ("5.2", "must-force")
+    assert table.refusal("axis", {"action": "force", "token": "axis-07", "to": "1404"}) == ("5.2", "not-to-destination")
+    assert table.refusal("axis", {"action": "force", "token": "axis-06", "to": "1404"}) == ("5.2", "regrouped")
+    table.do("axis", {"action": "force", "token": "axis-07", "to": "1405"})
+    table.do("axis", {"action": "end_movement"})
+    return table
+
+
+@pytest.mark.rule("5.2")
+def test_a_regroup_mover_may_force_march_into_the_destination() -> None:
+    table = regroup_short(4)
+    assert table.state.tokens["axis-07"].hex == "1405" and not table.state.tokens["axis-07"].disrupted
+
+
+@pytest.mark.rule("6.4")
+def test_a_failed_regroup_forced_march_disrupts_the_unit_at_its_original_location() -> None:
+    table = regroup_short(3)
+    assert table.state.tokens["axis-07"].hex == "1506" and table.state.tokens["axis-07"].disrupted
+
+
+@pytest.mark.rule("5.2")
+def test_a_regroup_mover_may_not_stop_where_no_forced_march_reaches_the_destination() -> None:
+    table = demo()
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "select"})
+    table.do("axis", {"action": "regroup", "command_point": "1506", "destination": "1405", "rommel": False})
+    assert table.refusal("axis", {"action": "step", "token": "axis-07", "to": "1607"}) == ("5.2", "not-to-destination")
+
+
+def test_movement_searches_are_remembered_by_the_loaded_pack_not_the_module() -> None:
+    table = demo()
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "select"})
+    state = table.state
+    found = moves.finishes(state, "axis", "axis-07", ("1506",))
+    assert state.pack.move_searches and found in state.pack.move_searches.values()
+    assert load_pack(default_pack_bytes()).move_searches == {}
+    mutable = [k for k, v in vars(moves).items() if isinstance(v, dict | list | set) and not k.startswith("__")]
+    assert mutable == []  # no module-global cache
