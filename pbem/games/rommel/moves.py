@@ -130,14 +130,16 @@ def _regroup_can_end(state: RommelState, seat: Side, token: str, full: tuple[str
 
 
 def regroup_arrived(state: RommelState, seat: Side, token: str) -> bool:
-    """§5.2: whether the Regroup mover ``token`` is in the destination, or next to it with a Forced March into it
-    open (§5.2 sidebar: attempted at the end of the Movement phase, §6.4)."""
+    """§5.2: whether the Regroup mover ``token`` is in the destination, or next to it beyond its range with a Forced
+    March into it open (§5.2 sidebar: attempted at the end of the Movement phase, §6.4)."""
     destination = state.turn.regroup_to.get(token, state.turn.destination)
     here = state.tokens[token].hex
     if destination is None or here == destination:
         return True
     path = state.turn.paths.get(token, ())
-    return len(path) > 1 and forced_step_verdict(state, seat, token, destination).ok
+    if len(path) < 2 or destination in finishes(state, seat, token, path):
+        return False  # not moved, or its own range still takes it there
+    return forced_step_verdict(state, seat, token, destination).ok
 
 
 def _near(state: RommelState, here: str, command_point: str) -> bool:
