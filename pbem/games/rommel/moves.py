@@ -14,6 +14,7 @@ from itertools import pairwise
 
 from pbem.games.rommel.battle import unit_speed
 from pbem.games.rommel.board import Battle, Position, check_unit_move, movement_cost, road_bonus
+from pbem.games.rommel.raiders import entry_held
 from pbem.games.rommel.state import BattleRecord, Claim, RommelState, Side, Token, other, unit_slot
 from pbem.kit.graph import StepCost
 from pbem.kit.hexes import HexId, Hexside, HexsideId
@@ -160,15 +161,19 @@ def stepped(state: RommelState, seat: Side, token: str, to: str, *, forced: bool
     enemy_there = any(state.tokens[t].side == enemy for t in state.at(to))
     battles = dict(state.battles)
     engaged = dict(turn.engaged)
+    raids = dict(turn.raids)
     if enemy_there:
         side = pack.hex_map.hexside(here, to)  # type: ignore[arg-type]
         assert side is not None
         engaged[side.id] = engaged.get(side.id, 0) + 1
         record = battles.get(to)
-        if record is None:  # an Attack (§8.2): the mover is the Attacker (§8.3)
-            fortress = any(p.hex == to and p.kind == "fortress" for p in pack.map.places)
-            record = BattleRecord(defender=enemy, attacker=seat, fortress=fortress)
-        battles[to] = record.model_copy(update={"crossed": {**record.crossed, side.id: seat}})
+        if entry_held(state, seat, token, record, side.id):  # §12.5: a Raider leaves the hexside to the enemy
+            raids[token] = side.id
+        else:
+            if record is None:  # an Attack (§8.2): the mover is the Attacker (§8.3)
+                fortress = any(p.hex == to and p.kind == "fortress" for p in pack.map.places)
+                record = BattleRecord(defender=enemy, attacker=seat, fortress=fortress)
+            battles[to] = record.model_copy(update={"crossed": {**record.crossed, side.id: seat}})
     tokens = {**state.tokens, token: tok.model_copy(update={"hex": to})}
     battles = settled(tokens, battles)
     rommel = token in turn.rommel_moved or (turn.rommel and not forced)
@@ -194,6 +199,7 @@ def stepped(state: RommelState, seat: Side, token: str, to: str, *, forced: bool
             if rommel and token not in turn.rommel_moved
             else turn.rommel_moved,
             "disengaged": disengaged,
+            "raids": raids,
         }
     )
     return state.model_copy(

@@ -22,6 +22,7 @@ from pbem.games.rommel import (
     initiative,
     minefields,
     moves,
+    raiders,
     scenarios,
     spending,
     supplycheck,
@@ -786,7 +787,9 @@ def _lost(state: RommelState, seat: str, act: Losses) -> Step[RommelState]:
 def _ended_combat(state: RommelState, seat: str, act: EndCombat) -> Step[RommelState]:
     skipped = not fights.unfought(state, _side(seat), pass_turn=False).ok  # fine only if the turn is a Pass
     state = state.model_copy(update={"turn": state.turn.model_copy(update={"skipped": skipped})})
+    state, raided = raiders.mark(state)  # §12.5: after all movement and combat, before the Final Supply Check
     state, events = supplycheck.final_check(state)
+    events = [*raided, *events]
     state = turns.end_turn(state)
     events.append(Event(kind="turn_ended", seat=seat, rule="3.48"))
     if state.deck is None:

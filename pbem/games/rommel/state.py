@@ -75,6 +75,7 @@ class Token(_Model):
             down, until the next Buildup, §16.52).
         disrupted: face down (§11).
         identified: whether its owner has chosen its identity.
+        raider: behind enemy lines, cut off from friendly supply while its battle lasts (§12.5).
     """
 
     side: Side
@@ -84,6 +85,7 @@ class Token(_Model):
     disrupted: bool = False
     disrupted_turn: int = 0
     unsupplied: bool = False
+    raider: bool = False
 
 
 class BattleRecord(_Model):
@@ -130,6 +132,7 @@ class TurnRecord(_Model):
         engaged: engagements across each hexside this Movement phase (§7.1).
         partial: the battles a Move of this turn made a Partial Retreat from (§10.4), as the Move ended.
         regroup_to: each Regroup mover's destination (one short of it must Force March into it, §5.2 sidebar).
+        raids: each Unsupplied unit that entered a battle across an enemy hexside, with the hexside (§12.5).
         withdrawal: the Move under way is the Pass Turn's free Withdrawal Move (§4.5, §5.3); ``withdrawn``: the
             units that made it (the turn makes no other Move); ``voided``: a Withdrawal was taken back (the same).
         stage: ``select``, ``movement``, ``mines`` (the passive player reveals the Minefields entered, §14.2),
@@ -150,6 +153,7 @@ class TurnRecord(_Model):
     rommel_moved: tuple[str, ...] = ()
     regrouped: tuple[str, ...] = ()
     regroup_to: dict[str, str] = Field(default_factory=dict)
+    raids: dict[str, str] = Field(default_factory=dict)
     fought: tuple[str, ...] = ()
     assault: bool = False
     skipped: bool = False

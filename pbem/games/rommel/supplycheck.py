@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pbem.games.rommel.board import hex_state
 from pbem.games.rommel.moves import settled
+from pbem.games.rommel.raiders import cut_off
 from pbem.games.rommel.state import SIDES, RommelState, Side, TurnRecord
 from pbem.games.rommel.supply import Network, fortress_lines, supply_lines
 from pbem.rules.contract import Event
@@ -55,7 +56,7 @@ def supplied(state: RommelState, side: Side) -> frozenset[str]:
             if kind == "friendly" or (kind == "battle" and record is not None and record.defender == side):
                 inside = [t for t in state.at(place.hex) if state.tokens[t].side == side and t not in found]
                 found |= set(inside[: pack.limit("oasis_supply_units")])
-    return frozenset(found)
+    return frozenset(t for t in found if not cut_off(state, t))  # §12.5: Raiders are cut off
 
 
 def initial_check(state: RommelState) -> tuple[RommelState, list[Event]]:

@@ -62,3 +62,48 @@ def test_movement_searches_are_remembered_by_the_loaded_pack_not_the_module() ->
     assert load_pack(default_pack_bytes()).move_searches == {}
     mutable = [k for k, v in vars(moves).items() if isinstance(v, dict | list | set) and not k.startswith("__")]
     assert mutable == []  # no module-global cache
+
+
+def raid(unsupplied: bool) -> Table:
+    """A battle in Sollum 1605 (the Allies defending, axis-02 in it across Ft. Capuzzo's hexside); axis-06 enters
+    it from Sidi Omar 1506 across a hexside nobody crossed (the Defender's)."""
+    from pbem.games.rommel.state import BattleRecord
+
+    table = demo()
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "select"})
+    state = table.state
+    pack = state.pack
+    capuzzo = pack.hex_map.hexside("1505", "1605")
+    assert capuzzo is not None
+    record = BattleRecord(defender="allied", attacker="axis", crossed={capuzzo.id: "axis"}, new=False)
+    tokens = dict(state.tokens)
+    tokens["axis-02"] = tokens["axis-02"].model_copy(update={"hex": "1605"})
+    tokens["axis-06"] = tokens["axis-06"].model_copy(update={"unsupplied": unsupplied})
+    table.state = state.model_copy(update={"tokens": tokens, "battles": {"1605": record}})
+    table.do("axis", {"action": "group", "origin": "1506", "rommel": False})
+    table.do("axis", {"action": "step", "token": "axis-06", "to": "1605"})
+    return table
+
+
+@pytest.mark.rule("12.5")
+def test_an_unsupplied_unit_entering_across_an_enemy_hexside_becomes_a_raider() -> None:
+    table = raid(unsupplied=True)
+    entry = table.state.pack.hex_map.hexside("1506", "1605")
+    assert entry is not None
+    assert entry.id not in table.state.battles["1605"].crossed  # the hexside stays the Defender's
+    assert table.state.turn.raids == {"axis-06": entry.id}
+    table.do("axis", {"action": "end_move"})
+    table.do("axis", {"action": "end_movement"})
+    table.do("axis", {"action": "end_combat"})
+    tok = table.state.tokens["axis-06"]
+    assert tok.raider and tok.disrupted  # cut off: Disrupted at the Final Supply Check
+    assert [e.rule for e in table.events if e.kind == "raiders_marked"] == ["12.5"]
+
+
+@pytest.mark.rule("12.5")
+def test_a_supplied_unit_makes_the_hexside_it_enters_friendly() -> None:
+    table = raid(unsupplied=False)
+    entry = table.state.pack.hex_map.hexside("1506", "1605")
+    assert entry is not None
+    assert table.state.battles["1605"].crossed[entry.id] == "axis" and table.state.turn.raids == {}

@@ -42,7 +42,7 @@ class Peaceful:
             )
 
         calm = legal if self.engage else [a for a in legal if not engages(a)]
-        enders = [a for a in calm if a["action"] in ("select", "end_movement", "end_combat", "end_move")]
+        enders = [a for a in calm if a["action"] in ("select", "end_movement", "end_combat", "end_move", "end_buildup")]
         if enders and rng.choice(range(3)) == 0:
             return rng.choice(enders)
         return rng.choice(calm)
