@@ -7,7 +7,7 @@ Sea Redeployment and Refit are :mod:`pbem.games.rommel.redeploy`; Minefields :mo
 
 from __future__ import annotations
 
-from pbem.games.rommel.ledger import bp_known, bp_slot, with_bp
+from pbem.games.rommel.ledger import bp_known, bp_slot, counted, with_bp
 from pbem.games.rommel.moves import i_tanks, known_block
 from pbem.games.rommel.redeploy import freeze_networks, return_refitted
 from pbem.games.rommel.scenarios import hand, start_dealing
@@ -23,6 +23,7 @@ __all__ = [
     "buy_verdict",
     "captured_supply",
     "dice_rolled",
+    "divulging",
     "early_request",
     "early_rolled",
     "end_buildup",
@@ -33,6 +34,7 @@ __all__ = [
     "replace_cost",
     "replace_verdict",
     "replaced",
+    "resupply",
     "start_buildup",
 ]
 
@@ -185,6 +187,7 @@ def replaced(state: RommelState, side: Side, token: str) -> RommelState:
     """The state after a Replacement step: CV up, BP down (both hidden from the opponent)."""
     cost = replace_cost(state, token)
     cv = state.hidden[cv_slot(token)]
+    state = counted(state, side, "steps", None)
     if cost is None or not cv.known:
         state = state.with_hidden(cv_slot(token), side, None, known=False)
         return with_bp(state, side, None)
@@ -194,7 +197,8 @@ def replaced(state: RommelState, side: Side, token: str) -> RommelState:
 
 def bought(state: RommelState, side: Side) -> RommelState:
     """The state after buying an extra card (§16.5)."""
-    state = with_bp(state, side, -state.pack.limit("bp_extra_card"))
+    cost = state.pack.limit("bp_extra_card")
+    state = counted(with_bp(state, side, -cost), side, "extra_cards", cost)
     return state.model_copy(update={"extra_cards": {**state.extra_cards, side: state.extra_cards.get(side, 0) + 1}})
 
 
@@ -209,8 +213,21 @@ def end_buildup(state: RommelState, side: Side) -> RommelState:
         state = state.with_hidden(bp_slot(side), side, limit, known=True)
     done = (*state.buildup_done, side)
     state = state.model_copy(update={"buildup_done": done})
+    if divulging(state):  # ❒ §16.5: the BP saved are disclosed; Resupply follows the opening (resupply)
+        return state.with_opening(bp_slot(side))
     if len(done) < len(SIDES):
         return state
+    return resupply(state)
+
+
+def divulging(state: RommelState) -> bool:
+    """Whether the ❒ option Divulging BP Expenditures (§16.5 sidebar) is in play."""
+    return state.options.get("divulge_bp") is True
+
+
+def resupply(state: RommelState) -> RommelState:
+    """§16.6: once both players ended their Buildup, the Resupply for both (one shuffle, Player 1 first; notes
+    §10.5); before the first Month (18.7), the initial hands."""
     if state.decks.get(DECK) is None:  # the pre-game Buildup (18.7): the initial hands with the extras
         scenario = state.pack.scenario(state.scenario)
         deals = tuple((s, getattr(scenario, s).initial_cards + state.extra_cards.get(s, 0)) for s in state.order)

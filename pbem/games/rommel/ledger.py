@@ -9,7 +9,10 @@ from __future__ import annotations
 from pbem.games.rommel.state import RommelState, Side
 from pbem.rules.contract import ALLOW, Verdict, deny
 
-__all__ = ["afford", "bp_known", "bp_slot", "spend", "with_bp"]
+__all__ = ["afford", "bp_known", "bp_slot", "counted", "counts", "spend", "with_bp"]
+
+RECORDED = ("redeployments", "sea_redeployments", "steps", "extra_cards", "minefields")
+"""What the Game Record Sheet counts and the divulging option discloses (§16.5 sidebar)."""
 
 
 def bp_slot(side: Side) -> str:
@@ -39,6 +42,27 @@ def afford(state: RommelState, side: Side, cost: int, what: str = "this") -> Ver
     if bp is not None and bp < cost:
         return deny("16.5", "short-of-bp", f"{what} costs {cost} BP; {side} has {bp}")
     return ALLOW
+
+
+def counted(state: RommelState, side: Side, what: str, bp: int | None) -> RommelState:
+    """The Buildup's record with one more ``what`` for ``side`` and its BP where every replay knows them (a
+    Replacement's BP depend on the hidden unit: None)."""
+    ledger = dict(state.ledger)
+    ledger[f"{side}/{what}"] = ledger.get(f"{side}/{what}", 0) + 1
+    if bp is not None:
+        ledger[f"{side}/{what}_bp"] = ledger.get(f"{side}/{what}_bp", 0) + bp
+    return state.model_copy(update={"ledger": ledger})
+
+
+def counts(state: RommelState, side: Side) -> dict[str, int]:
+    """§16.5 sidebar: ``side``'s spending this Buildup, as the divulging option discloses it (the BP of the steps
+    rebuilt follow from the BP saved, which the option opens)."""
+    out: dict[str, int] = {}
+    for what in RECORDED:
+        out[what] = state.ledger.get(f"{side}/{what}", 0)
+        if what != "steps":
+            out[f"{what}_bp"] = state.ledger.get(f"{side}/{what}_bp", 0)
+    return out
 
 
 def spend(state: RommelState, side: Side, cost: int) -> RommelState:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pbem.games.rommel.ledger import afford, spend
+from pbem.games.rommel.ledger import afford, counted, spend
 from pbem.games.rommel.moves import EXIT
 from pbem.games.rommel.redeploy import network
 from pbem.games.rommel.state import RommelState, Side, other
@@ -88,7 +88,10 @@ def build_verdict(state: RommelState, side: Side, hex_id: str | None) -> Verdict
 def built(state: RommelState, side: Side, slot: str, *, cost: bool = True) -> RommelState:
     """The state with the Minefield in ``slot`` (its hex already in the slot) built and, if ``cost``, paid for."""
     state = state.model_copy(update={"mines": {**state.mines, slot: "hidden"}})
-    return spend(state, side, state.pack.limit("bp_minefield")) if cost else state
+    if not cost:
+        return state
+    bp = state.pack.limit("bp_minefield")
+    return counted(spend(state, side, bp), side, "minefields", bp)
 
 
 def dismantlable(state: RommelState, side: Side) -> list[str]:

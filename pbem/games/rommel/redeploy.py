@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import deque
 
 from pbem.games.rommel.board import ROADS, passable
-from pbem.games.rommel.ledger import afford, spend
+from pbem.games.rommel.ledger import afford, counted, spend
 from pbem.games.rommel.moves import settled
 from pbem.games.rommel.state import SIDES, RommelState, Side, other
 from pbem.games.rommel.supply import base_hex, fortress_isolated, fortress_lines, supply_lines
@@ -134,7 +134,8 @@ def _moved(state: RommelState, token: str, to: str | None, status: str = "map") 
 
 def redeployed(state: RommelState, side: Side, token: str, to: str) -> RommelState:
     """The state after one (land) Redeployment: the unit moved, its BP spent."""
-    return spend(_moved(state, token, to), side, state.pack.limit("bp_redeployment"))
+    cost = state.pack.limit("bp_redeployment")
+    return counted(spend(_moved(state, token, to), side, cost), side, "redeployments", cost)
 
 
 # --- Sea Redeployment ------------------------------------------------------------------------------------------
@@ -215,7 +216,7 @@ def sea_redeployed(state: RommelState, side: Side, token: str, to: str) -> Romme
         if state.pack.place(place_id).port is not None:
             use[f"{side}/{place_id}"] = use.get(f"{side}/{place_id}", 0) + 1
     state = _moved(state, token, to).model_copy(update={"port_use": use})
-    return spend(state, side, cost)
+    return counted(spend(state, side, cost), side, "sea_redeployments", cost)
 
 
 # --- Return for Refit ------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from pbem.games.rommel import (
     buildup,
     fights,
     initiative,
+    ledger,
     minefields,
     moves,
     raiders,
@@ -310,7 +311,11 @@ def _can_end_buildup(state: RommelState, seat: str, act: EndBuildup) -> Verdict:
 
 def _ended_buildup(state: RommelState, seat: str, act: EndBuildup) -> Step[RommelState]:
     event = Event(kind="buildup_ended", seat=seat, rule="16.5", text=f"{seat} ends its Buildup")
-    return Step(state=buildup.end_buildup(state, _side(seat)), events=(event,))
+    events = [event]
+    if buildup.divulging(state):  # ❒ §16.5: what was spent; the BP saved are opened with the record
+        counts = ledger.counts(state, _side(seat))
+        events.append(Event(kind="buildup_divulged", seat=seat, rule="16.5", data=counts, text=f"{seat}: {counts}"))
+    return Step(state=buildup.end_buildup(state, _side(seat)), events=tuple(events))
 
 
 def _challenges(state: RommelState, seat: str) -> Iterable[Challenge]:
@@ -394,7 +399,7 @@ def _can_begin(state: RommelState, side: Side, rommel: bool, *, withdrawal: bool
             return verdict
     if turn.stage != "movement" or turn.move is not None:
         return deny("5.0", "not-now", "a Move begins in the Movement phase, after the one under way ends")
-    if turn.withdrawn or turn.voided:
+    if turn.withdrawn:
         return deny("4.5", "withdrawn", "a turn that made the free Withdrawal Move makes no other Move")
     if not withdrawal and turn.moves >= turns.moves_allowed(state):
         return deny("4.0", "option-spent", "the committed cards pay for no more Moves this turn")
@@ -949,6 +954,15 @@ class Rommel(Ruleset[RommelState]):
             choices=(False, True),
         ),
         OptionSpec(
+            id="divulge_bp",
+            description=(
+                "❒ §16.5 sidebar, Divulging BP Expenditures: at the end of each Buildup a player's BP saved and its"
+                " counts of Redeployments, steps rebuilt, Extra Supply and Minefields (not their hexes) are disclosed"
+            ),
+            default=False,
+            choices=(False, True),
+        ),
+        OptionSpec(
             id="partial_retreat_bars_fortress_combat",
             description=(
                 "notes §10.9: after the Fortress Attacker's Partial Retreat, §10.4 (no combat there this turn) wins"
@@ -1040,6 +1054,8 @@ class Rommel(Ruleset[RommelState]):
             return Step(state=new, events=tuple(events))
         if outcome.opened:
             state = minefields.opened(_strength_claims(state, outcome.opened), outcome.opened)
+            if state.phase == "buildup" and _buildup_side(state) is None:  # ❒ §16.5: disclosed, now Resupply
+                return Step(state=buildup.resupply(state))
             return _final(state, []) if state.phase == "over" else Step(state=state)
         state = state.model_copy(update={"deck": None})
         if outcome.revealed:

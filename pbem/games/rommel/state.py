@@ -134,7 +134,8 @@ class TurnRecord(_Model):
         regroup_to: each Regroup mover's destination (one short of it must Force March into it, §5.2 sidebar).
         raids: each Unsupplied unit that entered a battle across an enemy hexside, with the hexside (§12.5).
         withdrawal: the Move under way is the Pass Turn's free Withdrawal Move (§4.5, §5.3); ``withdrawn``: the
-            units that made it (the turn makes no other Move); ``voided``: a Withdrawal was taken back (the same).
+            units that made it (the turn makes no other Move); ``voided``: a Withdrawal was taken back (no other
+            Withdrawal this turn).
         stage: ``select``, ``movement``, ``mines`` (the passive player reveals the Minefields entered, §14.2),
             ``combat``, ``reveal``.
     """

@@ -7,7 +7,8 @@ Engaging), judged from the position as the Move began. The network's loss of a h
 the Move ends. Supply depends only on public facts (positions, Disruption, battles), so every replay judges alike.
 
 A Withdrawal whose units cannot reduce the network (or that its player gives up) is taken back: its units return
-where they began and the turn's free Withdrawal is spent, so a player is never left with a Move it may not end.
+where they began and the turn's free Withdrawal is spent (the Moves its cards pay for are not), so a player is never
+left with a Move it may not end.
 
 The free Withdrawal is the Pass Turn's only Move (§4.5: "no other movement"): a turn that makes it begins no other
 Move and no Forced March, and costs nothing for it at the reveal.

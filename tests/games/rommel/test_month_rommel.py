@@ -107,3 +107,53 @@ def test_a_supplied_unit_makes_the_hexside_it_enters_friendly() -> None:
     entry = table.state.pack.hex_map.hexside("1506", "1605")
     assert entry is not None
     assert table.state.battles["1605"].crossed[entry.id] == "axis" and table.state.turn.raids == {}
+
+
+@pytest.mark.rule("16.5")
+def test_the_divulging_option_discloses_the_bp_saved_and_the_spending_counts() -> None:
+    from pbem.games.rommel.buildup import bp_slot
+    from tests.games.rommel.test_redeploy_rommel import allied_buildup
+
+    table = allied_buildup(bp=40)
+    table.state = table.state.model_copy(update={"options": {**table.state.options, "divulge_bp": True}})
+    table.do("allied", {"action": "redeploy", "token": "allied-01", "to": "2205"})
+    table.do("allied", {"action": "build_minefield", "hex": "1805"})
+    table.do("allied", {"action": "end_buildup"})
+    divulged = [e for e in table.events if e.kind == "buildup_divulged"]
+    assert [e.rule for e in divulged] == ["16.5"]
+    assert divulged[0].data["redeployments"] == 1 and divulged[0].data["minefields"] == 1
+    assert divulged[0].data["minefields_bp"] == table.state.pack.limit("bp_minefield")
+    assert table.state.hidden[bp_slot("allied")].public  # the BP saved are open to the Axis
+    assert "1805" not in table.state.minefields  # never the Minefield's hex
+    while any(a["action"] == "identify" for a in table.legal("axis")):
+        table.do("axis", table.first_legal("axis", "identify"))
+    table.do("axis", {"action": "end_buildup"})
+    assert table.state.phase == "initiative" and table.state.hidden[bp_slot("axis")].public
+
+
+def campaign_month(month: int) -> Table:
+    """The 1941-42 Campaign set up, fast-forwarded to the end of Month ``month`` - 1, then advanced: the Buildup of
+    Month ``month`` (the Axis rolls lower and is Player 1)."""
+    table = Table("1941-42", dice=[1, 1, 6, 6, *[6] * 60])
+    table.set_up()
+    table.state = table.state.model_copy(update={"month": month - 1, "phase": "advance"})
+    table.do("axis", {"action": "advance"})
+    while any(a["action"] == "identify" for a in table.legal("axis")):
+        table.do("axis", table.first_legal("axis", "identify"))
+    return table
+
+
+@pytest.mark.rule("18.3")
+def test_the_campaign_month_11_brings_a_normal_buildup_three_axis_cards_and_the_malta_group() -> None:
+    from pbem.games.rommel.buildup import monthly_cards
+
+    before = campaign_month(10)
+    assert monthly_cards(before.state, "axis") == 2
+    assert before.refusal("axis", {"action": "malta"}) == ("18.6", "malta-not-yet")
+    table = campaign_month(11)
+    assert table.state.month == 11 and table.state.phase == "buildup"  # a normal Buildup, units kept as they are
+    assert monthly_cards(table.state, "axis") == 3 and monthly_cards(table.state, "allied") == 3
+    table.do("axis", {"action": "malta"})
+    assert monthly_cards(table.state, "axis") == 2  # the Malta Group's drop (as in 1942)
+    arrivals = {tok.group for tok in table.state.tokens.values() if tok.side == "allied"}
+    assert "arrival-12" in arrivals  # 1942 reinforcements check for Early Arrival at the join

@@ -92,3 +92,14 @@ def test_a_withdrawal_that_cannot_qualify_is_taken_back_and_spends_the_free_move
     assert [e.kind for e in table.events][-1] == "withdrawal_voided"
     assert table.refusal("axis", {"action": "withdraw", "origin": "1506", "rommel": False}) == ("4.5", "withdrawn")
     table.do("axis", {"action": "end_movement"})
+
+
+@pytest.mark.rule("4.5")
+def test_a_withdrawal_taken_back_leaves_the_moves_the_cards_pay_for() -> None:
+    table = demo()
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "select"})
+    table.do("axis", {"action": "withdraw", "origin": "1505", "rommel": False})
+    table.do("axis", {"action": "void_withdrawal"})
+    assert R.check(table.state, "axis", {"action": "group", "origin": "1506", "rommel": False}).ok
+    assert table.refusal("axis", {"action": "withdraw", "origin": "1506", "rommel": False}) == ("4.5", "withdrawn")
