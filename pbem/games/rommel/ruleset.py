@@ -24,6 +24,7 @@ from pbem.games.rommel import (
     minefields,
     moves,
     raiders,
+    redeploy,
     scenarios,
     spending,
     supplycheck,
@@ -819,6 +820,9 @@ def _advanced(state: RommelState, seat: str, act: Advance) -> Step[RommelState]:
     An action of its own: the Month may end at a reveal of cards, and dice cannot follow a deck operation."""
     events: list[Event] = []
     if state.month >= state.last_month:
+        state, back = redeploy.return_refitted(state)  # notes §8: units off the map refitting count (in Base)
+        if back:
+            events.append(Event(kind="refit_returned", rule="16.52", data={"units": back}))
         closed = [
             name
             for t in state.on_map()

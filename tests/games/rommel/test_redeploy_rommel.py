@@ -172,3 +172,13 @@ def test_a_captured_fortress_earns_the_enemy_port_capacity_in_cards_next_buildup
     assert twice == {"axis": 0, "allied": 0}
     held = table.state.model_copy(update={"fortresses": {bardia.id: "axis"}, "month_fortresses": {"bardia": "axis"}})
     assert captured_supply(held)[1] == {"axis": 0, "allied": 0}
+
+
+@pytest.mark.rule("16.52")
+def test_units_refitting_when_the_game_ends_are_counted_in_their_base() -> None:
+    table = allied_buildup()
+    table.do("allied", {"action": "refit", "token": "allied-02"})
+    table.state = table.state.model_copy(update={"month": table.state.last_month, "phase": "advance"})
+    table.do("axis", {"action": "advance"})
+    assert table.state.tokens["allied-02"].status == "map" and table.state.tokens["allied-02"].hex == "2605"
+    assert table.state.phase == "over" and table.state.outcome
