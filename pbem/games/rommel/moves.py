@@ -23,6 +23,7 @@ from pbem.rules.contract import ALLOW, Verdict, deny
 __all__ = [
     "EXIT",
     "can_finish",
+    "crossings",
     "exit_hexes",
     "exited",
     "finishes",
@@ -33,6 +34,7 @@ __all__ = [
     "need_speed",
     "regroup_arrived",
     "settled",
+    "short_of",
     "speed_of",
     "step_verdict",
     "stepped",
@@ -109,7 +111,7 @@ def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict
         list(full),
         rommel=turn.rommel,
         speed=known if known is not None else max_speed(state),
-        engaged={HexsideId(k): v for k, v in turn.engaged.items()},
+        engaged=crossings(state),
     )
     if not verdict.ok:
         return verdict
@@ -130,12 +132,35 @@ def _regroup_can_end(state: RommelState, seat: Side, token: str, full: tuple[str
     return can_finish(stepped(state, seat, token, to), seat, token, full, destination, extra=extra)
 
 
+def crossings(state: RommelState) -> dict[HexsideId, int]:
+    """§7.1: the Engagements across each hexside this Movement phase, the announced Forced Marches' included."""
+    turn = state.turn
+    counts = {HexsideId(k): v for k, v in turn.engaged.items()}
+    for k, v in turn.forced_engaged.items():
+        counts[HexsideId(k)] = counts.get(HexsideId(k), 0) + v
+    return counts
+
+
+def short_of(state: RommelState, seat: Side) -> list[str]:
+    """The Regroup movers of the Move under way that stopped next to the destination, beyond their range, with no
+    Forced March announced yet (§5.2 sidebar)."""
+    turn = state.turn
+    return [
+        t
+        for t in turn.in_move
+        if turn.destination is not None
+        and state.tokens[t].hex != turn.destination
+        and t not in turn.forced
+        and regroup_arrived(state, seat, t)
+    ]
+
+
 def regroup_arrived(state: RommelState, seat: Side, token: str) -> bool:
     """§5.2: whether the Regroup mover ``token`` is in the destination, or next to it beyond its range with a Forced
     March into it open (§5.2 sidebar: attempted at the end of the Movement phase, §6.4)."""
     destination = state.turn.regroup_to.get(token, state.turn.destination)
     here = state.tokens[token].hex
-    if destination is None or here == destination:
+    if destination is None or here == destination or state.turn.forced.get(token) == destination:
         return True
     path = state.turn.paths.get(token, ())
     if len(path) < 2 or destination in finishes(state, seat, token, path):
@@ -243,8 +268,7 @@ def forced_step_verdict(state: RommelState, seat: Side, token: str, to: str) -> 
     position = state.position().moved({token: (path[0],)})
     position = _with_left(position, turn.left.get(token), path[0])
     known = speed_of(state, token)
-    engaged = {HexsideId(k): v + turn.forced_engaged.get(k, 0) for k, v in turn.engaged.items()}
-    engaged |= {HexsideId(k): v for k, v in turn.forced_engaged.items() if k not in turn.engaged}
+    engaged = crossings(state)
     return check_unit_move(
         state.pack,
         position,
@@ -290,7 +314,7 @@ def finishes(state: RommelState, seat: Side, token: str, path: tuple[str, ...], 
     key = (
         position.units,
         tuple(sorted((h, b.defender, tuple(sorted(b.crossed.items()))) for h, b in position.battles.items())),
-        tuple(sorted(turn.engaged.items())),
+        tuple(sorted(crossings(state).items())),
         turn.rommel,
         token,
         path,
@@ -316,7 +340,7 @@ def _finishes(
     pack = state.pack
     turn = state.turn
     rommel = pack.limit("rommel_bonus") if turn.rommel else 0
-    cost = movement_cost(pack, position, seat, {HexsideId(k): v for k, v in turn.engaged.items()})
+    cost = movement_cost(pack, position, seat, crossings(state))
     here = HexId(path[-1])
     walked = len(path) - 1
     found: set[str] = set(pack.hex_map.reach(here, max(0, speed + rommel - walked), cost).spent)

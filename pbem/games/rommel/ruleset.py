@@ -566,17 +566,33 @@ def _can_step(state: RommelState, seat: str, act: StepMove) -> Verdict:
     return verdict
 
 
+def _announce_short(state: RommelState, side: Side, keep: str | None = None) -> tuple[RommelState, list[Event]]:
+    """§5.2 sidebar: a Regroup mover that stops next to the destination beyond its range announces its Forced March
+    into it as it stops (when another unit moves, or the Move ends), so later movers count its crossing (§7.1)."""
+    events: list[Event] = []
+    for token in moves.short_of(state, side):
+        if token != keep:
+            step = _forced(state, side, Force(token=token, to=state.turn.destination or ""))
+            state = step.state
+            events.extend(step.events)
+    return state, events
+
+
 def _stepped(state: RommelState, seat: str, act: StepMove) -> Step[RommelState]:
     side = _side(seat)
+    announced: list[Event] = []
+    if state.turn.move is not None and state.turn.move[0] == "regroup":
+        state, announced = _announce_short(state, side, keep=act.token)
     src = state.tokens[act.token].hex
     if act.to == moves.EXIT:
         state = moves.exited(state, side, act.token)
     else:
         state = moves.stepped(state, side, act.token, act.to)
     if act.to == moves.EXIT:
-        events = [Event(kind="exited", seat=seat, rule="17.1", data={"unit": act.token, "src": src})]
+        events = [*announced, Event(kind="exited", seat=seat, rule="17.1", data={"unit": act.token, "src": src})]
     else:
-        events = [Event(kind="moved", seat=seat, rule="6.0", data={"unit": act.token, "src": src, "dst": act.to})]
+        data = {"unit": act.token, "src": src, "dst": act.to}
+        events = [*announced, Event(kind="moved", seat=seat, rule="6.0", data=data)]
     taken = victory.base_taken(state) or victory.exits_won(state)
     if taken is not None:
         outcome = f"{taken} wins a Strategic Victory"
@@ -611,7 +627,11 @@ def _move_paths(state: RommelState) -> dict[str, tuple[str, ...]]:
 
 
 def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState]:
-    """§7.2: units that Disengaged are Disrupted at the end of their move."""
+    """§7.2: units that Disengaged are Disrupted at the end of their move; §5.2 sidebar: Regroup movers short of the
+    destination announce their Forced March into it."""
+    announced: list[Event] = []
+    if state.turn.move is not None and state.turn.move[0] == "regroup":
+        state, announced = _announce_short(state, _side(seat))
     tokens = dict(state.tokens)
     for token in _move_paths(state):
         if state.turn.disengaged.get(token, False):
@@ -634,7 +654,7 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
     }
     turn = state.turn.model_copy(update=update)
     event = Event(kind="move_ended", seat=seat, rule="5.0", data={"moves": turn.moves})
-    return Step(state=state.model_copy(update={"turn": turn, "tokens": tokens}), events=(event,))
+    return Step(state=state.model_copy(update={"turn": turn, "tokens": tokens}), events=(*announced, event))
 
 
 def _voided(state: RommelState, seat: str, act: WithdrawalVoid) -> Step[RommelState]:
@@ -651,11 +671,6 @@ def _can_end_movement(state: RommelState, seat: str, act: EndMovement) -> Verdic
         return deny("3.43", "not-movement", "this is not the Movement phase")
     if state.turn.move is not None:
         return deny("3.43", "move-under-way", "end the Move under way first")
-    short = [
-        t for t, d in sorted(state.turn.regroup_to.items()) if state.tokens[t].hex != d and t not in state.turn.forced
-    ]
-    if short:
-        return deny("5.2", "must-force", f"{short[0]} must Force March into its Regroup destination")
     return ALLOW
 
 

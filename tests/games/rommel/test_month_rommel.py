@@ -22,11 +22,13 @@ def regroup_short(die: int) -> Table:
     table.do("axis", {"action": "step", "token": "axis-07", "to": "1505"})
     table.do("axis", {"action": "step", "token": "axis-06", "to": "1505"})
     table.do("axis", {"action": "step", "token": "axis-06", "to": "1405"})
+    # axis-07 stopped short as axis-06 moved: its Forced March into 1405 is announced, counting its crossing
+    assert table.state.turn.forced == {"axis-07": "1405"}
+    assert [e.rule for e in table.events if e.kind == "forced_march_announced"] == ["6.4"]
     table.do("axis", {"action": "end_move"})
-    assert table.refusal("axis", {"action": "end_movement"}) == ("5.2", "must-force")
     assert table.refusal("axis", {"action": "force", "token": "axis-07", "to": "1404"}) == ("5.2", "not-to-destination")
+    assert table.refusal("axis", {"action": "force", "token": "axis-07", "to": "1405"}) == ("6.4", "already-forced")
     assert table.refusal("axis", {"action": "force", "token": "axis-06", "to": "1404"}) == ("5.2", "regrouped")
-    table.do("axis", {"action": "force", "token": "axis-07", "to": "1405"})
     table.do("axis", {"action": "end_movement"})
     return table
 
