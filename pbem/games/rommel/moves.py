@@ -22,6 +22,7 @@ from pbem.rules.contract import ALLOW, Verdict, deny
 
 __all__ = [
     "EXIT",
+    "SEARCHES_KEEP",
     "can_finish",
     "crossings",
     "exit_hexes",
@@ -324,14 +325,14 @@ def finishes(state: RommelState, seat: Side, token: str, path: tuple[str, ...], 
     known = searches.get(key)
     if known is not None:
         return known
-    if len(searches) >= _SEARCHES_KEEP:
+    if len(searches) >= SEARCHES_KEEP:
         searches.clear()
     found = _finishes(state, seat, token, path, position, speed)
     searches[key] = found
     return found
 
 
-_SEARCHES_KEEP = 4096  # searches a pack remembers (RommelPack.move_searches)
+SEARCHES_KEEP = 4096  # searches a pack remembers (RommelPack.move_searches)
 
 
 def _finishes(

@@ -24,7 +24,7 @@ from collections import deque
 
 from pbem.games.rommel.board import ROADS, passable
 from pbem.games.rommel.ledger import afford, counted, spend
-from pbem.games.rommel.moves import settled
+from pbem.games.rommel.moves import SEARCHES_KEEP, settled
 from pbem.games.rommel.state import SIDES, RommelState, Side, other
 from pbem.games.rommel.supply import base_hex, fortress_isolated, fortress_lines, supply_lines
 from pbem.kit.graph import Cost, StepCost
@@ -84,6 +84,10 @@ def redeploy_reach(state: RommelState, side: Side, token: str) -> frozenset[str]
     if here is None:
         return frozenset()
     allowed = _open_hexes(state, side)
+    key = ("redeploy", here, allowed)
+    known = pack.move_searches.get(key)
+    if known is not None:  # every candidate of a listing asks again
+        return known
     hexes = pack.limit("redeployment_hexes")
 
     def step(a: HexId, b: HexId, side_: Hexside) -> StepCost:
@@ -99,7 +103,10 @@ def redeploy_reach(state: RommelState, side: Side, token: str) -> frozenset[str]
 
         found |= set(pack.hex_map.reach(HexId(here), hexes + bonus, on_road).spent)
     found.discard(here)
-    return frozenset(found)
+    if len(pack.move_searches) >= SEARCHES_KEEP:
+        pack.move_searches.clear()
+    reach = pack.move_searches[key] = frozenset(found)
+    return reach
 
 
 def _movable(state: RommelState, side: Side, token: str, rule: str) -> Verdict:

@@ -520,8 +520,9 @@ class RommelPack(PackModel):
 
     @cached_property
     def move_searches(self) -> dict[tuple[object, ...], frozenset[str]]:
-        """Searches of where a move can still end (:func:`pbem.games.rommel.moves.finishes`), remembered for this
-        loaded pack: listing Regroups asks the same ones for every candidate. The caller bounds its size."""
+        """Searches of where a move can still end (:func:`pbem.games.rommel.moves.finishes`, a Redeployment's reach),
+        remembered for this loaded pack: listing Regroups asks the same ones for every candidate. Its users clear it
+        at ``moves.SEARCHES_KEEP`` entries."""
         return {}
 
     @cached_property
