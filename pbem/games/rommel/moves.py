@@ -129,7 +129,7 @@ def _regroup_can_end(state: RommelState, seat: Side, token: str, full: tuple[str
         return True
     if any(state.tokens[t].side != seat for t in state.at(to)):
         return False
-    extra = state.pack.limit("forced_march_hexes")
+    extra = 0 if state.turn.withdrawal else state.pack.limit("forced_march_hexes")  # §4.5: no other movement
     return can_finish(stepped(state, seat, token, to), seat, token, full, destination, extra=extra)
 
 
@@ -163,6 +163,8 @@ def regroup_arrived(state: RommelState, seat: Side, token: str) -> bool:
     here = state.tokens[token].hex
     if destination is None or here == destination or state.turn.forced.get(token) == destination:
         return True
+    if state.turn.withdrawal:  # §4.5: a Withdrawal makes no Forced March
+        return False
     path = state.turn.paths.get(token, ())
     if len(path) < 2 or destination in finishes(state, seat, token, path):
         return False  # not moved, or its own range still takes it there

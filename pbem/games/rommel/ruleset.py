@@ -481,7 +481,7 @@ def _regroup_candidates(state: RommelState, seat: str, kind: type[_R]) -> list[_
     if state.turn.stage != "movement" or state.turn.move is not None:
         return []
     found: list[_R] = []
-    forced = state.pack.limit("forced_march_hexes")  # §5.2 sidebar: a Forced March into the destination
+    forced = 0 if kind is WithdrawRegroup else state.pack.limit("forced_march_hexes")  # §5.2 sidebar, §4.5
     for rommel in [False, True] if side == "axis" else [False]:
         probe = state.model_copy(update={"turn": state.turn.model_copy(update={"rommel": rommel})})
         reach: dict[str, frozenset[str]] = {}
@@ -511,7 +511,7 @@ def _can_regroup(state: RommelState, seat: str, act: Regroup | WithdrawRegroup) 
         return deny("5.2", "enemy-command-point", f"the Command Point {act.command_point} is an enemy hex")
     probe = state.model_copy(update={"turn": state.turn.model_copy(update={"rommel": act.rommel})})
     movers = _regroup_movers(state, side, act.command_point)
-    forced = state.pack.limit("forced_march_hexes")  # §5.2 sidebar: a Forced March into the destination
+    forced = 0 if isinstance(act, WithdrawRegroup) else state.pack.limit("forced_march_hexes")  # §5.2 sidebar
     here = {t: (state.tokens[t].hex or "",) for t in movers}
     if not any(act.destination in moves.finishes(probe, side, t, here[t], extra=forced) for t in movers):
         return deny("5.2", "no-movers", f"no unit in or next to {act.command_point} can reach {act.destination}")

@@ -103,3 +103,12 @@ def test_a_withdrawal_taken_back_leaves_the_moves_the_cards_pay_for() -> None:
     table.do("axis", {"action": "void_withdrawal"})
     assert R.check(table.state, "axis", {"action": "group", "origin": "1506", "rommel": False}).ok
     assert table.refusal("axis", {"action": "withdraw", "origin": "1506", "rommel": False}) == ("4.5", "withdrawn")
+
+
+@pytest.mark.rule("4.5")
+def test_a_regroup_withdrawal_makes_no_forced_march_into_its_destination() -> None:
+    table = demo()
+    table.do("axis", {"action": "select"})
+    table.do("axis", {"action": "withdraw_regroup", "command_point": "1506", "destination": "1405", "rommel": False})
+    # the leg infantry axis-07 reaches 1405 only by a Forced March, which a Withdrawal never makes
+    assert table.refusal("axis", {"action": "step", "token": "axis-07", "to": "1505"}) == ("5.2", "not-to-destination")
