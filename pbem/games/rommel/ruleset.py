@@ -1073,7 +1073,7 @@ class Rommel(Ruleset[RommelState]):
             return Step(state=new, events=tuple(events))
         if outcome.opened:
             state = minefields.opened(_strength_claims(state, outcome.opened), outcome.opened)
-            if state.phase == "buildup" and _buildup_side(state) is None:  # ❒ §16.5: disclosed, now Resupply
+            if state.phase == "buildup" and buildup.divulging(state) and _buildup_side(state) is None:  # ❒ §16.5
                 return Step(state=buildup.resupply(state))
             return _final(state, []) if state.phase == "over" else Step(state=state)
         state = state.model_copy(update={"deck": None})
@@ -1158,9 +1158,14 @@ class Rommel(Ruleset[RommelState]):
             "deck": 0 if deck is None else deck.size,
             "hands": {s: len(scenarios.hand(state, s)) for s in SIDES},
             "battles": sorted(state.battles),
+            "minefields": sorted(set(state.minefields)),
         }
         if viewer in SIDES and deck is not None:
             facts["hand"] = list(deck.hand(viewer, viewer))
+        if viewer in SIDES:  # its own Minefields not yet revealed (§14.1: noted in secret)
+            side = _side(viewer)
+            hexes = (minefields.mine_hex(state, m) for m in minefields.hidden_mines(state, side))
+            facts["own_minefields"] = sorted(h for h in hexes if h is not None)
         summary = state.outcome or f"Month {state.month}, {state.phase}: {', '.join(self.to_act(state)) or 'waiting'}"
         return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
 

@@ -114,3 +114,14 @@ def test_no_minefield_stage_when_the_enemy_entered_none_of_its_hexes_or_has_none
     table.do("axis", {"action": "end_movement"})
     assert table.state.turn.stage == "combat"
     assert table.refusal("allied", {"action": "mines_done"}) == ("3.0", "not-your-turn")
+
+
+@pytest.mark.rule("14.1")
+def test_a_minefield_is_in_its_builders_view_only_until_revealed() -> None:
+    table = entered_sidi_omar_neighbour()
+    assert R.view(table.state, "allied").facts["own_minefields"] == ["1606", "2205"]
+    assert R.view(table.state, "axis").facts["own_minefields"] == []
+    assert R.view(table.state, "axis").facts["minefields"] == []
+    table.do("allied", {"action": "reveal_mine", "mine": "mine/allied-1"})
+    assert R.view(table.state, "axis").facts["minefields"] == ["1606"]
+    assert R.view(table.state, "allied").facts["own_minefields"] == ["2205"]
