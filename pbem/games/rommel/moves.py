@@ -166,8 +166,10 @@ def regroup_arrived(state: RommelState, seat: Side, token: str) -> bool:
     if state.turn.withdrawal:  # §4.5: a Withdrawal makes no Forced March
         return False
     path = state.turn.paths.get(token, ())
-    if len(path) < 2 or destination in finishes(state, seat, token, path):
-        return False  # not moved, or its own range still takes it there
+    if len(path) < 2:
+        return False
+    if speed_of(state, token) is not None and destination in finishes(state, seat, token, path):
+        return False  # its own range still takes it there (judged where its speed is seen: the audit's claim)
     return forced_step_verdict(state, seat, token, destination).ok
 
 
