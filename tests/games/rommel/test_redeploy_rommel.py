@@ -182,3 +182,16 @@ def test_units_refitting_when_the_game_ends_are_counted_in_their_base() -> None:
     table.do("axis", {"action": "advance"})
     assert table.state.tokens["allied-02"].status == "map" and table.state.tokens["allied-02"].hex == "2605"
     assert table.state.phase == "over" and table.state.outcome
+
+
+@pytest.mark.rule("16.53")
+def test_the_axis_may_not_sail_from_a_besieged_port() -> None:
+    table = allied_buildup()
+    table.do("allied", {"action": "end_buildup"})
+    while any(a["action"] == "identify" for a in table.legal("axis")):
+        table.do("axis", table.first_legal("axis", "identify"))
+    # Bardia (1504) has the Allies next door in Sollum (1605): besieged
+    assert table.refusal("axis", {"action": "sea_redeploy", "token": "axis-01", "to": "0108"}) == (
+        "16.53",
+        "besieged",
+    )
