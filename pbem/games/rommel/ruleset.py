@@ -478,8 +478,8 @@ def _withdraws(state: RommelState, seat: str) -> Iterable[Withdraw]:
 
 def _regroup_candidates(state: RommelState, seat: str, kind: type[_R]) -> list[_R]:
     side = _side(seat)
-    if state.turn.stage != "movement" or state.turn.move is not None:
-        return []
+    if not _can_begin(state, side, False, withdrawal=kind is WithdrawRegroup).ok:
+        return []  # no Move of this kind may begin now: spare the searches
     found: list[_R] = []
     forced = 0 if kind is WithdrawRegroup else state.pack.limit("forced_march_hexes")  # §5.2 sidebar, §4.5
     for rommel in [False, True] if side == "axis" else [False]:
