@@ -21,6 +21,7 @@ __all__ = [
     "Challenge",
     "Commit",
     "Deploy",
+    "Discard",
     "EndBuildup",
     "EndCombat",
     "EndMove",
@@ -142,6 +143,13 @@ class MinesDone(ActionModel):
     """Every hidden Minefield the enemy entered this Movement phase is revealed (§14.2)."""
 
     action: Literal["mines_done"] = "mines_done"
+
+
+class Discard(ActionModel):
+    """Discard a dummy Supply Card of the hand, shown face up; it returns to the deck at Resupply (§16.6)."""
+
+    action: Literal["discard"] = "discard"
+    card: int = Field(title="card (hand position)")
 
 
 class Malta(ActionModel):
@@ -306,6 +314,7 @@ RommelAction = (
     | Refit
     | BuildMinefield
     | SwapMinefields
+    | Discard
     | RevealMine
     | MinesDone
     | EndBuildup

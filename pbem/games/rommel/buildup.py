@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from pbem.games.rommel.ledger import bp_known, bp_slot, counted, with_bp
 from pbem.games.rommel.moves import i_tanks, known_block
+from pbem.games.rommel.options import is_real
 from pbem.games.rommel.redeploy import freeze_networks, return_refitted
 from pbem.games.rommel.scenarios import hand, start_dealing
 from pbem.games.rommel.state import DECK, SIDES, RommelState, Side, Token, cv_slot
 from pbem.games.rommel.supply import base_hex
 from pbem.games.rommel.supplycheck import buildup_check
-from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
+from pbem.rules.contract import ALLOW, DeckRequest, Event, RollRequest, RollSpec, Verdict, deny
 
 __all__ = [
     "bought",
@@ -23,6 +24,8 @@ __all__ = [
     "buy_verdict",
     "captured_supply",
     "dice_rolled",
+    "discard_verdict",
+    "discarded",
     "divulging",
     "early_request",
     "early_rolled",
@@ -276,6 +279,23 @@ def early_rolled(state: RommelState, side: Side, dice: tuple[int, ...]) -> tuple
         text=f"{side}: {len(early)} of {len(due)} units arrive early",
     )
     return state.model_copy(update={"tokens": tokens}), [event]
+
+
+def discard_verdict(state: RommelState, side: Side, card: int) -> Verdict:
+    """§16.6: a dummy card of the hand may be discarded before Resupply (its owner's replay sees which are real;
+    the card is shown face up, so every replay sees it at once)."""
+    cards = hand(state, side)
+    if not 0 <= card < len(cards):
+        return deny("16.6", "not-held", f"{side} holds no card at position {card}")
+    value = cards[card]
+    if value is not None and is_real(state.pack, value):
+        return deny("16.6", "real-card", "only dummy cards are discarded")
+    return ALLOW
+
+
+def discarded(state: RommelState, side: Side, card: int) -> RommelState:
+    """The card at ``card`` of ``side``'s hand shown face up (the deck protocol); the shuffle takes it back."""
+    return state.with_deck(DeckRequest(deck=DECK, op="reveal", seat=side, hand=(card,)))
 
 
 def malta_verdict(state: RommelState, side: Side) -> Verdict:

@@ -41,6 +41,7 @@ from pbem.games.rommel.actions import (
     Challenge,
     Commit,
     Deploy,
+    Discard,
     EndBuildup,
     EndCombat,
     EndMove,
@@ -65,6 +66,7 @@ from pbem.games.rommel.actions import (
     WithdrawRegroup,
 )
 from pbem.games.rommel.data import default_pack_bytes, load_pack, pack_schema
+from pbem.games.rommel.options import is_real
 from pbem.games.rommel.present import RommelLook, hex_label, token_label
 from pbem.games.rommel.schema import RommelPack
 from pbem.games.rommel.state import DECK, SIDES, Claim, Fight, RommelState, Side, TurnRecord, cv_slot, other, unit_slot
@@ -287,6 +289,21 @@ def _can_replace(state: RommelState, seat: str, act: Replace) -> Verdict:
 def _replaced(state: RommelState, seat: str, act: Replace) -> Step[RommelState]:
     event = Event(kind="unit_replaced", seat=seat, rule="16.54", data={"unit": act.token}, text=f"{act.token} rebuilt")
     return Step(state=buildup.replaced(state, _side(seat), act.token), events=(event,))
+
+
+def _discards(state: RommelState, seat: str) -> Iterable[Discard]:
+    return [Discard(card=i) for i in range(len(scenarios.hand(state, _side(seat))))]
+
+
+def _can_discard(state: RommelState, seat: str, act: Discard) -> Verdict:
+    if scenarios.next_token(state, _side(seat)) is not None:
+        return deny("16.4", "muster-first", "choose the arriving units first")
+    return buildup.discard_verdict(state, _side(seat), act.card)
+
+
+def _discarded(state: RommelState, seat: str, act: Discard) -> Step[RommelState]:
+    event = Event(kind="dummy_discarded", seat=seat, rule="16.6", text=f"{seat} discards a dummy card face up")
+    return Step(state=buildup.discarded(state, _side(seat), act.card), events=(event,))
 
 
 def _can_malta(state: RommelState, seat: str, act: Malta) -> Verdict:
@@ -892,7 +909,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         Phase("mulligan", ("keep", "redraw"), rule="18.0", to_act=_to_act),
         Phase(
             "buildup",
-            ("identify", "buy", "replace", *spending.BUILDUP, "malta", "end_buildup"),
+            ("identify", "buy", "replace", *spending.BUILDUP, "discard", "malta", "end_buildup"),
             rule="16.0",
             to_act=_to_act,
         ),
@@ -930,6 +947,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(Buy, legal=_buys, can=_can_buy, effect=_bought),
         action(Replace, legal=_replaces, can=_can_replace, effect=_replaced),
         *spending.ACTIONS,
+        action(Discard, legal=_discards, can=_can_discard, effect=_discarded),
         action(Malta, legal=lambda s, seat: [Malta()], can=_can_malta, effect=_called_malta),
         action(EndBuildup, legal=_ends, can=_can_end_buildup, effect=_ended_buildup),
         action(Challenge, legal=_challenges, can=_can_challenge, effect=_challenged),
@@ -1096,6 +1114,10 @@ class Rommel(Ruleset[RommelState]):
         if state.phase == "initiative":
             new, events = initiative.initiative_revealed(state, cards)
             return Step(state=new, events=tuple(events))
+        if state.phase == "buildup":  # §16.6: a dummy discarded, face up until the Resupply shuffle
+            real = [c for c in cards if is_real(state.pack, c)]
+            data = {"cards": list(cards), "real": len(real)}
+            return Step(state=state, events=(Event(kind="card_shown", rule="16.6", data=data),))
         new, events = turns.revealed(state, cards)
         return _after_turn(new, events)
 
