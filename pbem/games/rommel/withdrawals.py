@@ -16,7 +16,7 @@ Move and no Forced March, and costs nothing for it at the reveal.
 
 from __future__ import annotations
 
-from pbem.games.rommel.moves import settled
+from pbem.games.rommel.moves import EXIT, settled
 from pbem.games.rommel.state import RommelState, Side
 from pbem.games.rommel.supply import check_withdrawal
 from pbem.games.rommel.supplycheck import fortress_assigned
@@ -61,6 +61,8 @@ def _check(state: RommelState, side: Side, paths: dict[str, tuple[str, ...]]) ->
 def step_verdict(state: RommelState, side: Side, token: str, to: str) -> Verdict:
     """§5.3 conditions 1, 2 and 4, and no Engaging, for ``token`` stepping on to ``to`` in the Withdrawal under
     way (the network's reduction is judged when the Move ends)."""
+    if to == EXIT:  # the enemy map-end is never back towards one's own source
+        return deny("5.3", "away-from-base", f"{token} would leave the map at the enemy end")
     turn = state.turn
     here = state.tokens[token].hex
     path = turn.current if token == turn.mover else (here or "",)

@@ -112,3 +112,17 @@ def test_a_regroup_withdrawal_makes_no_forced_march_into_its_destination() -> No
     table.do("axis", {"action": "withdraw_regroup", "command_point": "1506", "destination": "1405", "rommel": False})
     # the leg infantry axis-07 reaches 1405 only by a Forced March, which a Withdrawal never makes
     assert table.refusal("axis", {"action": "step", "token": "axis-07", "to": "1505"}) == ("5.2", "not-to-destination")
+
+
+@pytest.mark.rule("5.3")
+def test_a_withdrawal_never_leaves_the_map_at_the_enemy_end() -> None:
+    from pbem.games.rommel import moves
+
+    table = demo()
+    table.do("axis", {"action": "select"})
+    table.do("axis", {"action": "withdraw", "origin": "1506", "rommel": False})
+    edge = sorted(moves.exit_hexes(table.state, "axis"))[0]  # as if Sidi Omar's group stood on the enemy map-end
+    tok = table.state.tokens["axis-06"].model_copy(update={"hex": edge})
+    turn = table.state.turn.model_copy(update={"move": ("group", edge)})
+    table.state = table.state.model_copy(update={"tokens": {**table.state.tokens, "axis-06": tok}, "turn": turn})
+    assert table.refusal("axis", {"action": "step", "token": "axis-06", "to": "exit"}) == ("5.3", "away-from-base")
