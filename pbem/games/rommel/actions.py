@@ -1,7 +1,7 @@
 """The actions of *Rommel in the Desert* (contract v2): one typed model per decision, in wire order.
 
-A secret field (``Identify.block``) defaults to None: the log carries the action without it and the engine keeps
-its value in the token's hidden slot (:meth:`pbem.games.rommel.ruleset.Rommel.secret_fields`).
+A secret field (``Identify.block``, the Minefield actions' ``hex``) defaults to None: the log carries the action
+without it and the engine keeps its value in a hidden slot (:meth:`pbem.games.rommel.ruleset.Rommel.secret_fields`).
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ from pbem.rules.contract import ActionModel
 __all__ = [
     "Advance",
     "Answer",
+    "BuildMinefield",
     "Buy",
     "Cease",
     "Challenge",
     "Commit",
     "Deploy",
+    "Discard",
     "EndBuildup",
     "EndCombat",
     "EndMove",
@@ -32,12 +34,21 @@ __all__ = [
     "Keep",
     "Losses",
     "Malta",
+    "MinesDone",
+    "Redeploy",
     "Redraw",
+    "Refit",
     "Regroup",
     "Replace",
+    "RevealMine",
     "RommelAction",
+    "SeaRedeploy",
     "Select",
     "StepMove",
+    "SwapMinefields",
+    "Withdraw",
+    "WithdrawRegroup",
+    "WithdrawalVoid",
 ]
 
 
@@ -80,6 +91,65 @@ class Replace(ActionModel):
 
     action: Literal["replace"] = "replace"
     token: str = Field(title="block")
+
+
+class Redeploy(ActionModel):
+    """One Redeployment: a unit moves within the friendly Supply Network, for BP (§16.51)."""
+
+    action: Literal["redeploy"] = "redeploy"
+    token: str = Field(title="block")
+    to: str = Field(title="to hex")
+
+
+class SeaRedeploy(ActionModel):
+    """A Sea Redeployment between two controlled Ports (§16.53)."""
+
+    action: Literal["sea_redeploy"] = "sea_redeploy"
+    token: str = Field(title="block")
+    to: str = Field(title="to Port")
+
+
+class Refit(ActionModel):
+    """Return a unit to Base for Refit: off the map until the next Buildup (§16.52)."""
+
+    action: Literal["refit"] = "refit"
+    token: str = Field(title="block")
+
+
+class BuildMinefield(ActionModel):
+    """Build a hidden Minefield in the friendly Supply Network (§16.55); its hex is secret."""
+
+    action: Literal["build_minefield"] = "build_minefield"
+    hex: str | None = Field(default=None, title="hex (secret)")
+
+
+class SwapMinefields(ActionModel):
+    """Dismantle two Minefields in the friendly network to build a new hidden one at no cost (§16.55)."""
+
+    action: Literal["swap_minefields"] = "swap_minefields"
+    first: str = Field(title="Minefield dismantled")
+    second: str = Field(title="Minefield dismantled")
+    hex: str | None = Field(default=None, title="new hex (secret)")
+
+
+class RevealMine(ActionModel):
+    """Open a hidden Minefield the enemy entered in this Movement phase (§14.2)."""
+
+    action: Literal["reveal_mine"] = "reveal_mine"
+    mine: str = Field(title="Minefield")
+
+
+class MinesDone(ActionModel):
+    """Every hidden Minefield the enemy entered this Movement phase is revealed (§14.2)."""
+
+    action: Literal["mines_done"] = "mines_done"
+
+
+class Discard(ActionModel):
+    """Discard a dummy Supply Card of the hand, shown face up; it returns to the deck at Resupply (§16.6)."""
+
+    action: Literal["discard"] = "discard"
+    card: int = Field(title="card (hand position)")
 
 
 class Malta(ActionModel):
@@ -136,6 +206,30 @@ class Regroup(ActionModel):
     command_point: str = Field(title="Command Point")
     destination: str = Field(title="destination hex")
     rommel: bool = Field(title="Rommel bonus")
+
+
+class Withdraw(ActionModel):
+    """Begin the Pass Turn's free Withdrawal Move as a Group Move from ``origin`` (§4.5, §5.3)."""
+
+    action: Literal["withdraw"] = "withdraw"
+    origin: str = Field(title="from hex")
+    rommel: bool = Field(title="Rommel bonus")
+
+
+class WithdrawRegroup(ActionModel):
+    """Begin the Pass Turn's free Withdrawal Move as a Regroup Move (§4.5, §5.2, §5.3)."""
+
+    action: Literal["withdraw_regroup"] = "withdraw_regroup"
+    command_point: str = Field(title="Command Point")
+    destination: str = Field(title="destination hex")
+    rommel: bool = Field(title="Rommel bonus")
+
+
+class WithdrawalVoid(ActionModel):
+    """Take back a Withdrawal Move that cannot qualify (§5.3): its units return where they began, and the turn's
+    free Withdrawal is spent."""
+
+    action: Literal["void_withdrawal"] = "void_withdrawal"
 
 
 class StepMove(ActionModel):
@@ -215,6 +309,14 @@ RommelAction = (
     | Redraw
     | Buy
     | Replace
+    | Redeploy
+    | SeaRedeploy
+    | Refit
+    | BuildMinefield
+    | SwapMinefields
+    | Discard
+    | RevealMine
+    | MinesDone
     | EndBuildup
     | Malta
     | Challenge
@@ -223,6 +325,9 @@ RommelAction = (
     | Select
     | GroupMove
     | Regroup
+    | Withdraw
+    | WithdrawRegroup
+    | WithdrawalVoid
     | StepMove
     | EndMove
     | Force

@@ -1,26 +1,32 @@
 """The Buildup (§16): Advance Month, BP dice, reinforcements, BP spent on Replacements and Extra Supply, saving,
 and Resupply from the shared deck.
 
-Each side's Buildup Points are a hidden value owned by that side (slot ``bp/<side>``): the dice are public, but
-what a player spends on Replacements depends on hidden unit types, so the balance is known to its owner only; a
-replay that cannot see it allows a purchase and the audit checks it.
+Each side's Buildup Points are a hidden value owned by that side (:mod:`pbem.games.rommel.ledger`). Redeployment,
+Sea Redeployment and Refit are :mod:`pbem.games.rommel.redeploy`; Minefields :mod:`pbem.games.rommel.minefields`.
 """
 
 from __future__ import annotations
 
+from pbem.games.rommel.ledger import bp_known, bp_slot, counted, with_bp
 from pbem.games.rommel.moves import i_tanks, known_block
+from pbem.games.rommel.options import is_real
+from pbem.games.rommel.redeploy import freeze_networks, return_refitted
 from pbem.games.rommel.scenarios import hand, start_dealing
 from pbem.games.rommel.state import DECK, SIDES, RommelState, Side, Token, cv_slot
 from pbem.games.rommel.supply import base_hex
 from pbem.games.rommel.supplycheck import buildup_check
-from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
+from pbem.rules.contract import ALLOW, DeckRequest, Event, RollRequest, RollSpec, Verdict, deny
 
 __all__ = [
     "bought",
     "bp_known",
     "bp_slot",
     "buy_verdict",
+    "captured_supply",
     "dice_rolled",
+    "discard_verdict",
+    "discarded",
+    "divulging",
     "early_request",
     "early_rolled",
     "end_buildup",
@@ -31,29 +37,9 @@ __all__ = [
     "replace_cost",
     "replace_verdict",
     "replaced",
+    "resupply",
     "start_buildup",
 ]
-
-
-def bp_slot(side: Side) -> str:
-    """The hidden slot of ``side``'s Buildup Points."""
-    return f"bp/{side}"
-
-
-def bp_known(state: RommelState, side: Side) -> int | None:
-    """``side``'s Buildup Points if this replay may see them (none yet: 0)."""
-    slot = state.hidden.get(bp_slot(side))
-    if slot is None:
-        return 0
-    return slot.value if slot.known and isinstance(slot.value, int) else None
-
-
-def _with_bp(state: RommelState, side: Side, change: int | None) -> RommelState:
-    """``side``'s BP changed by ``change`` (None: by an amount this replay cannot see)."""
-    now = bp_known(state, side)
-    known = now is not None and change is not None
-    value = (now or 0) + (change or 0) if known else None
-    return state.with_hidden(bp_slot(side), side, value, known=known)
 
 
 def start_buildup(state: RommelState) -> tuple[RommelState, list[Event]]:
@@ -94,11 +80,33 @@ def start_buildup(state: RommelState) -> tuple[RommelState, list[Event]]:
             "passes": 0,
             "challenge": {},
             "early_rolled": (),
+            "ledger": {},
         }
     )
     event = Event(kind="month_began", rule="16.1", data={"month": month, "arrivals": arrivals}, text=f"Month {month}")
+    new, refitted = return_refitted(new)  # notes §10.30: just after Advance Month
+    events = [event]
+    if refitted:
+        events.append(Event(kind="refit_returned", rule="16.52", data={"units": refitted}))
+    new, bonus = captured_supply(new)
+    if any(bonus.values()):
+        events.append(Event(kind="captured_supply", rule="13.4", data={"cards": bonus}))
     new, checked = buildup_check(new)
-    return new.with_rolls(request), [event, *checked]
+    return freeze_networks(new).with_rolls(request), [*events, *checked]
+
+
+def captured_supply(state: RommelState) -> tuple[RommelState, dict[str, int]]:
+    """§13.4: each Fortress a side captured in the Month just ended (held now, not held as it began; notes §10.35)
+    earns its new owner bonus cards in this Buildup's Resupply: the enemy's Port Capacity there, once a Month."""
+    bonus: dict[str, int] = dict.fromkeys(SIDES, 0)
+    for place in state.pack.map.places:
+        owner = state.fortresses.get(place.id)
+        if place.kind != "fortress" or place.port is None or owner is None:
+            continue
+        if state.month_fortresses.get(place.id) != owner:
+            bonus[owner] += place.port.allied if owner == "axis" else place.port.axis
+    update = {"bonus_cards": {s: n for s, n in bonus.items() if n}, "month_fortresses": dict(state.fortresses)}
+    return state.model_copy(update=update), bonus
 
 
 def dice_rolled(state: RommelState, dice: dict[str, tuple[int, ...]]) -> tuple[RommelState, list[Event]]:
@@ -107,7 +115,7 @@ def dice_rolled(state: RommelState, dice: dict[str, tuple[int, ...]]) -> tuple[R
     total = sum(rolled.values())
     order: tuple[Side, Side] = ("axis", "allied") if rolled["axis"] < rolled["allied"] else ("allied", "axis")
     for side in SIDES:
-        state = _with_bp(state, side, total)
+        state = with_bp(state, side, total)
     event = Event(
         kind="bp_rolled",
         rule="16.3",
@@ -141,7 +149,8 @@ def buy_verdict(state: RommelState, side: Side) -> Verdict:
         if DECK in state.decks
         else getattr(state.pack.scenario(state.scenario), side).initial_cards
     )
-    coming = len(hand(state, side)) + regular + state.extra_cards.get(side, 0) + 1
+    bonus = state.bonus_cards.get(side, 0)
+    coming = len(hand(state, side)) + regular + bonus + state.extra_cards.get(side, 0) + 1
     if coming > state.pack.limit("hand_limit"):
         return deny("16.6", "hand-limit", f"a hand never holds more than {state.pack.limit('hand_limit')} cards")
     return ALLOW
@@ -181,16 +190,18 @@ def replaced(state: RommelState, side: Side, token: str) -> RommelState:
     """The state after a Replacement step: CV up, BP down (both hidden from the opponent)."""
     cost = replace_cost(state, token)
     cv = state.hidden[cv_slot(token)]
+    state = counted(state, side, "steps", None)
     if cost is None or not cv.known:
         state = state.with_hidden(cv_slot(token), side, None, known=False)
-        return _with_bp(state, side, None)
+        return with_bp(state, side, None)
     state = state.with_hidden(cv_slot(token), side, cv.value + cost[1], known=True)
-    return _with_bp(state, side, -cost[0])
+    return with_bp(state, side, -cost[0])
 
 
 def bought(state: RommelState, side: Side) -> RommelState:
     """The state after buying an extra card (§16.5)."""
-    state = _with_bp(state, side, -state.pack.limit("bp_extra_card"))
+    cost = state.pack.limit("bp_extra_card")
+    state = counted(with_bp(state, side, -cost), side, "extra_cards", cost)
     return state.model_copy(update={"extra_cards": {**state.extra_cards, side: state.extra_cards.get(side, 0) + 1}})
 
 
@@ -205,14 +216,29 @@ def end_buildup(state: RommelState, side: Side) -> RommelState:
         state = state.with_hidden(bp_slot(side), side, limit, known=True)
     done = (*state.buildup_done, side)
     state = state.model_copy(update={"buildup_done": done})
+    if divulging(state):  # ❒ §16.5: the BP saved are disclosed; Resupply follows the opening (resupply)
+        return state.with_opening(bp_slot(side))
     if len(done) < len(SIDES):
         return state
+    return resupply(state)
+
+
+def divulging(state: RommelState) -> bool:
+    """Whether the ❒ option Divulging BP Expenditures (§16.5 sidebar) is in play."""
+    return state.options.get("divulge_bp") is True
+
+
+def resupply(state: RommelState) -> RommelState:
+    """§16.6: once both players ended their Buildup, the Resupply for both (one shuffle, Player 1 first; notes
+    §10.5); before the first Month (18.7), the initial hands."""
     if state.decks.get(DECK) is None:  # the pre-game Buildup (18.7): the initial hands with the extras
         scenario = state.pack.scenario(state.scenario)
         deals = tuple((s, getattr(scenario, s).initial_cards + state.extra_cards.get(s, 0)) for s in state.order)
         return start_dealing(state, deals, "mulligan")
-    deals = tuple((s, monthly_cards(state, s) + state.extra_cards.get(s, 0)) for s in state.order)
-    return start_dealing(state, deals, "initiative")
+    deals = tuple(
+        (s, monthly_cards(state, s) + state.extra_cards.get(s, 0) + state.bonus_cards.get(s, 0)) for s in state.order
+    )
+    return start_dealing(state.model_copy(update={"bonus_cards": {}}), deals, "initiative")
 
 
 def pregame(state: RommelState, first: Side, bp: int) -> RommelState:
@@ -220,7 +246,8 @@ def pregame(state: RommelState, first: Side, bp: int) -> RommelState:
     order: tuple[Side, Side] = (first, "axis" if first == "allied" else "allied")
     for side in SIDES:
         state = state.with_hidden(bp_slot(side), side, bp, known=True)
-    return state.model_copy(update={"phase": "buildup", "order": order, "buildup_done": (), "extra_cards": {}})
+    state = state.model_copy(update={"phase": "buildup", "order": order, "buildup_done": (), "extra_cards": {}})
+    return freeze_networks(state)
 
 
 def early_request(state: RommelState, side: Side) -> RommelState:
@@ -252,6 +279,23 @@ def early_rolled(state: RommelState, side: Side, dice: tuple[int, ...]) -> tuple
         text=f"{side}: {len(early)} of {len(due)} units arrive early",
     )
     return state.model_copy(update={"tokens": tokens}), [event]
+
+
+def discard_verdict(state: RommelState, side: Side, card: int) -> Verdict:
+    """§16.6: a dummy card of the hand may be discarded before Resupply (its owner's replay sees which are real;
+    the card is shown face up, so every replay sees it at once)."""
+    cards = hand(state, side)
+    if not 0 <= card < len(cards):
+        return deny("16.6", "not-held", f"{side} holds no card at position {card}")
+    value = cards[card]
+    if value is not None and is_real(state.pack, value):
+        return deny("16.6", "real-card", "only dummy cards are discarded")
+    return ALLOW
+
+
+def discarded(state: RommelState, side: Side, card: int) -> RommelState:
+    """The card at ``card`` of ``side``'s hand shown face up (the deck protocol); the shuffle takes it back."""
+    return state.with_deck(DeckRequest(deck=DECK, op="reveal", seat=side, hand=(card,)))
 
 
 def malta_verdict(state: RommelState, side: Side) -> Verdict:

@@ -14,6 +14,7 @@ from itertools import pairwise
 
 from pbem.games.rommel.battle import unit_speed
 from pbem.games.rommel.board import Battle, Position, check_unit_move, movement_cost, road_bonus
+from pbem.games.rommel.raiders import entry_held
 from pbem.games.rommel.state import BattleRecord, Claim, RommelState, Side, Token, other, unit_slot
 from pbem.kit.graph import StepCost
 from pbem.kit.hexes import HexId, Hexside, HexsideId
@@ -21,15 +22,20 @@ from pbem.rules.contract import ALLOW, Verdict, deny
 
 __all__ = [
     "EXIT",
+    "SEARCHES_KEEP",
     "can_finish",
+    "crossings",
     "exit_hexes",
     "exited",
     "finishes",
     "force_verdict",
+    "forced_step_verdict",
     "known_block",
     "max_speed",
     "need_speed",
+    "regroup_arrived",
     "settled",
+    "short_of",
     "speed_of",
     "step_verdict",
     "stepped",
@@ -85,7 +91,7 @@ def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict
         return deny("5.1", "not-in-group", f"{token} is not in the moving group's hex {turn.move[1]}")
     if token != turn.mover and regroup and not _near(state, tok.hex, turn.move[1]):
         return deny("5.2", "not-near-command-point", f"{token} is not in or next to {turn.move[1]}")
-    if token != turn.mover and regroup and turn.mover is not None and state.tokens[turn.mover].hex != turn.destination:
+    if token != turn.mover and regroup and turn.mover is not None and not regroup_arrived(state, seat, turn.mover):
         return deny("5.2", "finish-first", f"{turn.mover} must reach {turn.destination} before another unit moves")
     if to == EXIT:
         return _exit_verdict(state, seat, token, path)
@@ -106,7 +112,7 @@ def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict
         list(full),
         rommel=turn.rommel,
         speed=known if known is not None else max_speed(state),
-        engaged={HexsideId(k): v for k, v in turn.engaged.items()},
+        engaged=crossings(state),
     )
     if not verdict.ok:
         return verdict
@@ -116,13 +122,55 @@ def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict
 
 
 def _regroup_can_end(state: RommelState, seat: Side, token: str, full: tuple[str, ...], destination: str) -> bool:
-    """Whether a Regroup mover stepping along ``full`` can still end in ``destination`` (an Engaging step ends it)."""
+    """Whether a Regroup mover stepping along ``full`` can still end in ``destination`` (an Engaging step ends it),
+    by its range or by a Forced March to it (§5.2 sidebar)."""
     to = full[-1]
     if to == destination:
         return True
     if any(state.tokens[t].side != seat for t in state.at(to)):
         return False
-    return can_finish(stepped(state, seat, token, to), seat, token, full, destination)
+    extra = 0 if state.turn.withdrawal else state.pack.limit("forced_march_hexes")  # §4.5: no other movement
+    return can_finish(stepped(state, seat, token, to), seat, token, full, destination, extra=extra)
+
+
+def crossings(state: RommelState) -> dict[HexsideId, int]:
+    """§7.1: the Engagements across each hexside this Movement phase, the announced Forced Marches' included."""
+    turn = state.turn
+    counts = {HexsideId(k): v for k, v in turn.engaged.items()}
+    for k, v in turn.forced_engaged.items():
+        counts[HexsideId(k)] = counts.get(HexsideId(k), 0) + v
+    return counts
+
+
+def short_of(state: RommelState, seat: Side) -> list[str]:
+    """The Regroup movers of the Move under way that stopped next to the destination, beyond their range, with no
+    Forced March announced yet (§5.2 sidebar)."""
+    turn = state.turn
+    return [
+        t
+        for t in turn.in_move
+        if turn.destination is not None
+        and state.tokens[t].hex != turn.destination
+        and t not in turn.forced
+        and regroup_arrived(state, seat, t)
+    ]
+
+
+def regroup_arrived(state: RommelState, seat: Side, token: str) -> bool:
+    """§5.2: whether the Regroup mover ``token`` is in the destination, or next to it beyond its range with a Forced
+    March into it open (§5.2 sidebar: attempted at the end of the Movement phase, §6.4)."""
+    destination = state.turn.regroup_to.get(token, state.turn.destination)
+    here = state.tokens[token].hex
+    if destination is None or here == destination or state.turn.forced.get(token) == destination:
+        return True
+    if state.turn.withdrawal:  # §4.5: a Withdrawal makes no Forced March
+        return False
+    path = state.turn.paths.get(token, ())
+    if len(path) < 2:
+        return False
+    if speed_of(state, token) is not None and destination in finishes(state, seat, token, path):
+        return False  # its own range still takes it there (judged where its speed is seen: the audit's claim)
+    return forced_step_verdict(state, seat, token, destination).ok
 
 
 def _near(state: RommelState, here: str, command_point: str) -> bool:
@@ -143,15 +191,19 @@ def stepped(state: RommelState, seat: Side, token: str, to: str, *, forced: bool
     enemy_there = any(state.tokens[t].side == enemy for t in state.at(to))
     battles = dict(state.battles)
     engaged = dict(turn.engaged)
+    raids = dict(turn.raids)
     if enemy_there:
         side = pack.hex_map.hexside(here, to)  # type: ignore[arg-type]
         assert side is not None
         engaged[side.id] = engaged.get(side.id, 0) + 1
         record = battles.get(to)
-        if record is None:  # an Attack (§8.2): the mover is the Attacker (§8.3)
-            fortress = any(p.hex == to and p.kind == "fortress" for p in pack.map.places)
-            record = BattleRecord(defender=enemy, attacker=seat, fortress=fortress)
-        battles[to] = record.model_copy(update={"crossed": {**record.crossed, side.id: seat}})
+        if entry_held(state, seat, token, record, side.id):  # §12.5: a Raider leaves the hexside to the enemy
+            raids[token] = side.id
+        else:
+            if record is None:  # an Attack (§8.2): the mover is the Attacker (§8.3)
+                fortress = any(p.hex == to and p.kind == "fortress" for p in pack.map.places)
+                record = BattleRecord(defender=enemy, attacker=seat, fortress=fortress)
+            battles[to] = record.model_copy(update={"crossed": {**record.crossed, side.id: seat}})
     tokens = {**state.tokens, token: tok.model_copy(update={"hex": to})}
     battles = settled(tokens, battles)
     rommel = token in turn.rommel_moved or (turn.rommel and not forced)
@@ -177,6 +229,7 @@ def stepped(state: RommelState, seat: Side, token: str, to: str, *, forced: bool
             if rommel and token not in turn.rommel_moved
             else turn.rommel_moved,
             "disengaged": disengaged,
+            "raids": raids,
         }
     )
     return state.model_copy(
@@ -205,6 +258,14 @@ def force_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdic
         return deny("6.4", "not-moved", f"{token} did not move this turn")
     if token in turn.forced:
         return deny("6.4", "already-forced", f"{token} already attempts a Forced March")
+    return forced_step_verdict(state, seat, token, to)
+
+
+def forced_step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict:
+    """§6.4: whether ``token``, at the end of its path this turn, may march one hex on to ``to``."""
+    turn = state.turn
+    path = turn.paths[token]
+    tok = state.tokens[token]
     if tok.disrupted or to not in state.pack.hex_map:
         return deny("6.4", "cannot-force", f"{token} cannot Force March to {to}")
     if any(state.tokens[t].side != seat for t in state.at(path[-1])):
@@ -212,8 +273,7 @@ def force_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdic
     position = state.position().moved({token: (path[0],)})
     position = _with_left(position, turn.left.get(token), path[0])
     known = speed_of(state, token)
-    engaged = {HexsideId(k): v + turn.forced_engaged.get(k, 0) for k, v in turn.engaged.items()}
-    engaged |= {HexsideId(k): v for k, v in turn.forced_engaged.items() if k not in turn.engaged}
+    engaged = crossings(state)
     return check_unit_move(
         state.pack,
         position,
@@ -238,44 +298,45 @@ def _with_left(position: Position, left: BattleRecord | None, where: str) -> Pos
 _KINDS = ("highway", "track", "trail")
 
 
-def can_finish(state: RommelState, seat: Side, token: str, path: tuple[str, ...], destination: str) -> bool:
+def can_finish(
+    state: RommelState, seat: Side, token: str, path: tuple[str, ...], destination: str, *, extra: int = 0
+) -> bool:
     """§5.2: whether ``token``, having moved along ``path`` (its start first), can still end its move in
     ``destination`` (see :func:`finishes`)."""
-    return destination in finishes(state, seat, token, path)
+    return destination in finishes(state, seat, token, path, extra=extra)
 
 
-def finishes(state: RommelState, seat: Side, token: str, path: tuple[str, ...]) -> frozenset[str]:
+def finishes(state: RommelState, seat: Side, token: str, path: tuple[str, ...], *, extra: int = 0) -> frozenset[str]:
     """Where ``token``, having moved along ``path`` (its start first), can still end its move: a continuation
     within its allowance (speed, plus the road bonus of a path wholly on roads of a kind, plus the Rommel bonus),
     over the board's step rules (passable hexsides, disengaging, the hexside limits so far), where entering an enemy
     hex ends the move and a Disengaging unit does not Engage again (§7.2). A replay that cannot see the speed uses
-    the fastest."""
+    the fastest. ``extra``: hexes beyond the allowance (a Regroup mover's Forced March, §5.2 sidebar, §6.4)."""
     pack = state.pack
     turn = state.turn
     position = _with_left(state.position(), turn.left.get(token), path[0])
-    speed = speed_of(state, token) or max_speed(state)
+    speed = (speed_of(state, token) or max_speed(state)) + extra
     key = (
-        id(pack),
         position.units,
         tuple(sorted((h, b.defender, tuple(sorted(b.crossed.items()))) for h, b in position.battles.items())),
-        tuple(sorted(turn.engaged.items())),
+        tuple(sorted(crossings(state).items())),
         turn.rommel,
         token,
         path,
         speed,
     )
-    known = _FINISHES.get(key)
-    if known is not None and known[0] is pack:
-        return known[1]
-    if len(_FINISHES) >= _FINISHES_KEEP:
-        _FINISHES.clear()
+    searches = pack.move_searches
+    known = searches.get(key)
+    if known is not None:
+        return known
+    if len(searches) >= SEARCHES_KEEP:
+        searches.clear()
     found = _finishes(state, seat, token, path, position, speed)
-    _FINISHES[key] = (pack, found)
+    searches[key] = found
     return found
 
 
-_FINISHES: dict[tuple[object, ...], tuple[object, frozenset[str]]] = {}
-_FINISHES_KEEP = 4096  # searches remembered: listing Regroups asks the same ones for every candidate
+SEARCHES_KEEP = 4096  # searches a pack remembers (RommelPack.move_searches)
 
 
 def _finishes(
@@ -284,7 +345,7 @@ def _finishes(
     pack = state.pack
     turn = state.turn
     rommel = pack.limit("rommel_bonus") if turn.rommel else 0
-    cost = movement_cost(pack, position, seat, {HexsideId(k): v for k, v in turn.engaged.items()})
+    cost = movement_cost(pack, position, seat, crossings(state))
     here = HexId(path[-1])
     walked = len(path) - 1
     found: set[str] = set(pack.hex_map.reach(here, max(0, speed + rommel - walked), cost).spent)

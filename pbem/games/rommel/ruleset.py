@@ -11,20 +11,37 @@ enemy Base wins at once (§17.1). What the module enforces, and what it does not
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import TypeAdapter
 
 from pbem.errors import PbemError
-from pbem.games.rommel import buildup, fights, initiative, moves, scenarios, supplycheck, turns, victory
+from pbem.games.rommel import (
+    buildup,
+    fights,
+    initiative,
+    ledger,
+    minefields,
+    moves,
+    raiders,
+    redeploy,
+    scenarios,
+    spending,
+    supplycheck,
+    turns,
+    victory,
+    withdrawals,
+)
 from pbem.games.rommel.actions import (
     Advance,
     Answer,
+    BuildMinefield,
     Buy,
     Cease,
     Challenge,
     Commit,
     Deploy,
+    Discard,
     EndBuildup,
     EndCombat,
     EndMove,
@@ -43,11 +60,16 @@ from pbem.games.rommel.actions import (
     RommelAction,
     Select,
     StepMove,
+    SwapMinefields,
+    Withdraw,
+    WithdrawalVoid,
+    WithdrawRegroup,
 )
 from pbem.games.rommel.data import FORMAT, default_pack_bytes, load_pack
+from pbem.games.rommel.options import is_real
 from pbem.games.rommel.present import RommelLook, hex_label, token_label
 from pbem.games.rommel.schema import RommelPack
-from pbem.games.rommel.state import DECK, SIDES, Claim, Fight, RommelState, Side, TurnRecord, cv_slot, unit_slot
+from pbem.games.rommel.state import DECK, SIDES, Claim, Fight, RommelState, Side, TurnRecord, cv_slot, other, unit_slot
 from pbem.games.rommel.supply import base_hex
 from pbem.kit.datapack import PackedData
 from pbem.kit.machine import Interrupt, Machine, Phase, action, top
@@ -225,7 +247,8 @@ def _redraw(state: RommelState, seat: str, act: Redraw) -> Step[RommelState]:
 
 def _first_month(state: RommelState) -> RommelState:
     """§3.2, §3.3: no Buildup and no Initiative Challenge in a scenario's first Month."""
-    state, _ = supplycheck.begin_turn(state.model_copy(update={"passes": 0}), state.first)
+    state = state.model_copy(update={"passes": 0, "month_fortresses": dict(state.fortresses)})  # §13.4
+    state, _ = supplycheck.begin_turn(state, state.first)
     return state
 
 
@@ -269,6 +292,21 @@ def _replaced(state: RommelState, seat: str, act: Replace) -> Step[RommelState]:
     return Step(state=buildup.replaced(state, _side(seat), act.token), events=(event,))
 
 
+def _discards(state: RommelState, seat: str) -> Iterable[Discard]:
+    return [Discard(card=i) for i in range(len(scenarios.hand(state, _side(seat))))]
+
+
+def _can_discard(state: RommelState, seat: str, act: Discard) -> Verdict:
+    if scenarios.next_token(state, _side(seat)) is not None:
+        return deny("16.4", "muster-first", "choose the arriving units first")
+    return buildup.discard_verdict(state, _side(seat), act.card)
+
+
+def _discarded(state: RommelState, seat: str, act: Discard) -> Step[RommelState]:
+    event = Event(kind="dummy_discarded", seat=seat, rule="16.6", text=f"{seat} discards a dummy card face up")
+    return Step(state=buildup.discarded(state, _side(seat), act.card), events=(event,))
+
+
 def _can_malta(state: RommelState, seat: str, act: Malta) -> Verdict:
     if scenarios.next_token(state, _side(seat)) is not None:
         return deny("16.4", "muster-first", "choose the arriving units first")
@@ -292,7 +330,11 @@ def _can_end_buildup(state: RommelState, seat: str, act: EndBuildup) -> Verdict:
 
 def _ended_buildup(state: RommelState, seat: str, act: EndBuildup) -> Step[RommelState]:
     event = Event(kind="buildup_ended", seat=seat, rule="16.5", text=f"{seat} ends its Buildup")
-    return Step(state=buildup.end_buildup(state, _side(seat)), events=(event,))
+    events = [event]
+    if buildup.divulging(state):  # ❒ §16.5: what was spent; the BP saved are opened with the record
+        counts = ledger.counts(state, _side(seat))
+        events.append(Event(kind="buildup_divulged", seat=seat, rule="16.5", data=counts, text=f"{seat}: {counts}"))
+    return Step(state=buildup.end_buildup(state, _side(seat)), events=tuple(events))
 
 
 def _challenges(state: RommelState, seat: str) -> Iterable[Challenge]:
@@ -366,12 +408,19 @@ def _groups(state: RommelState, seat: str) -> Iterable[GroupMove]:
     return [GroupMove(origin=o, rommel=r) for o in origins for r in rommel]
 
 
-def _can_begin(state: RommelState, side: Side, rommel: bool) -> Verdict:
-    """A Move may begin now (§4, §5.0) with the Rommel bonus if asked (§6.3)."""
+def _can_begin(state: RommelState, side: Side, rommel: bool, *, withdrawal: bool = False) -> Verdict:
+    """A Move may begin now (§4, §5.0) with the Rommel bonus if asked (§6.3); ``withdrawal``: the Pass Turn's free
+    Withdrawal Move (§4.5)."""
     turn = state.turn
+    if withdrawal:
+        verdict = withdrawals.begin_verdict(state)
+        if not verdict.ok:
+            return verdict
     if turn.stage != "movement" or turn.move is not None:
         return deny("5.0", "not-now", "a Move begins in the Movement phase, after the one under way ends")
-    if turn.moves >= turns.moves_allowed(state):
+    if turn.withdrawn:
+        return deny("4.5", "withdrawn", "a turn that made the free Withdrawal Move makes no other Move")
+    if not withdrawal and turn.moves >= turns.moves_allowed(state):
         return deny("4.0", "option-spent", "the committed cards pay for no more Moves this turn")
     if rommel:
         if side != "axis":
@@ -383,10 +432,10 @@ def _can_begin(state: RommelState, side: Side, rommel: bool) -> Verdict:
     return ALLOW
 
 
-def _can_group(state: RommelState, seat: str, act: GroupMove) -> Verdict:
+def _can_group(state: RommelState, seat: str, act: GroupMove | Withdraw) -> Verdict:
     side = _side(seat)
     turn = state.turn
-    verdict = _can_begin(state, side, act.rommel)
+    verdict = _can_begin(state, side, act.rommel, withdrawal=isinstance(act, Withdraw))
     if not verdict.ok:
         return verdict
     movers = [
@@ -401,17 +450,20 @@ def _disr(state: RommelState, token: str) -> bool:
     return state.tokens[token].disrupted
 
 
-def _grouped(state: RommelState, seat: str, act: GroupMove) -> Step[RommelState]:
+def _grouped(state: RommelState, seat: str, act: GroupMove | Withdraw) -> Step[RommelState]:
     turn = state.turn.model_copy(
         update={
             "move": ("group", act.origin),
+            "withdrawal": isinstance(act, Withdraw),
             "rommel": act.rommel,
             "rommel_used": state.turn.rommel_used or act.rommel,
             "mover": None,
             "current": (),
         }
     )
-    event = Event(kind="move_begun", seat=seat, rule="5.1", data={"src": act.origin, "rommel": act.rommel})
+    rule = "5.3" if isinstance(act, Withdraw) else "5.1"
+    data = {"src": act.origin, "rommel": act.rommel, "withdrawal": isinstance(act, Withdraw)}
+    event = Event(kind="move_begun", seat=seat, rule=rule, data=data)
     return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
 
 
@@ -427,11 +479,27 @@ def _regroup_movers(state: RommelState, side: Side, command_point: str) -> list[
     ]
 
 
+_R = TypeVar("_R", Regroup, WithdrawRegroup)
+
+
 def _regroups(state: RommelState, seat: str) -> Iterable[Regroup]:
+    return _regroup_candidates(state, seat, Regroup)
+
+
+def _withdraw_regroups(state: RommelState, seat: str) -> Iterable[WithdrawRegroup]:
+    return _regroup_candidates(state, seat, WithdrawRegroup)
+
+
+def _withdraws(state: RommelState, seat: str) -> Iterable[Withdraw]:
+    return [Withdraw(origin=g.origin, rommel=g.rommel) for g in _groups(state, seat)]
+
+
+def _regroup_candidates(state: RommelState, seat: str, kind: type[_R]) -> list[_R]:
     side = _side(seat)
-    if state.turn.stage != "movement" or state.turn.move is not None:
-        return []
-    found: list[Regroup] = []
+    if not _can_begin(state, side, False, withdrawal=kind is WithdrawRegroup).ok:
+        return []  # no Move of this kind may begin now: spare the searches
+    found: list[_R] = []
+    forced = 0 if kind is WithdrawRegroup else state.pack.limit("forced_march_hexes")  # §5.2 sidebar, §4.5
     for rommel in [False, True] if side == "axis" else [False]:
         probe = state.model_copy(update={"turn": state.turn.model_copy(update={"rommel": rommel})})
         reach: dict[str, frozenset[str]] = {}
@@ -442,15 +510,15 @@ def _regroups(state: RommelState, seat: str) -> Iterable[Regroup]:
             ends: set[str] = set()
             for t in movers:
                 if t not in reach:
-                    reach[t] = moves.finishes(probe, side, t, (state.tokens[t].hex or "",))
+                    reach[t] = moves.finishes(probe, side, t, (state.tokens[t].hex or "",), extra=forced)
                 ends |= reach[t]
-            found.extend(Regroup(command_point=command_point, destination=d, rommel=rommel) for d in sorted(ends))
+            found.extend(kind(command_point=command_point, destination=d, rommel=rommel) for d in sorted(ends))
     return found
 
 
-def _can_regroup(state: RommelState, seat: str, act: Regroup) -> Verdict:
+def _can_regroup(state: RommelState, seat: str, act: Regroup | WithdrawRegroup) -> Verdict:
     side = _side(seat)
-    verdict = _can_begin(state, side, act.rommel)
+    verdict = _can_begin(state, side, act.rommel, withdrawal=isinstance(act, WithdrawRegroup))
     if not verdict.ok:
         return verdict
     if act.command_point not in state.pack.land() or act.destination not in state.pack.land():
@@ -461,15 +529,18 @@ def _can_regroup(state: RommelState, seat: str, act: Regroup) -> Verdict:
         return deny("5.2", "enemy-command-point", f"the Command Point {act.command_point} is an enemy hex")
     probe = state.model_copy(update={"turn": state.turn.model_copy(update={"rommel": act.rommel})})
     movers = _regroup_movers(state, side, act.command_point)
-    if not any(act.destination in moves.finishes(probe, side, t, (state.tokens[t].hex or "",)) for t in movers):
+    forced = 0 if isinstance(act, WithdrawRegroup) else state.pack.limit("forced_march_hexes")  # §5.2 sidebar
+    here = {t: (state.tokens[t].hex or "",) for t in movers}
+    if not any(act.destination in moves.finishes(probe, side, t, here[t], extra=forced) for t in movers):
         return deny("5.2", "no-movers", f"no unit in or next to {act.command_point} can reach {act.destination}")
     return ALLOW
 
 
-def _regrouped(state: RommelState, seat: str, act: Regroup) -> Step[RommelState]:
+def _regrouped(state: RommelState, seat: str, act: Regroup | WithdrawRegroup) -> Step[RommelState]:
     turn = state.turn.model_copy(
         update={
             "move": ("regroup", act.command_point),
+            "withdrawal": isinstance(act, WithdrawRegroup),
             "destination": act.destination,
             "rommel": act.rommel,
             "rommel_used": state.turn.rommel_used or act.rommel,
@@ -477,8 +548,9 @@ def _regrouped(state: RommelState, seat: str, act: Regroup) -> Step[RommelState]
             "current": (),
         }
     )
-    data = {"src": act.command_point, "dst": act.destination, "rommel": act.rommel}
-    event = Event(kind="move_begun", seat=seat, rule="5.2", data=data)
+    withdrawal = isinstance(act, WithdrawRegroup)
+    data = {"src": act.command_point, "dst": act.destination, "rommel": act.rommel, "withdrawal": withdrawal}
+    event = Event(kind="move_begun", seat=seat, rule="5.3" if withdrawal else "5.2", data=data)
     return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
 
 
@@ -506,20 +578,39 @@ def _steps(state: RommelState, seat: str) -> Iterable[StepMove]:
 def _can_step(state: RommelState, seat: str, act: StepMove) -> Verdict:
     if state.turn.stage != "movement":
         return deny("5.0", "no-move", "units move in the Movement phase")
-    return moves.step_verdict(state, _side(seat), act.token, act.to)
+    verdict = moves.step_verdict(state, _side(seat), act.token, act.to)
+    if verdict.ok and state.turn.withdrawal:
+        return withdrawals.step_verdict(state, _side(seat), act.token, act.to)
+    return verdict
+
+
+def _announce_short(state: RommelState, side: Side, keep: str | None = None) -> tuple[RommelState, list[Event]]:
+    """§5.2 sidebar: a Regroup mover that stops next to the destination beyond its range announces its Forced March
+    into it as it stops (when another unit moves, or the Move ends), so later movers count its crossing (§7.1)."""
+    events: list[Event] = []
+    for token in moves.short_of(state, side):
+        if token != keep:
+            step = _forced(state, side, Force(token=token, to=state.turn.destination or ""))
+            state = step.state
+            events.extend(step.events)
+    return state, events
 
 
 def _stepped(state: RommelState, seat: str, act: StepMove) -> Step[RommelState]:
     side = _side(seat)
+    announced: list[Event] = []
+    if state.turn.move is not None and state.turn.move[0] == "regroup":
+        state, announced = _announce_short(state, side, keep=act.token)
     src = state.tokens[act.token].hex
     if act.to == moves.EXIT:
         state = moves.exited(state, side, act.token)
     else:
         state = moves.stepped(state, side, act.token, act.to)
     if act.to == moves.EXIT:
-        events = [Event(kind="exited", seat=seat, rule="17.1", data={"unit": act.token, "src": src})]
+        events = [*announced, Event(kind="exited", seat=seat, rule="17.1", data={"unit": act.token, "src": src})]
     else:
-        events = [Event(kind="moved", seat=seat, rule="6.0", data={"unit": act.token, "src": src, "dst": act.to})]
+        data = {"unit": act.token, "src": src, "dst": act.to}
+        events = [*announced, Event(kind="moved", seat=seat, rule="6.0", data=data)]
     taken = victory.base_taken(state) or victory.exits_won(state)
     if taken is not None:
         outcome = f"{taken} wins a Strategic Victory"
@@ -538,11 +629,13 @@ def _can_end_move(state: RommelState, seat: str, act: EndMove) -> Verdict:
     if not state.turn.in_move:
         return deny("5.1", "no-movers", "a Move moves at least one unit")
     if state.turn.move[0] == "regroup":
-        late = [t for t in state.turn.in_move if state.tokens[t].hex != state.turn.destination]
+        late = [t for t in state.turn.in_move if not moves.regroup_arrived(state, _side(seat), t)]
         if late:
             return deny(
                 "5.2", "not-to-destination", f"{', '.join(late)} must end the Regroup in {state.turn.destination}"
             )
+    if state.turn.withdrawal:
+        return withdrawals.end_verdict(state, _side(seat))
     return ALLOW
 
 
@@ -552,26 +645,39 @@ def _move_paths(state: RommelState) -> dict[str, tuple[str, ...]]:
 
 
 def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState]:
-    """§7.2: units that Disengaged are Disrupted at the end of their move."""
+    """§7.2: units that Disengaged are Disrupted at the end of their move; §5.2 sidebar: Regroup movers short of the
+    destination announce their Forced March into it."""
+    announced: list[Event] = []
+    if state.turn.move is not None and state.turn.move[0] == "regroup":
+        state, announced = _announce_short(state, _side(seat))
     tokens = dict(state.tokens)
     for token in _move_paths(state):
         if state.turn.disengaged.get(token, False):
             tokens[token] = tokens[token].model_copy(update={"disrupted": True, "disrupted_turn": state.turn_no})
     regrouped = state.turn.in_move if state.turn.move is not None and state.turn.move[0] == "regroup" else ()
+    regroup_to = {**state.turn.regroup_to, **dict.fromkeys(regrouped, state.turn.destination or "")}
     partial = fights.partial_retreats(state.model_copy(update={"tokens": tokens}), _move_paths(state))
     update = {
         "partial": (*state.turn.partial, *(h for h in partial if h not in state.turn.partial)),
-        "moves": state.turn.moves + 1,
+        "moves": state.turn.moves + (0 if state.turn.withdrawal else 1),
+        "withdrawal": False,
+        "withdrawn": (*state.turn.withdrawn, *state.turn.in_move) if state.turn.withdrawal else state.turn.withdrawn,
         "move": None,
         "destination": None,
         "mover": None,
         "current": (),
         "in_move": (),
         "regrouped": (*state.turn.regrouped, *regrouped),
+        "regroup_to": regroup_to,
     }
     turn = state.turn.model_copy(update=update)
     event = Event(kind="move_ended", seat=seat, rule="5.0", data={"moves": turn.moves})
-    return Step(state=state.model_copy(update={"turn": turn, "tokens": tokens}), events=(event,))
+    return Step(state=state.model_copy(update={"turn": turn, "tokens": tokens}), events=(*announced, event))
+
+
+def _voided(state: RommelState, seat: str, act: WithdrawalVoid) -> Step[RommelState]:
+    event = Event(kind="withdrawal_voided", seat=seat, rule="5.3", data={"units": list(state.turn.in_move)})
+    return Step(state=withdrawals.voided(state), events=(event,))
 
 
 def _end_movements(state: RommelState, seat: str) -> Iterable[EndMovement]:
@@ -588,7 +694,8 @@ def _can_end_movement(state: RommelState, seat: str, act: EndMovement) -> Verdic
 
 def _ended_movement(state: RommelState, seat: str, act: EndMovement) -> Step[RommelState]:
     """§3.43: the Forced Marches announced are rolled (§6.4), then the Combat phase."""
-    turn = state.turn.model_copy(update={"stage": "combat"})
+    stage = "mines" if minefields.mines_due(state) else "combat"  # §14.2: the enemy's entered Minefields first
+    turn = state.turn.model_copy(update={"stage": stage})
     event = Event(kind="movement_ended", seat=seat, rule="3.43")
     state = state.model_copy(update={"turn": turn})
     if turn.forced:
@@ -606,8 +713,13 @@ def _forces(state: RommelState, seat: str) -> Iterable[Force]:
 
 
 def _can_force(state: RommelState, seat: str, act: Force) -> Verdict:
-    if act.token in state.turn.regrouped:  # RULING: a Regroup mover reaches its destination by its own range
+    if act.token in state.turn.withdrawn:
+        return deny("4.5", "withdrawn", f"{act.token} made the Pass Turn's Withdrawal: no other movement")
+    destination = state.turn.regroup_to.get(act.token)
+    if destination is not None and state.tokens[act.token].hex == destination:
         return deny("5.2", "regrouped", f"{act.token} regrouped: it ends in the destination and marches no further")
+    if destination is not None and act.to != destination:  # §5.2 sidebar: only into the destination
+        return deny("5.2", "not-to-destination", f"{act.token} may Force March only into {destination}")
     return moves.force_verdict(state, _side(seat), act.token, act.to)
 
 
@@ -635,9 +747,15 @@ def _marched(state: RommelState, dice: tuple[int, ...]) -> Step[RommelState]:
             events.append(
                 Event(kind="forced_march", seat=side, rule="6.4", data={"unit": token, "die": die, "dst": to})
             )
-        else:
-            tok = state.tokens[token].model_copy(update={"disrupted": True, "disrupted_turn": state.turn_no})
-            state = state.model_copy(update={"tokens": {**state.tokens, token: tok}})
+        else:  # Disrupted where it stands; a Regroup mover back at its original location (§5.2 sidebar)
+            home = state.turn.paths[token][0] if token in state.turn.regroup_to else state.tokens[token].hex
+            update = {"disrupted": True, "disrupted_turn": state.turn_no, "hex": home}
+            tok = state.tokens[token].model_copy(update=update)
+            tokens = {**state.tokens, token: tok}
+            battles = dict(state.battles)
+            if token in state.turn.left and home is not None:
+                battles.setdefault(home, state.turn.left[token])
+            state = state.model_copy(update={"tokens": tokens, "battles": moves.settled(tokens, battles)})
             events.append(Event(kind="forced_march_failed", seat=side, rule="6.4", data={"unit": token, "die": die}))
     turn = state.turn.model_copy(update={"mover": None, "current": (), "forced": {}, "forced_engaged": {}})
     return Step(state=state.model_copy(update={"turn": turn}), events=tuple(events))
@@ -708,7 +826,9 @@ def _lost(state: RommelState, seat: str, act: Losses) -> Step[RommelState]:
 def _ended_combat(state: RommelState, seat: str, act: EndCombat) -> Step[RommelState]:
     skipped = not fights.unfought(state, _side(seat), pass_turn=False).ok  # fine only if the turn is a Pass
     state = state.model_copy(update={"turn": state.turn.model_copy(update={"skipped": skipped})})
+    state, raided = raiders.mark(state)  # §12.5: after all movement and combat, before the Final Supply Check
     state, events = supplycheck.final_check(state)
+    events = [*raided, *events]
     state = turns.end_turn(state)
     events.append(Event(kind="turn_ended", seat=seat, rule="3.48"))
     if state.deck is None:
@@ -733,12 +853,16 @@ def _advanced(state: RommelState, seat: str, act: Advance) -> Step[RommelState]:
     An action of its own: the Month may end at a reveal of cards, and dice cannot follow a deck operation."""
     events: list[Event] = []
     if state.month >= state.last_month:
+        state, back = redeploy.return_refitted(state)  # notes §8: units off the map refitting count (in Base)
+        if back:
+            events.append(Event(kind="refit_returned", rule="16.52", data={"units": back}))
         closed = [
             name
             for t in state.on_map()
             for name in (unit_slot(t), cv_slot(t))
             if name in state.hidden and not state.hidden[name].public
         ]
+        closed += [m for m in sorted(state.mines) if not state.hidden[m].public]  # for the audit (§14.1)
         state = state.model_copy(update={"phase": "over"})
         if closed:
             return Step(state=state.with_opening(*closed), events=tuple(events))
@@ -769,6 +893,8 @@ def _to_act(state: RommelState) -> tuple[str, ...]:
                 return ("allied",)
             return ("axis",) if "axis" not in state.challenge else ()
         case "turn":
+            if state.turn.stage == "mines":  # §14.2: the passive player reveals the Minefields entered
+                return (other(state.active),)
             return () if state.turn.stage == "reveal" else (state.active,)
         case "advance":
             return ("axis",)
@@ -784,7 +910,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         Phase("mulligan", ("keep", "redraw"), rule="18.0", to_act=_to_act),
         Phase(
             "buildup",
-            ("identify", "buy", "replace", "malta", "end_buildup"),
+            ("identify", "buy", "replace", *spending.BUILDUP, "discard", "malta", "end_buildup"),
             rule="16.0",
             to_act=_to_act,
         ),
@@ -796,12 +922,16 @@ MACHINE: Machine[RommelState, Any] = Machine(
                 "select",
                 "group",
                 "regroup",
+                "withdraw",
+                "withdraw_regroup",
+                "void_withdrawal",
                 "step",
                 "end_move",
                 "force",
                 "end_movement",
                 "fight",
                 "end_combat",
+                *spending.MINES,
             ),
             rule="3.4",
             to_act=_to_act,
@@ -817,6 +947,8 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(Redraw, legal=lambda s, seat: [Redraw()], can=lambda s, seat, a: ALLOW, effect=_redraw),
         action(Buy, legal=_buys, can=_can_buy, effect=_bought),
         action(Replace, legal=_replaces, can=_can_replace, effect=_replaced),
+        *spending.ACTIONS,
+        action(Discard, legal=_discards, can=_can_discard, effect=_discarded),
         action(Malta, legal=lambda s, seat: [Malta()], can=_can_malta, effect=_called_malta),
         action(EndBuildup, legal=_ends, can=_can_end_buildup, effect=_ended_buildup),
         action(Challenge, legal=_challenges, can=_can_challenge, effect=_challenged),
@@ -825,6 +957,14 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(Select, legal=_selects, can=_can_select, effect=_selected),
         action(GroupMove, legal=_groups, can=_can_group, effect=_grouped),
         action(Regroup, legal=_regroups, can=_can_regroup, effect=_regrouped),
+        action(Withdraw, legal=_withdraws, can=_can_group, effect=_grouped),
+        action(WithdrawRegroup, legal=_withdraw_regroups, can=_can_regroup, effect=_regrouped),
+        action(
+            WithdrawalVoid,
+            legal=lambda s, seat: [WithdrawalVoid()],
+            can=lambda s, seat, a: withdrawals.void_verdict(s),
+            effect=_voided,
+        ),
         action(StepMove, legal=_steps, can=_can_step, effect=_stepped),
         action(EndMove, legal=_end_moves, can=_can_end_move, effect=_ended_move),
         action(Force, legal=_forces, can=_can_force, effect=_forced),
@@ -849,6 +989,15 @@ class Rommel(PackedData, Ruleset[RommelState]):
         OptionSpec(
             id="i_tanks",
             description="Optional Rules, Allied I-Tanks: the Army Tank blocks are elite, at the pack's I-tank speed",
+            default=False,
+            choices=(False, True),
+        ),
+        OptionSpec(
+            id="divulge_bp",
+            description=(
+                "❒ §16.5 sidebar, Divulging BP Expenditures: at the end of each Buildup a player's BP saved and its"
+                " counts of Redeployments, steps rebuilt, Extra Supply and Minefields (not their hexes) are disclosed"
+            ),
             default=False,
             choices=(False, True),
         ),
@@ -891,7 +1040,7 @@ class Rommel(PackedData, Ruleset[RommelState]):
         token = action.get("token")
         if action.get("action") == "identify" and isinstance(token, str):
             return {"block": unit_slot(token)}
-        return {}
+        return spending.secret_slot(state, seat, action)
 
     def contains(self, state: RommelState, seat: str, action: Any, *, unseen: frozenset[str] = frozenset()) -> Verdict:
         act = self.typed(action)
@@ -902,6 +1051,10 @@ class Rommel(PackedData, Ruleset[RommelState]):
             if seat not in MACHINE.to_act(state) or "identify" not in MACHINE.allowed(state):
                 return deny("18.0", "not-now", f"{seat} does not choose units now")
             return scenarios.identify_verdict(state, _side(seat), act.token, None, unseen=True)
+        if isinstance(act, BuildMinefield | SwapMinefields) and "hex" in unseen and act.hex is None:
+            if seat not in MACHINE.to_act(state) or act.action not in MACHINE.allowed(state):
+                return deny("16.55", "not-now", f"{seat} does not build Minefields now")
+            return spending.unseen_verdict(state, seat, act)
         return MACHINE.check(state, seat, act)
 
     def apply(self, state: RommelState, seat: str, action: Any) -> Step[RommelState]:
@@ -909,6 +1062,8 @@ class Rommel(PackedData, Ruleset[RommelState]):
         state = state.model_copy(update={"acts": state.acts + 1})
         if isinstance(act, Identify):  # its secret field is in the slot, not in the logged action
             return _identified(state, seat, act)
+        if isinstance(act, BuildMinefield | SwapMinefields) and act.hex is None:  # the hex is in its slot
+            return spending.apply_unseen(state, seat, act)
         return MACHINE.apply(state, seat, act)
 
     def resume(self, state: RommelState, outcome: Outcome) -> Step[RommelState]:
@@ -928,7 +1083,9 @@ class Rommel(PackedData, Ruleset[RommelState]):
                 new = buildup.early_request(new, seat)
             return Step(state=new, events=tuple(events))
         if outcome.opened:
-            state = _strength_claims(state, outcome.opened)
+            state = minefields.opened(_strength_claims(state, outcome.opened), outcome.opened)
+            if state.phase == "buildup" and buildup.divulging(state) and _buildup_side(state) is None:  # ❒ §16.5
+                return Step(state=buildup.resupply(state))
             return _final(state, []) if state.phase == "over" else Step(state=state)
         state = state.model_copy(update={"deck": None})
         if outcome.revealed:
@@ -950,6 +1107,10 @@ class Rommel(PackedData, Ruleset[RommelState]):
         if state.phase == "initiative":
             new, events = initiative.initiative_revealed(state, cards)
             return Step(state=new, events=tuple(events))
+        if state.phase == "buildup":  # §16.6: a dummy discarded, face up until the Resupply shuffle
+            real = [c for c in cards if is_real(state.pack, c)]
+            data = {"cards": list(cards), "real": len(real)}
+            return Step(state=state, events=(Event(kind="card_shown", rule="16.6", data=data),))
         new, events = turns.revealed(state, cards)
         return _after_turn(new, events)
 
@@ -1012,9 +1173,14 @@ class Rommel(PackedData, Ruleset[RommelState]):
             "deck": 0 if deck is None else deck.size,
             "hands": {s: len(scenarios.hand(state, s)) for s in SIDES},
             "battles": sorted(state.battles),
+            "minefields": sorted(set(state.minefields)),
         }
         if viewer in SIDES and deck is not None:
             facts["hand"] = list(deck.hand(viewer, viewer))
+        if viewer in SIDES:  # its own Minefields not yet revealed (§14.1: noted in secret)
+            side = _side(viewer)
+            hexes = (minefields.mine_hex(state, m) for m in minefields.hidden_mines(state, side))
+            facts["own_minefields"] = sorted(h for h in hexes if h is not None)
         summary = state.outcome or f"Month {state.month}, {state.phase}: {', '.join(self.to_act(state)) or 'waiting'}"
         return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
 

@@ -516,6 +516,13 @@ class RommelPack(PackModel):
         return self._land
 
     @cached_property
+    def move_searches(self) -> dict[tuple[object, ...], frozenset[str]]:
+        """Searches of where a move can still end (:func:`pbem.games.rommel.moves.finishes`, a Redeployment's reach),
+        remembered for this loaded pack: listing Regroups asks the same ones for every candidate. Its users clear it
+        at ``moves.SEARCHES_KEEP`` entries."""
+        return {}
+
+    @cached_property
     def _land(self) -> frozenset[str]:
         return frozenset(h.id for h in self.map.hexes)
 

@@ -71,18 +71,21 @@ class Token(_Model):
         hex: where it stands; None while not on the map.
         status: ``muster`` (identity not yet chosen), ``ready`` (chosen, not yet placed), ``due`` (a reinforcement
             of next Month, identified, waiting for its Early Arrival die or its Month, §16.41), ``map``,
-            ``eliminated``, ``exited`` (off the enemy map-end, §17.1).
+            ``eliminated``, ``exited`` (off the enemy map-end, §17.1), ``refit`` (off the map near its Base, face
+            down, until the next Buildup, §16.52).
         disrupted: face down (§11).
         identified: whether its owner has chosen its identity.
+        raider: behind enemy lines, cut off from friendly supply while its battle lasts (§12.5).
     """
 
     side: Side
     group: str
     hex: str | None = None
-    status: Literal["muster", "ready", "due", "map", "eliminated", "exited"] = "muster"
+    status: Literal["muster", "ready", "due", "map", "eliminated", "exited", "refit"] = "muster"
     disrupted: bool = False
     disrupted_turn: int = 0
     unsupplied: bool = False
+    raider: bool = False
 
 
 class BattleRecord(_Model):
@@ -128,7 +131,13 @@ class TurnRecord(_Model):
         mover: the token whose path the next step extends (a token stops for good once another moves).
         engaged: engagements across each hexside this Movement phase (§7.1).
         partial: the battles a Move of this turn made a Partial Retreat from (§10.4), as the Move ended.
-        stage: ``select``, ``movement``, ``combat``, ``reveal``.
+        regroup_to: each Regroup mover's destination (one short of it must Force March into it, §5.2 sidebar).
+        raids: each Unsupplied unit that entered a battle across an enemy hexside, with the hexside (§12.5).
+        withdrawal: the Move under way is the Pass Turn's free Withdrawal Move (§4.5, §5.3); ``withdrawn``: the
+            units that made it (the turn makes no other Move); ``voided``: a Withdrawal was taken back (no other
+            Withdrawal this turn).
+        stage: ``select``, ``movement``, ``mines`` (the passive player reveals the Minefields entered, §14.2),
+            ``combat``, ``reveal``.
     """
 
     committed: tuple[int, ...] | None = None
@@ -144,6 +153,8 @@ class TurnRecord(_Model):
     left: dict[str, BattleRecord] = Field(default_factory=dict)
     rommel_moved: tuple[str, ...] = ()
     regrouped: tuple[str, ...] = ()
+    regroup_to: dict[str, str] = Field(default_factory=dict)
+    raids: dict[str, str] = Field(default_factory=dict)
     fought: tuple[str, ...] = ()
     assault: bool = False
     skipped: bool = False
@@ -151,8 +162,11 @@ class TurnRecord(_Model):
     forced_engaged: dict[str, int] = Field(default_factory=dict)
     disengaged: dict[str, bool] = Field(default_factory=dict)
     partial: tuple[str, ...] = ()
+    withdrawal: bool = False
+    withdrawn: tuple[str, ...] = ()
+    voided: bool = False
     engaged: dict[str, int] = Field(default_factory=dict)
-    stage: Literal["select", "movement", "combat", "reveal"] = "select"
+    stage: Literal["select", "movement", "mines", "combat", "reveal"] = "select"
 
 
 class FireShot(_Model):
@@ -192,6 +206,14 @@ class Fight(Pending):
 class RommelState(MachineState):
     """Everything on the table, and where in the sequence of play the game stands.
 
+    ``minefields`` are the hexes of the Minefields everybody knows (a scenario's, and hidden ones once revealed,
+    §14.2); ``mines`` each Minefield built in a Buildup by its hidden slot (``mine/<side>-<n>``, the hex), with its
+    public state (``hidden``, ``revealed``, ``dismantled``). ``networks`` are the Supply Networks frozen for the
+    Buildup under way (§16.2), ``port_use`` the Sea Redeployments through each Fortress in it (``side/place``,
+    §16.53), ``month_fortresses`` the Fortress control as the Month began and ``bonus_cards`` the Captured Supply
+    due at this Buildup's Resupply (§13.4); ``ledger`` counts each side's Buildup spending (``side/what``) for
+    the divulging option (§16.5).
+
     ``pack`` is the data pack in use: carried for the rules, never serialized or hashed (genesis commits to it).
     """
 
@@ -208,6 +230,12 @@ class RommelState(MachineState):
     battles: dict[str, BattleRecord] = Field(default_factory=dict)
     fortresses: dict[str, Side] = Field(default_factory=dict)
     minefields: tuple[str, ...] = ()
+    mines: dict[str, str] = Field(default_factory=dict)
+    networks: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    port_use: dict[str, int] = Field(default_factory=dict)
+    month_fortresses: dict[str, Side] = Field(default_factory=dict)
+    bonus_cards: dict[str, int] = Field(default_factory=dict)
+    ledger: dict[str, int] = Field(default_factory=dict)
     deals: tuple[tuple[Side, int], ...] = ()
     then: Phase = "mulligan"
     redrawing: Side | None = None

@@ -14,11 +14,33 @@ from __future__ import annotations
 
 from pbem.games.rommel.board import hex_state
 from pbem.games.rommel.moves import settled
+from pbem.games.rommel.raiders import cut_off
 from pbem.games.rommel.state import SIDES, RommelState, Side, TurnRecord
-from pbem.games.rommel.supply import fortress_lines, supply_lines
+from pbem.games.rommel.supply import Network, fortress_lines, supply_lines
 from pbem.rules.contract import Event
 
-__all__ = ["begin_turn", "buildup_check", "final_check", "initial_check", "supplied"]
+__all__ = ["begin_turn", "buildup_check", "final_check", "fortress_assigned", "initial_check", "supplied"]
+
+
+def fortress_assigned(state: RommelState, side: Side, base: Network | None = None) -> dict[str, str]:
+    """§13.3: ``side``'s tokens on Fortress supply, with the Fortress (a place id) each traces to: tokens without a
+    line to Base (``base``: its network, if already traced), by isolated friendly Fortress, nearest first up to its
+    Port Capacity (RULING: token order)."""
+    pack = state.pack
+    position = state.position()
+    base = supply_lines(pack, position, side) if base is None else base
+    found = set(base.supplied)
+    assigned: dict[str, str] = {}
+    for place in pack.map.places:
+        if place.kind == "fortress" and state.fortresses.get(place.id) == side and place.hex not in base.length:
+            assert place.port is not None
+            capacity = place.port.axis if side == "axis" else place.port.allied
+            lines = fortress_lines(pack, position, side, place.id)
+            ranked = sorted((lines.length[state.tokens[t].hex or ""], t) for t in lines.supplied if t not in found)
+            for _, token in ranked[:capacity]:
+                assigned[token] = place.id
+                found.add(token)
+    return assigned
 
 
 def supplied(state: RommelState, side: Side) -> frozenset[str]:
@@ -26,21 +48,15 @@ def supplied(state: RommelState, side: Side) -> frozenset[str]:
     pack = state.pack
     position = state.position()
     base = supply_lines(pack, position, side)
-    found = set(base.supplied)
+    found = set(base.supplied) | set(fortress_assigned(state, side, base))
     for place in pack.map.places:
-        if place.kind == "fortress" and state.fortresses.get(place.id) == side and place.hex not in base.length:
-            assert place.port is not None
-            capacity = place.port.axis if side == "axis" else place.port.allied
-            lines = fortress_lines(pack, position, side, place.id)
-            ranked = sorted((lines.length[state.tokens[t].hex or ""], t) for t in lines.supplied if t not in found)
-            found |= {t for _, t in ranked[:capacity]}
-        elif place.kind == "oasis":
+        if place.kind == "oasis":
             kind = hex_state(pack, position, side, place.hex)
             record = state.battles.get(place.hex)
             if kind == "friendly" or (kind == "battle" and record is not None and record.defender == side):
                 inside = [t for t in state.at(place.hex) if state.tokens[t].side == side and t not in found]
                 found |= set(inside[: pack.limit("oasis_supply_units")])
-    return frozenset(found)
+    return frozenset(t for t in found if not cut_off(state, t))  # §12.5: Raiders are cut off
 
 
 def initial_check(state: RommelState) -> tuple[RommelState, list[Event]]:

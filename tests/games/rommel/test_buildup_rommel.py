@@ -201,3 +201,24 @@ def test_the_malta_group_arrives_in_any_buildup_and_axis_resupply_drops() -> Non
     assert monthly_cards(table.state, "axis") < normal
     demo = to_buildup()
     assert R.check(demo.state, demo.state.order[0], {"action": "malta"}).rule in ("16.4", "18.6")
+
+
+@pytest.mark.rule("16.6")
+def test_dummy_cards_may_be_discarded_face_up_and_return_at_resupply() -> None:
+    first = [0, 1, 2, 3, 4, 5, 6, DUMMY, 7]  # the Axis hand, then the Allies': real, dummy, real
+    table = to_buildup(dice=(6, 6), cards=[*first, *(c for c in range(42) if c not in first)])
+    assert table.state.order[0] == "allied"  # a tie: the Allies first
+    while any(a["action"] == "identify" for a in table.legal("allied")):
+        table.do("allied", table.first_legal("allied", "identify"))
+    assert table.state.decks["supply"].hands["allied"] == (6, DUMMY, 7)
+    assert table.refusal("allied", {"action": "discard", "card": 0}) == ("16.6", "real-card")
+    assert table.refusal("allied", {"action": "discard", "card": 3}) == ("16.6", "not-held")
+    table.do("allied", {"action": "discard", "card": 1})
+    assert table.state.decks["supply"].hands["allied"] == (6, 7)
+    assert DUMMY in table.state.decks["supply"].faceup
+    assert [e.data["real"] for e in table.events if e.kind == "card_shown"] == [0]
+    table.do("allied", {"action": "end_buildup"})
+    while any(a["action"] == "identify" for a in table.legal("axis")):
+        table.do("axis", table.first_legal("axis", "identify"))
+    table.do("axis", {"action": "end_buildup"})
+    assert DUMMY not in table.state.decks["supply"].faceup  # shuffled back at Resupply

@@ -293,8 +293,8 @@ def test_a_regroup_brings_units_from_around_the_command_point_to_one_hex() -> No
     enemy = {"action": "regroup", "command_point": "1605", "destination": "1505", "rommel": False}
     assert table.refusal("axis", enemy) == ("5.2", "enemy-command-point")
     table.do("axis", {"action": "regroup", "command_point": "1505", "destination": "1406", "rommel": False})
-    # axis-06 (motorized, speed 2) in Sidi Omar, next to the Command Point: away first, then it must still arrive
-    assert table.refusal("axis", {"action": "step", "token": "axis-06", "to": "1607"}) == ("5.2", "not-to-destination")
+    # axis-06 (motorized, speed 2) in Sidi Omar, next to the Command Point: into the enemy it would stop short
+    assert table.refusal("axis", {"action": "step", "token": "axis-06", "to": "1605"}) == ("5.2", "not-to-destination")
     table.do("axis", {"action": "step", "token": "axis-06", "to": "1505"})
     assert table.refusal("axis", {"action": "end_move"}) == ("5.2", "not-to-destination")
     assert table.refusal("axis", {"action": "step", "token": "axis-02", "to": "1406"}) == ("5.2", "finish-first")
