@@ -32,11 +32,14 @@ __all__ = [
     "Keep",
     "Losses",
     "Malta",
+    "Pursue",
+    "PursuitLosses",
     "Redraw",
     "Regroup",
     "Replace",
     "RommelAction",
     "Select",
+    "Slowest",
     "StepMove",
 ]
 
@@ -202,6 +205,30 @@ class Losses(ActionModel):
     losses: dict[str, int] = Field(title="CV lost per block")
 
 
+class Slowest(ActionModel):
+    """Announce the speed of the slowest unit of the group Retreating under Pursuit Fire (§10.5)."""
+
+    action: Literal["slowest"] = "slowest"
+    speed: int = Field(title="slowest speed")
+
+
+class Pursue(ActionModel):
+    """Roll Pursuit Fire at a Retreating group: the number of dice (§10.5; fire may be held back, Pursuit
+    Deception)."""
+
+    action: Literal["pursue"] = "pursue"
+    dice: int = Field(title="pursuit dice")
+
+
+class PursuitLosses(ActionModel):
+    """Allocate the Pursuit Fire hits on the Retreating group (§10.5, §9.5): the units eliminated (public) and, in
+    secret, the CV each unit loses."""
+
+    action: Literal["pursuit_losses"] = "pursuit_losses"
+    eliminated: list[str] = Field(title="units eliminated")
+    losses: dict[str, int] | None = Field(default=None, title="CV lost per block (secret)")
+
+
 class EndCombat(ActionModel):
     """End the Combat phase and the Player-Turn: the committed cards are revealed (§3.44, §3.48)."""
 
@@ -232,5 +259,8 @@ RommelAction = (
     | Fire
     | Cease
     | Losses
+    | Slowest
+    | Pursue
+    | PursuitLosses
     | Advance
 )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import TypeAdapter
 
 from pbem.errors import PbemError
-from pbem.games.rommel import buildup, fights, initiative, moves, scenarios, supplycheck, turns, victory
+from pbem.games.rommel import buildup, fights, initiative, moves, pursuit, scenarios, supplycheck, turns, victory
 from pbem.games.rommel.actions import (
     Advance,
     Answer,
@@ -37,17 +37,31 @@ from pbem.games.rommel.actions import (
     Keep,
     Losses,
     Malta,
+    Pursue,
+    PursuitLosses,
     Redraw,
     Regroup,
     Replace,
     RommelAction,
     Select,
+    Slowest,
     StepMove,
 )
 from pbem.games.rommel.data import default_pack_bytes, load_pack, pack_schema
 from pbem.games.rommel.present import RommelLook, hex_label, token_label
 from pbem.games.rommel.schema import RommelPack
-from pbem.games.rommel.state import DECK, SIDES, Claim, Fight, RommelState, Side, TurnRecord, cv_slot, unit_slot
+from pbem.games.rommel.state import (
+    DECK,
+    SIDES,
+    Claim,
+    Fight,
+    Pursuit,
+    RommelState,
+    Side,
+    TurnRecord,
+    cv_slot,
+    unit_slot,
+)
 from pbem.games.rommel.supply import base_hex
 from pbem.kit.machine import Interrupt, Machine, Phase, action, top
 from pbem.rules.contract import (
@@ -568,9 +582,14 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
         "in_move": (),
         "regrouped": (*state.turn.regrouped, *regrouped),
     }
+    full = pursuit.full_retreats(state.model_copy(update={"tokens": tokens}), _move_paths(state))
     turn = state.turn.model_copy(update=update)
-    event = Event(kind="move_ended", seat=seat, rule="5.0", data={"moves": turn.moves})
-    return Step(state=state.model_copy(update={"turn": turn, "tokens": tokens}), events=(event,))
+    events = [Event(kind="move_ended", seat=seat, rule="5.0", data={"moves": turn.moves})]
+    state = state.model_copy(update={"turn": turn, "tokens": tokens})
+    for hex_id, group in reversed(full):  # §10.3: each Full Retreat takes Pursuit Fire, the first hex first
+        state, more = pursuit.start(state, hex_id, _side(seat), group, "retreat")
+        events.extend(more)
+    return Step(state=state, events=tuple(events))
 
 
 def _end_movements(state: RommelState, seat: str) -> Iterable[EndMovement]:
@@ -704,6 +723,51 @@ def _lost(state: RommelState, seat: str, act: Losses) -> Step[RommelState]:
     return Step(state=new, events=tuple(events))
 
 
+def _slowests(state: RommelState, seat: str) -> Iterable[Slowest]:
+    return [Slowest(speed=v) for v in pursuit.slowest_candidates(state, top(state, Pursuit))]
+
+
+def _can_slowest(state: RommelState, seat: str, act: Slowest) -> Verdict:
+    return pursuit.slowest_verdict(state, top(state, Pursuit), act.speed)
+
+
+def _announced(state: RommelState, seat: str, act: Slowest) -> Step[RommelState]:
+    new, events = pursuit.announced(state, top(state, Pursuit), act.speed)
+    return Step(state=new, events=tuple(events))
+
+
+def _pursues(state: RommelState, seat: str) -> Iterable[Pursue]:
+    item = top(state, Pursuit)
+    return [Pursue(dice=n) for n in pursuit.dice_candidates(state, item)] if item.awaiting == "dice" else []
+
+
+def _can_pursue(state: RommelState, seat: str, act: Pursue) -> Verdict:
+    return pursuit.dice_verdict(state, top(state, Pursuit), act.dice)
+
+
+def _pursued(state: RommelState, seat: str, act: Pursue) -> Step[RommelState]:
+    new, events = pursuit.pursued(state, top(state, Pursuit), act.dice)
+    return Step(state=new, events=tuple(events))
+
+
+def _pursuit_losses(state: RommelState, seat: str) -> Iterable[PursuitLosses]:
+    found = []
+    for gone, losses in pursuit.losses_candidates(state, top(state, Pursuit)):
+        found.append(
+            PursuitLosses(eliminated=gone) if losses is None else PursuitLosses(eliminated=gone, losses=losses)
+        )
+    return found
+
+
+def _can_pursuit_lose(state: RommelState, seat: str, act: PursuitLosses) -> Verdict:
+    return pursuit.losses_verdict(state, top(state, Pursuit), act.eliminated, act.losses)
+
+
+def _pursuit_lost(state: RommelState, seat: str, act: PursuitLosses) -> Step[RommelState]:
+    new, events = pursuit.took_losses(state, top(state, Pursuit), act.eliminated)
+    return Step(state=new, events=tuple(events))
+
+
 def _ended_combat(state: RommelState, seat: str, act: EndCombat) -> Step[RommelState]:
     skipped = not fights.unfought(state, _side(seat), pass_turn=False).ok  # fine only if the turn is a Pass
     state = state.model_copy(update={"turn": state.turn.model_copy(update={"skipped": skipped})})
@@ -808,7 +872,10 @@ MACHINE: Machine[RommelState, Any] = Machine(
         Phase("advance", ("advance",), rule="3.1", to_act=_to_act),
         Phase("over", (), rule="17.0", to_act=_to_act),
     ),
-    interrupts=(Interrupt("battle", ("fire", "cease", "losses"), rule="9.1"),),
+    interrupts=(
+        Interrupt("battle", ("fire", "cease", "losses"), rule="9.1"),
+        Interrupt("pursuit", ("slowest", "pursue", "pursuit_losses"), rule="10.5"),
+    ),
     actions=(
         action(Identify, legal=_identify_candidates, can=_can_identify, effect=_identified),
         action(Deploy, legal=_deploy_candidates, can=_can_deploy, effect=_deployed),
@@ -833,6 +900,9 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(Fire, legal=_fires, can=_can_fire, effect=_fired),
         action(Cease, legal=lambda s, seat: [Cease()], can=_can_cease, effect=_ceased),
         action(Losses, legal=_losses, can=_can_lose, effect=_lost),
+        action(Slowest, legal=_slowests, can=_can_slowest, effect=_announced),
+        action(Pursue, legal=_pursues, can=_can_pursue, effect=_pursued),
+        action(PursuitLosses, legal=_pursuit_losses, can=_can_pursuit_lose, effect=_pursuit_lost),
         action(Advance, legal=lambda s, seat: [Advance()], can=lambda s, seat, a: ALLOW, effect=_advanced),
     ),
 )
@@ -898,6 +968,8 @@ class Rommel(Ruleset[RommelState]):
         token = action.get("token")
         if action.get("action") == "identify" and isinstance(token, str):
             return {"block": unit_slot(token)}
+        if action.get("action") == "pursuit_losses":  # the CVs lost by a hidden group (§10.2, notes §7.2.1)
+            return {"losses": pursuit.loss_slot(seat)}
         return {}
 
     def contains(self, state: RommelState, seat: str, action: Any, *, unseen: frozenset[str] = frozenset()) -> Verdict:
@@ -927,6 +999,9 @@ class Rommel(Ruleset[RommelState]):
                 return Step(state=new, events=tuple(events))
             if "fire" in outcome.dice:
                 new, events = fights.shot(state, top(state, Fight), tuple(outcome.dice["fire"]))
+                return Step(state=new, events=tuple(events))
+            if "pursuit" in outcome.dice:
+                new, events = pursuit.rolled(state, top(state, Pursuit), tuple(outcome.dice["pursuit"]))
                 return Step(state=new, events=tuple(events))
             if "forced" in outcome.dice:
                 return _marched(state, tuple(outcome.dice["forced"]))
@@ -984,6 +1059,8 @@ class Rommel(Ruleset[RommelState]):
             block = state.pack.block(value)
             kind = state.pack.unit_type(block.unit_type).name
             return f"{block.division} {block.unit} ({kind}, CV {block.cv_max})"
+        if field == "eliminated" and isinstance(value, list):
+            return ", ".join(value) or "none"
         if field == "losses" and isinstance(value, dict):
             return "; ".join(f"{token} loses {cv} CV" for token, cv in sorted(value.items())) or "no losses"
         if field == "target" and isinstance(value, str):

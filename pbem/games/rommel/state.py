@@ -28,6 +28,7 @@ __all__ = [
     "Fight",
     "FireShot",
     "Phase",
+    "Pursuit",
     "RommelState",
     "Side",
     "Token",
@@ -189,6 +190,23 @@ class Fight(Pending):
     reported: tuple[str, ...] = ()
 
 
+class Pursuit(Pending):
+    """Pursuit Fire on a Retreating group (§10.5), handed over to :mod:`pbem.games.rommel.pursuit`: the (former)
+    battle hex, the retreating side and units, the eligible pursuers (undisrupted, unfired), why the group retreats
+    (``retreat`` §10.3, ``refuse`` §10.2, ``rout`` §11.3, ``probe`` §10.41), and the decision awaited: the owner's
+    slowest speed, the pursuer's dice, the owner's losses (``hits`` to allocate)."""
+
+    kind: Literal["pursuit"] = "pursuit"
+    hex: str
+    retreating: Side
+    group: tuple[str, ...]
+    pursuers: tuple[str, ...]
+    cause: Literal["retreat", "refuse", "rout", "probe"] = "retreat"
+    awaiting: Literal["slowest", "dice", "losses"] = "slowest"
+    slowest: int = 0
+    hits: int = 0
+
+
 class RommelState(MachineState):
     """Everything on the table, and where in the sequence of play the game stands.
 
@@ -199,7 +217,7 @@ class RommelState(MachineState):
     options: dict[str, bool | int | str]
     scenario: str
     phase: Phase = "dealing"
-    pending: tuple[Fight, ...] = ()
+    pending: tuple[Fight | Pursuit, ...] = ()
     month: int
     first_month: int
     last_month: int
