@@ -13,8 +13,10 @@ from pydantic import Field
 from pbem.rules.contract import ActionModel
 
 __all__ = [
+    "AcceptBattle",
     "Advance",
     "Answer",
+    "Attrition",
     "Buy",
     "Cease",
     "Challenge",
@@ -24,6 +26,7 @@ __all__ = [
     "EndCombat",
     "EndMove",
     "EndMovement",
+    "EndWithdrawal",
     "FightBattle",
     "Fire",
     "Force",
@@ -35,12 +38,14 @@ __all__ = [
     "Pursue",
     "PursuitLosses",
     "Redraw",
+    "Refuse",
     "Regroup",
     "Replace",
     "RommelAction",
     "Select",
     "Slowest",
     "StepMove",
+    "Withdraw",
 ]
 
 
@@ -229,6 +234,40 @@ class PursuitLosses(ActionModel):
     losses: dict[str, int] | None = Field(default=None, title="CV lost per block (secret)")
 
 
+class Attrition(ActionModel):
+    """Report the Rout Attrition of a routed group: each unit loses one step; the units that eliminates (§11.3)."""
+
+    action: Literal["attrition"] = "attrition"
+    eliminated: list[str] = Field(title="units eliminated")
+
+
+class Withdraw(ActionModel):
+    """Move a unit of a Withdrawal Group Move (Refusing Battle, a Rout) one hex back along its supply line (§5.3)."""
+
+    action: Literal["withdraw"] = "withdraw"
+    token: str = Field(title="block")
+    to: str = Field(title="to hex")
+
+
+class EndWithdrawal(ActionModel):
+    """End the Withdrawal: the units move; those unable to withdraw are eliminated (§10.1, §11.3)."""
+
+    action: Literal["end_withdrawal"] = "end_withdrawal"
+
+
+class Refuse(ActionModel):
+    """Passive Player: Refuse Battle with the group just Attacked in ``hex`` (§8.4, §10.2)."""
+
+    action: Literal["refuse"] = "refuse"
+    hex: str = Field(title="battle hex")
+
+
+class AcceptBattle(ActionModel):
+    """Passive Player: accept every battle not refused (§8.4)."""
+
+    action: Literal["accept_battle"] = "accept_battle"
+
+
 class EndCombat(ActionModel):
     """End the Combat phase and the Player-Turn: the committed cards are revealed (§3.44, §3.48)."""
 
@@ -262,5 +301,10 @@ RommelAction = (
     | Slowest
     | Pursue
     | PursuitLosses
+    | Attrition
+    | Withdraw
+    | EndWithdrawal
+    | Refuse
+    | AcceptBattle
     | Advance
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from pbem.games.rommel import battle
+from pbem.games.rommel import battle, rout
 from pbem.games.rommel.moves import i_tanks, known_block, settled
 from pbem.games.rommel.options import real_count
 from pbem.games.rommel.scenarios import hand
@@ -276,7 +276,8 @@ def shot(state: RommelState, fight: Fight, rolls: tuple[int, ...]) -> tuple[Romm
     record = FireShot(
         block=block, target=target, fire=made.fire, rolls=made.rolls, full=made.hits.full, half=made.hits.half
     )
-    fight = fight.model_copy(update={"shots": (*fight.shots, record), "shooting": None})
+    fired = (*fight.fired, token)
+    fight = fight.model_copy(update={"shots": (*fight.shots, record), "shooting": None, "fired": fired})
     data = {
         "unit": token,
         "target": target,
@@ -380,7 +381,9 @@ def take_losses(
         return replace_top(state, fight), events
     after = battle_hex(state, fight)
     assert after is not None
-    return _next_volley(state, fight, other(_seat(fight)), after, events)
+    state, events = _next_volley(state, fight, other(_seat(fight)), after, events)
+    state, more = rout.begin(state, fight.fired)  # §11.11: the last shield gone, the Disrupted units Rout at once
+    return state, [*events, *more]
 
 
 def _next_volley(

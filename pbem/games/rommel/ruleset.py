@@ -16,10 +16,25 @@ from typing import TYPE_CHECKING, Any
 from pydantic import TypeAdapter
 
 from pbem.errors import PbemError
-from pbem.games.rommel import buildup, fights, initiative, moves, pursuit, scenarios, supplycheck, turns, victory
+from pbem.games.rommel import (
+    buildup,
+    fights,
+    initiative,
+    moves,
+    pursuit,
+    refuse,
+    rout,
+    scenarios,
+    supplycheck,
+    turns,
+    victory,
+    withdrawal,
+)
 from pbem.games.rommel.actions import (
+    AcceptBattle,
     Advance,
     Answer,
+    Attrition,
     Buy,
     Cease,
     Challenge,
@@ -29,6 +44,7 @@ from pbem.games.rommel.actions import (
     EndCombat,
     EndMove,
     EndMovement,
+    EndWithdrawal,
     FightBattle,
     Fire,
     Force,
@@ -40,12 +56,14 @@ from pbem.games.rommel.actions import (
     Pursue,
     PursuitLosses,
     Redraw,
+    Refuse,
     Regroup,
     Replace,
     RommelAction,
     Select,
     Slowest,
     StepMove,
+    Withdraw,
 )
 from pbem.games.rommel.data import default_pack_bytes, load_pack, pack_schema
 from pbem.games.rommel.present import RommelLook, hex_label, token_label
@@ -56,9 +74,11 @@ from pbem.games.rommel.state import (
     Claim,
     Fight,
     Pursuit,
+    Refusal,
     RommelState,
     Side,
     TurnRecord,
+    Withdrawal,
     cv_slot,
     unit_slot,
 )
@@ -586,6 +606,8 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
     turn = state.turn.model_copy(update=update)
     events = [Event(kind="move_ended", seat=seat, rule="5.0", data={"moves": turn.moves})]
     state = state.model_copy(update={"turn": turn, "tokens": tokens})
+    state, more = rout.begin(state)  # §10.3 step 4, §11.4: after the Retreats' Pursuit Fire
+    events.extend(more)
     for hex_id, group in reversed(full):  # §10.3: each Full Retreat takes Pursuit Fire, the first hex first
         state, more = pursuit.start(state, hex_id, _side(seat), group, "retreat")
         events.extend(more)
@@ -612,6 +634,8 @@ def _ended_movement(state: RommelState, seat: str, act: EndMovement) -> Step[Rom
     if turn.forced:
         spec = RollSpec(id="forced", sides=6, n=len(turn.forced), purpose=f"{seat} Forced Marches")
         state = state.with_rolls(RollRequest(rolls=(spec,)))
+    else:
+        state = refuse.offer(state)  # §8.4: after all Movement
     return Step(state=state, events=(event,))
 
 
@@ -658,7 +682,8 @@ def _marched(state: RommelState, dice: tuple[int, ...]) -> Step[RommelState]:
             state = state.model_copy(update={"tokens": {**state.tokens, token: tok}})
             events.append(Event(kind="forced_march_failed", seat=side, rule="6.4", data={"unit": token, "die": die}))
     turn = state.turn.model_copy(update={"mover": None, "current": (), "forced": {}, "forced_engaged": {}})
-    return Step(state=state.model_copy(update={"turn": turn}), events=tuple(events))
+    state = refuse.offer(state.model_copy(update={"turn": turn}))  # §8.4: after all Movement, Forced Marches too
+    return Step(state=state, events=tuple(events))
 
 
 def _end_combats(state: RommelState, seat: str) -> Iterable[EndCombat]:
@@ -768,6 +793,61 @@ def _pursuit_lost(state: RommelState, seat: str, act: PursuitLosses) -> Step[Rom
     return Step(state=new, events=tuple(events))
 
 
+def _attritions(state: RommelState, seat: str) -> Iterable[Attrition]:
+    return [Attrition(eliminated=e) for e in rout.attrition_candidates(state, top(state, Pursuit))]
+
+
+def _can_attrit(state: RommelState, seat: str, act: Attrition) -> Verdict:
+    return rout.attrition_verdict(state, top(state, Pursuit), act.eliminated)
+
+
+def _attrited(state: RommelState, seat: str, act: Attrition) -> Step[RommelState]:
+    new, events = rout.attrited(state, top(state, Pursuit), act.eliminated)
+    return Step(state=new, events=tuple(events))
+
+
+def _withdraws(state: RommelState, seat: str) -> Iterable[Withdraw]:
+    return [Withdraw(token=t, to=h) for t, h in withdrawal.step_candidates(state, top(state, Withdrawal))]
+
+
+def _can_withdraw(state: RommelState, seat: str, act: Withdraw) -> Verdict:
+    return withdrawal.step_verdict(state, top(state, Withdrawal), act.token, act.to)
+
+
+def _withdrew(state: RommelState, seat: str, act: Withdraw) -> Step[RommelState]:
+    new, events = withdrawal.stepped(state, top(state, Withdrawal), act.token, act.to)
+    return Step(state=new, events=tuple(events))
+
+
+def _can_end_withdrawal(state: RommelState, seat: str, act: EndWithdrawal) -> Verdict:
+    return withdrawal.end_verdict(state, top(state, Withdrawal))
+
+
+def _ended_withdrawal(state: RommelState, seat: str, act: EndWithdrawal) -> Step[RommelState]:
+    new, events = withdrawal.ended(state, top(state, Withdrawal))
+    new, more = rout.begin(new)  # §10.2 step 4: the Disrupted units a refusing group leaves Rout
+    return Step(state=new, events=(*events, *more))
+
+
+def _refuses(state: RommelState, seat: str) -> Iterable[Refuse]:
+    return [Refuse(hex=h) for h in refuse.attacked(state)]
+
+
+def _can_refuse(state: RommelState, seat: str, act: Refuse) -> Verdict:
+    top(state, Refusal)
+    return refuse.refuse_verdict(state, act.hex)
+
+
+def _refused(state: RommelState, seat: str, act: Refuse) -> Step[RommelState]:
+    new, events = refuse.refused(state, act.hex)
+    return Step(state=new, events=tuple(events))
+
+
+def _accepted(state: RommelState, seat: str, act: AcceptBattle) -> Step[RommelState]:
+    new, events = refuse.accepted(state)
+    return Step(state=new, events=tuple(events))
+
+
 def _ended_combat(state: RommelState, seat: str, act: EndCombat) -> Step[RommelState]:
     skipped = not fights.unfought(state, _side(seat), pass_turn=False).ok  # fine only if the turn is a Pass
     state = state.model_copy(update={"turn": state.turn.model_copy(update={"skipped": skipped})})
@@ -874,7 +954,9 @@ MACHINE: Machine[RommelState, Any] = Machine(
     ),
     interrupts=(
         Interrupt("battle", ("fire", "cease", "losses"), rule="9.1"),
-        Interrupt("pursuit", ("slowest", "pursue", "pursuit_losses"), rule="10.5"),
+        Interrupt("pursuit", ("attrition", "slowest", "pursue", "pursuit_losses"), rule="10.5"),
+        Interrupt("withdrawal", ("withdraw", "end_withdrawal"), rule="5.3"),
+        Interrupt("refusal", ("refuse", "accept_battle"), rule="8.4"),
     ),
     actions=(
         action(Identify, legal=_identify_candidates, can=_can_identify, effect=_identified),
@@ -903,6 +985,16 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(Slowest, legal=_slowests, can=_can_slowest, effect=_announced),
         action(Pursue, legal=_pursues, can=_can_pursue, effect=_pursued),
         action(PursuitLosses, legal=_pursuit_losses, can=_can_pursuit_lose, effect=_pursuit_lost),
+        action(Attrition, legal=_attritions, can=_can_attrit, effect=_attrited),
+        action(Withdraw, legal=_withdraws, can=_can_withdraw, effect=_withdrew),
+        action(
+            EndWithdrawal,
+            legal=lambda s, seat: [EndWithdrawal()],
+            can=_can_end_withdrawal,
+            effect=_ended_withdrawal,
+        ),
+        action(Refuse, legal=_refuses, can=_can_refuse, effect=_refused),
+        action(AcceptBattle, legal=lambda s, seat: [AcceptBattle()], can=lambda s, seat, a: ALLOW, effect=_accepted),
         action(Advance, legal=lambda s, seat: [Advance()], can=lambda s, seat, a: ALLOW, effect=_advanced),
     ),
 )

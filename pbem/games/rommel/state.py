@@ -29,10 +29,12 @@ __all__ = [
     "FireShot",
     "Phase",
     "Pursuit",
+    "Refusal",
     "RommelState",
     "Side",
     "Token",
     "TurnRecord",
+    "Withdrawal",
     "cv_slot",
     "other",
     "unit_slot",
@@ -173,7 +175,8 @@ class Fight(Pending):
     the Combat Round's initiator and Assault (§9.1, §4.3), and the volley under way.
 
     ``seat`` fires (``awaiting`` ``fire``) or reports the losses of the other side's fire (``losses``); ``shooting``
-    is the unit whose dice are being rolled."""
+    is the unit whose dice are being rolled; ``fired``, the units that fired in this Combat Round (only the others
+    may pursue a Rout, §10.5 sidebar)."""
 
     kind: Literal["battle"] = "battle"
     hex: str
@@ -188,13 +191,14 @@ class Fight(Pending):
     shots: tuple[FireShot, ...] = ()
     shooting: tuple[str, str] | None = None
     reported: tuple[str, ...] = ()
+    fired: tuple[str, ...] = ()
 
 
 class Pursuit(Pending):
     """Pursuit Fire on a Retreating group (§10.5), handed over to :mod:`pbem.games.rommel.pursuit`: the (former)
     battle hex, the retreating side and units, the eligible pursuers (undisrupted, unfired), why the group retreats
-    (``retreat`` §10.3, ``refuse`` §10.2, ``rout`` §11.3, ``probe`` §10.41), and the decision awaited: the owner's
-    slowest speed, the pursuer's dice, the owner's losses (``hits`` to allocate)."""
+    (``retreat`` §10.3, ``refuse`` §10.2, ``rout`` §11.3, ``probe`` §10.41), and the decision awaited: a Rout's
+    Attrition (§11.3), the owner's slowest speed, the pursuer's dice, the owner's losses (``hits`` to allocate)."""
 
     kind: Literal["pursuit"] = "pursuit"
     hex: str
@@ -202,9 +206,27 @@ class Pursuit(Pending):
     group: tuple[str, ...]
     pursuers: tuple[str, ...]
     cause: Literal["retreat", "refuse", "rout", "probe"] = "retreat"
-    awaiting: Literal["slowest", "dice", "losses"] = "slowest"
+    awaiting: Literal["attrition", "slowest", "dice", "losses"] = "slowest"
     slowest: int = 0
     hits: int = 0
+
+
+class Withdrawal(Pending):
+    """A Withdrawal Group Move (§5.3) the rules impose: a group Refusing Battle (§10.2) or Routed (§11.3) leaves
+    ``hex``. ``paths`` holds each unit's path so far (its hex first); the units move when it ends (the four
+    conditions of §5.3 are judged on the position as the Withdrawal began)."""
+
+    kind: Literal["withdrawal"] = "withdrawal"
+    hex: str
+    group: tuple[str, ...]
+    cause: Literal["refuse", "rout"]
+    paths: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+
+
+class Refusal(Pending):
+    """§8.4, §10.2: after all enemy Movement, the Passive Player may Refuse Battle with the groups just Attacked."""
+
+    kind: Literal["refusal"] = "refusal"
 
 
 class RommelState(MachineState):
@@ -217,7 +239,7 @@ class RommelState(MachineState):
     options: dict[str, bool | int | str]
     scenario: str
     phase: Phase = "dealing"
-    pending: tuple[Fight | Pursuit, ...] = ()
+    pending: tuple[Fight | Pursuit | Withdrawal | Refusal, ...] = ()
     month: int
     first_month: int
     last_month: int

@@ -20,6 +20,7 @@ def attacked(dice: list[int], cards: list[int] | None = None) -> Table:
     table.do("axis", {"action": "step", "token": "axis-02", "to": "1605"})
     table.do("axis", {"action": "end_move"})
     table.do("axis", {"action": "end_movement"})
+    table.do("allied", {"action": "accept_battle"})  # §8.4: the Passive Player does not Refuse Battle
     return table
 
 
@@ -90,6 +91,7 @@ def test_assaults_need_an_assault_turn() -> None:
     table.do("axis", {"action": "step", "token": "axis-02", "to": "1605"})
     table.do("axis", {"action": "end_move"})
     table.do("axis", {"action": "end_movement"})
+    table.do("allied", {"action": "accept_battle"})  # §8.4: the Passive Player does not Refuse Battle
     assert table.refusal("axis", {"action": "fight", "hex": "1605", "assault": True}) == ("4.3", "not-assault-turn")
 
 
@@ -106,6 +108,7 @@ def two_attackers() -> Table:
         table.do("axis", {"action": "step", "token": token, "to": "1605"})
         table.do("axis", {"action": "end_move"})
     table.do("axis", {"action": "end_movement"})
+    table.do("allied", {"action": "accept_battle"})
     table.do("axis", {"action": "fight", "hex": "1605", "assault": False})
     table.do("allied", {"action": "cease"})
     table.do("axis", {"action": "cease"})
