@@ -18,7 +18,7 @@ from pbem.games.rommel.withdrawal import step_verdict
 from pbem.kit.machine import pop, push
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
 
-__all__ = ["accepted", "attacked", "offer", "refuse_verdict", "refused"]
+__all__ = ["accepted", "attacked", "offer", "refuse_verdict", "refused", "settle"]
 
 
 def attacked(state: RommelState) -> list[str]:
@@ -37,6 +37,15 @@ def offer(state: RommelState) -> RommelState:
     if not any(refuse_verdict(state, h).ok for h in attacked(state)):
         return state
     return push(state, Refusal(seat=other(state.active)))
+
+
+def settle(state: RommelState) -> RommelState:
+    """Once a refusal's Withdrawal (and any Rout after it) is over: the Refusal ends by itself when no other group
+    may still refuse."""
+    if state.pending and isinstance(state.pending[-1], Refusal):
+        if not any(refuse_verdict(state, h).ok for h in attacked(state)):
+            return pop(state)
+    return state
 
 
 def _group(state: RommelState, hex_id: str, side: Side) -> tuple[str, ...]:

@@ -826,7 +826,7 @@ def _can_end_withdrawal(state: RommelState, seat: str, act: EndWithdrawal) -> Ve
 def _ended_withdrawal(state: RommelState, seat: str, act: EndWithdrawal) -> Step[RommelState]:
     new, events = withdrawal.ended(state, top(state, Withdrawal))
     new, more = rout.begin(new)  # §10.2 step 4: the Disrupted units a refusing group leaves Rout
-    return Step(state=new, events=(*events, *more))
+    return Step(state=refuse.settle(new), events=(*events, *more))
 
 
 def _refuses(state: RommelState, seat: str) -> Iterable[Refuse]:
