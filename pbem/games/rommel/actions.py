@@ -17,6 +17,7 @@ __all__ = [
     "Advance",
     "Answer",
     "Attrition",
+    "Blitz",
     "Buy",
     "Cease",
     "Challenge",
@@ -35,6 +36,7 @@ __all__ = [
     "Keep",
     "Losses",
     "Malta",
+    "ProbeCombat",
     "Pursue",
     "PursuitLosses",
     "Redraw",
@@ -268,6 +270,19 @@ class AcceptBattle(ActionModel):
     action: Literal["accept_battle"] = "accept_battle"
 
 
+class ProbeCombat(ActionModel):
+    """Passive Player: provoke a round of Probe Combat against a Partial Retreat's Rearguard, or not (§10.41)."""
+
+    action: Literal["probe"] = "probe"
+    provoke: bool = Field(title="provoke Probe Combat")
+
+
+class Blitz(ActionModel):
+    """End the Combat phase and begin Blitz Movement: a second Move with other units, then Blitz Combat (§4.4)."""
+
+    action: Literal["blitz"] = "blitz"
+
+
 class EndCombat(ActionModel):
     """End the Combat phase and the Player-Turn: the committed cards are revealed (§3.44, §3.48)."""
 
@@ -306,5 +321,7 @@ RommelAction = (
     | EndWithdrawal
     | Refuse
     | AcceptBattle
+    | ProbeCombat
+    | Blitz
     | Advance
 )

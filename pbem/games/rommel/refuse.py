@@ -42,9 +42,9 @@ def offer(state: RommelState) -> RommelState:
 def settle(state: RommelState) -> RommelState:
     """Once a refusal's Withdrawal (and any Rout after it) is over: the Refusal ends by itself when no other group
     may still refuse."""
-    if state.pending and isinstance(state.pending[-1], Refusal):
-        if not any(refuse_verdict(state, h).ok for h in attacked(state)):
-            return pop(state)
+    top = state.pending[-1] if state.pending else None
+    if isinstance(top, Refusal) and not any(refuse_verdict(state, h).ok for h in attacked(state)):
+        return pop(state)
     return state
 
 

@@ -21,6 +21,7 @@ from pbem.games.rommel import (
     fights,
     initiative,
     moves,
+    probe,
     pursuit,
     refuse,
     rout,
@@ -35,6 +36,7 @@ from pbem.games.rommel.actions import (
     Advance,
     Answer,
     Attrition,
+    Blitz,
     Buy,
     Cease,
     Challenge,
@@ -53,6 +55,7 @@ from pbem.games.rommel.actions import (
     Keep,
     Losses,
     Malta,
+    ProbeCombat,
     Pursue,
     PursuitLosses,
     Redraw,
@@ -73,6 +76,7 @@ from pbem.games.rommel.state import (
     SIDES,
     Claim,
     Fight,
+    Probe,
     Pursuit,
     Refusal,
     RommelState,
@@ -608,6 +612,7 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
     state = state.model_copy(update={"turn": turn, "tokens": tokens})
     state, more = rout.begin(state)  # §10.3 step 4, §11.4: after the Retreats' Pursuit Fire
     events.extend(more)
+    state = probe.offer(state, partial, _move_paths(state))  # §10.41
     for hex_id, group in reversed(full):  # §10.3: each Full Retreat takes Pursuit Fire, the first hex first
         state, more = pursuit.start(state, hex_id, _side(seat), group, "retreat")
         events.extend(more)
@@ -848,6 +853,37 @@ def _accepted(state: RommelState, seat: str, act: AcceptBattle) -> Step[RommelSt
     return Step(state=new, events=tuple(events))
 
 
+def _can_probe(state: RommelState, seat: str, act: ProbeCombat) -> Verdict:
+    return probe.probe_verdict(state, top(state, Probe), act.provoke)
+
+
+def _probed(state: RommelState, seat: str, act: ProbeCombat) -> Step[RommelState]:
+    new, events = probe.probed(state, top(state, Probe), act.provoke)
+    return Step(state=new, events=tuple(events))
+
+
+def _can_blitz(state: RommelState, seat: str, act: Blitz) -> Verdict:
+    """§4.4: a Blitz Turn (three real cards) has a second pair of Movement and Combat phases after the first."""
+    turn = state.turn
+    if turn.stage != "combat" or turn.blitz:
+        return deny("4.4", "not-now", "Blitz Movement follows the first Combat phase, once a turn")
+    if fights.paid(state) < state.pack.limit("cost_blitz"):
+        return deny("4.4", "not-blitz-paid", "the committed cards do not pay for a Blitz Turn")
+    if turn.moves > state.pack.limit("moves_basic"):
+        return deny("4.4", "two-moves", "a Blitz Turn has one Move in each Movement phase: two Moves were made")
+    if turn.assault:
+        return deny("4.4", "assault-turn", "an Assault was fought: this is an Assault Turn")
+    return fights.skip_verdict(state, _side(seat))
+
+
+def _blitzed(state: RommelState, seat: str, act: Blitz) -> Step[RommelState]:
+    """§4.4, §3.45: the hexside limits are reset; units that moved cannot move again (their paths stay)."""
+    update = {"stage": "movement", "blitz": True, "engaged": {}, "fought": ()}
+    turn = state.turn.model_copy(update=update)
+    event = Event(kind="blitz_begun", seat=seat, rule="4.4")
+    return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
+
+
 def _ended_combat(state: RommelState, seat: str, act: EndCombat) -> Step[RommelState]:
     skipped = not fights.unfought(state, _side(seat), pass_turn=False).ok  # fine only if the turn is a Pass
     state = state.model_copy(update={"turn": state.turn.model_copy(update={"skipped": skipped})})
@@ -944,6 +980,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
                 "force",
                 "end_movement",
                 "fight",
+                "blitz",
                 "end_combat",
             ),
             rule="3.4",
@@ -957,6 +994,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         Interrupt("pursuit", ("attrition", "slowest", "pursue", "pursuit_losses"), rule="10.5"),
         Interrupt("withdrawal", ("withdraw", "end_withdrawal"), rule="5.3"),
         Interrupt("refusal", ("refuse", "accept_battle"), rule="8.4"),
+        Interrupt("probe", ("probe",), rule="10.41"),
     ),
     actions=(
         action(Identify, legal=_identify_candidates, can=_can_identify, effect=_identified),
@@ -995,6 +1033,13 @@ MACHINE: Machine[RommelState, Any] = Machine(
         ),
         action(Refuse, legal=_refuses, can=_can_refuse, effect=_refused),
         action(AcceptBattle, legal=lambda s, seat: [AcceptBattle()], can=lambda s, seat, a: ALLOW, effect=_accepted),
+        action(
+            ProbeCombat,
+            legal=lambda s, seat: [ProbeCombat(provoke=p) for p in (True, False)],
+            can=_can_probe,
+            effect=_probed,
+        ),
+        action(Blitz, legal=lambda s, seat: [Blitz()], can=_can_blitz, effect=_blitzed),
         action(Advance, legal=lambda s, seat: [Advance()], can=lambda s, seat, a: ALLOW, effect=_advanced),
     ),
 )

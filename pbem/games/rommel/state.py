@@ -28,6 +28,7 @@ __all__ = [
     "Fight",
     "FireShot",
     "Phase",
+    "Probe",
     "Pursuit",
     "Refusal",
     "RommelState",
@@ -132,6 +133,7 @@ class TurnRecord(_Model):
         engaged: engagements across each hexside this Movement phase (§7.1).
         partial: the battles a Move of this turn made a Partial Retreat from (§10.4), as the Move ended.
         stage: ``select``, ``movement``, ``combat``, ``reveal``.
+        blitz: the Blitz Movement and Combat phases are under way (§4.4, §3.45, §3.46).
     """
 
     committed: tuple[int, ...] | None = None
@@ -156,6 +158,7 @@ class TurnRecord(_Model):
     partial: tuple[str, ...] = ()
     engaged: dict[str, int] = Field(default_factory=dict)
     stage: Literal["select", "movement", "combat", "reveal"] = "select"
+    blitz: bool = False
 
 
 class FireShot(_Model):
@@ -176,7 +179,8 @@ class Fight(Pending):
 
     ``seat`` fires (``awaiting`` ``fire``) or reports the losses of the other side's fire (``losses``); ``shooting``
     is the unit whose dice are being rolled; ``fired``, the units that fired in this Combat Round (only the others
-    may pursue a Rout, §10.5 sidebar)."""
+    may pursue a Rout, §10.5 sidebar). A round of Probe Combat (§10.41) names the units making the Partial Retreat
+    in ``probe``: if the Rearguard is eliminated they take Pursuit Fire from the unfired probing units."""
 
     kind: Literal["battle"] = "battle"
     hex: str
@@ -192,6 +196,7 @@ class Fight(Pending):
     shooting: tuple[str, str] | None = None
     reported: tuple[str, ...] = ()
     fired: tuple[str, ...] = ()
+    probe: tuple[str, ...] = ()
 
 
 class Pursuit(Pending):
@@ -223,6 +228,15 @@ class Withdrawal(Pending):
     paths: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
 
+class Probe(Pending):
+    """§10.41: the Passive Player may provoke a round of Probe Combat against the Rearguard of a Partial Retreat from
+    ``hex`` (``group``: the units that disengaged)."""
+
+    kind: Literal["probe"] = "probe"
+    hex: str
+    group: tuple[str, ...]
+
+
 class Refusal(Pending):
     """§8.4, §10.2: after all enemy Movement, the Passive Player may Refuse Battle with the groups just Attacked."""
 
@@ -239,7 +253,7 @@ class RommelState(MachineState):
     options: dict[str, bool | int | str]
     scenario: str
     phase: Phase = "dealing"
-    pending: tuple[Fight | Pursuit | Withdrawal | Refusal, ...] = ()
+    pending: tuple[Fight | Pursuit | Withdrawal | Refusal | Probe, ...] = ()
     month: int
     first_month: int
     last_month: int
