@@ -606,13 +606,14 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
         "in_move": (),
         "regrouped": (*state.turn.regrouped, *regrouped),
     }
-    full = pursuit.full_retreats(state.model_copy(update={"tokens": tokens}), _move_paths(state))
+    movers = tuple(_move_paths(state))
+    full = pursuit.full_retreats(state.model_copy(update={"tokens": tokens}), movers)
     turn = state.turn.model_copy(update=update)
     events = [Event(kind="move_ended", seat=seat, rule="5.0", data={"moves": turn.moves})]
     state = state.model_copy(update={"turn": turn, "tokens": tokens})
     state, more = rout.begin(state)  # §10.3 step 4, §11.4: after the Retreats' Pursuit Fire
     events.extend(more)
-    state = probe.offer(state, partial, _move_paths(state))  # §10.41
+    state = probe.offer(state, partial, movers)  # §10.41
     for hex_id, group in reversed(full):  # §10.3: each Full Retreat takes Pursuit Fire, the first hex first
         state, more = pursuit.start(state, hex_id, _side(seat), group, "retreat")
         events.extend(more)
