@@ -1,0 +1,76 @@
+"""Random play-outs through the real protocol that reach the battle rules beyond the Combat Round: Pursuit Fire of
+Retreats (§10.3, §10.5), Refusing Battle (§8.4, §10.2), Withdrawals (§5.3), Routs and Overruns (§11.3, §11.4),
+Probe Combat (§10.41) and Blitz Turns (§4.4), with the contract's conformance checks and the claims audit.
+
+The scripted player prefers the decisions that lead there (engaging, disengaging, refusing, probing, pursuing, a
+Blitz) and otherwise plays like the peaceful one, at random among the legal actions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+
+from pbem.games.rommel.ruleset import RULESET
+from pbem.games.rommel.state import RommelState
+from pbem.kit import conformance
+from pbem.rules.contract import Action
+from tests.games.rommel.test_playout_rommel import GAMES, Peaceful, conform
+
+
+class Fighter(Peaceful):
+    """Takes a fighting decision three times in four when one is offered, and commits cards and moves often."""
+
+    def choose(self, seat: str, legal: list[Action], rng: conformance.Picker) -> Action:
+        state = self.state
+        assert state is not None
+
+        def enemy(hex_id: str | None) -> bool:
+            return hex_id is not None and any(state.tokens[t].side != seat for t in state.at(hex_id))
+
+        def fighting(action: Action) -> bool:
+            kind = action["action"]
+            if kind in ("blitz", "fight"):
+                return True
+            if kind == "refuse":  # half the time: battles accepted are fought, and can Rout
+                return rng.choice(range(2)) == 0
+            if kind == "probe":
+                return bool(action["provoke"])
+            if kind == "pursue":
+                return bool(action["dice"])
+            if kind == "step" and action["to"] in state.pack.land():
+                return enemy(action["to"]) or enemy(state.tokens[action["token"]].hex)
+            return False
+
+        hot = [a for a in legal if fighting(a)]
+        if hot and rng.choice(range(4)) != 0:
+            return rng.choice(hot)
+        busy = [a for a in legal if a["action"] in ("commit", "group", "regroup", "step")]
+        if busy and len(state.turn.committed or ()) < 3 and rng.choice(range(3)) != 0:
+            return rng.choice(busy)
+        return super().choose(seat, legal, rng)
+
+
+@pytest.fixture
+def fighter(monkeypatch: pytest.MonkeyPatch) -> Iterator[Fighter]:
+    monkeypatch.setenv("PBEM_GAMES", GAMES)
+    player = Fighter()
+    inner = RULESET.legal_actions
+
+    def recording(state: RommelState, seat: str) -> list[Action]:
+        player.state = state
+        return inner(state, seat)
+
+    monkeypatch.setattr(RULESET, "legal_actions", recording)
+    yield player
+
+
+def fought(player: Fighter, scenario: str, seed: int) -> conformance.PlayOut:
+    return conformance.play_out("rommel", scenario, {}, random.Random(seed), choose=player.choose, title=f"f{seed}")
+
+
+def kinds(played: conformance.PlayOut) -> Counter[str]:
+    return Counter(e.event.kind for e in played.game.events)
