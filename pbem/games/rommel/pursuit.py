@@ -35,6 +35,7 @@ from pbem.kit.machine import pop, push, replace_top
 from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
 
 __all__ = [
+    "announced",
     "dice_candidates",
     "dice_verdict",
     "full_retreats",
@@ -244,11 +245,17 @@ def losses_candidates(state: RommelState, item: Pursuit) -> list[tuple[list[str]
 
 
 def losses_verdict(
-    state: RommelState, item: Pursuit, eliminated: Sequence[str], losses: Mapping[str, int] | None
+    state: RommelState,
+    item: Pursuit,
+    eliminated: Sequence[str],
+    losses: Mapping[str, int] | None,
+    *,
+    unseen: bool = False,
 ) -> Verdict:
     """§10.5, §9.5: the report is a legal allocation of the hits on the retreating units and names exactly the units
-    it eliminates. Without the secret CVs (``losses`` None), only what a replay that cannot see the group can
-    judge: the eliminated units retreat, and no more of them than the hits."""
+    it eliminates. Without the secret CVs (``losses`` None: ``unseen`` for a logged action whose secret this replay
+    cannot read, or a replay that cannot see the group), only what such a replay can judge: the eliminated units
+    retreat, and no more of them than the hits."""
     if item.awaiting != "losses":
         return deny("10.5", "no-losses-due", "no Pursuit Fire losses are due now")
     if len(set(eliminated)) != len(eliminated) or any(t not in item.group for t in eliminated):
@@ -257,9 +264,11 @@ def losses_verdict(
         return deny("10.5", "eliminations-exceed-hits", f"{item.hits} hits cannot eliminate {len(eliminated)} units")
     if list(eliminated) != sorted(eliminated):
         return deny("10.5", "eliminations-unsorted", "name the eliminated units in token order")
-    if losses is None:
-        return ALLOW
     units = _units(state, item)
+    if losses is None:
+        if units is not None and not unseen:
+            return deny("10.5", "losses-missing", "the report names the CV each retreating unit loses")
+        return ALLOW
     if units is None:
         return deny("10.5", "group-unseen", "this replay cannot see the retreating units' strengths")
     if any(t not in units for t in losses):

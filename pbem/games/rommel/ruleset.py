@@ -902,7 +902,8 @@ def _after_turn(state: RommelState, events: list[Event]) -> Step[RommelState]:
         return Step(state=state, events=tuple(events))
     if state.passes < 2:
         state, more = supplycheck.begin_turn(state, state.active)
-        return Step(state=state, events=(*events, *more))
+        state, routs = rout.begin(state)  # §11.3: a recovered unit Routs the enemy Disrupted units beside it
+        return Step(state=state, events=(*events, *more, *routs))
     events.append(Event(kind="month_ended", rule="3.1", data={"month": state.month}, text=f"Month {state.month} ends"))
     return Step(state=state.model_copy(update={"phase": "advance"}), events=tuple(events))
 
@@ -1119,6 +1120,10 @@ class Rommel(Ruleset[RommelState]):
             if seat not in MACHINE.to_act(state) or "identify" not in MACHINE.allowed(state):
                 return deny("18.0", "not-now", f"{seat} does not choose units now")
             return scenarios.identify_verdict(state, _side(seat), act.token, None, unseen=True)
+        if isinstance(act, PursuitLosses) and "losses" in unseen and act.losses is None:
+            if "pursuit_losses" not in MACHINE.allowed(state):
+                return deny("10.5", "no-losses-due", "no Pursuit Fire losses are due now")
+            return pursuit.losses_verdict(state, top(state, Pursuit), act.eliminated, None, unseen=True)
         return MACHINE.check(state, seat, act)
 
     def apply(self, state: RommelState, seat: str, action: Any) -> Step[RommelState]:
@@ -1126,6 +1131,8 @@ class Rommel(Ruleset[RommelState]):
         state = state.model_copy(update={"acts": state.acts + 1})
         if isinstance(act, Identify):  # its secret field is in the slot, not in the logged action
             return _identified(state, seat, act)
+        if isinstance(act, PursuitLosses) and act.losses is None:  # likewise (contains checked it)
+            return _pursuit_lost(state, seat, act)
         return MACHINE.apply(state, seat, act)
 
     def resume(self, state: RommelState, outcome: Outcome) -> Step[RommelState]:

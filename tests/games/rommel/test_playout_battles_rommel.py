@@ -42,7 +42,10 @@ class Fighter(Peaceful):
             if kind == "pursue":
                 return bool(action["dice"])
             if kind == "step" and action["to"] in state.pack.land():
-                return enemy(action["to"]) or enemy(state.tokens[action["token"]].hex)
+                near = any(enemy(str(n)) for n in state.pack.hex_map.neighbours(action["to"]))  # type: ignore[arg-type]
+                return near or enemy(action["to"]) or enemy(state.tokens[action["token"]].hex)
+            if kind == "regroup":
+                return enemy(action["destination"])
             return False
 
         hot = [a for a in legal if fighting(a)]
@@ -74,3 +77,41 @@ def fought(player: Fighter, scenario: str, seed: int) -> conformance.PlayOut:
 
 def kinds(played: conformance.PlayOut) -> Counter[str]:
     return Counter(e.event.kind for e in played.game.events)
+
+
+@pytest.mark.rule("10.5")
+@pytest.mark.rule("10.2")
+@pytest.mark.rule("11.4")
+def test_a_fighting_game_refuses_pursues_and_overruns_and_conforms(fighter: Fighter) -> None:
+    played = fought(fighter, "demo-1940", 9)
+    found = kinds(played)
+    for kind in ("battle_refused", "slowest_announced", "pursuit_fire", "pursuit_losses", "overrun", "rout_attrition"):
+        assert found[kind], kind
+    assert found["withdrawal_ended"] and found["game_over"]
+    assert conform(played, 9, mutations=1) > 0
+
+
+@pytest.mark.rule("10.41")
+@pytest.mark.rule("4.4")
+def test_fighting_games_probe_blitz_and_rout(fighter: Fighter) -> None:
+    events = Counter[str]()
+    probes = 0
+    for seed in (15, 18):
+        played = fought(fighter, "demo-1940", seed)
+        report = played.verifier.report()
+        assert report.valid and report.audit == "complete", report.first_error
+        events += kinds(played)
+        probes += sum(1 for e in played.game.events if e.event.kind == "battle_begun" and e.event.rule == "10.41")
+    assert probes and events["blitz_begun"] and events["routed"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(1, 19))
+def test_fighting_games_conform(fighter: Fighter, seed: int) -> None:
+    assert conform(fought(fighter, "demo-1940", seed), seed, mutations=2) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", ["1940", "crusader", "gazala", "battleaxe"])
+def test_fighting_games_of_other_scenarios_conform(fighter: Fighter, scenario: str) -> None:
+    assert conform(fought(fighter, scenario, 3), 3, mutations=1) > 0

@@ -52,7 +52,10 @@ def test_a_partial_retreat_is_not_pursued() -> None:
     table.do("axis", {"action": "group", "origin": "1605", "rommel": False})
     table.do("axis", {"action": "step", "token": "axis-06", "to": "1506"})
     table.do("axis", {"action": "end_move"})
-    assert not table.state.pending and table.state.turn.partial == ("1605",)
+    assert table.state.turn.partial == ("1605",)
+    assert [p.kind for p in table.state.pending] == ["probe"]  # only Probe Combat can expose it (§10.41)
+    table.do("allied", {"action": "probe", "provoke": False})
+    assert not table.state.pending and not any(e.kind == "pursuit_begun" for e in table.events)
 
 
 @pytest.mark.rule("10.5")
@@ -210,3 +213,16 @@ def test_too_many_pursuit_dice_made_in_play_are_caught_at_the_audit() -> None:
     found = audit(table.state, {**revealed, "axis-02": "it-brescia", "axis-06": "it-trento"})
     assert found is not None
     assert (found.act, found.seat, found.rule, found.reason) == (act, "allied", "10.5", "pursuit-dice-miscounted")
+
+
+@pytest.mark.rule("10.5")
+def test_a_replay_that_sees_the_group_needs_the_losses_unless_they_are_a_secret_it_cannot_read() -> None:
+    table = retreated([6, 4])
+    table.do("axis", {"action": "slowest", "speed": 1})
+    table.do("allied", {"action": "pursue", "dice": 2})
+    bare = R.typed({"action": "pursuit_losses", "eliminated": []})
+    assert table.refusal("axis", {"action": "pursuit_losses", "eliminated": []}) == ("10.5", "losses-missing")
+    assert R.contains(table.state, "axis", bare, unseen=frozenset({"losses"})).ok  # a logged action: audited later
+    too_many = R.typed({"action": "pursuit_losses", "eliminated": ["axis-02", "axis-06", "allied-01"]})
+    verdict = R.contains(table.state, "axis", too_many, unseen=frozenset({"losses"}))
+    assert (verdict.ok, verdict.rule) == (False, "10.5")

@@ -172,3 +172,29 @@ def test_disrupted_units_rout_when_their_last_shield_is_eliminated_in_combat() -
     assert any(e.kind == "routed" and e.rule == "11.3" for e in table.events)
     item = table.state.pending[-1]
     assert isinstance(item, Pursuit) and item.group == ("allied-02",) and item.pursuers == ()  # axis-02 fired
+
+
+@pytest.mark.rule("5.3")
+def test_disrupted_units_of_both_sides_side_by_side_hold_no_battle() -> None:
+    """§5.3 sidebar: a Retreating Withdrawal may stop with enemy Disrupted units; the hex then holds both sides and no
+    battle, which supply lines must pass (the Disrupted units neither block nor chain, §11.1)."""
+    from pbem.games.rommel.supply import supply_lines
+
+    table = attacking()
+    table.do("allied", {"action": "accept_battle"})
+    disrupt(table, "allied-01")
+    disrupt(table, "axis-02")
+    table.state = table.state.model_copy(update={"battles": {}})
+    for side in ("axis", "allied"):
+        assert "1605" in supply_lines(table.state.pack, table.state.position(), side).hexes
+
+
+@pytest.mark.rule("10.1")
+def test_a_unit_that_cannot_withdraw_is_eliminated() -> None:
+    from pbem.games.rommel import withdrawal
+
+    table = attacking()
+    item = Withdrawal(seat="allied", hex="1605", group=("allied-01",), cause="refuse")
+    state, events = withdrawal.ended(table.state.model_copy(update={"pending": (item,)}), item)
+    assert state.tokens["allied-01"].status == "eliminated" and not state.pending
+    assert [(e.kind, e.rule) for e in events][1:] == [("unit_eliminated", "10.1")]
