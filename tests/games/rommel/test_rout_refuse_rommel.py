@@ -198,3 +198,49 @@ def test_a_unit_that_cannot_withdraw_is_eliminated() -> None:
     state, events = withdrawal.ended(table.state.model_copy(update={"pending": (item,)}), item)
     assert state.tokens["allied-01"].status == "eliminated" and not state.pending
     assert [(e.kind, e.rule) for e in events][1:] == [("unit_eliminated", "10.1")]
+
+
+@pytest.mark.rule("11.3")
+def test_unshielded_disrupted_units_rout_as_a_player_turn_begins() -> None:
+    """Notes §10.18: Disrupted units of both sides side by side; once one side's unit is upright again the other's
+    Rout, interrupting play as the next Player-Turn begins."""
+    table = Table("demo-1940")
+    table.set_up()
+    table.do("axis", {"action": "select"})
+    table.do("axis", {"action": "end_movement"})
+    disrupt(table, "allied-01")  # as if allied-01 and axis-02 had stood Disrupted together until axis-02 recovered
+    tokens = dict(table.state.tokens)
+    tokens["axis-02"] = tokens["axis-02"].model_copy(update={"hex": "1605"})
+    table.state = table.state.model_copy(update={"tokens": tokens, "battles": {}})
+    table.do("axis", {"action": "end_combat"})
+    item = table.state.pending[-1]
+    assert isinstance(item, Pursuit) and (item.cause, item.group, item.seat) == ("rout", ("allied-01",), "allied")
+    assert any(e.kind == "routed" and e.rule == "11.3" for e in table.events)
+
+
+@pytest.mark.rule("11.3")
+def test_a_replay_that_cannot_see_the_routed_units_accepts_any_attrition_report_of_them() -> None:
+    table = Table("demo-1940")
+    table.set_up()
+    disrupt(table, "allied-01")
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "select"})
+    table.do("axis", {"action": "group", "origin": "1506", "rommel": False})
+    table.do("axis", {"action": "step", "token": "axis-06", "to": "1605"})
+    table.do("axis", {"action": "end_move"})
+    hidden = {
+        n: s.model_copy(update={"known": False, "value": None})
+        for n, s in table.state.hidden.items()
+        if s.owner == "allied"
+    }
+    table.state = table.state.model_copy(update={"hidden": {**table.state.hidden, **hidden}})
+    assert table.legal("allied") == [
+        {"action": "attrition", "eliminated": []},
+        {"action": "attrition", "eliminated": ["allied-01"]},
+    ]
+    assert table.refusal("allied", {"action": "attrition", "eliminated": ["axis-06"]}) == (
+        "11.3",
+        "attrition-misreported",
+    )
+    table.do("allied", {"action": "attrition", "eliminated": []})
+    assert not table.state.hidden[cv_slot("allied-01")].known  # changed in secret, a new version to commit
