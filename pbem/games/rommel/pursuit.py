@@ -140,7 +140,8 @@ def announced(state: RommelState, item: Pursuit, speed: int) -> tuple[RommelStat
     )  # fmt: skip
     pursuer = other(item.retreating)
     state = state.model_copy(update={"claims": (*state.claims, claim)})
-    state = replace_top(state, item.model_copy(update={"awaiting": "dice", "slowest": speed, "seat": pursuer}))
+    update = {"awaiting": "dice", "slowest": speed, "seat": pursuer, "before": _earlier(state, item)}
+    state = replace_top(state, item.model_copy(update=update))
     data = {"location": item.hex, "speed": speed}
     return state, [Event(kind="slowest_announced", seat=item.retreating, rule="10.5", data=data)]
 
@@ -148,24 +149,33 @@ def announced(state: RommelState, item: Pursuit, speed: int) -> tuple[RommelStat
 # --- 2. the pursuit dice ----------------------------------------------------------------------------------------
 
 
+def _earlier(state: RommelState, item: Pursuit) -> tuple[tuple[int, int], ...]:
+    """The Pursuit Fires from ``item``'s hex by the same side this turn, before it."""
+    return state.turn.pursued.get(f"{item.hex}/{other(item.retreating)}", ())
+
+
 def dice_candidates(state: RommelState, item: Pursuit) -> list[int]:
     """The numbers of dice the pursuer may roll against the announced speed (§10.5, Pursuit Deception): exactly the
-    library's counts where this replay sees every pursuer; a hidden pursuer may add none, one or two."""
+    library's counts where this replay sees every pursuer, less the units the earlier Pursuit Fires from the hex this
+    turn needed (a unit fires once); a hidden pursuer may add none, one or two to any one of them."""
     pack = state.pack
-    counts = {0}
-    hidden = 0
+    speeds = [s for s, _ in item.before] + [item.slowest]
+    most = max(pack.limit("pursuit_dice_faster"), pack.limit("pursuit_dice_equal"))
+    splits = {(0,) * len(speeds)}
     for token in item.pursuers:
         block = known_block(state, token)
+        options: list[Sequence[int]]
         if block is None:
-            hidden += 1
-            continue
-        unit = battle.battle_unit(pack, block, i_tanks=i_tanks(state))
-        dice = battle.pursuit_dice(pack, item.slowest, [unit])
-        counts |= {c + dice for c in counts}
-    most = max(pack.limit("pursuit_dice_faster"), pack.limit("pursuit_dice_equal"))
-    for _ in range(hidden):
-        counts = {c + k for c in counts for k in range(most + 1)}
-    return sorted(counts)
+            options = [range(most + 1)] * len(speeds)
+        else:
+            unit = battle.battle_unit(pack, block, i_tanks=i_tanks(state))
+            options = [[battle.pursuit_dice(pack, speed, [unit])] for speed in speeds]
+        grown = set(splits)
+        for k, dice in enumerate(options):
+            grown |= {(*s[:k], s[k] + d, *s[k + 1 :]) for s in splits for d in dice}
+        splits = grown
+    earlier = tuple(d for _, d in item.before)
+    return sorted({s[-1] for s in splits if s[:-1] == earlier})
 
 
 def dice_verdict(state: RommelState, item: Pursuit, dice: int) -> Verdict:
@@ -181,9 +191,12 @@ def pursued(state: RommelState, item: Pursuit, dice: int) -> tuple[RommelState, 
     """The count is public, and the pursuer's claim; the dice are rolled (none: the pursuit is over)."""
     claim = Claim(
         act=state.acts, seat=other(item.retreating), token=item.pursuers[0], kind="pursuit", value=dice,
-        rule="10.5", group=item.pursuers, against=item.slowest,
+        rule="10.5", group=item.pursuers, against=item.slowest, before=item.before,
     )  # fmt: skip
-    state = state.model_copy(update={"claims": (*state.claims, claim)})
+    key = f"{item.hex}/{other(item.retreating)}"
+    pursued = {**state.turn.pursued, key: (*item.before, (item.slowest, dice))}
+    turn = state.turn.model_copy(update={"pursued": pursued})
+    state = state.model_copy(update={"claims": (*state.claims, claim), "turn": turn})
     data = {"location": item.hex, "dice": dice}
     events = [Event(kind="pursuit_fire", seat=other(item.retreating), rule="10.5", data=data)]
     if not dice:

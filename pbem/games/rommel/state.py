@@ -107,7 +107,8 @@ class Claim(_Model):
     * ``strength``: the token's CV, opened at ``act``, is ``value``: a CV its block can have (§2.3, §2.4).
     * ``slowest``: the slowest of the retreating ``group`` has speed ``value`` (§10.5).
     * ``pursuit``: some of the eligible pursuers ``group`` roll exactly ``value`` dice against the announced slowest
-      speed ``against`` (§10.5, Pursuit Deception).
+      speed ``against`` (§10.5, Pursuit Deception), after the Pursuit Fires ``before`` from the same hex this turn
+      ((announced speed, dice) each), whose units cannot fire again.
     """
 
     act: int
@@ -118,6 +119,7 @@ class Claim(_Model):
     rule: str
     group: tuple[str, ...] = ()
     against: int = 0
+    before: tuple[tuple[int, int], ...] = ()
 
 
 class TurnRecord(_Model):
@@ -134,6 +136,7 @@ class TurnRecord(_Model):
         partial: the battles a Move of this turn made a Partial Retreat from (§10.4), as the Move ended.
         stage: ``select``, ``movement``, ``combat``, ``reveal``.
         blitz: the Blitz Movement and Combat phases are under way (§4.4, §3.45, §3.46).
+        pursued: the Pursuit Fires from each hex this turn, (announced speed, dice) each: a unit fires once.
     """
 
     committed: tuple[int, ...] | None = None
@@ -159,6 +162,7 @@ class TurnRecord(_Model):
     engaged: dict[str, int] = Field(default_factory=dict)
     stage: Literal["select", "movement", "combat", "reveal"] = "select"
     blitz: bool = False
+    pursued: dict[str, tuple[tuple[int, int], ...]] = Field(default_factory=dict)
 
 
 class FireShot(_Model):
@@ -214,6 +218,7 @@ class Pursuit(Pending):
     awaiting: Literal["attrition", "slowest", "dice", "losses"] = "slowest"
     slowest: int = 0
     hits: int = 0
+    before: tuple[tuple[int, int], ...] = ()
 
 
 class Withdrawal(Pending):

@@ -8,7 +8,7 @@ import pytest
 
 from pbem.games.rommel.audit import audit
 from pbem.games.rommel.pursuit import loss_slot
-from pbem.games.rommel.state import Pursuit, cv_slot
+from pbem.games.rommel.state import Pursuit, cv_slot, unit_slot
 from tests.games.rommel.rules_driver import R, Table
 from tests.games.rommel.test_audit_rommel import public
 from tests.games.rommel.test_turn_combat_rommel import two_attackers
@@ -226,3 +226,89 @@ def test_a_replay_that_sees_the_group_needs_the_losses_unless_they_are_a_secret_
     too_many = R.typed({"action": "pursuit_losses", "eliminated": ["axis-02", "axis-06", "allied-01"]})
     verdict = R.contains(table.state, "axis", too_many, unseen=frozenset({"losses"}))
     assert (verdict.ok, verdict.rule) == (False, "10.5")
+
+
+def retreat_leaving(dice: list[int]) -> Table:
+    """As :func:`retreated`, with axis-03 left behind Disrupted in the battle: it Routs after the Retreat's Pursuit
+    Fire (§10.3 step 4)."""
+    table = two_attackers()
+    tok = table.state.tokens["axis-03"].model_copy(update={"hex": "1605", "disrupted": True})
+    table.state = table.state.model_copy(update={"tokens": {**table.state.tokens, "axis-03": tok}})
+    table.dice = list(dice)
+    table.do("axis", {"action": "group", "origin": "1605", "rommel": False})
+    table.do("axis", {"action": "step", "token": "axis-06", "to": "1506"})
+    table.do("axis", {"action": "step", "token": "axis-02", "to": "1505"})
+    table.do("axis", {"action": "end_move"})
+    return table
+
+
+@pytest.mark.rule("10.5")
+def test_a_unit_that_pursued_the_retreat_cannot_pursue_the_rout() -> None:
+    table = retreat_leaving([1, 1])
+    assert [p.kind for p in table.state.pending] == ["withdrawal", "pursuit", "pursuit"]
+    table.do("axis", {"action": "slowest", "speed": 1})
+    table.do("allied", {"action": "pursue", "dice": 2})  # allied-01 fires at the Retreat: 1, 1
+    table.do("axis", {"action": "attrition", "eliminated": []})  # axis-03's Rout: a step off
+    table.do("axis", {"action": "slowest", "speed": 1})
+    assert table.legal("allied") == [{"action": "pursue", "dice": 0}]  # its only pursuer has fired
+    assert table.refusal("allied", {"action": "pursue", "dice": 2}) == ("10.5", "pursuit-dice-miscounted")
+
+
+@pytest.mark.rule("10.5")
+def test_fire_held_back_at_the_retreat_may_pursue_the_rout() -> None:
+    table = retreat_leaving([6, 1])
+    table.do("axis", {"action": "slowest", "speed": 1})
+    table.do("allied", {"action": "pursue", "dice": 0})  # Pursuit Deception: fire saved for the Rout
+    table.do("axis", {"action": "attrition", "eliminated": []})
+    table.do("axis", {"action": "slowest", "speed": 1})
+    assert [a["dice"] for a in table.legal("allied")] == [0, 2]
+    table.do("allied", {"action": "pursue", "dice": 2})
+    assert table.state.claims[-1].before == ((1, 0),)
+    assert audit(table.state) is None
+
+
+@pytest.mark.rule("10.5")
+def test_reserved_pursuit_dice_made_in_play_by_hidden_pursuers_are_caught_at_the_audit() -> None:
+    table = retreat_leaving([1, 1, 1, 1])
+    # a second pursuer in the hex: allied-02 as an Australian infantry battalion (speed 1, one die at speed 1)
+    tok = table.state.tokens["allied-02"].model_copy(update={"hex": "1605"})
+    table.state = table.state.model_copy(update={"tokens": {**table.state.tokens, "allied-02": tok}})
+    table.state = table.state.with_hidden(unit_slot("allied-02"), "allied", "aus-9-20", known=True)
+    table.state = table.state.with_hidden(cv_slot("allied-02"), "allied", 4, known=True)
+    item = table.state.pending[-1]
+    table.state = table.state.model_copy(
+        update={
+            "pending": (*table.state.pending[:-1], item.model_copy(update={"pursuers": ("allied-01", "allied-02")}))
+        }
+    )
+    table.do("axis", {"action": "slowest", "speed": 1})
+    revealed = hidden_from_replay(table, "allied")
+    table.do("allied", {"action": "pursue", "dice": 2})  # allied-01 (faster: two dice) fires at the Retreat
+    table.do("axis", {"action": "attrition", "eliminated": []})
+    rout = table.state.pending[-1]
+    table.state = table.state.model_copy(
+        update={
+            "pending": (*table.state.pending[:-1], rout.model_copy(update={"pursuers": ("allied-01", "allied-02")}))
+        }
+    )
+    table.do("axis", {"action": "slowest", "speed": 1})
+    assert [a["dice"] for a in table.legal("allied")] == [0, 1, 2]  # this replay cannot tell who fired
+    table.do("allied", {"action": "pursue", "dice": 2})  # only allied-02's one die was left
+    act = table.state.acts
+    found = audit(table.state, {**revealed, "axis-02": "it-brescia", "axis-06": "it-trento", "axis-03": "it-pavia"})
+    assert found is not None
+    assert (found.act, found.seat, found.rule, found.reason) == (act, "allied", "10.5", "pursuit-dice-miscounted")
+
+
+@pytest.mark.rule("10.5")
+def test_the_library_splits_pursuit_dice_between_pursuits_a_unit_firing_once() -> None:
+    from pbem.games.rommel import battle
+
+    table = Table("demo-1940")
+    pack = table.state.pack
+    fast, slow = battle.battle_unit(pack, "uk-2ad-sg"), battle.battle_unit(pack, "aus-9-20")  # speeds 3 and 1
+    splits = battle.pursuit_dice_splits(pack, [1, 1], [fast, slow])
+    assert splits == {(0, 0), (2, 0), (0, 2), (1, 0), (0, 1), (3, 0), (0, 3), (2, 1), (1, 2)}
+    assert battle.check_reserved_pursuit_dice(pack, [(1, 2)], 1, [fast, slow], 1).ok
+    verdict = battle.check_reserved_pursuit_dice(pack, [(1, 2)], 1, [fast, slow], 2)
+    assert (verdict.ok, verdict.rule, verdict.reason) == (False, "10.5", "pursuit-dice-miscounted")
