@@ -73,8 +73,11 @@ def battle_hex(state: RommelState, fight: Fight) -> battle.BattleHex | None:
         if block is None or cv is None or not cv.known:
             return None
         units.append(battle.battle_unit(state.pack, block, cv.value, i_tanks=i_tanks(state)))
-    minefield = fight.hex in state.minefields
-    return battle.BattleHex(tuple(units), attacker=fight.attacker, fortress=fight.fortress, minefield=minefield)
+    # §10.41 sidebar: in Probe Combat only a Rearguard of Original Defenders keeps the Fortress and Minefield benefits
+    probing_defenders = bool(fight.probe) and fight.initiator == fight.defender
+    minefield = fight.hex in state.minefields and not probing_defenders
+    fortress = fight.fortress and not probing_defenders
+    return battle.BattleHex(tuple(units), attacker=fight.attacker, fortress=fortress, minefield=minefield)
 
 
 def _volley(fight: Fight) -> battle.Volley:

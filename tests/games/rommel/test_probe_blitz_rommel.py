@@ -132,3 +132,18 @@ def test_a_blitz_paid_with_fewer_than_three_real_cards_is_forfeited_at_the_revea
     assert after.forfeit == "axis" and [e.rule for e in events] == ["3.48", "4.0"]
     after, _ = turns.revealed(table.state.model_copy(update={"turn": record}), (0, 1, 2))
     assert after.forfeit is None
+
+
+@pytest.mark.rule("10.41")
+def test_probing_original_defenders_get_no_fortress_or_minefield_benefit() -> None:
+    from pbem.games.rommel import fights
+
+    table = partial([])
+    state = table.state
+    battles = {**state.battles, "1605": state.battles["1605"].model_copy(update={"fortress": True})}
+    table.state = state.model_copy(update={"battles": battles, "minefields": ("1605",)})
+    table.do("allied", {"action": "probe", "provoke": True})
+    fight = table.state.pending[-1]
+    assert isinstance(fight, Fight) and fight.defender == "allied" == fight.initiator
+    here = fights.battle_hex(table.state, fight)
+    assert here is not None and not here.fortress and not here.minefield  # the Axis Rearguard attacked Sollum
