@@ -78,7 +78,6 @@ from pbem.games.rommel.state import (
     Fight,
     Probe,
     Pursuit,
-    Refusal,
     RommelState,
     Side,
     TurnRecord,
@@ -840,7 +839,6 @@ def _refuses(state: RommelState, seat: str) -> Iterable[Refuse]:
 
 
 def _can_refuse(state: RommelState, seat: str, act: Refuse) -> Verdict:
-    top(state, Refusal)
     return refuse.refuse_verdict(state, act.hex)
 
 
