@@ -8,7 +8,8 @@ undisrupted units that have not fired (:mod:`pbem.games.rommel.pursuit`, §10.5 
 Withdrawal Group Move (:mod:`pbem.games.rommel.withdrawal`), after which they are Disrupted again. It runs when a
 Move ends (a Full Retreat's Disrupted units left behind, §10.3 step 4; an Overrun: units entered a hex of unshielded
 Disrupted enemy units, §11.4), when losses are taken in combat (the last shielding unit eliminated, §11.11), and
-when a Withdrawal ends (a group Refused Battle, leaving its Disrupted units, §10.2 step 4).
+when a Withdrawal ends (a group Refused Battle, leaving its Disrupted units, §10.2 step 4), and as a Player-Turn
+begins (a unit recovered beside enemy Disrupted units, notes §10.18; units Disrupted by the Final Supply Check).
 
 RULING (§11.4): the Rout of an Overrun is resolved as its Move ends, so every unit of that Move that entered the hex
 pursues; units of the Move cannot pass through the hex before the Rout is resolved.
