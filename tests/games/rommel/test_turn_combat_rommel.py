@@ -126,6 +126,7 @@ def test_no_combat_in_a_battle_after_a_partial_retreat_from_it() -> None:
     table.do("axis", {"action": "group", "origin": "1605", "rommel": False})
     table.do("axis", {"action": "step", "token": "axis-06", "to": "1506"})  # axis-02 stays: the Rearguard
     table.do("axis", {"action": "end_move"})
+    table.do("allied", {"action": "probe", "provoke": False})  # §10.41: no Probe Combat
     table.do("axis", {"action": "end_movement"})
     assert "1605" in table.state.battles and table.state.turn.partial == ("1605",)
     assert table.refusal("axis", {"action": "fight", "hex": "1605", "assault": False}) == (
@@ -151,6 +152,7 @@ def test_the_fortress_attackers_partial_retreat_follows_the_genesis_option(bars:
     table.do("axis", {"action": "group", "origin": "1605", "rommel": False})
     table.do("axis", {"action": "step", "token": "axis-06", "to": "1506"})
     table.do("axis", {"action": "end_move"})
+    table.do("allied", {"action": "probe", "provoke": False})
     table.do("axis", {"action": "end_movement"})
     state = table.state
     battles = {**state.battles, "1605": state.battles["1605"].model_copy(update={"fortress": True})}
