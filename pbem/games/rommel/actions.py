@@ -13,8 +13,11 @@ from pydantic import Field
 from pbem.rules.contract import ActionModel
 
 __all__ = [
+    "AcceptBattle",
     "Advance",
     "Answer",
+    "Attrition",
+    "Blitz",
     "BuildMinefield",
     "Buy",
     "Cease",
@@ -26,6 +29,7 @@ __all__ = [
     "EndCombat",
     "EndMove",
     "EndMovement",
+    "EndWithdrawal",
     "FightBattle",
     "Fire",
     "Force",
@@ -35,18 +39,24 @@ __all__ = [
     "Losses",
     "Malta",
     "MinesDone",
+    "ProbeCombat",
+    "Pursue",
+    "PursuitLosses",
     "Redeploy",
     "Redraw",
     "Refit",
+    "Refuse",
     "Regroup",
     "Replace",
     "RevealMine",
     "RommelAction",
     "SeaRedeploy",
     "Select",
+    "Slowest",
     "StepMove",
     "SwapMinefields",
     "Withdraw",
+    "WithdrawGroup",
     "WithdrawRegroup",
     "WithdrawalVoid",
 ]
@@ -208,10 +218,10 @@ class Regroup(ActionModel):
     rommel: bool = Field(title="Rommel bonus")
 
 
-class Withdraw(ActionModel):
+class WithdrawGroup(ActionModel):
     """Begin the Pass Turn's free Withdrawal Move as a Group Move from ``origin`` (§4.5, §5.3)."""
 
-    action: Literal["withdraw"] = "withdraw"
+    action: Literal["withdraw_group"] = "withdraw_group"
     origin: str = Field(title="from hex")
     rommel: bool = Field(title="Rommel bonus")
 
@@ -296,6 +306,77 @@ class Losses(ActionModel):
     losses: dict[str, int] = Field(title="CV lost per block")
 
 
+class Slowest(ActionModel):
+    """Announce the speed of the slowest unit of the group Retreating under Pursuit Fire (§10.5)."""
+
+    action: Literal["slowest"] = "slowest"
+    speed: int = Field(title="slowest speed")
+
+
+class Pursue(ActionModel):
+    """Roll Pursuit Fire at a Retreating group: the number of dice (§10.5; fire may be held back, Pursuit
+    Deception)."""
+
+    action: Literal["pursue"] = "pursue"
+    dice: int = Field(title="pursuit dice")
+
+
+class PursuitLosses(ActionModel):
+    """Allocate the Pursuit Fire hits on the Retreating group (§10.5, §9.5): the units eliminated (public) and, in
+    secret, the CV each unit loses."""
+
+    action: Literal["pursuit_losses"] = "pursuit_losses"
+    eliminated: list[str] = Field(title="units eliminated")
+    losses: dict[str, int] | None = Field(default=None, title="CV lost per block (secret)")
+
+
+class Attrition(ActionModel):
+    """Report the Rout Attrition of a routed group: each unit loses one step; the units that eliminates (§11.3)."""
+
+    action: Literal["attrition"] = "attrition"
+    eliminated: list[str] = Field(title="units eliminated")
+
+
+class Withdraw(ActionModel):
+    """Move a unit of a Withdrawal Group Move (Refusing Battle, a Rout) one hex back along its supply line (§5.3)."""
+
+    action: Literal["withdraw"] = "withdraw"
+    token: str = Field(title="block")
+    to: str = Field(title="to hex")
+
+
+class EndWithdrawal(ActionModel):
+    """End the Withdrawal: the units move; those unable to withdraw are eliminated (§10.1, §11.3)."""
+
+    action: Literal["end_withdrawal"] = "end_withdrawal"
+
+
+class Refuse(ActionModel):
+    """Passive Player: Refuse Battle with the group just Attacked in ``hex`` (§8.4, §10.2)."""
+
+    action: Literal["refuse"] = "refuse"
+    hex: str = Field(title="battle hex")
+
+
+class AcceptBattle(ActionModel):
+    """Passive Player: accept every battle not refused (§8.4)."""
+
+    action: Literal["accept_battle"] = "accept_battle"
+
+
+class ProbeCombat(ActionModel):
+    """Passive Player: provoke a round of Probe Combat against a Partial Retreat's Rearguard, or not (§10.41)."""
+
+    action: Literal["probe"] = "probe"
+    provoke: bool = Field(title="provoke Probe Combat")
+
+
+class Blitz(ActionModel):
+    """End the Combat phase and begin Blitz Movement: a second Move with other units, then Blitz Combat (§4.4)."""
+
+    action: Literal["blitz"] = "blitz"
+
+
 class EndCombat(ActionModel):
     """End the Combat phase and the Player-Turn: the committed cards are revealed (§3.44, §3.48)."""
 
@@ -325,7 +406,7 @@ RommelAction = (
     | Select
     | GroupMove
     | Regroup
-    | Withdraw
+    | WithdrawGroup
     | WithdrawRegroup
     | WithdrawalVoid
     | StepMove
@@ -337,5 +418,15 @@ RommelAction = (
     | Fire
     | Cease
     | Losses
+    | Slowest
+    | Pursue
+    | PursuitLosses
+    | Attrition
+    | Withdraw
+    | EndWithdrawal
+    | Refuse
+    | AcceptBattle
+    | ProbeCombat
+    | Blitz
     | Advance
 )

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pbem.games.rommel.battle import (
     battle_unit,
     check_pursuit_dice,
+    check_reserved_pursuit_dice,
     check_slowest_speed,
     check_strength,
     unit_speed,
@@ -81,6 +82,8 @@ def _check(state: RommelState, claim: Claim, block: str, group: list[str]) -> Fi
         verdict = check_strength(state.pack, block, claim.value, i_tanks=tanks)
     elif claim.kind == "slowest":
         verdict = check_slowest_speed(units, claim.value)
+    elif claim.before:  # after earlier Pursuit Fires from the hex: their units cannot fire again
+        verdict = check_reserved_pursuit_dice(state.pack, claim.before, claim.against, units, claim.value)
     else:
         verdict = check_pursuit_dice(state.pack, claim.against, units, claim.value)
     if verdict.ok:

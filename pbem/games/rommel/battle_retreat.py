@@ -36,6 +36,7 @@ __all__ = [
     "check_pursuers",
     "check_pursuit_dice",
     "check_refuse_battle",
+    "check_reserved_pursuit_dice",
     "check_retreat",
     "check_slowest_speed",
     "engagement",
@@ -44,6 +45,7 @@ __all__ = [
     "probe_round",
     "pursuit_dice",
     "pursuit_dice_counts",
+    "pursuit_dice_splits",
     "pursuit_hits",
     "rearguard",
     "retreat_forced_march",
@@ -116,6 +118,39 @@ def check_pursuit_dice(pack: RommelPack, slowest: int, eligible: Iterable[Battle
             "10.5",
             "pursuit-dice-miscounted",
             f"{claimed} pursuit dice: the pursuers could roll {sorted(possible)} against speed {slowest}",
+        )
+    return ALLOW
+
+
+def pursuit_dice_splits(
+    pack: RommelPack, slowest: Sequence[int], eligible: Iterable[BattleUnit]
+) -> frozenset[tuple[int, ...]]:
+    """The dice ``eligible`` may roll in successive Pursuit Fires from one hex against the announced speeds
+    ``slowest`` (one per pursuit, in order), each unit firing at most once (§10 sidebar, Pursuit Deception: fire
+    reserved for Disrupted units about to be Routed; §10.3 procedure step 4: "by unfired units")."""
+    splits = {(0,) * len(slowest)}
+    for unit in eligible:
+        grown = set(splits)
+        for k, speed in enumerate(slowest):
+            dice = _dice_of(pack, speed, unit)
+            grown |= {(*s[:k], s[k] + dice, *s[k + 1 :]) for s in splits}
+        splits = grown
+    return frozenset(splits)
+
+
+def check_reserved_pursuit_dice(
+    pack: RommelPack, earlier: Sequence[tuple[int, int]], slowest: int, eligible: Iterable[BattleUnit], claimed: int
+) -> Verdict:
+    """The audit of a claimed number of pursuit dice after ``earlier`` Pursuit Fires from the same hex ((announced
+    speed, dice) each): the units that rolled those cannot fire again (Pursuit Deception, §10.3 step 4)."""
+    speeds = [s for s, _ in earlier] + [slowest]
+    wanted = (*(d for _, d in earlier), claimed)
+    if wanted not in pursuit_dice_splits(pack, speeds, eligible):
+        return deny(
+            "10.5",
+            "pursuit-dice-miscounted",
+            f"{claimed} pursuit dice against speed {slowest}: the units that fired the earlier {list(earlier)} cannot"
+            " fire again",
         )
     return ALLOW
 

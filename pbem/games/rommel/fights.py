@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from pbem.games.rommel import battle
+from pbem.games.rommel import battle, pursuit, rout
 from pbem.games.rommel.moves import i_tanks, known_block, settled
 from pbem.games.rommel.options import real_count
 from pbem.games.rommel.scenarios import hand
@@ -30,6 +30,7 @@ __all__ = [
     "fired",
     "loss_candidates",
     "losses_verdict",
+    "paid",
     "partial_retreats",
     "shot",
     "skip_verdict",
@@ -72,8 +73,11 @@ def battle_hex(state: RommelState, fight: Fight) -> battle.BattleHex | None:
         if block is None or cv is None or not cv.known:
             return None
         units.append(battle.battle_unit(state.pack, block, cv.value, i_tanks=i_tanks(state)))
-    minefield = fight.hex in state.minefields
-    return battle.BattleHex(tuple(units), attacker=fight.attacker, fortress=fight.fortress, minefield=minefield)
+    # §10.41 sidebar: in Probe Combat only a Rearguard of Original Defenders keeps the Fortress and Minefield benefits
+    probing_defenders = bool(fight.probe) and fight.initiator == fight.defender
+    minefield = fight.hex in state.minefields and not probing_defenders
+    fortress = fight.fortress and not probing_defenders
+    return battle.BattleHex(tuple(units), attacker=fight.attacker, fortress=fortress, minefield=minefield)
 
 
 def _volley(fight: Fight) -> battle.Volley:
@@ -93,7 +97,7 @@ def _round(fight: Fight) -> battle.Round:
     return battle.Round(initiator=fight.initiator, assault=fight.assault)
 
 
-def _paid(state: RommelState) -> int:
+def paid(state: RommelState) -> int:
     """The real cards committed this turn: counted where this replay sees them, else every card counted as real
     (the reveal settles it, §3.48)."""
     cards = state.turn.committed or ()
@@ -138,15 +142,16 @@ def fight_verdict(state: RommelState, seat: Side, hex_id: str, assault: bool) ->
         attacker=record.attacker,
         new=record.new,
         fortress=record.fortress,
+        blitz=turn.blitz,
         partial_retreat=hex_id in state.turn.partial,
-        pass_turn=_paid(state) == 0,
+        pass_turn=paid(state) == 0,
         partial_retreat_bars_fortress_combat=_fortress_ruling(state),
     )
     if not verdict.ok:
         return verdict
     if assault and turn.moves > state.pack.limit("moves_assault"):
         return deny("4.3", "two-moves", "an Assault Turn has one Move: two Moves were made")
-    assault_turn = _paid(state) >= state.pack.limit("cost_assault")
+    assault_turn = paid(state) >= state.pack.limit("cost_assault")
     return battle.check_assault(assault=assault, assault_turn=assault_turn, fight=True)
 
 
@@ -170,6 +175,7 @@ def unfought(state: RommelState, seat: Side, *, pass_turn: bool) -> Verdict:
             attacker=record.attacker,
             new=record.new,
             fortress=record.fortress,
+            blitz=state.turn.blitz,
             partial_retreat=hex_id in state.turn.partial,
             pass_turn=pass_turn,
             partial_retreat_bars_fortress_combat=_fortress_ruling(state),
@@ -185,8 +191,14 @@ def skip_verdict(state: RommelState, seat: Side) -> Verdict:
     return unfought(state, seat, pass_turn=_could_pass(state))
 
 
-def start_fight(state: RommelState, seat: Side, hex_id: str, assault: bool) -> tuple[RommelState, list[Event]]:
-    """§8.5: the battle is selected; its undisrupted blocks are revealed; Defensive Fire begins (§9.1)."""
+def start_fight(
+    state: RommelState, seat: Side, hex_id: str, assault: bool, probe: tuple[str, ...] = ()
+) -> tuple[RommelState, list[Event]]:
+    """§8.5: the battle is selected; its undisrupted blocks are revealed; Defensive Fire begins (§9.1).
+
+    ``probe``: a round of Probe Combat (§10.41) that ``seat``, the Passive Player, provokes against the Rearguard of
+    the Partial Retreat of ``probe`` (roles reversed: the Rearguard fires Defensive Fire first; the Original
+    Defender keeps its Fortress and Minefield benefits; it is not the Active Player's Combat Round)."""
     record = state.battles[hex_id]
     fighters = _fighters(state, hex_id)
     closed = [n for t in fighters for n in (unit_slot(t), cv_slot(t)) if not state.hidden[n].public]
@@ -194,6 +206,8 @@ def start_fight(state: RommelState, seat: Side, hex_id: str, assault: bool) -> t
         update={"fought": (*state.turn.fought, hex_id), "assault": state.turn.assault or assault}
     )
     battles = {**state.battles, hex_id: record.model_copy(update={"new": False})}
+    if probe:
+        turn, battles = state.turn, dict(state.battles)
     fight = Fight(
         seat=other(seat),
         hex=hex_id,
@@ -204,10 +218,13 @@ def start_fight(state: RommelState, seat: Side, hex_id: str, assault: bool) -> t
         fortress=record.fortress,
         attackers=tuple(t for t in fighters if state.tokens[t].side == record.attacker),
         defenders=tuple(t for t in fighters if state.tokens[t].side == record.defender),
+        probe=probe,
     )
     state = push(state.model_copy(update={"turn": turn, "battles": battles}), fight)
     data = {"location": hex_id, "assault": assault, "units": fighters}
-    event = Event(kind="battle_begun", seat=seat, rule="8.5", data=data, text=f"battle at {hex_id}")
+    event = Event(
+        kind="battle_begun", seat=seat, rule="10.41" if probe else "8.5", data=data, text=f"battle at {hex_id}"
+    )
     return (state.with_opening(*closed) if closed else state), [event]
 
 
@@ -276,7 +293,8 @@ def shot(state: RommelState, fight: Fight, rolls: tuple[int, ...]) -> tuple[Romm
     record = FireShot(
         block=block, target=target, fire=made.fire, rolls=made.rolls, full=made.hits.full, half=made.hits.half
     )
-    fight = fight.model_copy(update={"shots": (*fight.shots, record), "shooting": None})
+    fired = (*fight.fired, token)
+    fight = fight.model_copy(update={"shots": (*fight.shots, record), "shooting": None, "fired": fired})
     data = {
         "unit": token,
         "target": target,
@@ -380,7 +398,9 @@ def take_losses(
         return replace_top(state, fight), events
     after = battle_hex(state, fight)
     assert after is not None
-    return _next_volley(state, fight, other(_seat(fight)), after, events)
+    state, events = _next_volley(state, fight, other(_seat(fight)), after, events)
+    state, more = rout.begin(state, fight.fired)  # §11.11: the last shield gone, the Disrupted units Rout at once
+    return state, [*events, *more]
 
 
 def _next_volley(
@@ -394,4 +414,10 @@ def _next_volley(
             return replace_top(state, nxt), events
         fight = nxt
     events.append(Event(kind="combat_round_ended", rule="9.1", data={"location": fight.hex}))
-    return pop(state), events
+    state = pop(state)
+    retreating = other(fight.initiator)
+    rearguard = [t for t in state.at(fight.hex) if state.tokens[t].side == retreating and not state.tokens[t].disrupted]
+    if fight.probe and not rearguard:  # §10.41: the Rearguard is gone, the Partial Retreat becomes a Full one
+        state, more = pursuit.start(state, fight.hex, retreating, fight.probe, "probe", fight.fired)
+        events.extend(more)
+    return state, events

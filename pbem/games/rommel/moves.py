@@ -129,8 +129,32 @@ def _regroup_can_end(state: RommelState, seat: Side, token: str, full: tuple[str
         return True
     if any(state.tokens[t].side != seat for t in state.at(to)):
         return False
-    extra = 0 if state.turn.withdrawal else state.pack.limit("forced_march_hexes")  # §4.5: no other movement
-    return can_finish(stepped(state, seat, token, to), seat, token, full, destination, extra=extra)
+    after = stepped(state, seat, token, to)
+    if can_finish(after, seat, token, full, destination):
+        return True
+    return not state.turn.withdrawal and _can_force_into(after, seat, token, full, destination)  # §4.5: no other
+
+
+def _can_force_into(state: RommelState, seat: Side, token: str, path: tuple[str, ...], destination: str) -> bool:
+    """§5.2 sidebar, §6.4: whether ``token`` can stop within its range next to ``destination``, out of battle, and
+    Force March into it across a hexside it may still cross: the march is the move's last hex, never a detour, and
+    the whole path with it stays within the allowance plus the Forced March hex."""
+    pack = state.pack
+    if destination not in finishes(state, seat, token, path, extra=pack.limit("forced_march_hexes")):
+        return False
+    position = _with_left(state.position(), state.turn.left.get(token), path[0])
+    cost = movement_cost(pack, position, seat, crossings(state))
+    goal = HexId(destination)
+    for end in finishes(state, seat, token, path):
+        side = pack.hex_map.hexside(HexId(end), goal)
+        if side is None or any(state.tokens[t].side != seat for t in state.at(end)):
+            continue
+        if end == path[-1] and state.turn.paths.get(token) == path:  # from where it stands: the exact check
+            if forced_step_verdict(state, seat, token, destination).ok:
+                return True
+        elif cost(HexId(end), goal, side) is not None:
+            return True
+    return False
 
 
 def crossings(state: RommelState) -> dict[HexsideId, int]:

@@ -23,18 +23,26 @@ from pbem.games.rommel import (
     ledger,
     minefields,
     moves,
+    probe,
+    pursuit,
     raiders,
     redeploy,
+    refuse,
+    rout,
     scenarios,
     spending,
     supplycheck,
     turns,
     victory,
+    withdrawal,
     withdrawals,
 )
 from pbem.games.rommel.actions import (
+    AcceptBattle,
     Advance,
     Answer,
+    Attrition,
+    Blitz,
     BuildMinefield,
     Buy,
     Cease,
@@ -46,6 +54,7 @@ from pbem.games.rommel.actions import (
     EndCombat,
     EndMove,
     EndMovement,
+    EndWithdrawal,
     FightBattle,
     Fire,
     Force,
@@ -54,22 +63,42 @@ from pbem.games.rommel.actions import (
     Keep,
     Losses,
     Malta,
+    ProbeCombat,
+    Pursue,
+    PursuitLosses,
     Redraw,
+    Refuse,
     Regroup,
     Replace,
     RommelAction,
     Select,
+    Slowest,
     StepMove,
     SwapMinefields,
     Withdraw,
     WithdrawalVoid,
+    WithdrawGroup,
     WithdrawRegroup,
 )
 from pbem.games.rommel.data import FORMAT, default_pack_bytes, load_pack
 from pbem.games.rommel.options import is_real
 from pbem.games.rommel.present import RommelLook, hex_label, token_label
 from pbem.games.rommel.schema import RommelPack
-from pbem.games.rommel.state import DECK, SIDES, Claim, Fight, RommelState, Side, TurnRecord, cv_slot, other, unit_slot
+from pbem.games.rommel.state import (
+    DECK,
+    SIDES,
+    Claim,
+    Fight,
+    Probe,
+    Pursuit,
+    RommelState,
+    Side,
+    TurnRecord,
+    Withdrawal,
+    cv_slot,
+    other,
+    unit_slot,
+)
 from pbem.games.rommel.supply import base_hex
 from pbem.kit.datapack import PackedData
 from pbem.kit.machine import Interrupt, Machine, Phase, action, top
@@ -432,10 +461,10 @@ def _can_begin(state: RommelState, side: Side, rommel: bool, *, withdrawal: bool
     return ALLOW
 
 
-def _can_group(state: RommelState, seat: str, act: GroupMove | Withdraw) -> Verdict:
+def _can_group(state: RommelState, seat: str, act: GroupMove | WithdrawGroup) -> Verdict:
     side = _side(seat)
     turn = state.turn
-    verdict = _can_begin(state, side, act.rommel, withdrawal=isinstance(act, Withdraw))
+    verdict = _can_begin(state, side, act.rommel, withdrawal=isinstance(act, WithdrawGroup))
     if not verdict.ok:
         return verdict
     movers = [
@@ -450,19 +479,19 @@ def _disr(state: RommelState, token: str) -> bool:
     return state.tokens[token].disrupted
 
 
-def _grouped(state: RommelState, seat: str, act: GroupMove | Withdraw) -> Step[RommelState]:
+def _grouped(state: RommelState, seat: str, act: GroupMove | WithdrawGroup) -> Step[RommelState]:
     turn = state.turn.model_copy(
         update={
             "move": ("group", act.origin),
-            "withdrawal": isinstance(act, Withdraw),
+            "withdrawal": isinstance(act, WithdrawGroup),
             "rommel": act.rommel,
             "rommel_used": state.turn.rommel_used or act.rommel,
             "mover": None,
             "current": (),
         }
     )
-    rule = "5.3" if isinstance(act, Withdraw) else "5.1"
-    data = {"src": act.origin, "rommel": act.rommel, "withdrawal": isinstance(act, Withdraw)}
+    rule = "5.3" if isinstance(act, WithdrawGroup) else "5.1"
+    data = {"src": act.origin, "rommel": act.rommel, "withdrawal": isinstance(act, WithdrawGroup)}
     event = Event(kind="move_begun", seat=seat, rule=rule, data=data)
     return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
 
@@ -490,8 +519,8 @@ def _withdraw_regroups(state: RommelState, seat: str) -> Iterable[WithdrawRegrou
     return _regroup_candidates(state, seat, WithdrawRegroup)
 
 
-def _withdraws(state: RommelState, seat: str) -> Iterable[Withdraw]:
-    return [Withdraw(origin=g.origin, rommel=g.rommel) for g in _groups(state, seat)]
+def _withdraw_groups(state: RommelState, seat: str) -> Iterable[WithdrawGroup]:
+    return [WithdrawGroup(origin=g.origin, rommel=g.rommel) for g in _groups(state, seat)]
 
 
 def _regroup_candidates(state: RommelState, seat: str, kind: type[_R]) -> list[_R]:
@@ -670,9 +699,18 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
         "regrouped": (*state.turn.regrouped, *regrouped),
         "regroup_to": regroup_to,
     }
+    movers = tuple(_move_paths(state))
+    full = pursuit.full_retreats(state.model_copy(update={"tokens": tokens}), movers)
     turn = state.turn.model_copy(update=update)
-    event = Event(kind="move_ended", seat=seat, rule="5.0", data={"moves": turn.moves})
-    return Step(state=state.model_copy(update={"turn": turn, "tokens": tokens}), events=(*announced, event))
+    events = [*announced, Event(kind="move_ended", seat=seat, rule="5.0", data={"moves": turn.moves})]
+    state = state.model_copy(update={"turn": turn, "tokens": tokens})
+    state, more = rout.begin(state)  # §10.3 step 4, §11.4: after the Retreats' Pursuit Fire
+    events.extend(more)
+    state = probe.offer(state, partial, movers)  # §10.41
+    for hex_id, group in reversed(full):  # §10.3: each Full Retreat takes Pursuit Fire, the first hex first
+        state, more = pursuit.start(state, hex_id, _side(seat), group, "retreat")
+        events.extend(more)
+    return Step(state=state, events=tuple(events))
 
 
 def _voided(state: RommelState, seat: str, act: WithdrawalVoid) -> Step[RommelState]:
@@ -701,6 +739,8 @@ def _ended_movement(state: RommelState, seat: str, act: EndMovement) -> Step[Rom
     if turn.forced:
         spec = RollSpec(id="forced", sides=6, n=len(turn.forced), purpose=f"{seat} Forced Marches")
         state = state.with_rolls(RollRequest(rolls=(spec,)))
+    else:
+        state = refuse.offer(state)  # §8.4: after all Movement
     return Step(state=state, events=(event,))
 
 
@@ -758,7 +798,8 @@ def _marched(state: RommelState, dice: tuple[int, ...]) -> Step[RommelState]:
             state = state.model_copy(update={"tokens": tokens, "battles": moves.settled(tokens, battles)})
             events.append(Event(kind="forced_march_failed", seat=side, rule="6.4", data={"unit": token, "die": die}))
     turn = state.turn.model_copy(update={"mover": None, "current": (), "forced": {}, "forced_engaged": {}})
-    return Step(state=state.model_copy(update={"turn": turn}), events=tuple(events))
+    state = refuse.offer(state.model_copy(update={"turn": turn}))  # §8.4: after all Movement, Forced Marches too
+    return Step(state=state, events=tuple(events))
 
 
 def _end_combats(state: RommelState, seat: str) -> Iterable[EndCombat]:
@@ -823,6 +864,136 @@ def _lost(state: RommelState, seat: str, act: Losses) -> Step[RommelState]:
     return Step(state=new, events=tuple(events))
 
 
+def _slowests(state: RommelState, seat: str) -> Iterable[Slowest]:
+    return [Slowest(speed=v) for v in pursuit.slowest_candidates(state, top(state, Pursuit))]
+
+
+def _can_slowest(state: RommelState, seat: str, act: Slowest) -> Verdict:
+    return pursuit.slowest_verdict(state, top(state, Pursuit), act.speed)
+
+
+def _announced(state: RommelState, seat: str, act: Slowest) -> Step[RommelState]:
+    new, events = pursuit.announced(state, top(state, Pursuit), act.speed)
+    return Step(state=new, events=tuple(events))
+
+
+def _pursues(state: RommelState, seat: str) -> Iterable[Pursue]:
+    item = top(state, Pursuit)
+    return [Pursue(dice=n) for n in pursuit.dice_candidates(state, item)] if item.awaiting == "dice" else []
+
+
+def _can_pursue(state: RommelState, seat: str, act: Pursue) -> Verdict:
+    return pursuit.dice_verdict(state, top(state, Pursuit), act.dice)
+
+
+def _pursued(state: RommelState, seat: str, act: Pursue) -> Step[RommelState]:
+    new, events = pursuit.pursued(state, top(state, Pursuit), act.dice)
+    return Step(state=new, events=tuple(events))
+
+
+def _pursuit_losses(state: RommelState, seat: str) -> Iterable[PursuitLosses]:
+    found = []
+    for gone, losses in pursuit.losses_candidates(state, top(state, Pursuit)):
+        found.append(
+            PursuitLosses(eliminated=gone) if losses is None else PursuitLosses(eliminated=gone, losses=losses)
+        )
+    return found
+
+
+def _can_pursuit_lose(state: RommelState, seat: str, act: PursuitLosses) -> Verdict:
+    return pursuit.losses_verdict(state, top(state, Pursuit), act.eliminated, act.losses)
+
+
+def _pursuit_lost(state: RommelState, seat: str, act: PursuitLosses) -> Step[RommelState]:
+    new, events = pursuit.took_losses(state, top(state, Pursuit), act.eliminated)
+    return Step(state=new, events=tuple(events))
+
+
+def _attritions(state: RommelState, seat: str) -> Iterable[Attrition]:
+    return [Attrition(eliminated=e) for e in rout.attrition_candidates(state, top(state, Pursuit))]
+
+
+def _can_attrit(state: RommelState, seat: str, act: Attrition) -> Verdict:
+    return rout.attrition_verdict(state, top(state, Pursuit), act.eliminated)
+
+
+def _attrited(state: RommelState, seat: str, act: Attrition) -> Step[RommelState]:
+    new, events = rout.attrited(state, top(state, Pursuit), act.eliminated)
+    return Step(state=new, events=tuple(events))
+
+
+def _withdraws(state: RommelState, seat: str) -> Iterable[Withdraw]:
+    return [Withdraw(token=t, to=h) for t, h in withdrawal.step_candidates(state, top(state, Withdrawal))]
+
+
+def _can_withdraw(state: RommelState, seat: str, act: Withdraw) -> Verdict:
+    return withdrawal.step_verdict(state, top(state, Withdrawal), act.token, act.to)
+
+
+def _withdrew(state: RommelState, seat: str, act: Withdraw) -> Step[RommelState]:
+    new, events = withdrawal.stepped(state, top(state, Withdrawal), act.token, act.to)
+    return Step(state=new, events=tuple(events))
+
+
+def _can_end_withdrawal(state: RommelState, seat: str, act: EndWithdrawal) -> Verdict:
+    return withdrawal.end_verdict(state, top(state, Withdrawal))
+
+
+def _ended_withdrawal(state: RommelState, seat: str, act: EndWithdrawal) -> Step[RommelState]:
+    new, events = withdrawal.ended(state, top(state, Withdrawal))
+    new, more = rout.begin(new)  # §10.2 step 4: the Disrupted units a refusing group leaves Rout
+    return Step(state=refuse.settle(new), events=(*events, *more))
+
+
+def _refuses(state: RommelState, seat: str) -> Iterable[Refuse]:
+    return [Refuse(hex=h) for h in refuse.attacked(state)]
+
+
+def _can_refuse(state: RommelState, seat: str, act: Refuse) -> Verdict:
+    return refuse.refuse_verdict(state, act.hex)
+
+
+def _refused(state: RommelState, seat: str, act: Refuse) -> Step[RommelState]:
+    new, events = refuse.refused(state, act.hex)
+    return Step(state=new, events=tuple(events))
+
+
+def _accepted(state: RommelState, seat: str, act: AcceptBattle) -> Step[RommelState]:
+    new, events = refuse.accepted(state)
+    return Step(state=new, events=tuple(events))
+
+
+def _can_probe(state: RommelState, seat: str, act: ProbeCombat) -> Verdict:
+    return probe.probe_verdict(state, top(state, Probe), act.provoke)
+
+
+def _probed(state: RommelState, seat: str, act: ProbeCombat) -> Step[RommelState]:
+    new, events = probe.probed(state, top(state, Probe), act.provoke)
+    return Step(state=new, events=tuple(events))
+
+
+def _can_blitz(state: RommelState, seat: str, act: Blitz) -> Verdict:
+    """§4.4: a Blitz Turn (three real cards) has a second pair of Movement and Combat phases after the first."""
+    turn = state.turn
+    if turn.stage != "combat" or turn.blitz:
+        return deny("4.4", "not-now", "Blitz Movement follows the first Combat phase, once a turn")
+    if fights.paid(state) < state.pack.limit("cost_blitz"):
+        return deny("4.4", "not-blitz-paid", "the committed cards do not pay for a Blitz Turn")
+    if turn.moves > state.pack.limit("moves_basic"):
+        return deny("4.4", "two-moves", "a Blitz Turn has one Move in each Movement phase: two Moves were made")
+    if turn.assault:
+        return deny("4.4", "assault-turn", "an Assault was fought: this is an Assault Turn")
+    return fights.skip_verdict(state, _side(seat))
+
+
+def _blitzed(state: RommelState, seat: str, act: Blitz) -> Step[RommelState]:
+    """§4.4, §3.45: the hexside limits are reset; units that moved cannot move again (their paths stay)."""
+    update = {"stage": "movement", "blitz": True, "engaged": {}, "fought": ()}
+    turn = state.turn.model_copy(update=update)
+    event = Event(kind="blitz_begun", seat=seat, rule="4.4")
+    return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
+
+
 def _ended_combat(state: RommelState, seat: str, act: EndCombat) -> Step[RommelState]:
     skipped = not fights.unfought(state, _side(seat), pass_turn=False).ok  # fine only if the turn is a Pass
     state = state.model_copy(update={"turn": state.turn.model_copy(update={"skipped": skipped})})
@@ -842,7 +1013,8 @@ def _after_turn(state: RommelState, events: list[Event]) -> Step[RommelState]:
         return Step(state=state, events=tuple(events))
     if state.passes < 2:
         state, more = supplycheck.begin_turn(state, state.active)
-        return Step(state=state, events=(*events, *more))
+        state, routs = rout.begin(state)  # §11.3: a recovered unit Routs the enemy Disrupted units beside it
+        return Step(state=state, events=(*events, *more, *routs))
     events.append(Event(kind="month_ended", rule="3.1", data={"month": state.month}, text=f"Month {state.month} ends"))
     return Step(state=state.model_copy(update={"phase": "advance"}), events=tuple(events))
 
@@ -922,7 +1094,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
                 "select",
                 "group",
                 "regroup",
-                "withdraw",
+                "withdraw_group",
                 "withdraw_regroup",
                 "void_withdrawal",
                 "step",
@@ -930,6 +1102,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
                 "force",
                 "end_movement",
                 "fight",
+                "blitz",
                 "end_combat",
                 *spending.MINES,
             ),
@@ -939,7 +1112,13 @@ MACHINE: Machine[RommelState, Any] = Machine(
         Phase("advance", ("advance",), rule="3.1", to_act=_to_act),
         Phase("over", (), rule="17.0", to_act=_to_act),
     ),
-    interrupts=(Interrupt("battle", ("fire", "cease", "losses"), rule="9.1"),),
+    interrupts=(
+        Interrupt("battle", ("fire", "cease", "losses"), rule="9.1"),
+        Interrupt("pursuit", ("attrition", "slowest", "pursue", "pursuit_losses"), rule="10.5"),
+        Interrupt("withdrawal", ("withdraw", "end_withdrawal"), rule="5.3"),
+        Interrupt("refusal", ("refuse", "accept_battle"), rule="8.4"),
+        Interrupt("probe", ("probe",), rule="10.41"),
+    ),
     actions=(
         action(Identify, legal=_identify_candidates, can=_can_identify, effect=_identified),
         action(Deploy, legal=_deploy_candidates, can=_can_deploy, effect=_deployed),
@@ -957,7 +1136,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(Select, legal=_selects, can=_can_select, effect=_selected),
         action(GroupMove, legal=_groups, can=_can_group, effect=_grouped),
         action(Regroup, legal=_regroups, can=_can_regroup, effect=_regrouped),
-        action(Withdraw, legal=_withdraws, can=_can_group, effect=_grouped),
+        action(WithdrawGroup, legal=_withdraw_groups, can=_can_group, effect=_grouped),
         action(WithdrawRegroup, legal=_withdraw_regroups, can=_can_regroup, effect=_regrouped),
         action(
             WithdrawalVoid,
@@ -974,6 +1153,26 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(Fire, legal=_fires, can=_can_fire, effect=_fired),
         action(Cease, legal=lambda s, seat: [Cease()], can=_can_cease, effect=_ceased),
         action(Losses, legal=_losses, can=_can_lose, effect=_lost),
+        action(Slowest, legal=_slowests, can=_can_slowest, effect=_announced),
+        action(Pursue, legal=_pursues, can=_can_pursue, effect=_pursued),
+        action(PursuitLosses, legal=_pursuit_losses, can=_can_pursuit_lose, effect=_pursuit_lost),
+        action(Attrition, legal=_attritions, can=_can_attrit, effect=_attrited),
+        action(Withdraw, legal=_withdraws, can=_can_withdraw, effect=_withdrew),
+        action(
+            EndWithdrawal,
+            legal=lambda s, seat: [EndWithdrawal()],
+            can=_can_end_withdrawal,
+            effect=_ended_withdrawal,
+        ),
+        action(Refuse, legal=_refuses, can=_can_refuse, effect=_refused),
+        action(AcceptBattle, legal=lambda s, seat: [AcceptBattle()], can=lambda s, seat, a: ALLOW, effect=_accepted),
+        action(
+            ProbeCombat,
+            legal=lambda s, seat: [ProbeCombat(provoke=p) for p in (True, False)],
+            can=_can_probe,
+            effect=_probed,
+        ),
+        action(Blitz, legal=lambda s, seat: [Blitz()], can=_can_blitz, effect=_blitzed),
         action(Advance, legal=lambda s, seat: [Advance()], can=lambda s, seat, a: ALLOW, effect=_advanced),
     ),
 )
@@ -1040,6 +1239,8 @@ class Rommel(PackedData, Ruleset[RommelState]):
         token = action.get("token")
         if action.get("action") == "identify" and isinstance(token, str):
             return {"block": unit_slot(token)}
+        if action.get("action") == "pursuit_losses":  # the CVs lost by a hidden group (§10.2, notes §7.2.1)
+            return {"losses": pursuit.loss_slot(seat)}
         return spending.secret_slot(state, seat, action)
 
     def contains(self, state: RommelState, seat: str, action: Any, *, unseen: frozenset[str] = frozenset()) -> Verdict:
@@ -1055,6 +1256,10 @@ class Rommel(PackedData, Ruleset[RommelState]):
             if seat not in MACHINE.to_act(state) or act.action not in MACHINE.allowed(state):
                 return deny("16.55", "not-now", f"{seat} does not build Minefields now")
             return spending.unseen_verdict(state, seat, act)
+        if isinstance(act, PursuitLosses) and "losses" in unseen and act.losses is None:
+            if "pursuit_losses" not in MACHINE.allowed(state):
+                return deny("10.5", "no-losses-due", "no Pursuit Fire losses are due now")
+            return pursuit.losses_verdict(state, top(state, Pursuit), act.eliminated, None, unseen=True)
         return MACHINE.check(state, seat, act)
 
     def apply(self, state: RommelState, seat: str, action: Any) -> Step[RommelState]:
@@ -1064,6 +1269,8 @@ class Rommel(PackedData, Ruleset[RommelState]):
             return _identified(state, seat, act)
         if isinstance(act, BuildMinefield | SwapMinefields) and act.hex is None:  # the hex is in its slot
             return spending.apply_unseen(state, seat, act)
+        if isinstance(act, PursuitLosses) and act.losses is None:  # likewise (contains checked it)
+            return _pursuit_lost(state, seat, act)
         return MACHINE.apply(state, seat, act)
 
     def resume(self, state: RommelState, outcome: Outcome) -> Step[RommelState]:
@@ -1075,6 +1282,9 @@ class Rommel(PackedData, Ruleset[RommelState]):
                 return Step(state=new, events=tuple(events))
             if "fire" in outcome.dice:
                 new, events = fights.shot(state, top(state, Fight), tuple(outcome.dice["fire"]))
+                return Step(state=new, events=tuple(events))
+            if "pursuit" in outcome.dice:
+                new, events = pursuit.rolled(state, top(state, Pursuit), tuple(outcome.dice["pursuit"]))
                 return Step(state=new, events=tuple(events))
             if "forced" in outcome.dice:
                 return _marched(state, tuple(outcome.dice["forced"]))
@@ -1138,6 +1348,8 @@ class Rommel(PackedData, Ruleset[RommelState]):
             block = state.pack.block(value)
             kind = state.pack.unit_type(block.unit_type).name
             return f"{block.division} {block.unit} ({kind}, CV {block.cv_max})"
+        if field == "eliminated" and isinstance(value, list):
+            return ", ".join(value) or "none"
         if field == "losses" and isinstance(value, dict):
             return "; ".join(f"{token} loses {cv} CV" for token, cv in sorted(value.items())) or "no losses"
         if field == "target" and isinstance(value, str):

@@ -28,10 +28,14 @@ __all__ = [
     "Fight",
     "FireShot",
     "Phase",
+    "Probe",
+    "Pursuit",
+    "Refusal",
     "RommelState",
     "Side",
     "Token",
     "TurnRecord",
+    "Withdrawal",
     "cv_slot",
     "other",
     "unit_slot",
@@ -106,7 +110,8 @@ class Claim(_Model):
     * ``strength``: the token's CV, opened at ``act``, is ``value``: a CV its block can have (§2.3, §2.4).
     * ``slowest``: the slowest of the retreating ``group`` has speed ``value`` (§10.5).
     * ``pursuit``: some of the eligible pursuers ``group`` roll exactly ``value`` dice against the announced slowest
-      speed ``against`` (§10.5, Pursuit Deception).
+      speed ``against`` (§10.5, Pursuit Deception), after the Pursuit Fires ``before`` from the same hex this turn
+      ((announced speed, dice) each), whose units cannot fire again.
     """
 
     act: int
@@ -117,6 +122,7 @@ class Claim(_Model):
     rule: str
     group: tuple[str, ...] = ()
     against: int = 0
+    before: tuple[tuple[int, int], ...] = ()
 
 
 class TurnRecord(_Model):
@@ -138,6 +144,8 @@ class TurnRecord(_Model):
             Withdrawal this turn).
         stage: ``select``, ``movement``, ``mines`` (the passive player reveals the Minefields entered, §14.2),
             ``combat``, ``reveal``.
+        blitz: the Blitz Movement and Combat phases are under way (§4.4, §3.45, §3.46).
+        pursued: the Pursuit Fires from each hex this turn, (announced speed, dice) each: a unit fires once.
     """
 
     committed: tuple[int, ...] | None = None
@@ -167,6 +175,8 @@ class TurnRecord(_Model):
     voided: bool = False
     engaged: dict[str, int] = Field(default_factory=dict)
     stage: Literal["select", "movement", "mines", "combat", "reveal"] = "select"
+    blitz: bool = False
+    pursued: dict[str, tuple[tuple[int, int], ...]] = Field(default_factory=dict)
 
 
 class FireShot(_Model):
@@ -186,7 +196,9 @@ class Fight(Pending):
     the Combat Round's initiator and Assault (§9.1, §4.3), and the volley under way.
 
     ``seat`` fires (``awaiting`` ``fire``) or reports the losses of the other side's fire (``losses``); ``shooting``
-    is the unit whose dice are being rolled."""
+    is the unit whose dice are being rolled; ``fired``, the units that fired in this Combat Round (only the others
+    may pursue a Rout, §10.5 sidebar). A round of Probe Combat (§10.41) names the units making the Partial Retreat
+    in ``probe``: if the Rearguard is eliminated they take Pursuit Fire from the unfired probing units."""
 
     kind: Literal["battle"] = "battle"
     hex: str
@@ -201,6 +213,53 @@ class Fight(Pending):
     shots: tuple[FireShot, ...] = ()
     shooting: tuple[str, str] | None = None
     reported: tuple[str, ...] = ()
+    fired: tuple[str, ...] = ()
+    probe: tuple[str, ...] = ()
+
+
+class Pursuit(Pending):
+    """Pursuit Fire on a Retreating group (§10.5), handed over to :mod:`pbem.games.rommel.pursuit`: the (former)
+    battle hex, the retreating side and units, the eligible pursuers (undisrupted, unfired), why the group retreats
+    (``retreat`` §10.3, ``refuse`` §10.2, ``rout`` §11.3, ``probe`` §10.41), and the decision awaited: a Rout's
+    Attrition (§11.3), the owner's slowest speed, the pursuer's dice, the owner's losses (``hits`` to allocate)."""
+
+    kind: Literal["pursuit"] = "pursuit"
+    hex: str
+    retreating: Side
+    group: tuple[str, ...]
+    pursuers: tuple[str, ...]
+    cause: Literal["retreat", "refuse", "rout", "probe"] = "retreat"
+    awaiting: Literal["attrition", "slowest", "dice", "losses"] = "slowest"
+    slowest: int = 0
+    hits: int = 0
+    before: tuple[tuple[int, int], ...] = ()
+
+
+class Withdrawal(Pending):
+    """A Withdrawal Group Move (§5.3) the rules impose: a group Refusing Battle (§10.2) or Routed (§11.3) leaves
+    ``hex``. ``paths`` holds each unit's path so far (its hex first); the units move when it ends (the four
+    conditions of §5.3 are judged on the position as the Withdrawal began)."""
+
+    kind: Literal["withdrawal"] = "withdrawal"
+    hex: str
+    group: tuple[str, ...]
+    cause: Literal["refuse", "rout"]
+    paths: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+
+
+class Probe(Pending):
+    """§10.41: the Passive Player may provoke a round of Probe Combat against the Rearguard of a Partial Retreat from
+    ``hex`` (``group``: the units that disengaged)."""
+
+    kind: Literal["probe"] = "probe"
+    hex: str
+    group: tuple[str, ...]
+
+
+class Refusal(Pending):
+    """§8.4, §10.2: after all enemy Movement, the Passive Player may Refuse Battle with the groups just Attacked."""
+
+    kind: Literal["refusal"] = "refusal"
 
 
 class RommelState(MachineState):
@@ -221,7 +280,7 @@ class RommelState(MachineState):
     options: dict[str, bool | int | str]
     scenario: str
     phase: Phase = "dealing"
-    pending: tuple[Fight, ...] = ()
+    pending: tuple[Fight | Pursuit | Withdrawal | Refusal | Probe, ...] = ()
     month: int
     first_month: int
     last_month: int

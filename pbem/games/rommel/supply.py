@@ -155,10 +155,12 @@ def supply_lines(pack: RommelPack, position: Position, side: Side, source: str |
         if hex_id not in sides:
             continue
         kind = hex_state(pack, position, side, hex_id)
-        if kind == "battle":
+        # both sides with no battle recorded: Disrupted units side by side (§5.3 sidebar: a Retreating Withdrawal may
+        # stop with enemy Disrupted units), which neither block nor hold battle hexsides (§11.1)
+        if kind == "battle" and hex_id in position.battles:
             battles[hex_id] = battle(position, hex_id)
             state_of[hex_id] = "through" if battles[hex_id].defender == side else "end"
-        elif kind == "enemy" and has_enemy(pack, position, side, hex_id, undisrupted=True):
+        elif kind in ("enemy", "battle") and has_enemy(pack, position, side, hex_id, undisrupted=True):
             state_of[hex_id] = "blocked"
         chain[hex_id] = any(side_of(pack, u) == side and not u.disrupted for u in position.at(hex_id))
     own = {u.hex for u in position.units if side_of(pack, u) == side}
@@ -282,7 +284,8 @@ def check_oasis_supply(pack: RommelPack, position: Position, side: Side, oasis: 
         if unit is None or unit.hex != place.hex:
             return deny("15.1", "not-in-oasis", f"{block} is not in {oasis}")
     state = hex_state(pack, position, side, place.hex)
-    if state == "enemy" or (state == "battle" and battle(position, place.hex).defender != side):
+    contested = state == "battle" and place.hex in position.battles and battle(position, place.hex).defender != side
+    if state == "enemy" or contested:
         return deny("15.1", "not-friendly", f"{oasis} is not a friendly Oasis (or {side} is not its Defender)")
     return ALLOW
 

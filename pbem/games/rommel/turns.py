@@ -60,6 +60,8 @@ def revealed(state: RommelState, cards: tuple[int, ...]) -> tuple[RommelState, l
         needed = max(needed, state.pack.limit("cost_basic"))
     if state.turn.assault:
         needed = max(needed, state.pack.limit("cost_assault"))
+    if state.turn.blitz:  # §4.4: Blitz Movement and Combat need a Blitz Turn
+        needed = max(needed, state.pack.limit("cost_blitz"))
     events = [
         Event(
             kind="supply_revealed",

@@ -20,6 +20,7 @@ def attacked(dice: list[int], cards: list[int] | None = None) -> Table:
     table.do("axis", {"action": "step", "token": "axis-02", "to": "1605"})
     table.do("axis", {"action": "end_move"})
     table.do("axis", {"action": "end_movement"})
+    table.do("allied", {"action": "accept_battle"})  # §8.4: the Passive Player does not Refuse Battle
     return table
 
 
@@ -90,6 +91,7 @@ def test_assaults_need_an_assault_turn() -> None:
     table.do("axis", {"action": "step", "token": "axis-02", "to": "1605"})
     table.do("axis", {"action": "end_move"})
     table.do("axis", {"action": "end_movement"})
+    table.do("allied", {"action": "accept_battle"})  # §8.4: the Passive Player does not Refuse Battle
     assert table.refusal("axis", {"action": "fight", "hex": "1605", "assault": True}) == ("4.3", "not-assault-turn")
 
 
@@ -106,6 +108,7 @@ def two_attackers() -> Table:
         table.do("axis", {"action": "step", "token": token, "to": "1605"})
         table.do("axis", {"action": "end_move"})
     table.do("axis", {"action": "end_movement"})
+    table.do("allied", {"action": "accept_battle"})
     table.do("axis", {"action": "fight", "hex": "1605", "assault": False})
     table.do("allied", {"action": "cease"})
     table.do("axis", {"action": "cease"})
@@ -123,6 +126,7 @@ def test_no_combat_in_a_battle_after_a_partial_retreat_from_it() -> None:
     table.do("axis", {"action": "group", "origin": "1605", "rommel": False})
     table.do("axis", {"action": "step", "token": "axis-06", "to": "1506"})  # axis-02 stays: the Rearguard
     table.do("axis", {"action": "end_move"})
+    table.do("allied", {"action": "probe", "provoke": False})  # §10.41: no Probe Combat
     table.do("axis", {"action": "end_movement"})
     assert "1605" in table.state.battles and table.state.turn.partial == ("1605",)
     assert table.refusal("axis", {"action": "fight", "hex": "1605", "assault": False}) == (
@@ -148,6 +152,7 @@ def test_the_fortress_attackers_partial_retreat_follows_the_genesis_option(bars:
     table.do("axis", {"action": "group", "origin": "1605", "rommel": False})
     table.do("axis", {"action": "step", "token": "axis-06", "to": "1506"})
     table.do("axis", {"action": "end_move"})
+    table.do("allied", {"action": "probe", "provoke": False})
     table.do("axis", {"action": "end_movement"})
     state = table.state
     battles = {**state.battles, "1605": state.battles["1605"].model_copy(update={"fortress": True})}

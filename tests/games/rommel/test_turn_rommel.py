@@ -138,6 +138,7 @@ def test_a_new_battle_must_be_fought() -> None:
     table.do("axis", {"action": "step", "token": "axis-02", "to": "1605"})
     table.do("axis", {"action": "end_move"})
     table.do("axis", {"action": "end_movement"})
+    table.do("allied", {"action": "accept_battle"})  # §8.4: the Passive Player does not Refuse Battle
     assert table.refusal("axis", {"action": "end_combat"}) == ("8.6", "new-battle")
 
 
@@ -212,6 +213,7 @@ def test_disengaging_units_are_disrupted() -> None:
     table.do("axis", {"action": "step", "token": "axis-02", "to": "1605"})
     table.do("axis", {"action": "end_move"})
     table.do("axis", {"action": "end_movement"})
+    table.do("allied", {"action": "accept_battle"})  # §8.4: the Passive Player does not Refuse Battle
     state = table.state
     record = state.battles["1605"].model_copy(update={"new": False})
     table.state = state.model_copy(
@@ -235,6 +237,7 @@ def test_a_disengaging_unit_cannot_finish_back_in_the_battle_hex_it_left() -> No
     table.do("axis", {"action": "step", "token": "axis-02", "to": "1605"})
     table.do("axis", {"action": "end_move"})
     table.do("axis", {"action": "end_movement"})
+    table.do("allied", {"action": "accept_battle"})  # §8.4: the Passive Player does not Refuse Battle
     state = table.state
     record = state.battles["1605"].model_copy(update={"new": False})
     table.state = state.model_copy(

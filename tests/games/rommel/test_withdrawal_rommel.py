@@ -14,13 +14,16 @@ def test_a_pass_turn_makes_one_free_withdrawal_and_nothing_else() -> None:
     table = demo()
     table.do("axis", {"action": "select"})
     assert table.refusal("axis", {"action": "group", "origin": "1506", "rommel": False}) == ("4.0", "option-spent")
-    table.do("axis", {"action": "withdraw", "origin": "1506", "rommel": False})
+    table.do("axis", {"action": "withdraw_group", "origin": "1506", "rommel": False})
     for token in ("axis-06", "axis-07", "axis-08"):  # Sidi Omar falls back on Ft. Capuzzo
         table.do("axis", {"action": "step", "token": token, "to": "1505"})
     table.do("axis", {"action": "end_move"})
     assert {table.state.tokens[t].hex for t in ("axis-06", "axis-07", "axis-08")} == {"1505"}
     assert table.state.turn.moves == 0 and table.state.turn.withdrawn == ("axis-06", "axis-07", "axis-08")
-    assert table.refusal("axis", {"action": "withdraw", "origin": "1505", "rommel": False}) == ("4.5", "withdrawn")
+    assert table.refusal("axis", {"action": "withdraw_group", "origin": "1505", "rommel": False}) == (
+        "4.5",
+        "withdrawn",
+    )
     regroup = {"action": "withdraw_regroup", "command_point": "1505", "destination": "1504", "rommel": False}
     assert table.refusal("axis", regroup) == ("4.5", "withdrawn")
     assert table.refusal("axis", {"action": "force", "token": "axis-06", "to": "1504"}) == ("4.5", "withdrawn")
@@ -37,14 +40,17 @@ def test_the_free_withdrawal_is_the_only_move_of_its_turn() -> None:
     table.do("axis", {"action": "group", "origin": "1506", "rommel": False})
     table.do("axis", {"action": "step", "token": "axis-06", "to": "1507"})
     table.do("axis", {"action": "end_move"})
-    assert table.refusal("axis", {"action": "withdraw", "origin": "1505", "rommel": False}) == ("4.5", "not-a-pass")
+    assert table.refusal("axis", {"action": "withdraw_group", "origin": "1505", "rommel": False}) == (
+        "4.5",
+        "not-a-pass",
+    )
 
 
 @pytest.mark.rule("5.3")
 def test_a_withdrawal_goes_back_along_its_own_line_without_engaging() -> None:
     table = demo()
     table.do("axis", {"action": "select"})
-    table.do("axis", {"action": "withdraw", "origin": "1506", "rommel": False})
+    table.do("axis", {"action": "withdraw_group", "origin": "1506", "rommel": False})
     step = {"action": "step", "token": "axis-06"}
     assert table.refusal("axis", {**step, "to": "1605"}) == ("5.3", "engages")
     assert table.refusal("axis", {**step, "to": "1606"}) == ("5.3", "away-from-base")
@@ -56,7 +62,7 @@ def test_a_withdrawal_goes_back_along_its_own_line_without_engaging() -> None:
 def test_a_withdrawal_must_reduce_the_supply_network() -> None:
     table = demo()
     table.do("axis", {"action": "select"})
-    table.do("axis", {"action": "withdraw", "origin": "1505", "rommel": False})
+    table.do("axis", {"action": "withdraw_group", "origin": "1505", "rommel": False})
     table.do("axis", {"action": "step", "token": "axis-02", "to": "1504"})  # Ft. Capuzzo stays held
     assert table.refusal("axis", {"action": "end_move"}) == ("5.3", "network-not-reduced")
 
@@ -84,13 +90,16 @@ def test_a_withdrawal_that_cannot_qualify_is_taken_back_and_spends_the_free_move
     table = demo()
     assert table.refusal("axis", {"action": "void_withdrawal"}) == ("5.3", "no-withdrawal")
     table.do("axis", {"action": "select"})
-    table.do("axis", {"action": "withdraw", "origin": "1505", "rommel": False})
+    table.do("axis", {"action": "withdraw_group", "origin": "1505", "rommel": False})
     table.do("axis", {"action": "step", "token": "axis-02", "to": "1504"})
     assert table.refusal("axis", {"action": "end_move"}) == ("5.3", "network-not-reduced")
     table.do("axis", {"action": "void_withdrawal"})
     assert table.state.tokens["axis-02"].hex == "1505" and "axis-02" not in table.state.turn.paths
     assert [e.kind for e in table.events][-1] == "withdrawal_voided"
-    assert table.refusal("axis", {"action": "withdraw", "origin": "1506", "rommel": False}) == ("4.5", "withdrawn")
+    assert table.refusal("axis", {"action": "withdraw_group", "origin": "1506", "rommel": False}) == (
+        "4.5",
+        "withdrawn",
+    )
     table.do("axis", {"action": "end_movement"})
 
 
@@ -99,10 +108,13 @@ def test_a_withdrawal_taken_back_leaves_the_moves_the_cards_pay_for() -> None:
     table = demo()
     table.do("axis", {"action": "commit", "card": 0})
     table.do("axis", {"action": "select"})
-    table.do("axis", {"action": "withdraw", "origin": "1505", "rommel": False})
+    table.do("axis", {"action": "withdraw_group", "origin": "1505", "rommel": False})
     table.do("axis", {"action": "void_withdrawal"})
     assert R.check(table.state, "axis", {"action": "group", "origin": "1506", "rommel": False}).ok
-    assert table.refusal("axis", {"action": "withdraw", "origin": "1506", "rommel": False}) == ("4.5", "withdrawn")
+    assert table.refusal("axis", {"action": "withdraw_group", "origin": "1506", "rommel": False}) == (
+        "4.5",
+        "withdrawn",
+    )
 
 
 @pytest.mark.rule("4.5")
@@ -120,7 +132,7 @@ def test_a_withdrawal_never_leaves_the_map_at_the_enemy_end() -> None:
 
     table = demo()
     table.do("axis", {"action": "select"})
-    table.do("axis", {"action": "withdraw", "origin": "1506", "rommel": False})
+    table.do("axis", {"action": "withdraw_group", "origin": "1506", "rommel": False})
     edge = sorted(moves.exit_hexes(table.state, "axis"))[0]  # as if Sidi Omar's group stood on the enemy map-end
     tok = table.state.tokens["axis-06"].model_copy(update={"hex": edge})
     turn = table.state.turn.model_copy(update={"move": ("group", edge)})
