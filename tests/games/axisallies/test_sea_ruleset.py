@@ -4,6 +4,7 @@ the worked examples of pages 21-22 played as actions of the seats that own each 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from pbem.games.axisallies.combat import Battle, Cargo, combat_over
 from pbem.games.axisallies.ruleset import RULESET
 from pbem.games.axisallies.state import AxisState, Counts
+from pbem.kit import conformance
 from tests.games.axisallies.rules_helpers import done, play, refusal, seat, start
 from tests.games.axisallies.test_phases import germany, mv
 from tests.games.axisallies.test_phases_combat import roll
@@ -441,3 +443,37 @@ def test_p33_a_bomber_that_may_aim_at_transports_keeps_a_shielded_convoy_combat_
     assert combat_over(pack, Battle("sz12", "sea", "axis", air_sea=convoy.air_sea, defenders=convoy.defenders))
     italian = Battle("sz12", "sea", "axis", air_sea={("italy", "fighter"): 1}, defenders=convoy.defenders)
     assert combat_over(pack, Battle(**{**italian.__dict__, "cargo": convoy.cargo}), escorts_shield="all")
+
+
+def _decisions_of_the_convoy_example() -> list[AxisState]:
+    """A state at each kind of sea decision of the worked convoy example (and its escorts' landing)."""
+    found = [_tripoli_convoy()]  # submerging
+    state = roll(done(found[0]), faces={"sa1-0": [1, 1]})
+    found.append(state)  # the defender's casualties
+    state = play(state, cas("convoy:transport"), cas("convoy:transport"))
+    found.append(state)  # the first piece of cargo
+    state = play(state, lose("germany:infantry"))
+    found.append(state)  # the named type
+    state = play(state, {"action": "name_cargo", "type": "supply"})
+    found.append(state)  # the second piece
+    state = play(state, lose(germany=2, italy=3), lose("italy:infantry"), {"action": "name_cargo", "type": "tank"})
+    state = roll(play(state, lose("italy:tank")))
+    found.append(state)  # the escapes
+    found.append(play(state, {"action": "escape", "unit": None, "supply": ["germany:2"]}, {"action": "done"}))
+    return found
+
+
+@pytest.mark.rule("12")
+@pytest.mark.rule("21")
+@pytest.mark.rule("22")
+@pytest.mark.rule("25")
+@pytest.mark.rule("34")
+def test_sea_decisions_offer_exactly_what_they_accept() -> None:
+    rng = random.Random(7)
+    escorted = _escorted()
+    landing = escorted
+    while not (landing.power == "germany" and landing.round == 2):
+        landing = done(landing)
+    for state in (*_decisions_of_the_convoy_example(), escorted, landing, _sub_duel()):
+        assert conformance.check_legal_matches_contains(RULESET, state, seat(state), rng, mutations=30) > 0
+        conformance.check_choices(RULESET, state, seat(state))
