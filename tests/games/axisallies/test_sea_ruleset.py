@@ -477,3 +477,13 @@ def test_sea_decisions_offer_exactly_what_they_accept() -> None:
     for state in (*_decisions_of_the_convoy_example(), escorted, landing, _sub_duel()):
         assert conformance.check_legal_matches_contains(RULESET, state, seat(state), rng, mutations=30) > 0
         conformance.check_choices(RULESET, state, seat(state))
+
+
+@pytest.mark.rule("12")
+def test_p12_escorts_that_cannot_land_are_destroyed() -> None:
+    state = put(germany("deploy"), "sz7", {"united_kingdom:fighter": 1})  # off Algiers, Vichy all around
+    state = done(state)
+    assert state.power == "united_kingdom" and kinds(state) == ["land_escorts"]
+    assert RULESET.legal_actions(state, seat(state)) == [{"action": "done"}]
+    state = play(state, {"action": "done"})
+    assert state.count("sz7", "united_kingdom:fighter") == 0 and state.pending == ()
