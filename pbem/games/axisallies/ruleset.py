@@ -7,12 +7,13 @@ with ``PBEM_GAMES=pbem.games.axisallies.ruleset:RULESET``. What it enforces is l
 
 Air units attack territories and sea zones (:mod:`.air_sorties`: the combat move out, air defense, the landing
 after); sea units make combat moves and attack (:mod:`.sea_moves`), sea combats and convoy interdiction are
-fought in :mod:`.sea_battle`; mechanized infantry blitz only along with a tank (:mod:`.blitz_pairs`).
+fought in :mod:`.sea_battle`; air units escort convoys and land from them (:mod:`.sea_escorts`); damaged
+battleships are repaired (:mod:`.sea_repair`); mechanized infantry blitz only along with a tank
+(:mod:`.blitz_pairs`). ``docs/axisallies-rules.md`` lists the pages enforced and their tests.
 
-Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): escort moves of
-phase 6 and their landing in phase 1; battleship repair; land and sea mines (neither bought nor detonated); truck
-cargo and Air Transport; scout cars' Long-Range Patrol after an attack; air units deployed to convoy zones; supply
-token exchange; Free French requisition; the optional rules but the Tiger tank and the US landing choice; RP
+Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): land and sea
+mines (neither bought nor detonated); truck cargo and Air Transport; scout cars' Long-Range Patrol after an attack;
+supply token exchange; Free French requisition; the optional rules but the Tiger tank and the US landing choice; RP
 bidding; the draw tie-break.
 """
 
