@@ -197,6 +197,13 @@ class AxisAllies(Ruleset[AxisState]):
             choices=("reachable", "all"),
         ),
         OptionSpec(
+            id="chain_escorts",
+            description="notes §10.16: air units in the UK's Atlantic and Indian Ocean convoy legs go on with the "
+            "chain at phase 1 (advance), or land within 2 spaces like other escorts (land)",
+            default="advance",
+            choices=("advance", "land"),
+        ),
+        OptionSpec(
             id="tiger_tanks",
             description="p.38 optional rule: Germany may requisition Tiger tanks from round 8",
             default="off",

@@ -487,3 +487,28 @@ def test_p12_escorts_that_cannot_land_are_destroyed() -> None:
     assert RULESET.legal_actions(state, seat(state)) == [{"action": "done"}]
     state = play(state, {"action": "done"})
     assert state.count("sz7", "united_kingdom:fighter") == 0 and state.pending == ()
+
+
+def _uk_fighter_in_the_atlantic(**options: str) -> AxisState:
+    """The UK deploys a fighter to the Atlantic Ocean convoy leg; play goes on to its next turn."""
+    state = play(uk("purchase", **options), {"action": "requisition", "unit": "fighter"})
+    for _ in range(4):
+        state = done(state)
+    state = play(state, {"action": "deploy", "unit": "fighter", "to": "atlantic_ocean"})
+    while not (state.power == "united_kingdom" and state.round == 2):
+        state = done(state)
+    return state
+
+
+@pytest.mark.rule("12")
+def test_p12_option_chain_escorts_air_units_on_the_uk_chain_advance_or_land() -> None:
+    """Notes §10.16: p.12 lands the escorts in "your convoy sea zones" but sends "all of the units" of the Atlantic
+    and Indian Ocean legs on; ``advance`` (the default) lets air units ride the chain, ``land`` lands them."""
+    riding = _uk_fighter_in_the_atlantic()
+    assert riding.pending == () and riding.count("indian_ocean", "united_kingdom:fighter") == 1
+    landing = _uk_fighter_in_the_atlantic(chain_escorts="land")
+    assert kinds(landing) == ["land_escorts"] and landing.count("atlantic_ocean", "united_kingdom:fighter") == 1
+    assert RULESET.legal_actions(landing, seat(landing)) == [{"action": "done"}]  # no land within 2 spaces
+    landing = done(landing)
+    assert landing.count("atlantic_ocean", "united_kingdom:fighter") == 0
+    assert landing.count("indian_ocean", "united_kingdom:fighter") == 0
