@@ -197,6 +197,13 @@ class AxisAllies(Ruleset[AxisState]):
             choices=("reachable", "all"),
         ),
         OptionSpec(
+            id="transport_naming",
+            description="notes §10.27: for a transport hit's second piece the attacker names a type aboard "
+            "(present), or any land unit type or supply, a type not aboard sparing the piece (any)",
+            default="present",
+            choices=("present", "any"),
+        ),
+        OptionSpec(
             id="chain_escorts",
             description="notes §10.16: air units in the UK's Atlantic and Indian Ocean convoy legs go on with the "
             "chain at phase 1 (advance), or land within 2 spaces like other escorts (land)",

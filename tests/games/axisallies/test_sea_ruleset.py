@@ -512,3 +512,18 @@ def test_p12_option_chain_escorts_air_units_on_the_uk_chain_advance_or_land() ->
     landing = done(landing)
     assert landing.count("atlantic_ocean", "united_kingdom:fighter") == 0
     assert landing.count("indian_ocean", "united_kingdom:fighter") == 0
+
+
+@pytest.mark.rule("21")
+def test_p21_option_transport_naming_a_type_not_aboard_spares_the_second_piece() -> None:
+    """Notes §10.27: ``present`` (the default) lets the attacker name only a type aboard; with ``any`` a type not
+    aboard is allowed and spares the second piece."""
+    state = roll(done(_tripoli_convoy(transport_naming="any")), faces={"sa1-0": [1, 9]})
+    state = play(state, cas("convoy:transport"), lose("germany:infantry"))
+    assert {"action": "name_cargo", "type": "artillery"} in RULESET.legal_actions(state, seat(state))
+    state = play(state, {"action": "name_cargo", "type": "artillery"})  # none aboard: the hit is spent
+    assert "transport_hits" not in kinds(state)
+    assert state.count("sz15", "italy:infantry") == 1 and state.convoy_supply == {"sz15": {"germany": 4, "italy": 3}}
+    present = roll(done(_tripoli_convoy()), faces={"sa1-0": [1, 9]})
+    present = play(present, cas("convoy:transport"), lose("germany:infantry"))
+    assert refusal(present, {"action": "name_cargo", "type": "artillery"}) == ("21", "bad-cargo-name")
