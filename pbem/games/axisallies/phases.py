@@ -275,8 +275,10 @@ def convoys(state: AxisState) -> tuple[AxisState, tuple[Event, ...]]:
                 data={"zone": zone.id, "port": port, "units": landed, "supply": arrival.supply_landed},
             )
         )
+    riding = sea_escorts.riding  # notes §10.16: air units may stay to land
     moved = [
-        (src, dst, _pieces_of(state, power, src), state.convoy_supply.get(src, {}).get(power, 0)) for src, dst in chain
+        (src, dst, riding(state, _pieces_of(state, power, src)), state.convoy_supply.get(src, {}).get(power, 0))
+        for src, dst in chain
     ]
     for src, _, counts, _at_sea in moved:
         for k, n in counts.items():

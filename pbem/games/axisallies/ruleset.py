@@ -7,7 +7,9 @@ with ``PBEM_GAMES=pbem.games.axisallies.ruleset:RULESET``. What it enforces is l
 
 Air units attack territories and sea zones (:mod:`.air_sorties`: the combat move out, air defense, the landing
 after); sea units make combat moves and attack (:mod:`.sea_moves`), sea combats and convoy interdiction are
-fought in :mod:`.sea_battle`; mechanized infantry blitz only along with a tank (:mod:`.blitz_pairs`).
+fought in :mod:`.sea_battle`; air units escort convoys and land from them (:mod:`.sea_escorts`); damaged
+battleships are repaired (:mod:`.sea_repair`); mechanized infantry blitz only along with a tank
+(:mod:`.blitz_pairs`). ``docs/axisallies-rules.md`` lists the pages enforced and their tests.
 
 Mines (:mod:`.mines`, :mod:`.convoy_mines`), truck cargo (:mod:`.trucks`), Long-Range Patrol (:mod:`.patrols`),
 the Free French (:mod:`.operated`), the optional rules (:mod:`.bidding`, :mod:`.reinforcing`, :mod:`.airlift`,
@@ -238,6 +240,20 @@ class AxisAllies(PackedData, Ruleset[AxisState]):
             "(reachable, the p.21 worked example), or every escort does (all)",
             default="reachable",
             choices=("reachable", "all"),
+        ),
+        OptionSpec(
+            id="transport_naming",
+            description="notes §10.27: for a transport hit's second piece the attacker names a type aboard "
+            "(present), or any land unit type or supply, a type not aboard sparing the piece (any)",
+            default="present",
+            choices=("present", "any"),
+        ),
+        OptionSpec(
+            id="chain_escorts",
+            description="notes §10.16: air units in the UK's Atlantic and Indian Ocean convoy legs go on with the "
+            "chain at phase 1 (advance), or land within 2 spaces like other escorts (land)",
+            default="advance",
+            choices=("advance", "land"),
         ),
         OptionSpec(
             id="tiger_tanks",

@@ -428,25 +428,40 @@ def lose_cargo(state: AxisState, seat: str, act: LoseCargo) -> Step[AxisState]:
     if decision.step == "first" and lib.cargo_names(state.pack, cargo):
         named = decision.model_copy(update={"step": "name", "seat": pc.attacker_seat(state)})
         return Step(state=replace_top(state, named), events=(event,))
+    return _next_hit(state, decision, (event,))
+
+
+def _next_hit(state: AxisState, decision: TransportHits, events: tuple[Event, ...]) -> Step[AxisState]:
+    """One transport hit resolved: the next, or the fire goes on."""
+    cargo = _cargo(_record(state))
     left = decision.left - 1
     if left > 0 and not cargo.empty():
         seat_ = _seat(state, "defender")
         again = decision.model_copy(update={"left": left, "step": "first", "named": "", "seat": seat_})
-        return Step(state=replace_top(state, again), events=(event,))
-    return after_casualties(pop(state), decision.fired, (event,))
+        return Step(state=replace_top(state, again), events=events)
+    return after_casualties(pop(state), decision.fired, events)
+
+
+def _names(state: AxisState) -> tuple[str, ...]:
+    """The types the attacker may name: those aboard (notes §10.27, option ``transport_naming`` ``present``, the
+    default), or with ``any`` every land unit type and supply (a type not aboard spares the second piece)."""
+    if state.options.get("transport_naming") != "any":
+        return lib.cargo_names(state.pack, _cargo(_record(state)))
+    types = {lib.rule_type(state.pack, u.type) for u in state.pack.units if u.category == "land"}
+    return (*sorted(types), "supply")
 
 
 def name_cargos(state: AxisState, seat: str) -> Iterator[NameCargo]:
     if top(state, TransportHits).step != "name":
         return
-    for named in lib.cargo_names(state.pack, _cargo(_record(state))):
+    for named in _names(state):
         yield NameCargo(type=named)
 
 
 def can_name_cargo(state: AxisState, seat: str, act: NameCargo) -> Verdict:
     if top(state, TransportHits).step != "name":
         return deny("21", "not-naming", "no type is to be named now")
-    names = lib.cargo_names(state.pack, _cargo(_record(state)))
+    names = _names(state)
     if lib.rule_type(state.pack, act.type) not in names:
         return deny("21", "bad-cargo-name", f"name one of {', '.join(names)}")
     return ALLOW
@@ -455,8 +470,10 @@ def can_name_cargo(state: AxisState, seat: str, act: NameCargo) -> Verdict:
 def name_cargo(state: AxisState, seat: str, act: NameCargo) -> Step[AxisState]:
     decision = top(state, TransportHits)
     named = lib.rule_type(state.pack, act.type)
-    second = decision.model_copy(update={"step": "second", "named": named, "seat": _seat(state, "defender")})
     event = Event(kind="cargo_named", seat=seat, rule="21", data={"type": named})
+    if named not in lib.cargo_names(state.pack, _cargo(_record(state))):  # nothing of it aboard: spared
+        return _next_hit(state, decision, (event,))
+    second = decision.model_copy(update={"step": "second", "named": named, "seat": _seat(state, "defender")})
     return Step(state=replace_top(state, second), events=(event,))
 
 

@@ -7,8 +7,10 @@
 * p.12 phase 1: at the start of the power's next turn its air units in its convoy zones must ``land_escort``
   within the pack's ``convoy_air_landing_range`` spaces in a friendly-controlled territory
   (:func:`.movement.check_convoy_landing`); ``done`` destroys those that cannot (it is refused while one can).
-  Notes §10.16: air units in the UK's Atlantic and Indian Ocean legs (no port) go on with the chain instead; those
-  that reach Suez land on the next turn. Notes §10.17: this flight does not count against their later moves.
+  Notes §10.16, genesis option ``chain_escorts``: ``advance`` (the default): air units in the UK's Atlantic and
+  Indian Ocean legs (no port) go on with the chain instead, and those that reach Suez land on the next turn;
+  ``land``: they stay and land like the others (from the Atlantic, nothing is in reach). Notes §10.17: this
+  flight does not count against their later moves.
 """
 
 from __future__ import annotations
@@ -117,12 +119,26 @@ def escort(state: AxisState, seat: str, act: Escort) -> Step[AxisState]:
 # --- phase 1: escorts land (p.12) -------------------------------------------------------------------------------
 
 
+def _chain_lands(state: AxisState) -> bool:
+    return state.options.get("chain_escorts") == "land"
+
+
+def riding(state: AxisState, pieces: Counts) -> Counts:
+    """The pieces of a leg of the UK chain that advance along it in phase 1 (p.12): all of them, but air units
+    when they land instead (option ``chain_escorts``, notes §10.16)."""
+    if not _chain_lands(state):
+        return pieces
+    return {k: n for k, n in pieces.items() if state.pack.unit(*split(k)).category != "air"}
+
+
 def on_duty(state: AxisState) -> dict[str, Counts]:
-    """The power's air units in its convoy zones that land in phase 1 (not in the UK's chain legs, §10.16)."""
+    """The power's air units in its convoy zones that land in phase 1 (in the UK's chain legs only with the
+    option ``chain_escorts`` ``land``, §10.16)."""
     found = {}
     for zone in state.pack.sea_zones:
         convoy = zone.convoy
-        if convoy is None or convoy.port is None or state.power not in convoy.powers:
+        leg = convoy is not None and convoy.port is None
+        if convoy is None or (leg and not _chain_lands(state)) or state.power not in convoy.powers:
             continue
         air = _air(state, zone.id)
         if air:

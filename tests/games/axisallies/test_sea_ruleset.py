@@ -4,6 +4,7 @@ the worked examples of pages 21-22 played as actions of the seats that own each 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from pbem.games.axisallies.combat import Battle, Cargo, combat_over
 from pbem.games.axisallies.ruleset import RULESET
 from pbem.games.axisallies.state import AxisState, Counts
+from pbem.kit import conformance
 from tests.games.axisallies.rules_helpers import done, play, refusal, seat, start
 from tests.games.axisallies.test_phases import germany, mv
 from tests.games.axisallies.test_phases_combat import roll
@@ -441,3 +443,87 @@ def test_p33_a_bomber_that_may_aim_at_transports_keeps_a_shielded_convoy_combat_
     assert combat_over(pack, Battle("sz12", "sea", "axis", air_sea=convoy.air_sea, defenders=convoy.defenders))
     italian = Battle("sz12", "sea", "axis", air_sea={("italy", "fighter"): 1}, defenders=convoy.defenders)
     assert combat_over(pack, Battle(**{**italian.__dict__, "cargo": convoy.cargo}), escorts_shield="all")
+
+
+def _decisions_of_the_convoy_example() -> list[AxisState]:
+    """A state at each kind of sea decision of the worked convoy example (and its escorts' landing)."""
+    found = [_tripoli_convoy()]  # submerging
+    state = roll(done(found[0]), faces={"sa1-0": [1, 1]})
+    found.append(state)  # the defender's casualties
+    state = play(state, cas("convoy:transport"), cas("convoy:transport"))
+    found.append(state)  # the first piece of cargo
+    state = play(state, lose("germany:infantry"))
+    found.append(state)  # the named type
+    state = play(state, {"action": "name_cargo", "type": "supply"})
+    found.append(state)  # the second piece
+    state = play(state, lose(germany=2, italy=3), lose("italy:infantry"), {"action": "name_cargo", "type": "tank"})
+    state = roll(play(state, lose("italy:tank")))
+    found.append(state)  # the escapes
+    found.append(play(state, {"action": "escape", "unit": None, "supply": ["germany:2"]}, {"action": "done"}))
+    return found
+
+
+@pytest.mark.rule("12")
+@pytest.mark.rule("21")
+@pytest.mark.rule("22")
+@pytest.mark.rule("25")
+@pytest.mark.rule("34")
+def test_sea_decisions_offer_exactly_what_they_accept() -> None:
+    rng = random.Random(7)
+    escorted = _escorted()
+    landing = escorted
+    while not (landing.power == "germany" and landing.round == 2):
+        landing = done(landing)
+    for state in (*_decisions_of_the_convoy_example(), escorted, landing, _sub_duel()):
+        assert conformance.check_legal_matches_contains(RULESET, state, seat(state), rng, mutations=30) > 0
+        conformance.check_choices(RULESET, state, seat(state))
+
+
+@pytest.mark.rule("12")
+def test_p12_escorts_that_cannot_land_are_destroyed() -> None:
+    state = put(germany("deploy"), "sz7", {"united_kingdom:fighter": 1})  # off Algiers, Vichy all around
+    state = done(state)
+    assert state.power == "united_kingdom" and kinds(state) == ["land_escorts"]
+    assert RULESET.legal_actions(state, seat(state)) == [{"action": "done"}]
+    state = play(state, {"action": "done"})
+    assert state.count("sz7", "united_kingdom:fighter") == 0 and state.pending == ()
+
+
+def _uk_fighter_in_the_atlantic(**options: str) -> AxisState:
+    """The UK deploys a fighter to the Atlantic Ocean convoy leg; play goes on to its next turn."""
+    state = play(uk("purchase", **options), {"action": "requisition", "unit": "fighter"})
+    for _ in range(4):
+        state = done(state)
+    state = play(state, {"action": "deploy", "unit": "fighter", "to": "atlantic_ocean"})
+    while not (state.power == "united_kingdom" and state.round == 2):
+        state = done(state)
+    return state
+
+
+@pytest.mark.rule("12")
+def test_p12_option_chain_escorts_air_units_on_the_uk_chain_advance_or_land() -> None:
+    """Notes §10.16: p.12 lands the escorts in "your convoy sea zones" but sends "all of the units" of the Atlantic
+    and Indian Ocean legs on; ``advance`` (the default) lets air units ride the chain, ``land`` lands them."""
+    riding = _uk_fighter_in_the_atlantic()
+    assert riding.pending == () and riding.count("indian_ocean", "united_kingdom:fighter") == 1
+    landing = _uk_fighter_in_the_atlantic(chain_escorts="land")
+    assert kinds(landing) == ["land_escorts"] and landing.count("atlantic_ocean", "united_kingdom:fighter") == 1
+    assert RULESET.legal_actions(landing, seat(landing)) == [{"action": "done"}]  # no land within 2 spaces
+    landing = done(landing)
+    assert landing.count("atlantic_ocean", "united_kingdom:fighter") == 0
+    assert landing.count("indian_ocean", "united_kingdom:fighter") == 0
+
+
+@pytest.mark.rule("21")
+def test_p21_option_transport_naming_a_type_not_aboard_spares_the_second_piece() -> None:
+    """Notes §10.27: ``present`` (the default) lets the attacker name only a type aboard; with ``any`` a type not
+    aboard is allowed and spares the second piece."""
+    state = roll(done(_tripoli_convoy(transport_naming="any")), faces={"sa1-0": [1, 9]})
+    state = play(state, cas("convoy:transport"), lose("germany:infantry"))
+    assert {"action": "name_cargo", "type": "artillery"} in RULESET.legal_actions(state, seat(state))
+    state = play(state, {"action": "name_cargo", "type": "artillery"})  # none aboard: the hit is spent
+    assert "transport_hits" not in kinds(state)
+    assert state.count("sz15", "italy:infantry") == 1 and state.convoy_supply == {"sz15": {"germany": 4, "italy": 3}}
+    present = roll(done(_tripoli_convoy()), faces={"sa1-0": [1, 9]})
+    present = play(present, cas("convoy:transport"), lose("germany:infantry"))
+    assert refusal(present, {"action": "name_cargo", "type": "artillery"}) == ("21", "bad-cargo-name")
