@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pbem.games.gazala import mapspec
+from pbem.games.gazala.combat import parse_result
 from pbem.games.gazala.data import GazalaPack
 from pbem.rules.contract import Event, UnitView, View
 from pbem.rules.maps import MapSpec
@@ -46,17 +47,20 @@ class GazalaLook(Presentation):
     displacements are told under their combat."""
 
     def combat_outcome(self, data: Mapping[str, Any], followups: Sequence[Event]) -> CombatOutcome:
-        """§7.5.3: the side with fewer CRT hits wins, unless all its participating units were eliminated."""
-        hits = data.get("resolution", {}).get("result", {})
-        attacker, defender = int(hits.get("attacker", 0)), int(hits.get("defender", 0))
-        role: Literal["attack", "defense"] | None = (
-            "attack" if attacker < defender else "defense" if defender < attacker else None
-        )
+        """§7.5.3: the side with fewer CRT hits wins, unless all its participating units were eliminated.
+
+        The hits are read from the CRT cell every ``combat_resolved`` carries (``result``, e.g. ``"1/2!"``), not
+        from the game's own keys beside it, so a report tells the winner whatever else the event carries."""
+        cell = str(data.get("result", ""))
+        hits = parse_result(cell) if "/" in cell else None
+        role: Literal["attack", "defense"] | None = None
+        if hits is not None and hits.attacker != hits.defender:
+            role = "attack" if hits.attacker < hits.defender else "defense"
         gone = {str(e.data.get("unit")) for e in followups if e.kind == "unit_eliminated"}
         side = next((s for s in data.get("sides", []) if s.get("role") == role), None)
         if side is not None and side.get("units") and set(side["units"]) <= gone:
             role = None
-        return CombatOutcome(result=str(data.get("result", "")), winner=role)
+        return CombatOutcome(result=cell, winner=role)
 
     def markers(self, view: View) -> tuple[Marker, ...]:
         found: list[Marker] = _activation_markers(view)

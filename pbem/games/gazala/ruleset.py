@@ -397,7 +397,11 @@ class Gazala(Ruleset[GazalaState]):
         return f"turn-{state.turn}"
 
     def view(self, state: GazalaState, viewer: str) -> View:
-        """Everything is open (limited stack intelligence, §5.3.4, is not enforced)."""
+        """Everything is open (limited stack intelligence, §5.3.4, is not enforced).
+
+        A combat unit's ``steps`` are its Strength Points (§7.5.2.1: each hit taken as losses costs one; at 0 the
+        unit is eliminated and leaves the map), so the reports count losses from them; a cannibalised unit leaves
+        with its points (ruling B18: not a loss). HQs have no steps: they are removed, never reduced (§3.3)."""
         units = []
         for ident, counter in state.units.items():
             record = state.pack.unit(ident)
@@ -409,6 +413,7 @@ class Gazala(Ruleset[GazalaState]):
                     location=counter.hex,
                     kind=record.type,
                     strength=counter.cs,
+                    steps=counter.cs,
                     extra={"disrupted": counter.disrupted, "formation": record.formation or counter.assigned},
                 )
             )
