@@ -223,7 +223,7 @@ def _hex_terrain(terrain: str, mine: Minefield | None, boxes: dict[str, str]) ->
         return [NAMES.get(terrain, terrain)]
     minefield = NAMES[f"minefield-{mine.owner}"]
     if mine.box is not None:
-        return [boxes[mine.box], f"Box hex, also a {minefield}", NAMES.get(terrain, terrain)]
+        return [boxes[mine.box], minefield, NAMES.get(terrain, terrain)]
     return [minefield, NAMES.get(terrain, terrain)]
 
 
