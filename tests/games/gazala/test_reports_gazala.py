@@ -114,6 +114,16 @@ def test_the_ops_phase_events_name_formations_and_sides() -> None:
     assert any(e.kind == "activation_ended" and e.text.startswith(name) for e in ended)
 
 
+@pytest.mark.rule("6.3.2")
+def test_the_status_names_the_formations_on_their_activation_tracks() -> None:
+    state = start("opening-phase")
+    status = dict(RULESET.presentation(PACK).status(RULESET.view(state, OBSERVER)))
+    told = status["Activation levels"]
+    for formation, level in state.formations.items():
+        assert f"{PACK.formation(formation).name} {level.level}" in told
+    assert "21pz" not in told
+
+
 def test_names_come_from_the_pack() -> None:
     assert piece_name(PACK, "ff-2") == PACK.unit("ff-2").name
     assert piece_name(PACK, "21pz-hq") == PACK.hq("21pz-hq").name
