@@ -83,6 +83,7 @@ from pbem.games.gazala.actions import (
 from pbem.games.gazala.board import situation
 from pbem.games.gazala.cycle import cycle
 from pbem.games.gazala.data import GazalaPack, default_pack_bytes, load_pack, pack_schema
+from pbem.games.gazala.mapspec import piece_name
 from pbem.games.gazala.present import GazalaLook
 from pbem.games.gazala.rulings import RULINGS
 from pbem.games.gazala.scenarios import setup
@@ -437,7 +438,11 @@ class Gazala(Ruleset[GazalaState]):
                 )
             )
         acting = state.acting
-        doing = f", {acting.formation or acting.unit} active with {acting.ap} AP" if acting else ""
+        doing = (
+            f", {piece_name(state.pack, acting.formation or acting.unit or '')} active with {acting.ap} AP"
+            if acting
+            else ""
+        )
         summary = f"Game Turn {state.turn} of {state.last_turn}, {state.phase}{doing}"
         sources = {s.id: s.hex for s in state.pack.supply_sources}
         facts: dict[str, Any] = {

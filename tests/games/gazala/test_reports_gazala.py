@@ -110,6 +110,7 @@ def test_the_ops_phase_events_name_formations_and_sides() -> None:
         assert name in event.text and "21pz" not in event.text and side_name("axis") in event.text
     # the roll's line is credited to whoever revealed the die (the core's); its text says whose die it is
     assert f"{name} ({side_name('axis')}) rolls 6" in points.text
+    assert f"{name} active with" in RULESET.view(done.state, OBSERVER).summary
     ended = act(done.state, "axis", {"action": "end_activation"}).events
     assert any(e.kind == "activation_ended" and e.text.startswith(name) for e in ended)
 
