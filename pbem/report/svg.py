@@ -562,7 +562,9 @@ class MapRenderer:
         x, y = pad, spec.height + pad
         positions = []
         for kind, what, words in items:
-            width = c * 0.9 + len(words) * size * 0.56 + c * 0.6
+            # DejaVu Sans (FONT) averages about 0.64 em a character; the gap grows with the type, which in print
+            # can be as large as a small counter (Gazala's)
+            width = c * 0.9 + len(words) * size * 0.64 + max(c * 0.6, size * 0.8)
             if x + width > spec.width - pad and x > pad:
                 x, y = pad, y + row_height
             positions.append((kind, what, words, x, y))

@@ -21,12 +21,32 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from pbem.games.gazala.data import INFANTRY_TYPES, RECCE_TYPES, TANK_TYPES, GazalaPack, Hq, Route, SupplySource, Unit
+from pbem.games.gazala.data import (
+    INFANTRY_TYPES,
+    RECCE_TYPES,
+    TANK_TYPES,
+    GazalaPack,
+    Hq,
+    Minefield,
+    Route,
+    SupplySource,
+    Unit,
+)
 from pbem.rules.contract import UnitView
 from pbem.rules.maps import Edge, HexGrid, Label, MapSpec, Path, Point, Polyline, Region, Shape
 from pbem.rules.presentation import CounterFace, MapStyle, SideStyle, Stroke
 
-__all__ = ["NATIONALITY_FILL", "face", "hex_grid", "hq_face", "map_spec", "map_style", "unit_face"]
+__all__ = [
+    "NATIONALITY_FILL",
+    "face",
+    "hex_grid",
+    "hq_face",
+    "map_spec",
+    "map_style",
+    "piece_name",
+    "side_name",
+    "unit_face",
+]
 
 HEX_SIZE = 16.0
 """Centre to corner, in map units: 52 columns make a map about 1,250 units wide."""
@@ -161,9 +181,7 @@ def map_spec(pack: GazalaPack) -> MapSpec:
             names = record.names if record is not None else ()
             terrain = (record.terrain if record is not None else None) or data.terrain
             mine = mines.get(hex_id)
-            about = [NAMES.get(terrain, terrain)]
-            if mine is not None:
-                about.append(boxes[mine.box] if mine.box is not None else NAMES[f"minefield-{mine.owner}"])
+            about = _hex_terrain(terrain, mine, boxes)
             about += [f"supply source: {source.name}" for source in sources.get(hex_id, ())]
             regions.append(
                 Region(
@@ -196,6 +214,28 @@ def map_spec(pack: GazalaPack) -> MapSpec:
         labels=(*id_labels, *_escarpment_labels(pack, grid)),
         background="offmap",
     )
+
+
+def _hex_terrain(terrain: str, mine: Minefield | None, boxes: dict[str, str]) -> list[str]:
+    """What a hex is, the strongest feature first (§3.1.3: a Box hex is a Box, and always also a Minefield, of its
+    owner; the printed terrain under it comes last)."""
+    if mine is None:
+        return [NAMES.get(terrain, terrain)]
+    minefield = NAMES[f"minefield-{mine.owner}"]
+    if mine.box is not None:
+        return [boxes[mine.box], minefield, NAMES.get(terrain, terrain)]
+    return [minefield, NAMES.get(terrain, terrain)]
+
+
+def side_name(side: str) -> str:
+    """A side as players read it (the map's key and the reports: ``Axis``, ``Commonwealth``)."""
+    return SIDES[side].name if side in SIDES else side
+
+
+def piece_name(pack: GazalaPack, ident: str) -> str:
+    """A combat unit, HQ or formation by its printed name (an id the pack does not know stays as it is)."""
+    found = pack.lookups.units.get(ident) or pack.lookups.hqs.get(ident) or pack.lookups.formations.get(ident)
+    return found.name if found is not None else ident
 
 
 def _route_rank(route: Route) -> int:

@@ -16,6 +16,7 @@ from pbem.games.gazala.actions import Activate, ActivateUnit, EndActivation, Pas
 from pbem.games.gazala.board import other
 from pbem.games.gazala.cycle import cycle, d10, initiative_won
 from pbem.games.gazala.data import Side
+from pbem.games.gazala.mapspec import piece_name, side_name
 from pbem.games.gazala.paths import command, supply
 from pbem.games.gazala.rulings import ruling
 from pbem.games.gazala.scenarios import (
@@ -141,7 +142,7 @@ def supply_check(state: GazalaState, formation: str) -> tuple[GazalaState, bool,
             seat=side,
             rule="6.3.3",
             data={"hq": hq_id},
-            text=f"{hq_id} is out of supply and uses Emergency Supply",
+            text=f"{piece_name(state.pack, hq_id)} is out of supply and uses Emergency Supply",
         )
         return state.model_copy(update={"hqs": {**state.hqs, hq_id: flipped}}), True, False, (event,)
     event = Event(
@@ -149,7 +150,8 @@ def supply_check(state: GazalaState, formation: str) -> tuple[GazalaState, bool,
         seat=side,
         rule="6.3.3",
         data={"hq": hq_id},
-        text=f"{hq_id} is out of supply with its Emergency Supply spent: the formation drops to level 0",
+        text=f"{piece_name(state.pack, hq_id)} is out of supply with its Emergency Supply spent: "
+        f"{piece_name(state.pack, formation)} drops to level 0",
     )
     unsupplied = hq.model_copy(update={"supplied": False})
     return state.model_copy(update={"hqs": {**state.hqs, hq_id: unsupplied}}), False, True, (event,)
@@ -193,7 +195,7 @@ def initiative_rolled(state: GazalaState, outcome: Outcome) -> Step[GazalaState]
         seat=winner,
         rule="6.1",
         data={"axis": axis, "cw": cw, "dice": {k: list(v) for k, v in outcome.dice.items()}, "winner": winner},
-        text=f"initiative: Axis {axis} against Commonwealth {cw}: {winner} wins",
+        text=f"initiative: Axis {axis} against Commonwealth {cw}: the {side_name(winner)} wins",
     )
     return Step(state=initiative_won(state.model_copy(update={"marker": moved}), winner), events=(event,))
 
@@ -261,7 +263,7 @@ def activate(state: GazalaState, seat: str, act: Activate) -> Step[GazalaState]:
         seat=side,
         rule="6.3",
         data={"formation": act.formation, "level": state.formations[act.formation].level},
-        text=f"{side} activates {act.formation}",
+        text=f"the {side_name(side)} activates {piece_name(state.pack, act.formation)}",
     )
     roll = d10("ap", f"§6.3.1 Action Points of {act.formation}")
     return Step(state=push(state, wait).with_rolls(roll), events=(*events, event))
@@ -291,7 +293,8 @@ def ap_rolled(state: GazalaState, outcome: Outcome) -> Step[GazalaState]:
         seat=side,
         rule="6.3.1",
         data={"formation": formation, "die": die, "ap": points, "level": level},
-        text=f"{formation} rolls {die}: {points} Action Points; level now {level}",
+        text=f"{piece_name(state.pack, formation)} ({side_name(side)}) rolls {die} for its Action Points: {points} AP; "
+        f"Activation level now {level}",
     )
     after = pop(state).model_copy(update={"formations": formations, "activation": acting, "phase": "activation"})
     return Step(state=after, events=(event,))
@@ -334,7 +337,8 @@ def activate_unit(state: GazalaState, seat: str, act: ActivateUnit) -> Step[Gaza
         seat=side,
         rule="6.4",
         data={"unit": act.unit, "supplied": supplied, "marker": counter.acts + 1},
-        text=f"{side} activates the independent unit {act.unit}" + ("" if supplied else " (out of supply)"),
+        text=f"the {side_name(side)} activates the independent unit {piece_name(state.pack, act.unit)}"
+        + ("" if supplied else " (out of supply)"),
     )
     return Step(
         state=state.model_copy(update={"units": units, "activation": acting, "phase": "activation"}), events=(event,)
@@ -363,7 +367,7 @@ def transfer(state: GazalaState, seat: str, act: Transfer) -> Step[GazalaState]:
         seat=seat,
         rule="6.2",
         data={"to": receiver},
-        text=f"{seat} transfers the initiative to {receiver}",
+        text=f"the {side_name(side_of_seat(seat))} transfers the initiative to the {side_name(receiver)}",
     )
     return Step(state=state.model_copy(update={"chooser": receiver, "transferred": True}), events=(event,))
 
@@ -381,7 +385,9 @@ def can_pass(state: GazalaState, seat: str, act: Pass) -> Verdict:
 
 def pass_turn(state: GazalaState, seat: str, act: Pass) -> Step[GazalaState]:
     side = side_of_seat(seat)
-    event = Event(kind="passed", seat=side, rule="6.2", text=f"{side} passes for the rest of the Ops Phase")
+    event = Event(
+        kind="passed", seat=side, rule="6.2", text=f"the {side_name(side)} passes for the rest of the Ops Phase"
+    )
     return next_cycle(state.model_copy(update={"passed": (*state.passed, side)}), (event,))
 
 
@@ -406,7 +412,7 @@ def end(state: GazalaState, seat: str, act: EndActivation) -> Step[GazalaState]:
         seat=acting.side,
         rule="7.1",
         data={"formation": acting.formation, "unit": acting.unit, "lost": acting.ap},
-        text=f"{acting.formation or acting.unit} ends its activation",
+        text=f"{piece_name(state.pack, acting.formation or acting.unit or '')} ends its activation",
     )
     return end_activation(state, (event,))
 
@@ -453,7 +459,12 @@ def next_cycle(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaStat
         if not can_act_at_all(state, side):
             passed.append(side)
             found.append(
-                Event(kind="passed", seat=side, rule="6", text=f"{side} cannot activate anything more: it passes")
+                Event(
+                    kind="passed",
+                    seat=side,
+                    rule="6",
+                    text=f"the {side_name(side)} cannot activate anything more: it passes",
+                )
             )
     state = state.model_copy(update={"passed": tuple(passed)})
     if len(passed) == 2:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from pbem.games.gazala import mapspec
+from pbem.games.gazala import assignments, mapspec
+from pbem.games.gazala.combat import parse_result
 from pbem.games.gazala.data import GazalaPack
 from pbem.rules.contract import Event, UnitView, View
 from pbem.rules.maps import MapSpec
@@ -46,17 +47,20 @@ class GazalaLook(Presentation):
     displacements are told under their combat."""
 
     def combat_outcome(self, data: Mapping[str, Any], followups: Sequence[Event]) -> CombatOutcome:
-        """§7.5.3: the side with fewer CRT hits wins, unless all its participating units were eliminated."""
-        hits = data.get("resolution", {}).get("result", {})
-        attacker, defender = int(hits.get("attacker", 0)), int(hits.get("defender", 0))
-        role: Literal["attack", "defense"] | None = (
-            "attack" if attacker < defender else "defense" if defender < attacker else None
-        )
+        """§7.5.3: the side with fewer CRT hits wins, unless all its participating units were eliminated.
+
+        The hits are read from the CRT cell every ``combat_resolved`` carries (``result``, e.g. ``"1/2!"``), not
+        from the game's own keys beside it, so a report tells the winner whatever else the event carries."""
+        cell = str(data.get("result", ""))
+        hits = parse_result(cell) if "/" in cell else None
+        role: Literal["attack", "defense"] | None = None
+        if hits is not None and hits.attacker != hits.defender:
+            role = "attack" if hits.attacker < hits.defender else "defense"
         gone = {str(e.data.get("unit")) for e in followups if e.kind == "unit_eliminated"}
         side = next((s for s in data.get("sides", []) if s.get("role") == role), None)
         if side is not None and side.get("units") and set(side["units"]) <= gone:
             role = None
-        return CombatOutcome(result=str(data.get("result", "")), winner=role)
+        return CombatOutcome(result=cell, winner=role)
 
     def markers(self, view: View) -> tuple[Marker, ...]:
         found: list[Marker] = _activation_markers(view)
@@ -83,26 +87,33 @@ class GazalaLook(Presentation):
         lines: list[tuple[str, str]] = []
         levels = view.facts.get("levels", {})
         if isinstance(levels, dict):
-            lines.append(("Activation levels", ", ".join(f"{f} {n}" for f, n in sorted(levels.items()))))
-        lines.extend(_marker_lines(view))
+            named = sorted((mapspec.piece_name(self.data, f), n) for f, n in levels.items())
+            lines.append(("Activation levels", ", ".join(f"{name} {n}" for name, n in named)))
+        lines.extend(_marker_lines(self.data, view))
         return lines
 
 
-def _marker_lines(view: View) -> list[tuple[str, str]]:
+def _marker_lines(pack: GazalaPack, view: View) -> list[tuple[str, str]]:
     """§5.5.2: the markers placed this Organisation Segment, by box (what they are only for their owner), and any
     illegal secret choice found when its slot was opened."""
     lines: list[tuple[str, str]] = []
     boxes = view.facts.get("markers", {})
     if isinstance(boxes, dict):
         for side, counts in sorted(boxes.items()):
-            shown = ", ".join(f"{box} {n}" for box, n in sorted(counts.items()))
-            lines.append((f"Assigned markers ({side})", shown))
+            shown = ", ".join(f"{mapspec.piece_name(pack, box)} {n}" for box, n in sorted(counts.items()))
+            lines.append((f"Assigned markers ({mapspec.side_name(side)})", shown))
     mine = view.facts.get("my_markers", [])
     if isinstance(mine, list) and mine:
-        lines.append(("Your markers", ", ".join(f"{m['unit']} in {m['formation']}" for m in mine)))
+        named = (f"{_marker_name(pack, m['unit'])} in {mapspec.piece_name(pack, m['formation'])}" for m in mine)
+        lines.append(("Your markers", ", ".join(named)))
     for found in view.facts.get("violations", []):
         lines.append(("Illegal secret choice", f"{found['seat']}, {found['slot']}: {found['message']}"))
     return lines
+
+
+def _marker_name(pack: GazalaPack, unit: str) -> str:
+    """§5.5.2: an Assigned marker's unit by name, or a Dummy marker."""
+    return "a Dummy marker" if unit == assignments.DUMMY else mapspec.piece_name(pack, unit)
 
 
 def _activation_markers(view: View) -> list[Marker]:

@@ -83,6 +83,7 @@ from pbem.games.gazala.actions import (
 from pbem.games.gazala.board import situation
 from pbem.games.gazala.cycle import cycle
 from pbem.games.gazala.data import FORMAT, GazalaPack
+from pbem.games.gazala.mapspec import piece_name
 from pbem.games.gazala.present import GazalaLook
 from pbem.games.gazala.rulings import RULINGS
 from pbem.games.gazala.scenarios import setup
@@ -390,7 +391,11 @@ class Gazala(PackedData, Ruleset[GazalaState]):
         return f"turn-{state.turn}"
 
     def view(self, state: GazalaState, viewer: str) -> View:
-        """Everything is open (limited stack intelligence, §5.3.4, is not enforced)."""
+        """Everything is open (limited stack intelligence, §5.3.4, is not enforced).
+
+        A combat unit's ``steps`` are its Strength Points (§7.5.2.1: each hit taken as losses costs one; at 0 the
+        unit is eliminated and leaves the map), so the reports count losses from them; a cannibalised unit leaves
+        with its points (ruling B18: not a loss). HQs have no steps: they are removed, never reduced (§3.3)."""
         units = []
         for ident, counter in state.units.items():
             record = state.pack.unit(ident)
@@ -402,6 +407,7 @@ class Gazala(PackedData, Ruleset[GazalaState]):
                     location=counter.hex,
                     kind=record.type,
                     strength=counter.cs,
+                    steps=counter.cs,
                     extra={"disrupted": counter.disrupted, "formation": record.formation or counter.assigned},
                 )
             )
@@ -425,7 +431,11 @@ class Gazala(PackedData, Ruleset[GazalaState]):
                 )
             )
         acting = state.acting
-        doing = f", {acting.formation or acting.unit} active with {acting.ap} AP" if acting else ""
+        doing = (
+            f", {piece_name(state.pack, acting.formation or acting.unit or '')} active with {acting.ap} AP"
+            if acting
+            else ""
+        )
         summary = f"Game Turn {state.turn} of {state.last_turn}, {state.phase}{doing}"
         sources = {s.id: s.hex for s in state.pack.supply_sources}
         facts: dict[str, Any] = {

@@ -59,7 +59,7 @@ def test_the_reports_winner_is_the_side_with_fewer_hits() -> None:
     look = RULESET.presentation(PACK)
 
     def winner(attacker: int, defender: int, *followups: Event) -> str | None:
-        data = {**resolved.data, "resolution": {"result": {"attacker": attacker, "defender": defender}}}
+        data = {**resolved.data, "result": f"{attacker}/{defender}!"}  # the CRT cell every combat_resolved carries
         return look.combat_outcome(data, list(followups)).winner
 
     assert winner(0, 2) == "attack" and winner(3, 1) == "defense" and winner(1, 1) is None

@@ -103,9 +103,11 @@ def test_the_opponent_sees_how_many_markers_each_box_holds_not_what_they_are() -
         {"formation": "15pz", "unit": DUMMY},
     ]
     look = RULESET.presentation(PACK)
-    assert ("Assigned markers (axis)", "15pz 2") in look.status(RULESET.view(theirs, "cw"))
-    assert not any("18-flak" in text for _, text in look.status(RULESET.view(theirs, "cw")))
-    assert ("Your markers", "18-flak in 15pz, dummy in 15pz") in look.status(RULESET.view(mine, "axis"))
+    panzer, flak = PACK.formation("15pz").name, PACK.unit("18-flak").name
+    assert ("Assigned markers (Axis)", f"{panzer} 2") in look.status(RULESET.view(theirs, "cw"))
+    assert not any(flak in text for _, text in look.status(RULESET.view(theirs, "cw")))
+    mine_told = f"{flak} in {panzer}, a Dummy marker in {panzer}"
+    assert ("Your markers", mine_told) in look.status(RULESET.view(mine, "axis"))
 
 
 @pytest.mark.rule("9.2")
