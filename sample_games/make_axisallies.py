@@ -13,10 +13,11 @@ reports.
 
 The players are simple but sensible and only ever pick among the legal actions (:class:`SensiblePlayer`), so the
 script keeps working while the rules grow (the samples are re-made by this script, never by hand): they pay
-Malta's upkeep, buy supply first and then the most combat value per RP, attack only where their committed attack
-is at least :data:`GOOD_ODDS` times the defence, pay every attack's supply, fight on while they outweigh the
-enemy, take their cheapest pieces as casualties first, move towards the nearest enemy territory and deploy at the
-front. The keys are TEST KEYS derived from public seeds (keys/README.md): never use them for a real game. The clock
+Malta's upkeep, buy supply while their side holds little of it and then the most combat value per RP, attack only
+where the attack they can commit is at least :data:`GOOD_ODDS` times the defence, pay every attack's supply, fight
+on while they outweigh the enemy, take their cheapest pieces as casualties first, move towards the nearest enemy
+territory within the stacking limits and deploy at the front (at sea, by convoy, from an off-map staging area).
+The keys are TEST KEYS derived from public seeds (keys/README.md): never use them for a real game. The clock
 and the join nonces are fixed, so the script writes the same bytes every time.
 """
 
@@ -36,14 +37,14 @@ os.environ.setdefault("PBEM_GAMES", "pbem.games.axisallies.ruleset:RULESET")
 from pbem.client.scripted import ScriptedGame, play_by_packets
 from pbem.games.axisallies.combat_land import retreat_room
 from pbem.games.axisallies.data import UnitType
-from pbem.games.axisallies.position import graph_of
+from pbem.games.axisallies.position import controller, graph_of
 from pbem.games.axisallies.state import AxisState, split
 from pbem.rules import registry
 from pbem.rules.contract import Action, Ruleset
 
 HERE = Path(__file__).parent / "axis-allies"
 SCENARIO = "rommels_last_push"
-GOOD_ODDS = 2
+GOOD_ODDS = 1.25
 """Attack (and fight on) only when the attackers' summed attack values are at least this many times the
 defenders' summed defence values (each value is a d10 hit number, so the sums compare expected hits)."""
 NOTES = {
@@ -54,6 +55,10 @@ NOTES = {
     "italy": "Avanti, Savoia!",
     "united_states": "Torch is coming.",
 }
+SUPPLY_RESERVE = 15
+"""Buy supply tokens while the side holds fewer supply points than this (p.18: each attack and defence pays)."""
+UNREACHABLE = 99
+"""The distance of a space from which no land path leads to the enemy (an off-map staging territory)."""
 VERBOSE = "-v" in sys.argv
 """``-v``: say on stderr where each seat is as it plays (round, power, phase)."""
 NAMES = {
@@ -105,6 +110,19 @@ def enemy_held(state: AxisState, side: str) -> set[str]:
         if any(side_of(state, space, k) != side and n for k, n in counts.items()):
             held.add(space)
     return held
+
+
+def stockpile(state: AxisState) -> int:
+    """The supply points on the territories the side of the power whose turn it is controls, and in its
+    Reinforcements Zone."""
+    position = state.position()
+    side = state.pack.power(state.power).side
+    held = sum(
+        points
+        for space, points in state.supply.items()
+        if (owner := controller(state.pack, position, space)) is not None and state.pack.power(owner).side == side
+    )
+    return held + state.reserve.get(state.power, {}).get("supply", 0)
 
 
 def distances(state: AxisState, side: str) -> dict[str, int]:
@@ -171,8 +189,9 @@ class SensiblePlayer:
     def _buy(self, state: AxisState, acts: list[Action]) -> Action | None:
         """Supply tokens first (no attack without them, p.18), then the most attack plus defence per RP."""
         supply = [a for a in acts if a["unit"] == "supply"]
-        if supply:
+        if supply and stockpile(state) < SUPPLY_RESERVE:
             return supply[0]
+        acts = [a for a in acts if a["unit"] != "supply"] or acts
 
         def value(act: Action) -> tuple[float, str]:
             row = row_of(state, str(act["unit"]))
@@ -263,10 +282,19 @@ class SensiblePlayer:
         return frozenset(row.id for row in state.pack.territories)
 
     def _front(self, state: AxisState, side: str, acts: list[Action], field: str, *, away: bool = False) -> Action:
-        """The space nearest the enemy (or, with ``away``, the farthest from it)."""
+        """The space nearest the enemy (or, with ``away``, the farthest from it); a sea zone counts one step more
+        than its nearest coast, so reinforcements sail (p.27: cargo deployed at sea lands from its convoy)."""
         far = distances(state, side)
+        graph = graph_of(state.pack)
         sign = -1 if away else 1
-        return min(acts, key=lambda a: (sign * far.get(str(a[field]), 99), str(a[field]), str(a.get("unit"))))
+
+        def steps(space: str) -> int:
+            if space in far:
+                return far[space]
+            coasts = [far[n] for n in graph.neighbours(space) if n in far]
+            return 1 + min(coasts) if coasts else UNREACHABLE
+
+        return min(acts, key=lambda a: (sign * steps(str(a[field])), str(a[field]), str(a.get("unit"))))
 
 
 def _value(state: AxisState, counts: dict[str, int], *, attack: bool) -> int:
