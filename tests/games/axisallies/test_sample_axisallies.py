@@ -108,18 +108,18 @@ def _new_game(cli: Cli, tmp_path: Path, players: int) -> tuple[Path, dict[str, P
     """A Rommel's Last Push game for ``players`` created and joined by every seat through the CLI."""
     scenario = next(s for s in RULESET.scenarios if s.id == f"rommels_last_push-{players}p")
     keys = {}
-    for seat in scenario.seats:
-        (tmp_path / seat.id).mkdir()
-        key, pub = save_keypair(test_key(f"aa {seat.id}"), tmp_path / seat.id, seat.id, None)
-        keys[seat.id] = key
-        keys[f"{seat.id}.pub"] = pub
+    for spec in scenario.seats:
+        (tmp_path / spec.id).mkdir()
+        key, pub = save_keypair(test_key(f"aa {spec.id}"), tmp_path / spec.id, spec.id, None)
+        keys[spec.id] = key
+        keys[f"{spec.id}.pub"] = pub
     log = tmp_path / "game.jsonl"
     first = scenario.seats[0].id
     seats = [a for s in scenario.seats for a in ("--seat", f"{s.id}={keys[f'{s.id}.pub']}")]
     made = cli("new", RULESET.id, "--scenario", scenario.id, *seats, "--key", keys[first], "-o", log)
     assert made.code == 0, made.err
-    for seat in scenario.seats[1:]:
-        joined = cli("join", log, "--key", keys[seat.id])
+    for joiner in scenario.seats[1:]:
+        joined = cli("join", log, "--key", keys[joiner.id])
         assert joined.code == 0, joined.err
     return log, keys
 
