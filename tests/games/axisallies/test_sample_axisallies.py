@@ -15,6 +15,7 @@ import pytest
 from pbem.client.scripted import sample_key
 from pbem.exchange.packet import read_packets
 from pbem.games.axisallies.ruleset import RULESET
+from pbem.games.axisallies.state import AxisState
 from pbem.log.keys import save_keypair
 from pbem.log.store import read_log
 from pbem.verify.pipeline import verify_lines
@@ -54,6 +55,7 @@ def test_the_sample_is_rommels_last_push_played_to_its_end_by_packets(players: i
     assert genesis["scenario"] == f"rommels_last_push-{players}p" and len(genesis["roster"]) == players
     assert verifier.game is not None and verifier.game.state is not None
     state = verifier.game.state
+    assert isinstance(state, AxisState)
     assert state.winner and (state.round == state.pack.scenario("rommels_last_push").end_round or state.outcome)
     kinds = {e.event.kind for e in verifier.game.events}
     assert "game_ended" in kinds or report.result is not None
