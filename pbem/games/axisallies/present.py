@@ -97,6 +97,9 @@ class AxisAlliesLook(Presentation):
     view's ``control`` fact (territory -> power, whose colour tints it); the stage of a turn from the view's
     summary; per power its income, supply and reinforcements (:func:`power_status`)."""
 
+    highlights = Presentation.highlights | frozenset({"turn_started", "round_event", "game_ended"})
+    """Besides the shared kinds: each power's turn with its RP (p.13), the scenario's round events and the end."""
+
     def __init__(self, data: AxisAlliesPack):
         super().__init__(data)
         self.style = mapspec.map_style(data)
