@@ -12,7 +12,6 @@ from types import ModuleType
 
 import pytest
 
-from pbem.client.scripted import sample_key
 from pbem.exchange.packet import read_packets
 from pbem.games.axisallies.ruleset import RULESET
 from pbem.games.axisallies.state import AxisState
@@ -141,11 +140,20 @@ def test_mail_and_export_work_for_three_and_four_players(cli: Cli, tmp_path: Pat
         assert "BEGIN" in mail.read_text()  # the armoured packet is in the body
 
 
-def test_the_four_player_sample_exports_to_each_seat() -> None:
-    lines = read_log(GAMES[4] / "game.jsonl")[0]
+def test_the_four_player_sample_exports_and_mails_to_each_seat(cli: Cli, tmp_path: Path) -> None:
+    log = GAMES[4] / "game.jsonl"
+    lines = read_log(log)[0]
     seats = [s["seat"] for s in json.loads(lines[0])["body"]["roster"]]
     assert seats == ["germany", "italy", "united_kingdom", "united_states"]
-    assert all(sample_key("axis-allies", s).public for s in seats)
+    for other in seats[1:]:
+        packet = tmp_path / f"{other}.txt"
+        made = cli("export", log, "--from", "germany", "--for", other, "--all", "-o", packet, "--armour")
+        assert made.code == 0, made.err
+        assert [line for p in read_packets(packet) for line in p.lines] == lines  # the whole log, as mailed
+        mail = tmp_path / f"{other}.eml"
+        address = f"{other}@example.org"
+        sent = cli("mail", log, "--from", "germany", "--for", other, "--to", address, "--all", "-o", mail)
+        assert sent.code == 0, sent.err
 
 
 def test_play_serves_a_seat_with_two_powers(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
