@@ -2,6 +2,10 @@
 
     PBEM_GAMES=pbem.games.axisallies.ruleset:RULESET python sample_games/make_axisallies.py   (the script sets it)
 
+(``make sample`` runs it.) Arguments ``2`` or ``4`` re-make only that game; ``-v`` says on stderr where each seat
+is as it plays. Both games take about four minutes on a shared machine and print the packets and round trips of
+each round.
+
 * ``rommels-last-push-2p/``: two players (Axis: Germany and Italy; Allies: the UK and the US), every round to the
   end of the scenario or an instant victory.
 * ``rommels-last-push-4p/``: four players, one power each, every round to the end or an instant victory.
