@@ -12,6 +12,9 @@ GAZALA_SOLO := sample_games/gazala/bir-hacheim/game.jsonl
 GAZALA_DUEL := sample_games/gazala/opening-phase/game.jsonl
 ROMMEL := PBEM_GAMES=pbem.games.rommel.ruleset:RULESET
 ROMMEL_SAMPLE := sample_games/rommel/game.jsonl
+AXIS_ALLIES := PBEM_GAMES=pbem.games.axisallies.ruleset:RULESET
+AA_2P  := sample_games/axis-allies/rommels-last-push-2p/game.jsonl
+AA_4P  := sample_games/axis-allies/rommels-last-push-4p/game.jsonl
 
 OUT    := demo-output
 
@@ -46,6 +49,11 @@ demo: $(STAMP)
 	$(ROMMEL) $(BIN)/pbem report $(ROMMEL_SAMPLE) --force --turn month-8 --as @observer -o $(OUT)/rommel-crusader-month-8-observer.html
 	$(ROMMEL) $(BIN)/pbem report $(ROMMEL_SAMPLE) --force --turn month-8 -o $(OUT)/rommel-crusader-month-8.pdf
 	$(ROMMEL) $(BIN)/pbem replay $(ROMMEL_SAMPLE) --force -o $(OUT)/rommel-crusader-replay.html
+	$(AXIS_ALLIES) $(BIN)/pbem verify $(AA_2P)
+	$(AXIS_ALLIES) $(BIN)/pbem verify $(AA_4P)
+	$(AXIS_ALLIES) $(BIN)/pbem report $(AA_2P) --force -o $(OUT)/axis-allies-2p-aar.html
+	$(AXIS_ALLIES) $(BIN)/pbem report $(AA_4P) --force -o $(OUT)/axis-allies-4p-aar.html
+	$(AXIS_ALLIES) $(BIN)/pbem report $(AA_2P) --force --turn 1 -o $(OUT)/axis-allies-2p-round-1.pdf
 	@echo "reports and the replay page are in $(OUT)/"
 
 test: $(STAMP) browser
@@ -79,12 +87,14 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/deck.py
 	$(ROMMEL) $(BIN)/python benchmarks/rommel_replay.py
 	$(GAZALA) $(BIN)/python benchmarks/gazala_replay.py
+	$(BIN)/python benchmarks/axisallies_replay.py
 
 sample: $(STAMP)
 	$(BIN)/python sample_games/make_battleaxe.py
 	$(BIN)/python sample_games/make_triad.py
 	$(BIN)/python sample_games/make_rommel.py
 	$(BIN)/python sample_games/make_gazala.py
+	$(BIN)/python sample_games/make_axisallies.py
 
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -98,6 +98,7 @@ from pbem.rules.contract import (
     Verdict,
     View,
 )
+from pbem.rules.presentation import Presentation
 
 __all__ = ["RULESET", "AxisAllies"]
 
@@ -423,6 +424,9 @@ class AxisAllies(PackedData, Ruleset[AxisState]):
         if state.phase == "over":
             facts["outcome"] = state.outcome
         return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
+
+    def presentation(self, data: Any) -> Presentation:
+        return present.AxisAlliesLook(data)
 
 
 RULESET = AxisAllies()
