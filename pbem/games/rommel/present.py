@@ -13,11 +13,12 @@ from typing import ClassVar
 
 from pbem.games.rommel import mapspec
 from pbem.games.rommel.schema import RommelPack
+from pbem.games.rommel.state import RommelState, unit_slot
 from pbem.rules.contract import UnitView, View
 from pbem.rules.maps import MapSpec
 from pbem.rules.presentation import CounterFace, Marker, Presentation
 
-__all__ = ["RommelLook", "hex_label", "token_label"]
+__all__ = ["RommelLook", "hex_label", "public_label", "public_labels", "token_label"]
 
 
 def hex_label(pack: RommelPack, hex_id: str) -> str:
@@ -30,6 +31,30 @@ def token_label(side: str, token: str, hex_id: str | None, pack: RommelPack) -> 
     """A block as everybody may name it: its side, number and hex (never its hidden identity)."""
     where = f" at {hex_label(pack, hex_id)}" if hex_id else ""
     return f"{side.title()} block {token.rsplit('-', 1)[-1]}{where}"
+
+
+def public_label(state: RommelState, token: str, hex_id: str | None = None) -> str:
+    """A block as an event's text names it for everybody: ``5 (4 Ind) at 1506 (Sidi Omar)`` once its identity is
+    public (a battle revealed it, §8.5), else :func:`token_label`. ``hex_id`` (default: where it stands) names where
+    it was when it has just left the map."""
+    tok = state.tokens[token]
+    where = tok.hex if hex_id is None else hex_id
+    slot = state.hidden.get(unit_slot(token))
+    if slot is None or not slot.public or not isinstance(slot.value, str):
+        return token_label(tok.side, token, where, state.pack)
+    name = mapspec.block_name(state.pack.block(slot.value))
+    return f"{SIDE_NAMES.get(tok.side, tok.side.title())} {name}" + (
+        f" at {hex_label(state.pack, where)}" if where else ""
+    )
+
+
+def public_labels(state: RommelState, tokens: list[str] | tuple[str, ...]) -> str:
+    """Several blocks (:func:`public_label`), or ``none``."""
+    return "; ".join(public_label(state, t) for t in tokens) or "none"
+
+
+SIDE_NAMES = {side: style.name for side, style in mapspec.SIDES.items()}
+"""``Axis``, ``Allied``: how texts name the sides (the map's legend names)."""
 
 
 class RommelLook(Presentation):
