@@ -412,6 +412,8 @@ def take_losses(
             text = f"{name} loses {cv} CV, now CV {left}"
             events.append(Event(kind="unit_reduced", seat=owner, rule="9.5", data=data, text=text))
         state = state.with_hidden(cv_slot(token), owner, max(left, 0), known=True)
+        if state.hidden[unit_slot(token)].public:  # a revealed block's reported loss is known to all (§9.5)
+            state = state.model_copy(update={"told": {**state.told, cv_slot(token): state.hidden[cv_slot(token)].ver}})
     state = state.model_copy(update={"tokens": tokens, "battles": settled(tokens, dict(state.battles))})
     fight = fight.model_copy(update={"reported": (*fight.reported, target)})
     if _due(state, fight) is not None:

@@ -1373,7 +1373,8 @@ class Rommel(PackedData, Ruleset[RommelState]):
             unit = state.hidden.get(unit_slot(token))
             cv = state.hidden.get(cv_slot(token))
             seen = unit is not None and unit.known and (unit.public or viewer in (tok.side, OMNISCIENT))
-            cv_seen = cv is not None and cv.known and (cv.public or viewer in (tok.side, OMNISCIENT))
+            told = cv is not None and state.told.get(cv_slot(token)) == cv.ver  # a public loss report (§9.5)
+            cv_seen = cv is not None and cv.known and (cv.public or told or viewer in (tok.side, OMNISCIENT))
             block = state.pack.block(unit.value) if seen and unit is not None else None
             strength = cv.value if cv_seen and cv is not None and isinstance(cv.value, int) else None
             units.append(
