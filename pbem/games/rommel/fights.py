@@ -21,6 +21,7 @@ from pbem.games.rommel.scenarios import hand
 from pbem.games.rommel.state import Fight, FireShot, RommelState, Side, cv_slot, other, unit_slot
 from pbem.kit.machine import pop, push, replace_top
 from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
+from pbem.text import plural
 
 __all__ = [
     "battle_hex",
@@ -322,8 +323,7 @@ def _dice(rolls: Iterable[int]) -> str:
 
 def _hits(hits: battle.Hits) -> str:
     """``2 hits``, ``1 hit and a half hit`` (§9.52: half-hits)."""
-    full = f"{hits.full} hit{'s' if hits.full != 1 else ''}"
-    return full + (f" and {hits.half} half hit{'s' if hits.half != 1 else ''}" if hits.half else "")
+    return plural(hits.full, "hit") + (f" and {plural(hits.half, 'half hit')}" if hits.half else "")
 
 
 def cease(state: RommelState, fight: Fight, events: list[Event] | None = None) -> tuple[RommelState, list[Event]]:

@@ -64,6 +64,10 @@ class RommelLook(Presentation):
     highlights: ClassVar[frozenset[str]] = Presentation.highlights | {
         "battle_begun",
         "fired",
+        "unit_reduced",
+        "pursuit_hits",
+        "overrun",
+        "routed",
         "supply_revealed",
         "initiative_decided",
         "month_ended",
@@ -71,7 +75,8 @@ class RommelLook(Presentation):
         "battle_skipped",
         "forced_march_failed",
     }
-    """Besides the defaults: the battles and each unit's fire (§8.5, §9), the cards revealed at the end of a turn
+    """Besides the defaults: the battles, each unit's fire and losses, Pursuit Fire and Routs (§8.5, §9, §10.5,
+    §11.3), the cards revealed at the end of a turn
     (§3.48), the Initiative (§3.3), the end of a Month (§3.1) and the forfeits (§4.0, §8.6)."""
 
     STAGES: ClassVar[dict[str, str]] = {

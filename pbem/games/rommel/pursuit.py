@@ -34,6 +34,7 @@ from pbem.games.rommel.present import hex_label, public_label, public_labels
 from pbem.games.rommel.state import Claim, Pursuit, RommelState, Side, cv_slot, other
 from pbem.kit.machine import pop, push, replace_top
 from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
+from pbem.text import plural
 
 __all__ = [
     "announced",
@@ -211,7 +212,7 @@ def rolled(state: RommelState, item: Pursuit, rolls: Sequence[int]) -> tuple[Rom
     """§10.5: a hit per 4-6; the owner allocates them next (none: the pursuit is over)."""
     hits = battle.pursuit_hits(state.pack, rolls)
     data = {"location": item.hex, "dice": list(rolls), "hits": hits}
-    text = f"Pursuit Fire at {hex_label(state.pack, item.hex)}: dice {' '.join(map(str, rolls))}, {hits} hits"
+    text = f"Pursuit Fire at {hex_label(state.pack, item.hex)}: dice {' '.join(map(str, rolls))}, {plural(hits, 'hit')}"
     events = [Event(kind="pursuit_hits", seat=other(item.retreating), rule="10.5", data=data, text=text)]
     if not hits:
         return pop(state), events

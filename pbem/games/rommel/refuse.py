@@ -18,6 +18,7 @@ from pbem.games.rommel.supply import supply_lines
 from pbem.games.rommel.withdrawal import step_verdict
 from pbem.kit.machine import pop, push
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
+from pbem.text import plural
 
 __all__ = ["accepted", "attacked", "offer", "refuse_verdict", "refused", "settle"]
 
@@ -78,7 +79,8 @@ def refused(state: RommelState, hex_id: str) -> tuple[RommelState, list[Event]]:
     group = _group(state, hex_id, side)
     state = push(state, Withdrawal(seat=side, hex=hex_id, group=group, cause="refuse"))
     data = {"location": hex_id, "units": list(group)}
-    text = f"{SIDE_NAMES[side]} refuses battle at {hex_label(state.pack, hex_id)}: {len(group)} blocks withdraw"
+    where = hex_label(state.pack, hex_id)
+    text = f"{SIDE_NAMES[side]} refuses battle at {where}: {plural(len(group), 'block')} withdraw"
     events = [Event(kind="battle_refused", seat=side, rule="10.2", data=data, text=text)]
     state, more = pursuit.start(state, hex_id, side, group, "refuse")
     return state, [*events, *more]

@@ -31,6 +31,7 @@ from pbem.games.rommel.pursuit import pursuers_of
 from pbem.games.rommel.state import SIDES, Pursuit, RommelState, Side, Withdrawal, cv_slot, other
 from pbem.kit.machine import push, replace_top
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
+from pbem.text import plural
 
 __all__ = ["attrited", "attrition_candidates", "attrition_verdict", "begin", "unshielded"]
 
@@ -69,7 +70,7 @@ def begin(state: RommelState, fired: Iterable[str] = ()) -> tuple[RommelState, l
         overrun = state.turn.stage == "movement" and side != state.active
         kind, rule = ("overrun", "11.4") if overrun else ("routed", "11.3")
         units = [t for t in state.at(hex_id) if state.tokens[t].side == side]
-        text = f"{SIDE_NAMES[side]} {kind} at {hex_label(state.pack, hex_id)}: {len(units)} blocks"
+        text = f"{SIDE_NAMES[side]} {kind} at {hex_label(state.pack, hex_id)}: {plural(len(units), 'block')}"
         events.append(Event(kind=kind, seat=side, rule=rule, data={"location": hex_id, "units": units}, text=text))
     return state, events
 

@@ -1377,6 +1377,8 @@ class Rommel(PackedData, Ruleset[RommelState]):
             cv_seen = cv is not None and cv.known and (cv.public or told or viewer in (tok.side, OMNISCIENT))
             block = state.pack.block(unit.value) if seen and unit is not None else None
             strength = cv.value if cv_seen and cv is not None and isinstance(cv.value, int) else None
+            if tok.status == "eliminated":  # public (§2.3): whatever CV it had is lost
+                strength = 0
             units.append(
                 UnitView(
                     id=token,

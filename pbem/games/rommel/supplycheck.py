@@ -81,7 +81,7 @@ def initial_check(state: RommelState) -> tuple[RommelState, list[Event]]:
             seat=side,
             rule="12.7",
             data={"unsupplied": marked, "recovered": recovered},
-            text=f"{SIDE_NAMES[side]} Unsupplied: {public_labels(state, marked)}",
+            text=f"{SIDE_NAMES[side]} Unsupplied: {public_labels(state, marked)}" if marked else "",
         )
     ]
     if recovered:
@@ -103,7 +103,7 @@ def final_check(state: RommelState) -> tuple[RommelState, list[Event]]:
         elif tok.unsupplied and not tok.disrupted:
             tokens[token] = tok.model_copy(update={"disrupted": True, "disrupted_turn": state.turn_no})
             disrupted.append(token)
-    text = f"{SIDE_NAMES[side]} Disrupted for want of supply: {public_labels(state, disrupted)}"
+    text = f"{SIDE_NAMES[side]} Disrupted for want of supply: {public_labels(state, disrupted)}" if disrupted else ""
     event = Event(kind="supply_final", seat=side, rule="12.1", data={"disrupted": disrupted}, text=text)
     return state.model_copy(update={"tokens": tokens}), [event]
 
@@ -131,7 +131,7 @@ def buildup_check(state: RommelState) -> tuple[RommelState, list[Event]]:
         kind="buildup_supply_checked",
         rule="16.2",
         data={"eliminated": eliminated, "recovered": recovered},
-        text=f"Buildup supply check: eliminated {named}",
+        text=f"Buildup supply check: eliminated {named}" if eliminated else "",
     )
     return state.model_copy(update={"tokens": tokens, "battles": battles}), [event]
 

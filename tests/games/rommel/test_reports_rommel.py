@@ -118,3 +118,22 @@ def test_describe_names_tokens_as_blocks() -> None:
     assert "axis-02" not in fire and "Axis block 02" in fire
     losses = R.describe({"action": "losses", "target": "infantry", "losses": {"allied-01": 1}})
     assert "allied-01" not in losses and "Allied block 01 1 CV" in losses
+
+
+@pytest.mark.rule("12.7")
+def test_a_supply_check_with_nothing_to_tell_is_silent() -> None:
+    table = attacked([])
+    _, events = supplycheck.initial_check(table.state)
+    (checked,) = [e for e in events if e.kind == "supply_checked"]
+    assert not checked.data["unsupplied"] and checked.text == ""
+
+
+@pytest.mark.rule("2.3")
+def test_an_eliminated_block_has_no_steps_left() -> None:
+    table = attacked([])
+    tokens = {**table.state.tokens}
+    tokens["axis-03"] = tokens["axis-03"].model_copy(update={"status": "eliminated", "hex": None})
+    table.state = table.state.model_copy(update={"tokens": tokens})
+    for viewer in ("axis", "allied"):
+        assert _unit(table, viewer, "axis-03").steps == 0
+    assert _unit(table, "allied", "axis-03").kind == ""  # its identity stays hidden
