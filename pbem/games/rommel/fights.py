@@ -16,10 +16,12 @@ from collections.abc import Iterable, Mapping
 from pbem.games.rommel import battle, pursuit, rout
 from pbem.games.rommel.moves import i_tanks, known_block, settled
 from pbem.games.rommel.options import real_count
+from pbem.games.rommel.present import hex_label, public_label
 from pbem.games.rommel.scenarios import hand
 from pbem.games.rommel.state import Fight, FireShot, RommelState, Side, cv_slot, other, unit_slot
 from pbem.kit.machine import pop, push, replace_top
 from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
+from pbem.text import plural
 
 __all__ = [
     "battle_hex",
@@ -223,7 +225,11 @@ def start_fight(
     state = push(state.model_copy(update={"turn": turn, "battles": battles}), fight)
     data = {"location": hex_id, "assault": assault, "units": fighters}
     event = Event(
-        kind="battle_begun", seat=seat, rule="10.41" if probe else "8.5", data=data, text=f"battle at {hex_id}"
+        kind="battle_begun",
+        seat=seat,
+        rule="10.41" if probe else "8.5",
+        data=data,
+        text=f"battle at {hex_label(state.pack, hex_id)}",
     )
     return (state.with_opening(*closed) if closed else state), [event]
 
@@ -303,11 +309,21 @@ def shot(state: RommelState, fight: Fight, rolls: tuple[int, ...]) -> tuple[Romm
         "hits": made.hits.full,
         "half": made.hits.half,
     }
-    events = [Event(kind="fired", seat=fight.seat, rule="9.4", data=data, text=f"{token} hits {made.hits.full}")]
+    text = f"{public_label(state, token)} fires at {target.replace('_', '-')}: {_dice(rolls)}, {_hits(made.hits)}"
+    events = [Event(kind="fired", seat=fight.seat, rule="9.4", data=data, text=text)]
     state = replace_top(state, fight)
     if not battle.fire_options(here, volley):
         return cease(state, fight, events)
     return state, events
+
+
+def _dice(rolls: Iterable[int]) -> str:
+    return f"dice {' '.join(map(str, rolls)) or 'none'}"
+
+
+def _hits(hits: battle.Hits) -> str:
+    """``2 hits``, ``1 hit and a half hit`` (§9.52: half-hits)."""
+    return plural(hits.full, "hit") + (f" and {plural(hits.half, 'half hit')}" if hits.half else "")
 
 
 def cease(state: RommelState, fight: Fight, events: list[Event] | None = None) -> tuple[RommelState, list[Event]]:
@@ -386,12 +402,18 @@ def take_losses(
         owner = tokens[token].side
         block = _block_of(state, token)
         assert block is not None
+        name = public_label(state, token)
         if left < state.pack.block(block).cv_min:
             tokens[token] = tokens[token].model_copy(update={"status": "eliminated", "hex": None})
-            events.append(Event(kind="unit_eliminated", seat=owner, rule="9.5", data={"unit": token}))
+            text = f"{name} eliminated (loses {cv} CV)"
+            events.append(Event(kind="unit_eliminated", seat=owner, rule="9.5", data={"unit": token}, text=text))
         else:
-            events.append(Event(kind="unit_reduced", seat=owner, rule="9.5", data={"unit": token, "cv": left}))
+            data = {"unit": token, "cv": left}
+            text = f"{name} loses {cv} CV, now CV {left}"
+            events.append(Event(kind="unit_reduced", seat=owner, rule="9.5", data=data, text=text))
         state = state.with_hidden(cv_slot(token), owner, max(left, 0), known=True)
+        if state.hidden[unit_slot(token)].public:  # a revealed block's reported loss is known to all (§9.5)
+            state = state.model_copy(update={"told": {**state.told, cv_slot(token): state.hidden[cv_slot(token)].ver}})
     state = state.model_copy(update={"tokens": tokens, "battles": settled(tokens, dict(state.battles))})
     fight = fight.model_copy(update={"reported": (*fight.reported, target)})
     if _due(state, fight) is not None:

@@ -30,6 +30,7 @@ from pbem.rules.presentation import CounterFace, MapStyle, SideStyle, Stroke
 __all__ = [
     "NATIONALITY_FILL",
     "block_face",
+    "block_name",
     "concealed_face",
     "designation",
     "face",
@@ -310,6 +311,12 @@ def designation(block: Block) -> str:
     division above them (§2.1)."""
     bare = len(block.unit) <= GENERIC_LENGTH and (block.unit.isdigit() or block.unit.isupper())
     return f"{block.division}/{block.unit}" if bare and block.division else block.unit
+
+
+def block_name(block: Block) -> str:
+    """A block's name in texts and views: its unit with its division (``5 Pz (5 Le)``, ``5 (4 Ind)``), as the
+    block's label prints the division over the unit (§2.1): the unit alone repeats across divisions."""
+    return f"{block.unit} ({block.division})" if block.division and block.division != block.unit else block.unit
 
 
 def block_face(pack: RommelPack, block: Block | str, *, cv: int, disrupted: bool = False) -> CounterFace:

@@ -13,11 +13,12 @@ from typing import ClassVar
 
 from pbem.games.rommel import mapspec
 from pbem.games.rommel.schema import RommelPack
+from pbem.games.rommel.state import RommelState, unit_slot
 from pbem.rules.contract import UnitView, View
 from pbem.rules.maps import MapSpec
 from pbem.rules.presentation import CounterFace, Marker, Presentation
 
-__all__ = ["RommelLook", "hex_label", "token_label"]
+__all__ = ["RommelLook", "hex_label", "public_label", "public_labels", "token_label"]
 
 
 def hex_label(pack: RommelPack, hex_id: str) -> str:
@@ -32,6 +33,30 @@ def token_label(side: str, token: str, hex_id: str | None, pack: RommelPack) -> 
     return f"{side.title()} block {token.rsplit('-', 1)[-1]}{where}"
 
 
+def public_label(state: RommelState, token: str, hex_id: str | None = None) -> str:
+    """A block as an event's text names it for everybody: ``5 (4 Ind) at 1506 (Sidi Omar)`` once its identity is
+    public (a battle revealed it, §8.5), else :func:`token_label`. ``hex_id`` (default: where it stands) names where
+    it was when it has just left the map."""
+    tok = state.tokens[token]
+    where = tok.hex if hex_id is None else hex_id
+    slot = state.hidden.get(unit_slot(token))
+    if slot is None or not slot.public or not isinstance(slot.value, str):
+        return token_label(tok.side, token, where, state.pack)
+    name = mapspec.block_name(state.pack.block(slot.value))
+    return f"{SIDE_NAMES.get(tok.side, tok.side.title())} {name}" + (
+        f" at {hex_label(state.pack, where)}" if where else ""
+    )
+
+
+def public_labels(state: RommelState, tokens: list[str] | tuple[str, ...]) -> str:
+    """Several blocks (:func:`public_label`), or ``none``."""
+    return "; ".join(public_label(state, t) for t in tokens) or "none"
+
+
+SIDE_NAMES = {side: style.name for side, style in mapspec.SIDES.items()}
+"""``Axis``, ``Allied``: how texts name the sides (the map's legend names)."""
+
+
 class RommelLook(Presentation):
     """The map, the blocks and the style are :mod:`pbem.games.rommel.mapspec`'s. A view names a block by its public
     token (``unit.id``); its identity, when the viewer may see it, is ``unit.extra["block"]``."""
@@ -39,6 +64,10 @@ class RommelLook(Presentation):
     highlights: ClassVar[frozenset[str]] = Presentation.highlights | {
         "battle_begun",
         "fired",
+        "unit_reduced",
+        "pursuit_hits",
+        "overrun",
+        "routed",
         "supply_revealed",
         "initiative_decided",
         "month_ended",
@@ -46,7 +75,8 @@ class RommelLook(Presentation):
         "battle_skipped",
         "forced_march_failed",
     }
-    """Besides the defaults: the battles and each unit's fire (§8.5, §9), the cards revealed at the end of a turn
+    """Besides the defaults: the battles, each unit's fire and losses, Pursuit Fire and Routs (§8.5, §9, §10.5,
+    §11.3), the cards revealed at the end of a turn
     (§3.48), the Initiative (§3.3), the end of a Month (§3.1) and the forfeits (§4.0, §8.6)."""
 
     STAGES: ClassVar[dict[str, str]] = {

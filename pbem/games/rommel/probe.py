@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pbem.games.rommel import fights
+from pbem.games.rommel.present import SIDE_NAMES, hex_label
 from pbem.games.rommel.state import Probe, RommelState, other
 from pbem.kit.machine import pop, push
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
@@ -47,5 +48,6 @@ def probed(state: RommelState, item: Probe, provoke: bool) -> tuple[RommelState,
     state = pop(state)
     passive = other(state.active)
     if not provoke:
-        return state, [Event(kind="probe_declined", seat=passive, rule="10.41", data={"location": item.hex})]
+        text = f"{SIDE_NAMES[passive]} declines Probe Combat at {hex_label(state.pack, item.hex)}"
+        return state, [Event(kind="probe_declined", seat=passive, rule="10.41", data={"location": item.hex}, text=text)]
     return fights.start_fight(state, passive, item.hex, False, probe=item.group)

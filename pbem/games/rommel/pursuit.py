@@ -30,9 +30,11 @@ from typing import Literal
 
 from pbem.games.rommel import battle
 from pbem.games.rommel.moves import i_tanks, known_block, max_speed, settled, speed_of
+from pbem.games.rommel.present import hex_label, public_label, public_labels
 from pbem.games.rommel.state import Claim, Pursuit, RommelState, Side, cv_slot, other
 from pbem.kit.machine import pop, push, replace_top
 from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Verdict, deny
+from pbem.text import plural
 
 __all__ = [
     "announced",
@@ -84,7 +86,8 @@ def start(
         return state, []
     item = Pursuit(seat=retreating, hex=hex_id, retreating=retreating, group=group, pursuers=pursuers, cause=cause)
     data = {"location": hex_id, "units": list(group), "pursuers": list(pursuers), "cause": cause}
-    return push(state, item), [Event(kind="pursuit_begun", seat=retreating, rule="10.5", data=data)]
+    text = f"Pursuit Fire at {hex_label(state.pack, hex_id)} on {public_labels(state, group)}"
+    return push(state, item), [Event(kind="pursuit_begun", seat=retreating, rule="10.5", data=data, text=text)]
 
 
 def full_retreats(state: RommelState, movers: Iterable[str]) -> list[tuple[str, tuple[str, ...]]]:
@@ -209,7 +212,8 @@ def rolled(state: RommelState, item: Pursuit, rolls: Sequence[int]) -> tuple[Rom
     """§10.5: a hit per 4-6; the owner allocates them next (none: the pursuit is over)."""
     hits = battle.pursuit_hits(state.pack, rolls)
     data = {"location": item.hex, "dice": list(rolls), "hits": hits}
-    events = [Event(kind="pursuit_hits", seat=other(item.retreating), rule="10.5", data=data)]
+    text = f"Pursuit Fire at {hex_label(state.pack, item.hex)}: dice {' '.join(map(str, rolls))}, {plural(hits, 'hit')}"
+    events = [Event(kind="pursuit_hits", seat=other(item.retreating), rule="10.5", data=data, text=text)]
     if not hits:
         return pop(state), events
     update = {"awaiting": "losses", "hits": hits, "seat": item.retreating}
@@ -309,8 +313,9 @@ def took_losses(state: RommelState, item: Pursuit, eliminated: Sequence[str]) ->
         known = seen and slot.known and isinstance(slot.value, int)
         left = slot.value - losses.get(token, 0) if known else None
         if token in eliminated:
+            text = f"{public_label(state, token)} eliminated by Pursuit Fire"
             tokens[token] = tokens[token].model_copy(update={"status": "eliminated", "hex": None})
-            events.append(Event(kind="unit_eliminated", seat=owner, rule="10.5", data={"unit": token}))
+            events.append(Event(kind="unit_eliminated", seat=owner, rule="10.5", data={"unit": token}, text=text))
             left = 0 if known else None
         state = state.with_hidden(cv_slot(token), owner, left, known=known)
     state = state.model_copy(update={"tokens": tokens, "battles": settled(tokens, dict(state.battles))})

@@ -12,11 +12,13 @@ Supply Line and a first step of a Withdrawal (§5.3; a mixed group whose units c
 from __future__ import annotations
 
 from pbem.games.rommel import pursuit
+from pbem.games.rommel.present import SIDE_NAMES, hex_label
 from pbem.games.rommel.state import Refusal, RommelState, Side, Withdrawal, other
 from pbem.games.rommel.supply import supply_lines
 from pbem.games.rommel.withdrawal import step_verdict
 from pbem.kit.machine import pop, push
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
+from pbem.text import plural
 
 __all__ = ["accepted", "attacked", "offer", "refuse_verdict", "refused", "settle"]
 
@@ -76,7 +78,10 @@ def refused(state: RommelState, hex_id: str) -> tuple[RommelState, list[Event]]:
     side = other(state.active)
     group = _group(state, hex_id, side)
     state = push(state, Withdrawal(seat=side, hex=hex_id, group=group, cause="refuse"))
-    events = [Event(kind="battle_refused", seat=side, rule="10.2", data={"location": hex_id, "units": list(group)})]
+    data = {"location": hex_id, "units": list(group)}
+    where = hex_label(state.pack, hex_id)
+    text = f"{SIDE_NAMES[side]} refuses battle at {where}: {plural(len(group), 'block')} withdraw"
+    events = [Event(kind="battle_refused", seat=side, rule="10.2", data=data, text=text)]
     state, more = pursuit.start(state, hex_id, side, group, "refuse")
     return state, [*events, *more]
 

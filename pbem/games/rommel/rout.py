@@ -26,10 +26,12 @@ from itertools import combinations
 
 from pbem.games.rommel import battle
 from pbem.games.rommel.moves import i_tanks, known_block, settled
+from pbem.games.rommel.present import SIDE_NAMES, hex_label, public_label
 from pbem.games.rommel.pursuit import pursuers_of
 from pbem.games.rommel.state import SIDES, Pursuit, RommelState, Side, Withdrawal, cv_slot, other
 from pbem.kit.machine import push, replace_top
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
+from pbem.text import plural
 
 __all__ = ["attrited", "attrition_candidates", "attrition_verdict", "begin", "unshielded"]
 
@@ -68,7 +70,8 @@ def begin(state: RommelState, fired: Iterable[str] = ()) -> tuple[RommelState, l
         overrun = state.turn.stage == "movement" and side != state.active
         kind, rule = ("overrun", "11.4") if overrun else ("routed", "11.3")
         units = [t for t in state.at(hex_id) if state.tokens[t].side == side]
-        events.append(Event(kind=kind, seat=side, rule=rule, data={"location": hex_id, "units": units}))
+        text = f"{SIDE_NAMES[side]} {kind} at {hex_label(state.pack, hex_id)}: {plural(len(units), 'block')}"
+        events.append(Event(kind=kind, seat=side, rule=rule, data={"location": hex_id, "units": units}, text=text))
     return state, events
 
 
@@ -123,8 +126,10 @@ def attrited(state: RommelState, item: Pursuit, eliminated: Sequence[str]) -> tu
         else:
             state = state.with_hidden(cv_slot(token), item.retreating, None, known=False)
         if token in eliminated:
+            text = f"{public_label(state, token)} eliminated by Rout attrition"
             tokens[token] = tokens[token].model_copy(update={"status": "eliminated", "hex": None})
-            events.append(Event(kind="unit_eliminated", seat=item.retreating, rule="11.3", data={"unit": token}))
+            data = {"unit": token}
+            events.append(Event(kind="unit_eliminated", seat=item.retreating, rule="11.3", data=data, text=text))
     state = state.model_copy(update={"tokens": tokens, "battles": settled(tokens, dict(state.battles))})
     survivors = tuple(t for t in group if t not in eliminated)
     if not survivors or not item.pursuers:

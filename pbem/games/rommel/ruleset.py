@@ -10,6 +10,7 @@ enemy Base wins at once (§17.1). What the module enforces, and what it does not
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -81,6 +82,7 @@ from pbem.games.rommel.actions import (
     WithdrawRegroup,
 )
 from pbem.games.rommel.data import FORMAT, default_pack_bytes, load_pack
+from pbem.games.rommel.mapspec import block_name
 from pbem.games.rommel.options import is_real
 from pbem.games.rommel.present import RommelLook, hex_label, token_label
 from pbem.games.rommel.schema import RommelPack
@@ -1337,6 +1339,12 @@ class Rommel(PackedData, Ruleset[RommelState]):
     def presentation(self, data: Any) -> Presentation:
         return RommelLook(data)
 
+    def describe(self, action: Action) -> str:
+        """The default's words with each block token as everybody may name it (``Axis block 22``), never its id:
+        the action alone does not say which block it is (a hidden identity)."""
+        named = {key: _named_tokens(value) for key, value in action.items()}
+        return super().describe(named)
+
     def label(self, state: RommelState, field: str, value: Any) -> str:
         """Hexes with their places, blocks by side, number and hex (never a hidden identity), units by name."""
         if field in ("hex", "to", "origin") and isinstance(value, str) and value in state.pack.land():
@@ -1365,14 +1373,22 @@ class Rommel(PackedData, Ruleset[RommelState]):
             unit = state.hidden.get(unit_slot(token))
             cv = state.hidden.get(cv_slot(token))
             seen = unit is not None and unit.known and (unit.public or viewer in (tok.side, OMNISCIENT))
-            cv_seen = cv is not None and cv.known and (cv.public or viewer in (tok.side, OMNISCIENT))
+            told = cv is not None and state.told.get(cv_slot(token)) == cv.ver  # a public loss report (§9.5)
+            cv_seen = cv is not None and cv.known and (cv.public or told or viewer in (tok.side, OMNISCIENT))
+            block = state.pack.block(unit.value) if seen and unit is not None else None
+            strength = cv.value if cv_seen and cv is not None and isinstance(cv.value, int) else None
+            if tok.status == "eliminated":  # public (§2.3): whatever CV it had is lost
+                strength = 0
             units.append(
                 UnitView(
                     id=token,
-                    name=state.pack.block(unit.value).unit if seen and unit is not None else token,
+                    name=token_label(tok.side, token, None, state.pack) if block is None else block_name(block),
                     side=tok.side,
                     location=tok.hex if tok.status == "map" else None,
-                    strength=cv.value if cv_seen and cv is not None else None,
+                    # a report's losses are drops in steps: a block's CV (§2.3), by arms class, where seen
+                    kind="" if block is None else state.pack.unit_type(block.unit_type).arms_class.replace("_", "-"),
+                    strength=strength,
+                    steps=strength,
                     hidden=not seen,
                     extra={"disrupted": tok.disrupted, "block": unit.value if seen and unit is not None else None},
                 )
@@ -1395,6 +1411,22 @@ class Rommel(PackedData, Ruleset[RommelState]):
             facts["own_minefields"] = sorted(h for h in hexes if h is not None)
         summary = state.outcome or f"Month {state.month}, {state.phase}: {', '.join(self.to_act(state)) or 'waiting'}"
         return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
+
+
+def _named_tokens(value: Any) -> Any:
+    """``value`` with each block token (``axis-22``) named (``Axis block 22``); CV lost per block as ``… 2 CV``."""
+    if isinstance(value, str) and _TOKEN.fullmatch(value):
+        side, number = value.split("-")
+        return f"{side.title()} block {number}"
+    if isinstance(value, list):
+        return [_named_tokens(v) for v in value]
+    if isinstance(value, dict):
+        return [f"{_named_tokens(k)} {v} CV" for k, v in sorted(value.items())] or "none"
+    return value
+
+
+_TOKEN = re.compile(r"(axis|allied)-\d+")
+"""A block token's id (:mod:`pbem.games.rommel.scenarios` numbers each side's blocks)."""
 
 
 RULESET = Rommel()

@@ -274,9 +274,12 @@ class RommelState(MachineState):
     the divulging option (§16.5).
 
     ``pack`` is the data pack in use: carried for the rules, never serialized or hashed (genesis commits to it).
+    ``told`` the CV slots whose current version everybody knows though it was never opened (a public loss report,
+    §9.5): slot -> version; for views only, so neither serialized nor hashed either.
     """
 
     pack: RommelPack = Field(exclude=True, repr=False)
+    told: dict[str, int] = Field(default_factory=dict, exclude=True, repr=False)
     options: dict[str, bool | int | str]
     scenario: str
     phase: Phase = "dealing"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pbem.games.rommel.board import hex_state
 from pbem.games.rommel.moves import settled
+from pbem.games.rommel.present import SIDE_NAMES, public_label, public_labels
 from pbem.games.rommel.raiders import cut_off
 from pbem.games.rommel.state import SIDES, RommelState, Side, TurnRecord
 from pbem.games.rommel.supply import Network, fortress_lines, supply_lines
@@ -80,11 +81,12 @@ def initial_check(state: RommelState) -> tuple[RommelState, list[Event]]:
             seat=side,
             rule="12.7",
             data={"unsupplied": marked, "recovered": recovered},
-            text=f"{side}: {len(marked)} Unsupplied, {len(recovered)} recovered",
+            text=f"{SIDE_NAMES[side]} Unsupplied: {public_labels(state, marked)}" if marked else "",
         )
     ]
     if recovered:
-        events.append(Event(kind="recovered", seat=side, rule="11.2", data={"units": recovered}))
+        text = f"{SIDE_NAMES[side]} recovered: {public_labels(state, recovered)}"
+        events.append(Event(kind="recovered", seat=side, rule="11.2", data={"units": recovered}, text=text))
     return state.model_copy(update={"tokens": tokens}), events
 
 
@@ -101,7 +103,8 @@ def final_check(state: RommelState) -> tuple[RommelState, list[Event]]:
         elif tok.unsupplied and not tok.disrupted:
             tokens[token] = tok.model_copy(update={"disrupted": True, "disrupted_turn": state.turn_no})
             disrupted.append(token)
-    event = Event(kind="supply_final", seat=side, rule="12.1", data={"disrupted": disrupted})
+    text = f"{SIDE_NAMES[side]} Disrupted for want of supply: {public_labels(state, disrupted)}" if disrupted else ""
+    event = Event(kind="supply_final", seat=side, rule="12.1", data={"disrupted": disrupted}, text=text)
     return state.model_copy(update={"tokens": tokens}), [event]
 
 
@@ -122,12 +125,13 @@ def buildup_check(state: RommelState) -> tuple[RommelState, list[Event]]:
                 recovered.append(token)
             else:
                 tokens[token] = tok.model_copy(update={"unsupplied": False})
+    named = "; ".join(public_label(state, t) for t in eliminated) or "none"
     battles = settled(tokens, dict(state.battles))
     event = Event(
         kind="buildup_supply_checked",
         rule="16.2",
         data={"eliminated": eliminated, "recovered": recovered},
-        text=f"Buildup supply check: {len(eliminated)} eliminated",
+        text=f"Buildup supply check: eliminated {named}" if eliminated else "",
     )
     return state.model_copy(update={"tokens": tokens, "battles": battles}), [event]
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pbem.games.rommel.moves import max_speed, settled, speed_of
+from pbem.games.rommel.present import public_label
 from pbem.games.rommel.state import Claim, RommelState, Side, Withdrawal
 from pbem.games.rommel.supply import check_withdrawal
 from pbem.kit.machine import replace_top
@@ -99,9 +100,10 @@ def ended(state: RommelState, item: Withdrawal) -> tuple[RommelState, list[Event
             update = {"hex": paths[token][-1], "disrupted": True, "disrupted_turn": state.turn_no}
             tokens[token] = tokens[token].model_copy(update=update)
         else:
+            text = f"{public_label(state, token)} eliminated: no way to withdraw"
             tokens[token] = tokens[token].model_copy(update={"status": "eliminated", "hex": None})
             rule = "10.1" if item.cause == "refuse" else "11.3"
-            events.append(Event(kind="unit_eliminated", seat=side, rule=rule, data={"unit": token}))
+            events.append(Event(kind="unit_eliminated", seat=side, rule=rule, data={"unit": token}, text=text))
     battles = settled(tokens, dict(state.battles))
     data = {"location": item.hex, "cause": item.cause, "paths": {t: list(p) for t, p in sorted(paths.items())}}
     events.insert(0, Event(kind="withdrawal_ended", seat=side, rule="5.3", data=data))
