@@ -118,6 +118,12 @@ def _hq_removed(state: GazalaState, formation: str | None) -> tuple[GazalaState,
     return state, tuple(found)
 
 
+def _place(state: GazalaState, hex_id: str) -> str:
+    """A hex with its printed place names, as the reports show it (``2522 (Bir Hacheim)``)."""
+    names = next((r.names for r in state.pack.map.hexes if r.id == hex_id), ())
+    return f"{hex_id} ({', '.join(names)})" if names else hex_id
+
+
 def _scenario(state: GazalaState) -> Scenario:
     return state.pack.scenario(state.scenario)
 
@@ -174,7 +180,7 @@ def end_of_turn(state: GazalaState) -> tuple[GazalaState, tuple[Event, ...]]:
                     seat="axis",
                     rule=objective.rule,
                     data={"objective": objective.id, "hex": objective.hex, "vp": value},
-                    text=f"the Axis scores {value} VP for {objective.id}",
+                    text=f"the Axis scores {value} VP for {_place(state, objective.hex)}",
                 )
             )
     sources = state.victory.sources
@@ -191,7 +197,7 @@ def end_of_turn(state: GazalaState) -> tuple[GazalaState, tuple[Event, ...]]:
                         seat="cw",
                         rule=row.rule,
                         data={"source": source.id, "vp": row.vp},
-                        text=f"a Commonwealth unit holds {source.id}: {row.vp} VP",
+                        text=f"a Commonwealth unit holds {source.name} ({source.hex}): {row.vp} VP",
                     )
                 )
     decided = state.victory.decided

@@ -140,3 +140,10 @@ def test_the_turn_reports_describe_actions_by_name() -> None:
     assert RULESET.describe(attack) == f"attack 2522 {PIECES['ix-132']}, {PIECES['viii-132']}"
     assert RULESET.describe({"action": "activate", "formation": "ariete"}) == f"activate {PIECES['ariete']}"
     assert piece_name(PACK, "2522") == "2522"  # a hex is no piece: it stays as it is
+
+
+@pytest.mark.rule("10.1")
+def test_a_victory_hex_reads_with_its_place_name() -> None:
+    event = _first("bir-hacheim", "objective_scored")
+    names = next(r.names for r in PACK.map.hexes if r.id == event.data["hex"])
+    assert names and event.text == f"the Axis scores {event.data['vp']} VP for {event.data['hex']} ({', '.join(names)})"
