@@ -142,8 +142,8 @@ def test_the_turn_reports_describe_actions_by_name() -> None:
     assert piece_name(PACK, "2522") == "2522"  # a hex is no piece: it stays as it is
 
 
-@pytest.mark.rule("10.1")
+@pytest.mark.rule("10.2")
 def test_a_victory_hex_reads_with_its_place_name() -> None:
-    event = _first("bir-hacheim", "objective_scored")
+    event = _first("opening-phase", "objective_scored")
     names = next(r.names for r in PACK.map.hexes if r.id == event.data["hex"])
     assert names and event.text == f"the Axis scores {event.data['vp']} VP for {event.data['hex']} ({', '.join(names)})"
