@@ -124,8 +124,8 @@ def reroll(state: GazalaState, seat: str, act: Snafu) -> Step[GazalaState]:
         seat=seat,
         rule="5.2",
         data={"roll": act.roll, "die": act.die, "was": faces[act.die], "holder": other(user)},
-        text=f"the {side_name(seat)} hands over the SNAFU marker to re-roll the {wait.purpose} die {act.roll} "
-        f"({faces[act.die]})",
+        text=f"the {side_name(seat)} hands over the SNAFU marker to re-roll the {wait.purpose} die "
+        f"{side_name(act.roll)} ({faces[act.die]})",
     )
     return Step(state=replace_top(state, wait).with_rolls(request), events=(event,))
 

@@ -4,6 +4,7 @@ is. The events' data keep the ids; so do the roll labels, which are signed in th
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -13,14 +14,16 @@ import pytest
 from pbem.games.gazala import victory
 from pbem.games.gazala.mapspec import piece_name, side_name
 from pbem.games.gazala.ruleset import RULESET
+from pbem.kit import conformance
 from pbem.log.store import read_log
 from pbem.report.chronicle import Chronicle, chronicle
 from pbem.rules.contract import Event
 from tests.games.gazala.gazala_play import PACK, start
+from tests.games.gazala.test_playout import fighting
 from tests.games.gazala.test_sample_games import SAMPLES, TARGET
 
-# Made by the core, not the game: a roll's text is its signed label, a disclosure names the seat.
-CORE_KINDS = frozenset({"dice_rolled", "secret_disclosed"})
+# Made by the core, not the game: a roll's text is its signed label; a disclosure or an opening names the seat.
+CORE_KINDS = frozenset({"dice_rolled", "secret_disclosed", "hidden_opened"})
 # Some counters are printed with their id as their name (``104``): those read the same either way.
 LOOKUPS = PACK.lookups
 PIECES = {i: r.name for rows in (LOOKUPS.units, LOOKUPS.hqs, LOOKUPS.formations) for i, r in rows.items()}
@@ -55,6 +58,16 @@ def test_no_text_of_a_sample_game_holds_a_raw_id(sample: str) -> None:
     assert raw == []
     described = [RULESET.describe(a) for m in _replayed(sample).moments for a in m.actions]
     assert described and [d for d in described if RAW.search(d)] == []
+
+
+@pytest.mark.parametrize("scenario", ["opening-phase", "gazala-battles"])
+def test_no_text_of_a_play_out_with_secret_markers_holds_a_raw_id(scenario: str) -> None:
+    """The samples assign openly; a scripted play-out with the default options also places and opens Assigned and
+    Dummy markers, hands over the SNAFU marker, overstacks and takes attrition."""
+    played = conformance.play_out("gazala", scenario, {}, random.Random(3), title="texts", choose=fighting)
+    events = [e.event for e in played.game.events if e.event.kind not in CORE_KINDS]
+    assert {"marker_placed", "marker_revealed", "snafu_used"} <= {e.kind for e in events}
+    assert [(e.kind, e.text) for e in events if RAW.search(e.text)] == []
 
 
 @pytest.mark.parametrize("sample", ["bir-hacheim", "opening-phase"])
