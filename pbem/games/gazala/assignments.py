@@ -190,6 +190,13 @@ def place(state: GazalaState, side: Side, formation: str) -> tuple[GazalaState, 
     return state, event
 
 
+def _told(pack: GazalaPack, value: object) -> str:
+    """What an opened marker holds, as players read it (an illegal value as it was placed)."""
+    if value == DUMMY:
+        return "a Dummy marker"
+    return piece_name(pack, value) if isinstance(value, str) else str(value)
+
+
 def open_markers(state: GazalaState) -> GazalaState:
     """The Organisation Segment is over: its owners open every marker before membership matters (notes §7.2 M3)."""
     state = state.model_copy(update={"admin": "markers"})
@@ -213,7 +220,7 @@ def reveal(state: GazalaState, check: AssignmentCheck) -> tuple[GazalaState, lis
                 rule="5.5.2",
                 data={"formation": marker.formation, "unit": value, "slot": marker.slot, "legal": verdict.ok},
                 text=f"the {piece_name(state.pack, marker.formation)} marker {marker.slot} is "
-                f"{piece_name(state.pack, value) if isinstance(value, str) else value}",
+                f"{_told(state.pack, value)}",
             )
         )
         if not verdict.ok or not isinstance(value, str):

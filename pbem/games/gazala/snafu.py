@@ -124,8 +124,8 @@ def reroll(state: GazalaState, seat: str, act: Snafu) -> Step[GazalaState]:
         seat=seat,
         rule="5.2",
         data={"roll": act.roll, "die": act.die, "was": faces[act.die], "holder": other(user)},
-        text=f"the {side_name(seat)} hands over the SNAFU marker to re-roll the {wait.purpose} die "
-        f"{side_name(act.roll)} ({faces[act.die]})",
+        text=f"the {side_name(seat)} hands over the SNAFU marker to re-roll {_rerolled(wait.purpose, act.roll)} "
+        f"({faces[act.die]})",
     )
     return Step(state=replace_top(state, wait).with_rolls(request), events=(event,))
 
@@ -146,3 +146,10 @@ def keep(state: GazalaState, seat: str, act: KeepRoll, handler: Handler) -> Step
     offer = _offer(state)
     assert offer is not None
     return handler(pop(state), Outcome(dice=dict(offer.dice)))
+
+
+def _rerolled(purpose: str, roll: str) -> str:
+    """``the Commonwealth's initiative die`` when the roll is a side's own, else ``the combat die attacker``."""
+    if roll in ("axis", "cw"):
+        return f"the {side_name(roll)}'s {purpose} die"
+    return f"the {purpose} die {roll}"

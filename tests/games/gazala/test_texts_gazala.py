@@ -41,6 +41,12 @@ def _replayed(sample: str) -> Chronicle:
     return chronicle(read_log(SAMPLES / sample / "game.jsonl")[0])
 
 
+@cache
+def _played(scenario: str) -> list[Event]:
+    played = conformance.play_out("gazala", scenario, {}, random.Random(3), title="texts", choose=fighting)
+    return [e.event for e in played.game.events if e.event.kind not in CORE_KINDS]
+
+
 def _events(sample: str) -> Iterator[Event]:
     for moment in _replayed(sample).moments:
         yield from (e for e in moment.events if e.kind not in CORE_KINDS)
@@ -64,8 +70,7 @@ def test_no_text_of_a_sample_game_holds_a_raw_id(sample: str) -> None:
 def test_no_text_of_a_play_out_with_secret_markers_holds_a_raw_id(scenario: str) -> None:
     """The samples assign openly; a scripted play-out with the default options also places and opens Assigned and
     Dummy markers, hands over the SNAFU marker, overstacks and takes attrition."""
-    played = conformance.play_out("gazala", scenario, {}, random.Random(3), title="texts", choose=fighting)
-    events = [e.event for e in played.game.events if e.event.kind not in CORE_KINDS]
+    events = _played(scenario)
     assert {"marker_placed", "marker_revealed", "snafu_used"} <= {e.kind for e in events}
     assert [(e.kind, e.text) for e in events if RAW.search(e.text)] == []
 
@@ -160,3 +165,23 @@ def test_a_victory_hex_reads_with_its_place_name() -> None:
     event = _first("opening-phase", "objective_scored")
     names = next(r.names for r in PACK.map.hexes if r.id == event.data["hex"])
     assert names and event.text == f"the Axis scores {event.data['vp']} VP for {event.data['hex']} ({', '.join(names)})"
+
+
+@pytest.mark.rule("5.5.2")
+def test_an_opened_dummy_marker_reads_as_one() -> None:
+    opened = [e for e in _played("opening-phase") if e.kind == "marker_revealed"]
+    dummy = next(e for e in opened if e.data["unit"] == "dummy")
+    real = next(e for e in opened if e.data["unit"] != "dummy")
+    formation = PIECES[dummy.data["formation"]]
+    assert dummy.text == f"the {formation} marker {dummy.data['slot']} is a Dummy marker"
+    assert real.text.endswith(f" is {PIECES[real.data['unit']]}")
+
+
+@pytest.mark.rule("5.2")
+def test_a_snafu_re_roll_says_whose_die_it_is() -> None:
+    used = next(e for e in _played("opening-phase") if e.kind == "snafu_used")
+    owner = side_name(used.data["roll"])
+    assert used.text == (
+        f"the {side_name(used.seat or '')} hands over the SNAFU marker to re-roll the {owner}'s initiative die "
+        f"({used.data['was']})"
+    )
