@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pbem.games.gazala.actions import Breach, Improve, Refit
+from pbem.games.gazala.mapspec import piece_name, side_name
 from pbem.games.gazala.minefields import breach, breach_drm, can_breach
 from pbem.games.gazala.ops import action_cost, affordable, after_action, member, side_of_seat, spend
 from pbem.games.gazala.paths import command, in_command
@@ -71,7 +72,8 @@ def breach_attempt(state: GazalaState, seat: str, act: Breach) -> Step[GazalaSta
         seat=side_of_seat(seat),
         rule="7.4",
         data={"unit": act.unit, "hex": hex_id, "drm": drm.model_dump(mode="json")},
-        text=f"{act.unit} attempts to breach the Minefield in {hex_id} ({drm.describe() or 'no DRM'})",
+        text=f"{piece_name(state.pack, act.unit)} attempts to breach the Minefield in {hex_id} "
+        f"({drm.describe() or 'no DRM'})",
     )
     return Step(state=push(state, wait).with_rolls(roll), events=(event,))
 
@@ -85,12 +87,14 @@ def breached(state: GazalaState, outcome: Outcome) -> Step[GazalaState]:
     found = breach(sit_of(state), HexId(wait.hex), die, wait.drms[0]).result
     if found == "success":
         state = state.model_copy(update={"breached": (*state.breached, wait.hex)})
+    breacher = state.pack.unit(wait.units[0])
     event = Event(
         kind="minefield_breached" if found == "success" else "breach_failed",
-        seat=state.pack.unit(wait.units[0]).side,
+        seat=breacher.side,
         rule="7.4",
         data={"hex": wait.hex, "die": die, "drm": wait.drms[0], "result": found},
-        text=f"breach of {wait.hex}: {die}{wait.drms[0]:+d}, " + ("breached" if found == "success" else "no effect"),
+        text=f"{breacher.name} ({side_name(breacher.side)}) rolls {die}{wait.drms[0]:+d} to breach {wait.hex}: "
+        + ("breached" if found == "success" else "no effect"),
     )
     return after_action(state, (event,))
 
@@ -142,12 +146,14 @@ def refitted(state: GazalaState, outcome: Outcome) -> Step[GazalaState]:
         state = state.model_copy(
             update={"units": {**state.units, unit: state.units[unit].model_copy(update={"disrupted": False})}}
         )
+    record = state.pack.unit(unit)
     event = Event(
         kind="refitted" if passed else "refit_failed",
-        seat=state.pack.unit(unit).side,
+        seat=record.side,
         rule="7.6",
         data={"unit": unit, "die": die, "eff": eff},
-        text=f"{unit} rolls {die} against {eff}: " + ("refitted" if passed else "still Disrupted"),
+        text=f"{record.name} ({side_name(record.side)}) rolls {die} against {eff}: "
+        + ("refitted" if passed else "still Disrupted"),
     )
     return after_action(state, (event,))
 

@@ -41,6 +41,7 @@ from pbem.games.gazala.actions import (
 from pbem.games.gazala.board import other
 from pbem.games.gazala.cycle import begin_ops_phase, d10
 from pbem.games.gazala.data import Side
+from pbem.games.gazala.mapspec import piece_name, side_name
 from pbem.games.gazala.paths import command, in_command, supply
 from pbem.games.gazala.rulings import ruling
 from pbem.games.gazala.scenarios import reinforcements_allowed
@@ -140,7 +141,7 @@ def attrition_checked(state: GazalaState, outcome: Outcome) -> Step[GazalaState]
                 seat=state.pack.unit(unit).side,
                 rule="9.1.5",
                 data={"unit": unit, "die": die, "eff": eff},
-                text=f"{unit} (Isolated) rolls {die} against {eff}",
+                text=f"{record.name} (Isolated, {side_name(record.side)}) rolls {die} against {eff}",
             )
         )
         if die > eff:
@@ -298,7 +299,7 @@ def assign(state: GazalaState, seat: str, act: Assign) -> Step[GazalaState]:
         seat=seat,
         rule="5.5.2",
         data={"unit": act.unit, "formation": act.formation, "from": counter.assigned},
-        text=f"{act.unit} is assigned to {act.formation}",
+        text=f"{piece_name(state.pack, act.unit)} is assigned to {piece_name(state.pack, act.formation)}",
     )
     units = {**state.units, act.unit: counter.model_copy(update={"assigned": act.formation})}
     state = state.model_copy(update={"units": units})
@@ -353,7 +354,7 @@ def place_schwerpunkt(state: GazalaState, seat: str, act: Schwerpunkt) -> Step[G
         seat="axis",
         rule="9.2",
         data={"formation": act.formation},
-        text=f"the Schwerpunkt goes to {act.formation}",
+        text=f"the Schwerpunkt goes to {piece_name(state.pack, act.formation)}",
     )
     return _cw_organisation(state.model_copy(update={"schwerpunkt": act.formation}), (event,))
 
@@ -445,7 +446,7 @@ def replace(state: GazalaState, seat: str, act: Replace) -> Step[GazalaState]:
         seat=seat,
         rule="9.3",
         data={"unit": act.unit, "sp": gained},
-        text=f"{act.unit} gains {gained} SP",
+        text=f"{piece_name(state.pack, act.unit)} gains {gained} SP",
     )
     state = state.model_copy(update={"units": units})
     if state.admin == "cw_replacement":
@@ -497,7 +498,7 @@ def cannibalise(state: GazalaState, seat: str, act: Cannibalise) -> Step[GazalaS
         seat="cw",
         rule="9.3.1" if kind != "leg_infantry" else "9.3.2",
         data={"unit": act.unit, "rp": counter.cs, "type": kind},
-        text=f"{act.unit} is cannibalised for {counter.cs} {kind.replace('_', ' ')} RP",
+        text=f"{piece_name(state.pack, act.unit)} is cannibalised for {counter.cs} {kind.replace('_', ' ')} RP",
     )
     return _cw_replacement(state.model_copy(update={"rps": rps, "units": units, "improved": improved}), (event,))
 
@@ -702,7 +703,8 @@ def reinforce(state: GazalaState, seat: str, act: Reinforce | ReinforceAt) -> St
         seat=seat,
         rule="9.4",
         data={"unit": act.unit, "dst": hex_id, "alternate": alternate},
-        text=f"{act.unit} enters at {hex_id}" + (" (no entry hex available)" if alternate else ""),
+        text=f"{piece_name(state.pack, act.unit)} enters at {hex_id}"
+        + (" (no entry hex available)" if alternate else ""),
     )
     state = victory.occupy(state, "axis" if seat == "axis" else "cw", (hex_id,))
     moving = MoveState(units=(act.unit,), path=(hex_id,), supplied=True, reactable=False, reinforcement=True)

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from pbem.games.gazala.actions import Assign, PlaceMarker
 from pbem.games.gazala.data import GazalaPack, Side
+from pbem.games.gazala.mapspec import piece_name, side_name
 from pbem.games.gazala.state import GazalaState, MarkerPlaced, Violation
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
 
@@ -183,9 +184,17 @@ def place(state: GazalaState, side: Side, formation: str) -> tuple[GazalaState, 
         seat=side,
         rule="5.5.2",
         data={"formation": formation, "slot": marker.slot, "in_box": count},
-        text=f"{side} places a marker in the {formation} box ({count} this segment)",
+        text=f"the {side_name(side)} places a marker in the {piece_name(state.pack, formation)} box "
+        f"({count} this segment)",
     )
     return state, event
+
+
+def _told(pack: GazalaPack, value: object) -> str:
+    """What an opened marker holds, as players read it (an illegal value as it was placed)."""
+    if value == DUMMY:
+        return "a Dummy marker"
+    return piece_name(pack, value) if isinstance(value, str) else str(value)
 
 
 def open_markers(state: GazalaState) -> GazalaState:
@@ -210,7 +219,8 @@ def reveal(state: GazalaState, check: AssignmentCheck) -> tuple[GazalaState, lis
                 seat=marker.side,
                 rule="5.5.2",
                 data={"formation": marker.formation, "unit": value, "slot": marker.slot, "legal": verdict.ok},
-                text=f"the {marker.formation} marker {marker.slot} is {value}",
+                text=f"the {piece_name(state.pack, marker.formation)} marker {marker.slot} is "
+                f"{_told(state.pack, value)}",
             )
         )
         if not verdict.ok or not isinstance(value, str):
@@ -237,7 +247,7 @@ def reveal(state: GazalaState, check: AssignmentCheck) -> tuple[GazalaState, lis
                     seat=state.pack.unit(unit).side,
                     rule="5.5.2",
                     data={"unit": unit, "formation": formation, "from": units[unit].assigned},
-                    text=f"{unit} is assigned to {formation}",
+                    text=f"{piece_name(state.pack, unit)} is assigned to {piece_name(state.pack, formation)}",
                 )
             )
             units[unit] = units[unit].model_copy(update={"assigned": formation})

@@ -97,6 +97,7 @@ from pbem.games.gazala.combat_hits import (
 from pbem.games.gazala.combat_victory import battle_victory
 from pbem.games.gazala.data import Side
 from pbem.games.gazala.hq_displace import displace_lone_hqs, displace_or_ask
+from pbem.games.gazala.mapspec import piece_name, side_name
 from pbem.games.gazala.ops import affordable, after_action, member, side_of_seat, spend
 from pbem.games.gazala.paths import supply
 from pbem.games.gazala.rulings import ruling
@@ -257,7 +258,7 @@ def attack(state: GazalaState, seat: str, act: Attack) -> Step[GazalaState]:
         seat=side,
         rule="7.5.1",
         data={"units": list(act.units), "src": source, "location": act.target, "ap": cost},
-        text=f"{', '.join(act.units)} attack {act.target} from {source} ({cost} AP)",
+        text=f"{_names(state, act.units)} attack {act.target} from {source} ({cost} AP)",
     )
     isolated = tuple(p.id for p in participants if p.isolated)
     if isolated:
@@ -346,7 +347,8 @@ def rbc_rolled(state: GazalaState, outcome: Outcome) -> Step[GazalaState]:
         seat=_defender(state),
         rule="7.5.1.1",
         data={"attacker": att, "defender": dfn, "success": success, "location": battle.target},
-        text=f"Retreat before Combat: {dfn} against {att}: " + ("it succeeds" if success else "it fails"),
+        text=f"Retreat before Combat: {SIDE_NAMES[_defender(state)]} rolls {dfn} against "
+        f"{SIDE_NAMES[battle.side]}'s {att}: " + ("it succeeds" if success else "it fails"),
     )
     if not success:
         return _offer_escalation(_with(state, rbc_failed=True), (event,))
@@ -706,7 +708,8 @@ def combat_rolled(state: GazalaState, outcome: Outcome) -> Step[GazalaState]:
         seat=battle.side,
         rule="7.5.1",
         data=record.data(src=battle.source, kind=battle.kind, resolution=found.record()),
-        text=f"combat at {battle.target}: {found.lookup.column} on {here.crt_row}, roll {die}: {found.lookup.result}",
+        text=f"combat at {battle.target}: {found.lookup.column} on {here.crt_row}, {SIDE_NAMES[battle.side]} rolls "
+        f"{die}: {found.lookup.result}",
     )
     return _begin_hits(state, (event, _modifiers_event(battle, found)))
 
@@ -849,8 +852,8 @@ def battle_ecs_rolled(state: GazalaState, outcome: Outcome) -> Step[GazalaState]
         seat=_role_side(state),
         rule="7.5.2",
         data={"passed": list(ecs.passed), "failed": list(ecs.failed), "location": _battle(state).target},
-        text=f"{SIDE_NAMES[_role_side(state)]}'s ECs: passed {', '.join(ecs.passed) or 'none'}; "
-        f"failed {', '.join(ecs.failed) or 'none'}",
+        text=f"{SIDE_NAMES[_role_side(state)]}'s ECs: passed {_names(state, ecs.passed) or 'none'}; "
+        f"failed {_names(state, ecs.failed) or 'none'}",
     )
     return _offer_distribution(_with(state, passed=ecs.passed, failed=ecs.failed, ec_losses=dict(ecs.losses)), (event,))
 
@@ -926,6 +929,13 @@ def distribute_hits(state: GazalaState, seat: str, act: Distribute) -> Step[Gaza
 
 
 SIDE_NAMES: dict[Side, str] = {"axis": "the Axis", "cw": "the Commonwealth"}
+
+
+def _names(state: GazalaState, pieces: Sequence[str]) -> str:
+    """Units as players read them, in the order given (the event's data keeps the ids)."""
+    return ", ".join(piece_name(state.pack, p) for p in pieces)
+
+
 CHOICE_WORDS = {
     "hold": "holds",
     "retreat": "retreats",
@@ -1199,7 +1209,7 @@ def battle_over(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaSta
             seat=winner,
             rule="7.5.3",
             data={"units": list(won.units), "ap": won.bonus_ap, "location": battle.target},
-            text=f"{winner} wins the battle: {won.bonus_ap} bonus AP for {', '.join(won.units)}",
+            text=f"the {side_name(winner)} wins the battle: {won.bonus_ap} bonus AP for {_names(state, won.units)}",
         )
     )
     acting = state.acting

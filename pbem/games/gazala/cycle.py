@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pbem.games.gazala.board import other
 from pbem.games.gazala.data import Side
+from pbem.games.gazala.mapspec import side_name
 from pbem.games.gazala.scenarios import only_formation
 from pbem.games.gazala.state import DiceWait, GazalaState, Marker
 from pbem.kit.machine import push
@@ -50,7 +51,7 @@ def cycle(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
             seat=winner,
             rule="10",
             data={"side": winner, "marker": marker.model_dump()},
-            text=f"{winner} has the first initiative of the scenario",
+            text=f"the {side_name(winner)} has the first initiative of the scenario",
         )
         given = base.model_copy(update={"marker": marker, "first_cycle": False})
         return Step(state=initiative_won(given, winner), events=(*events, event))
@@ -62,7 +63,7 @@ def cycle(state: GazalaState, events: tuple[Event, ...]) -> Step[GazalaState]:
             seat=side,
             rule="6.2",
             data={"side": side},
-            text=f"{other(side)} has passed: {side} has the initiative",
+            text=f"the {side_name(other(side))} has passed: the {side_name(side)} has the initiative",
         )
         return Step(state=initiative_won(base, side), events=(*events, event))
     roll = RollRequest(

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pbem.games.gazala.board import hqs_displaced_by, other
 from pbem.games.gazala.combat_displace import hq_displacement_options, hq_displacement_penalty
 from pbem.games.gazala.data import Side
+from pbem.games.gazala.mapspec import piece_name
 from pbem.games.gazala.rulings import ruling
 from pbem.games.gazala.state import GazalaState, HqDisplacing, sit_of
 from pbem.kit.hexes import HexId
@@ -54,7 +55,7 @@ def displace_hq(state: GazalaState, hq: str, to: str, events: list[Event], *, ru
             seat=side,
             rule=rule,
             data={"hq": hq, "src": counter.hex, "dst": to},
-            text=f"{hq} is displaced from {counter.hex} to {to}",
+            text=f"{piece_name(state.pack, hq)} is displaced from {counter.hex} to {to}",
         )
     )
     return state

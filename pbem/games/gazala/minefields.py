@@ -48,7 +48,7 @@ def _engineer(sit: Situation, unit: str, rule: str) -> list[Term]:
     if formation is None:
         return []
     hq = sit.board.hq_of[formation]
-    return [Term(label=f"{hq.id} engineer", value=hq.engineer, rule=rule)]
+    return [Term(label=f"{hq.name} engineer", value=hq.engineer, rule=rule)]  # a label players read
 
 
 def minefield_check_drm(

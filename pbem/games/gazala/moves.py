@@ -22,6 +22,7 @@ from pbem.games.gazala.board import adjacent, hqs_displaced_by, other, walk_path
 from pbem.games.gazala.combat_declare import check_rbc_move
 from pbem.games.gazala.data import Side
 from pbem.games.gazala.hq_displace import displace_or_ask
+from pbem.games.gazala.mapspec import piece_name, side_name
 from pbem.games.gazala.minefields import minefield_check, minefield_check_drm
 from pbem.games.gazala.ops import (
     action_cost,
@@ -135,7 +136,7 @@ def move(state: GazalaState, seat: str, act: Move) -> Result[GazalaState]:
         seat=side_of_seat(seat),
         rule="7.3",
         data={"units": list(units), "from": start, "ap": cost},
-        text=f"{', '.join(units)} begin a Movement Action from {start} ({cost} AP)",
+        text=f"{', '.join(piece_name(state.pack, u) for u in units)} begin a Movement Action from {start} ({cost} AP)",
     )
     if isolated:
         wait = DiceWait(seat=seat, purpose="isolated", units=isolated, movers=units)
@@ -164,7 +165,8 @@ def isolated_checked(state: GazalaState, outcome: Outcome) -> Result[GazalaState
                 seat=record.side,
                 rule="5.8.4",
                 data={"unit": unit, "die": die, "passed": passed},
-                text=f"{unit} (Isolated) rolls {die}: " + ("passes" if passed else "fails and is Disrupted"),
+                text=f"{record.name} (Isolated, {side_name(record.side)}) rolls {die}: "
+                + ("passes" if passed else "fails and is Disrupted"),
             )
         )
     movers = tuple(u for u in wait.movers if u not in failed)
@@ -374,7 +376,8 @@ def minefield_checked(state: GazalaState, outcome: Outcome) -> Result[GazalaStat
                 seat=sit.board.side[unit],
                 rule="7.3.6",
                 data={"unit": unit, "die": die, "drm": drm, "result": found, "hex": wait.hex},
-                text=f"{unit} rolls {die}{drm:+d} for the Minefield in {wait.hex}: {found.replace('_', ' ')}",
+                text=f"{piece_name(state.pack, unit)} ({side_name(sit.board.side[unit])}) rolls {die}{drm:+d} "
+                f"for the Minefield in {wait.hex}: {found.replace('_', ' ')}",
             )
         )
         if found == "success":
@@ -418,7 +421,13 @@ def leave(state: GazalaState, seat: str, act: Leave) -> Result[GazalaState]:
     here = _here(state)
     moved = state.move.model_copy(update={"offered": (*state.move.offered, f"exit:{here}")})
     side = side_of_seat(seat)
-    event = Event(kind="leaving", seat=side, rule="6.5.1", data={"hex": here}, text=f"{side} announces leaving {here}")
+    event = Event(
+        kind="leaving",
+        seat=side,
+        rule="6.5.1",
+        data={"hex": here},
+        text=f"the {side_name(side)} announces leaving {here}",
+    )
     return Result(
         state=push(state.model_copy(update={"move": moved}), ReactionOffer(seat=other(side), at=here, exit=True)),
         events=(event,),
@@ -530,7 +539,7 @@ def react(state: GazalaState, seat: str, act: React) -> Result[GazalaState]:
         seat=seat,
         rule="6.5.1",
         data={"formation": formation, "unit": act.unit, "hex": offer.at},
-        text=f"{seat} attempts a Reaction with {formation}",
+        text=f"the {side_name(seat)} attempts a Reaction with {piece_name(state.pack, formation)}",
     )
     return Result(state=push(state, wait).with_rolls(roll), events=(*events, event))
 
@@ -552,7 +561,8 @@ def reaction_rolled(state: GazalaState, outcome: Outcome) -> Result[GazalaState]
             seat=side,
             rule="6.5.2",
             data={"formation": formation, "die": check, "rating": rating},
-            text=f"{formation} rolls {check} against its Reaction Rating {rating}: no Reaction",
+            text=f"{piece_name(state.pack, formation)} ({side_name(side)}) rolls {check} against its Reaction Rating "
+            f"{rating}: no Reaction",
         )
         if can_continue(state):
             return Result(state=state, events=(event,))
@@ -571,7 +581,8 @@ def reaction_rolled(state: GazalaState, outcome: Outcome) -> Result[GazalaState]
         seat=side,
         rule="6.5.2",
         data={"formation": formation, "die": check, "rating": rating, "ap_die": ap_die, "ap": points, "level": level},
-        text=f"{formation} reacts ({check} against {rating}) with {points} Action Points",
+        text=f"{piece_name(state.pack, formation)} ({side_name(side)}) rolls {check} against {rating} and reacts "
+        f"with {points} Action Points",
     )
     mover, hexes = _where(state)
     state, landed = _land(state)

@@ -29,6 +29,7 @@ from pbem.games.gazala.combat_displace import (
 )
 from pbem.games.gazala.data import Side
 from pbem.games.gazala.hq_displace import displace_lone_hqs, displace_or_ask
+from pbem.games.gazala.mapspec import side_name
 from pbem.games.gazala.ops import after_action, side_of_seat
 from pbem.games.gazala.state import GazalaState, HqDisplacing, Overstack, sit_of
 from pbem.kit.hexes import HexId
@@ -71,7 +72,7 @@ def settle(
                     "losses": dict(sorted(effects.losses.items())),
                     "hq_support": dict(sorted(effects.hq_support.items())),
                 },
-                text=f"{side} is overstacked in {hex_id} at the end of its move",
+                text=f"the {side_name(side)} is overstacked in {hex_id} at the end of its move",
             )
         )
         for unit, points in sorted(effects.losses.items()):

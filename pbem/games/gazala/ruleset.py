@@ -20,6 +20,7 @@ develop with ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from functools import cache
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -466,6 +467,13 @@ class Gazala(PackedData, Ruleset[GazalaState]):
     def presentation(self, data: Any) -> Presentation:
         return GazalaLook(data)
 
+    def describe(self, action: Action) -> str:
+        """The kit's short text with the pieces by name (``refit VIII/132 Battalion``). An action comes without the
+        game's state, so the names are the bundled pack's (an id that pack does not know stays as it is)."""
+        pack = _bundled_pack()
+        named = {k: _piece_names(pack, v) if k in _PIECE_FIELDS else v for k, v in action.items()}
+        return super().describe(named)
+
     def label(self, state: GazalaState, field: str, value: Any) -> str:
         """Units, HQs and formations by name; hexes with their place names."""
         pack = state.pack
@@ -512,6 +520,23 @@ def _active(state: GazalaState) -> dict[str, str] | None:
     if acting.unit is not None:
         return {"side": acting.side, "unit": acting.unit, "name": state.pack.unit(acting.unit).name}
     return None
+
+
+# The action fields that hold unit, HQ or formation ids (see actions.py).
+_PIECE_FIELDS = frozenset({"unit", "units", "formation", "hq", "holders", "losses"})
+
+
+@cache
+def _bundled_pack() -> GazalaPack:
+    return FORMAT.load(FORMAT.bundled())
+
+
+def _piece_names(pack: GazalaPack, value: Any) -> Any:
+    if isinstance(value, str):
+        return piece_name(pack, value)
+    if isinstance(value, list):
+        return [_piece_names(pack, v) for v in value]
+    return value
 
 
 RULESET = Gazala()

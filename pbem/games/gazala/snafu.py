@@ -19,6 +19,7 @@ from pbem.games.gazala.board import other
 from pbem.games.gazala.combat_victory import DieRoll, check_snafu, snafu_holder_after
 from pbem.games.gazala.cycle import D10
 from pbem.games.gazala.data import Side
+from pbem.games.gazala.mapspec import side_name
 from pbem.games.gazala.ops import side_of_seat
 from pbem.games.gazala.state import DiceWait, GazalaState, SnafuOffer
 from pbem.kit.machine import pop, push, replace_top, top
@@ -123,7 +124,8 @@ def reroll(state: GazalaState, seat: str, act: Snafu) -> Step[GazalaState]:
         seat=seat,
         rule="5.2",
         data={"roll": act.roll, "die": act.die, "was": faces[act.die], "holder": other(user)},
-        text=f"{seat} hands over the SNAFU marker to re-roll the {wait.purpose} die {act.roll} ({faces[act.die]})",
+        text=f"the {side_name(seat)} hands over the SNAFU marker to re-roll {_rerolled(wait.purpose, act.roll)} "
+        f"({faces[act.die]})",
     )
     return Step(state=replace_top(state, wait).with_rolls(request), events=(event,))
 
@@ -144,3 +146,10 @@ def keep(state: GazalaState, seat: str, act: KeepRoll, handler: Handler) -> Step
     offer = _offer(state)
     assert offer is not None
     return handler(pop(state), Outcome(dice=dict(offer.dice)))
+
+
+def _rerolled(purpose: str, roll: str) -> str:
+    """``the Commonwealth's initiative die`` when the roll is a side's own, else ``the combat die attacker``."""
+    if roll in ("axis", "cw"):
+        return f"the {side_name(roll)}'s {purpose} die"
+    return f"the {purpose} die {roll}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pbem.games.gazala.data import Objective, Scenario, Side
+from pbem.games.gazala.mapspec import piece_name
 from pbem.games.gazala.paths import command, supply
 from pbem.games.gazala.state import GazalaState, sit_of
 from pbem.kit.hexes import HexId
@@ -73,7 +74,7 @@ def lose(state: GazalaState, unit: str, points: int, rule: str) -> tuple[GazalaS
         seat=record.side,
         rule=rule,
         data={"unit": unit, "lost": lost, "cs": left},
-        text=f"{unit} loses {lost} SP" + ("" if left else " and is eliminated"),
+        text=f"{piece_name(state.pack, unit)} loses {lost} SP" + ("" if left else " and is eliminated"),
     )
     if left:
         return state, (event,)
@@ -99,7 +100,8 @@ def _hq_removed(state: GazalaState, formation: str | None) -> tuple[GazalaState,
             seat=side,
             rule="3.3",
             data={"hq": hq, "formation": formation},
-            text=f"{hq} is removed from play: every unit of {formation} has been eliminated",
+            text=f"{piece_name(pack, hq)} is removed from play: every unit of {piece_name(pack, formation or '')} "
+            "has been eliminated",
         )
     ]
     if formation is not None and state.schwerpunkt == formation:  # §5.9: to the next turn's space of the track
@@ -110,10 +112,16 @@ def _hq_removed(state: GazalaState, formation: str | None) -> tuple[GazalaState,
                 seat=side,
                 rule="5.9",
                 data={"formation": formation},
-                text=f"the Schwerpunkt leaves {formation} until the next Organisation Segment",
+                text=f"the Schwerpunkt leaves {piece_name(pack, formation)} until the next Organisation Segment",
             )
         )
     return state, tuple(found)
+
+
+def _place(state: GazalaState, hex_id: str) -> str:
+    """A hex with its printed place names, as the reports show it (``2522 (Bir Hacheim)``)."""
+    names = next((r.names for r in state.pack.map.hexes if r.id == hex_id), ())
+    return f"{hex_id} ({', '.join(names)})" if names else hex_id
 
 
 def _scenario(state: GazalaState) -> Scenario:
@@ -172,7 +180,7 @@ def end_of_turn(state: GazalaState) -> tuple[GazalaState, tuple[Event, ...]]:
                     seat="axis",
                     rule=objective.rule,
                     data={"objective": objective.id, "hex": objective.hex, "vp": value},
-                    text=f"the Axis scores {value} VP for {objective.id}",
+                    text=f"the Axis scores {value} VP for {_place(state, objective.hex)}",
                 )
             )
     sources = state.victory.sources
@@ -189,7 +197,7 @@ def end_of_turn(state: GazalaState) -> tuple[GazalaState, tuple[Event, ...]]:
                         seat="cw",
                         rule=row.rule,
                         data={"source": source.id, "vp": row.vp},
-                        text=f"a Commonwealth unit holds {source.id}: {row.vp} VP",
+                        text=f"a Commonwealth unit holds {source.name} ({source.hex}): {row.vp} VP",
                     )
                 )
     decided = state.victory.decided
