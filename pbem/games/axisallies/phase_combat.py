@@ -973,11 +973,12 @@ def _captured(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
     if conclusion.controller is not None:
         control[record.space] = conclusion.controller
     state = state.model_copy(update={"control": control})
-    by = state.pack.power(conclusion.controller).name if conclusion.controller else "nobody"
-    text = f"{words.space_name(state.pack, record.space)} captured: now controlled by {by}"
+    # the capturing power (the attacker, or the US for the joint Algiers landing, p.28); only an RP territory
+    # takes its control marker (``conclusion.controller``)
+    text = f"{words.space_name(state.pack, record.space)} captured by {state.pack.power(record.controller).name}"
     data = {"space": record.space, "by": conclusion.controller}
     event = Event(kind="territory_captured", rule="23", text=text, data=data)
-    return _finish(state, (*events, event), "captured", conclusion.controller)
+    return _finish(state, (*events, event), "captured", record.controller)
 
 
 def _finish(state: AxisState, events: tuple[Event, ...], result: str, winner: str | None = None) -> Step[AxisState]:

@@ -50,6 +50,8 @@ def test_every_combat_ends_with_a_record_of_its_rounds_hits_and_losses(played: t
         assert {s.side for r in record.rounds for s in r.steps} <= powers
         assert {h.side for h in record.hits} | {loss.side for loss in record.losses} <= powers
         assert record.winner is None or record.winner in powers
+        if record.result == "captured":  # p.23: the attacker took the territory and won
+            assert record.winner in powers
         for round_ in record.rounds:
             for step in round_.steps:
                 assert all(len(f.dice) == f.count and f.needs is not None for f in step.fire)
