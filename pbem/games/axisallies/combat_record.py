@@ -5,7 +5,7 @@ words of the combat events, with powers, pieces and spaces by their printed name
 from __future__ import annotations
 
 from pbem.games.axisallies.combat_fire import final_faces, group_hits
-from pbem.games.axisallies.combat_types import FireGroup
+from pbem.games.axisallies.combat_types import TRANSPORT, FireGroup
 from pbem.games.axisallies.data import AxisAlliesPack
 from pbem.games.axisallies.state import BattleRecord, GroupRecord, split
 from pbem.rules.records import CombatRecord, Fire, FireStep, Hits, Loss, Round
@@ -23,8 +23,11 @@ def space_name(pack: AxisAlliesPack, ident: str) -> str:
 
 
 def piece_name(pack: AxisAlliesPack, key: str) -> str:
-    """``"germany:tank"`` -> ``"German Tank"`` style: the power's name and its piece's name."""
+    """``"germany:tank"`` -> ``"Germany Tank"``: the power's name and its piece's name; a convoy's virtual
+    transport (p.14, no power's piece) is ``"convoy transport"``."""
     power, type_ = split(key)
+    if (power, type_) == TRANSPORT:
+        return "convoy transport"
     return f"{pack.power(power).name} {pack.unit(power, type_).name}"
 
 
@@ -73,6 +76,8 @@ def combat_record(pack: AxisAlliesPack, record: BattleRecord, result: str, winne
     for side in sorted(record.casualties):
         for k, n in sorted(record.casualties[side].items()):
             power, type_ = split(k)
+            if (power, type_) == TRANSPORT:  # a virtual transport is no piece: its cargo's losses have their events
+                continue
             losses.append(Loss(side=power, kind=type_, pieces=n, eliminated=True))
     return CombatRecord(
         location=record.space,

@@ -39,7 +39,7 @@ def test_every_combat_ends_with_a_record_of_its_rounds_hits_and_losses(played: t
     combats = 0
     lost: dict[str, int] = {}
     for event in events:
-        if event.kind == "casualty_chosen":
+        if event.kind == "casualty_chosen" and not str(event.data["unit"]).startswith("convoy:"):
             power = str(event.data["unit"]).split(":")[0]
             lost[power] = lost.get(power, 0) + 1
         if event.kind != "combat_resolved":
