@@ -12,6 +12,8 @@ import pytest
 from pbem.games.axisallies.ruleset import RULESET
 from pbem.games.axisallies.state import AxisState
 from pbem.log.store import read_log
+from pbem.report.chronicle import chronicle
+from pbem.report.context import _losses
 from pbem.rules.contract import OMNISCIENT, Event
 from pbem.rules.records import combat_record
 from pbem.verify.pipeline import verify_lines
@@ -107,3 +109,21 @@ def test_the_set_up_summary_names_the_power_setting_up() -> None:
     assert state.phase == "setup"
     uk = state.pack.scenario("rommels_last_push").setup.variable_reinforcements[0].power
     assert RULESET.view(state, OMNISCIENT).summary == f"round {state.round}, {state.pack.power(uk).name}, setup"
+
+
+def test_the_reports_losses_are_the_pieces_lost_in_combat_by_power(played: tuple[AxisState, list[Event]]) -> None:
+    """A stack that shrinks may only have moved: the losses table counts the combat records' pieces, per power."""
+    state, events = played
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PBEM_GAMES", "pbem.games.axisallies.ruleset:RULESET")
+        chron = chronicle(read_log(SAMPLE)[0])
+    losses = _losses(chron, OMNISCIENT)
+    lost: dict[str, int] = {}
+    for event in events:
+        if event.kind == "casualty_chosen" and not str(event.data["unit"]).startswith("convoy:"):
+            power = str(event.data["unit"]).split(":")[0]
+            lost[power] = lost.get(power, 0) + 1
+    by_power: dict[str, int] = {}
+    for (side, _kind), (pieces, _gone) in losses.by_kind.items():
+        by_power[side] = by_power.get(side, 0) + pieces
+    assert by_power == lost and set(by_power) <= {p.id for p in state.pack.powers}
