@@ -804,8 +804,32 @@ class _Losses:
     by_kind: dict[tuple[str, str], tuple[int, int]]  # (side, unit kind) → (steps lost, units eliminated)
 
 
+def _piece_losses(chron: Chronicle, viewer: str) -> _Losses | None:
+    """Losses of a game whose combat records count interchangeable pieces (Axis & Allies' stacks), read from
+    those records: a stack that shrinks may only have moved. None for a game whose records name their units."""
+    by_period: dict[tuple[str, str], int] = {}
+    by_kind: dict[tuple[str, str], tuple[int, int]] = {}
+    counted = False
+    for moment in chron.moments:
+        for event in moment.events:
+            record = combat_record(event) if visible(event, viewer) and moment.period is not None else None
+            for loss in record.losses if record is not None else ():
+                if loss.unit is not None:
+                    return None
+                counted = True
+                period = str(moment.period)
+                by_period[(loss.side, period)] = by_period.get((loss.side, period), 0) + loss.pieces
+                steps, gone = by_kind.get((loss.side, loss.kind), (0, 0))
+                by_kind[(loss.side, loss.kind)] = (steps + loss.pieces, gone + loss.pieces * loss.eliminated)
+    return _Losses(by_period, by_kind) if counted else None
+
+
 def _losses(chron: Chronicle, viewer: str) -> _Losses:
-    """Losses as the viewer can see them: every drop in a unit's steps from one moment to the next."""
+    """Losses as the viewer can see them: every drop in a unit's steps from one moment to the next (or, for a
+    game of interchangeable pieces, the pieces its combat records lose: :func:`_piece_losses`)."""
+    pieces = _piece_losses(chron, viewer)
+    if pieces is not None:
+        return pieces
     by_period: dict[tuple[str, str], int] = {}
     by_kind: dict[tuple[str, str], tuple[int, int]] = {}
     before: dict[str, tuple[int | None, str | None]] = {}

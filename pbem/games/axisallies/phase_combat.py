@@ -32,6 +32,7 @@ from typing import Literal
 
 from pbem.games.axisallies import air_sorties as air
 from pbem.games.axisallies import combat as lib
+from pbem.games.axisallies import combat_record as words
 from pbem.games.axisallies import sea_battle as sea
 from pbem.games.axisallies.actions import (
     Aim,
@@ -68,6 +69,7 @@ from pbem.games.axisallies.state import (
     Retreats,
     StrikeSupply,
     TakeCasualties,
+    Volley,
     added,
     key,
     split,
@@ -199,7 +201,8 @@ def fight(state: AxisState, seat: str, act: Fight) -> Step[AxisState]:
     )
     remaining = tuple(g for g in state.attacks if g.target != act.target)
     state = _with_battle(state.model_copy(update={"attacks": remaining}), record)
-    event = Event(kind="combat_started", seat=seat, rule="19", data={"space": act.target, "attacker": side})
+    text = f"{pack.power(state.power).name} attacks {words.space_name(pack, act.target)}"
+    event = Event(kind="combat_started", seat=seat, rule="19", text=text, data={"space": act.target, "attacker": side})
     candidates = lib.main_candidates(battle_of(record))
     if len(record.land) > 1 and len(candidates) > 1:
         return Step(state=push(state, ChooseMain(seat=seat)), events=(event,))
@@ -416,9 +419,13 @@ def rolled(state: AxisState, outcome: Outcome) -> Step[AxisState]:
         for i, n in owed
         if n > 0
     )
+    if not rerolls:  # the volley is complete: kept for the combat's record
+        volley = Volley(round=record.round, surprise=record.stage == "surprise", groups=record.fire)
+        state = _with_battle(state, record.model_copy(update={"volleys": (*record.volleys, volley)}))
     event = Event(
         kind="dice_rolled",
         rule="21" if decision.role == "attacker" else "22",
+        text=words.fire_text(state.pack, record.space, decision.role, record.fire),
         data={
             "space": record.space,
             "role": decision.role,
@@ -571,7 +578,10 @@ def casualty(state: AxisState, seat: str, act: Casualty) -> Step[AxisState]:
     chosen = added(chosen, where, act.unit, 1)
     decision = decision.model_copy(update={"chosen": chosen})
     rule = "21" if decision.role == "defender" else "22"
-    event = Event(kind="casualty_chosen", seat=seat, rule=rule, data={"unit": act.unit, "role": decision.role})
+    text = f"{words.piece_name(state.pack, act.unit)} lost ({decision.role})"
+    data = {"unit": act.unit, "role": decision.role}
+    event = Event(kind="casualty_chosen", seat=seat, rule=rule, text=text, data=data)
+    state = _lost(state, decision.role, act.unit)
     hits, pool = _hit_objects(decision), _own_pool(state, decision.role)
     if lib.casualty_options(hits, pool, _units(_chosen(decision))):
         return Step(state=replace_top(state, decision), events=(event,))
@@ -871,7 +881,7 @@ def cease(state: AxisState, seat: str, act: Cease) -> Step[AxisState]:
             supply[source] = supply.get(source, 0) + n
     state = state.model_copy(update={"supply": supply})
     event = Event(kind="ceased", seat=seat, rule="23", data={"space": record.space})
-    return _finish(pop(state), (event,))
+    return _finish(pop(state), (event,), "attack called off")
 
 
 # --- step 6: the end of the combat (p.23) ---------------------------------------------------------------------
@@ -881,7 +891,7 @@ def _conclude(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
     record = _battle(state)
     conclusion = lib.conclude(state.pack, state.position(), battle_of(record), power=record.controller)
     if not conclusion.captured:
-        return _finish(state, events)
+        return _finish(state, events, *_unwon(state, record))
     if conclusion.move_in:
         return Step(state=push(state, MoveInto(seat=_attacker_seat(state), left=conclusion.move_in)), events=events)
     return _captured(state, events)
@@ -927,6 +937,30 @@ def move_in(state: AxisState, seat: str, act: MoveIn) -> Step[AxisState]:
     return _captured(pop(state), (event,))
 
 
+def _lost(state: AxisState, role: str, unit: str) -> AxisState:
+    """One more casualty of ``role`` in the combat's record (removing it is the casualty steps' work)."""
+    record = _battle(state)
+    casualties = {r: dict(c) for r, c in record.casualties.items()}
+    counts = casualties.setdefault(role, {})
+    counts[unit] = counts.get(unit, 0) + 1
+    return _with_battle(state, record.model_copy(update={"casualties": casualties}))
+
+
+def _unwon(state: AxisState, record: BattleRecord) -> tuple[str, str | None]:
+    """How a combat that took nothing ended, and the power that won it if one did: the defenders' when the
+    attack was wiped out, the attacking power's when it cleared a sea zone."""
+    battle = battle_of(record)
+    attackers = any(n for units in battle.land.values() for n in units.values()) or any(battle.air_sea.values())
+    defenders = [power for (power, _), n in battle.defenders.items() if n]
+    if attackers and not defenders:
+        return "defenders destroyed", state.power
+    if defenders and not attackers:
+        return "attack repulsed", defenders[0]
+    if defenders:
+        return "not taken", None
+    return "both sides destroyed", None
+
+
 def _captured(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
     """p.23 step 6: trucks captured, supply there now the attacker's (by occupation), control marker changed."""
     record = _battle(state)
@@ -939,16 +973,25 @@ def _captured(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
     if conclusion.controller is not None:
         control[record.space] = conclusion.controller
     state = state.model_copy(update={"control": control})
-    event = Event(kind="territory_captured", rule="23", data={"space": record.space, "by": conclusion.controller})
-    return _finish(state, (*events, event))
+    # the capturing power (the attacker, or the US for the joint Algiers landing, p.28); only an RP territory
+    # takes its control marker (``conclusion.controller``)
+    text = f"{words.space_name(state.pack, record.space)} captured by {state.pack.power(record.controller).name}"
+    data = {"space": record.space, "by": conclusion.controller}
+    event = Event(kind="territory_captured", rule="23", text=text, data=data)
+    return _finish(state, (*events, event), "captured", record.controller)
 
 
-def _finish(state: AxisState, events: tuple[Event, ...]) -> Step[AxisState]:
-    """The combat is over: the next one, or the noncombat move (after the end-of-phase stacking check)."""
+def _finish(state: AxisState, events: tuple[Event, ...], result: str, winner: str | None = None) -> Step[AxisState]:
+    """The combat is over (``result``; ``winner``: the power that won, if one did): the next one, or the
+    noncombat move (after the end-of-phase stacking check)."""
     from pbem.games.axisallies.phases import close_phase
 
     record = _battle(state)
-    ended = Event(kind="combat_resolved", rule="23", data={"space": record.space, "attacker": record.attacker})
+    told = words.combat_record(state.pack, record, result, winner)
+    won = f", won by {state.pack.power(winner).name}" if winner else ""
+    text = f"Combat in {words.space_name(state.pack, record.space)}: {result}{won}"
+    data = told.data(space=record.space, attacker=record.attacker)
+    ended = Event(kind="combat_resolved", rule="23", text=text, data=data)
     state = _with_battle(state, None)
     if _targets(state):
         return Step(state=state, events=(*events, ended))

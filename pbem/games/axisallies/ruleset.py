@@ -115,6 +115,18 @@ def _bidder(state: AxisState) -> tuple[str, ...]:
     return (state.seat_of(powers[0]),)
 
 
+def _acting_power(state: AxisState) -> str:
+    """The power whose part of the turn it is: the UK in the set-up (p.9: its variable reinforcements), the
+    bidding side's first power while the bid is given out (p.38), else the power whose turn it is."""
+    if state.phase == "setup":
+        rows = ph.scenario_of(state).setup.variable_reinforcements
+        return rows[0].power if rows else state.power
+    if state.phase == "allot":
+        side = bidding.parse_bid(state.pack, state.options.get("rp_bidding", "none"))
+        return bidding.sharers(state.pack, ph.scenario_of(state), side[0])[0] if side is not None else state.power
+    return state.power
+
+
 def _uk(state: AxisState) -> tuple[str, ...]:
     rows = ph.scenario_of(state).setup.variable_reinforcements
     return (state.seat_of(rows[0].power),) if rows else ()
@@ -397,7 +409,8 @@ class AxisAllies(PackedData, Ruleset[AxisState]):
         return Result(winners=winners, outcome=state.outcome)
 
     def view(self, state: AxisState, viewer: str) -> View:
-        """Nothing is hidden (notes §7): every viewer sees the whole board."""
+        """Nothing is hidden (notes §7): every viewer sees the whole board. A unit's side is its power, the key
+        of the presentation's colours (:func:`.mapspec.map_style`) and of the reports' losses."""
         units = []
         for space in sorted(state.pieces):
             for k, n in sorted(state.pieces[space].items()):
@@ -405,11 +418,12 @@ class AxisAllies(PackedData, Ruleset[AxisState]):
                 unit = state.pack.unit(power, type_)
                 units.append(
                     UnitView(
-                        id=f"{space}/{k}", name=unit.name, side=state.pack.power(power).side or "axis",
+                        id=f"{space}/{k}", name=unit.name, side=power,
                         location=space, kind=type_, steps=n, extra={"power": power, "count": n},
                     )
                 )  # fmt: skip
-        summary = f"round {state.round}, {state.pack.power(state.power).name}, {state.phase.replace('_', ' ')}"
+        acting = state.pack.power(_acting_power(state)).name
+        summary = f"round {state.round}, {acting}, {state.phase.replace('_', ' ')}"
         facts: dict[str, Any] = {
             "control": dict(state.control),
             "supply": dict(state.supply),

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Mapping
 from typing import Literal
 
 from pbem.games.axisallies import combat as lib
+from pbem.games.axisallies import combat_record as words
 from pbem.games.axisallies import phase_combat as pc
 from pbem.games.axisallies import sea_escorts
 from pbem.games.axisallies.actions import Escape, LoseCargo, NameCargo, Submerge
@@ -143,7 +144,8 @@ def fight_at_sea(state: AxisState, seat: str, zone: str) -> Step[AxisState]:
             "battle": record,
         }
     )
-    event = Event(kind="sea_combat_started", seat=seat, rule="19", data={"space": zone, "attacker": side})
+    text = f"{state.pack.power(state.power).name} attacks at sea in {words.space_name(state.pack, zone)}"
+    event = Event(kind="sea_combat_started", seat=seat, rule="19", text=text, data={"space": zone, "attacker": side})
     return _round(state, (event,))
 
 

@@ -44,6 +44,7 @@ __all__ = [
     "SeaMineRoll",
     "Sortie",
     "TurnBack",
+    "Volley",
     "added",
     "key",
     "split",
@@ -132,6 +133,14 @@ class GroupRecord(_Model):
     aims: dict[str, int] = Field(default_factory=dict)
 
 
+class Volley(_Model):
+    """A volley fired in the combat under way, kept for the ``combat_resolved`` record that reports read."""
+
+    round: int
+    surprise: bool = False
+    groups: tuple[GroupRecord, ...] = ()
+
+
 class Sortie(_Model):
     """pp.15, 24: an air unit that flew in the combat move to attack ``target`` (off the board until it lands in
     the noncombat move, p.12: attacking air units are in the air); ``flown``: the movement points it used."""
@@ -191,6 +200,10 @@ class BattleRecord(_Model):
     """Submarines (either side) that submerged: out of the combat to its end (p.34)."""
     lost: Counts = Field(default_factory=dict)
     """Hit points the attacker took in the Surprise Strikes, removed at the end of step 1 (p.34)."""
+    volleys: tuple[Volley, ...] = ()
+    """Every volley fired so far with its dice (for the report's record of the combat, not for the rules)."""
+    casualties: dict[str, Counts] = Field(default_factory=dict)
+    """Role -> the pieces it chose as casualties so far (for the report's record, not for the rules)."""
 
 
 class ChooseMain(Pending):
