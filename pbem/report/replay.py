@@ -233,8 +233,8 @@ def _board(renderer: MapRenderer | None, frames: _Frames) -> Markup | None:
         symbol.set("width", str(round(size * 1.1 + 2, 1)))
         symbol.set("height", str(round(size * 1.12 + 2, 1)))
         draw_face(symbol, face, renderer.style)
+    el(root, "g", class_="arrows", id="arrows")  # beneath the counters, as in the reports
     el(root, "g", class_="units", id="units")
     el(root, "g", class_="markers", id="markers")
-    el(root, "g", class_="arrows", id="arrows")
     renderer.legend(root, moves=True, combats=False)
     return Markup(ET.tostring(root, encoding="unicode"))

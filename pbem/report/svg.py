@@ -407,6 +407,10 @@ class MapRenderer:
         mm_per_unit = (width_mm or 0) / self.spec.width
         self._type = LEGEND_PT / PT_PER_MM / mm_per_unit if mm_per_unit else self.style.counter * 0.4
         root = self.board(highlight=highlight, title=title, css_class=css_class, view=view)
+        if moves:  # beneath the counters: an arrow shows the way a unit came and never hides a counter
+            layer = el(root, "g", class_="arrows")
+            for move in moves:
+                self.arrow(layer, move)
         if view is not None:
             units = el(root, "g", class_="units")
             for p in self.placements(view):
@@ -421,10 +425,6 @@ class MapRenderer:
                 el(g, "title", f"{p.name} ({self.name(p.location)})")
                 draw_face(g, p.face, self.style)
             self._markers(root, view)
-        if moves:
-            layer = el(root, "g", class_="arrows")
-            for move in moves:
-                self.arrow(layer, move)
         if combats:
             self._combats(el(root, "g", class_="combats"), combats)
         height = self.legend(root, moves=bool(moves), combats=bool(combats)) if legend else self.spec.height

@@ -162,3 +162,16 @@ def test_contested_locations_carry_a_marker(sample: Chronicle) -> None:
     root = ET.fromstring(MapRenderer(sample.presentation).render(sample.view(first, OMNISCIENT)))
     (layer,) = [e for e in tagged(root, "g") if e.get("class") == "markers"]
     assert [t.text for t in tagged(layer, "text")] == ["Contested"]
+
+
+def test_movement_arrows_are_drawn_beneath_the_counters(sample: Chronicle) -> None:
+    """An arrow shows the way a unit came; drawn last it would cross the blocks it passes over."""
+    assert sample.presentation is not None
+    renderer = MapRenderer(sample.presentation)
+    before, after = sample.view(sample.moments[10], OMNISCIENT), sample.view(sample.final, OMNISCIENT)
+    assert before is not None and after is not None
+    moves = renderer.moves(before, after)
+    assert moves
+    root = ET.fromstring(renderer.render(after, moves=moves))
+    layers = [g.get("class") for g in root if g.get("class") in ("arrows", "units")]
+    assert layers == ["arrows", "units"]
