@@ -125,6 +125,15 @@ class Chronicle:
         ruleset = self.ruleset
         return None if ruleset is None or self.game is None else ruleset.presentation(self.game.data)
 
+    def text_of(self, event: Event) -> str:
+        """An event's line as reports print it: its own text, except an opened hidden value, which the engine
+        can name only by its slot id and the game names in words (:meth:`Presentation.opened`)."""
+        if event.kind != "hidden_opened":
+            return event.text
+        presentation = self.presentation
+        slot, value = str(event.data.get("slot", "")), event.data.get("value")
+        return "opened " + (presentation.opened(slot, value) if presentation is not None else "a hidden value")
+
     def name_of(self, seat: str | None) -> str:
         """How reports call a seat: ``Alice (axis)``, or the seat id if the player gave no name."""
         if seat is None:
@@ -144,7 +153,7 @@ class Chronicle:
             for event in moment.events:
                 visible = event.visible_to is None or seat in event.visible_to
                 if visible and event.text and event.kind not in QUIET:
-                    told.append(Told(moment.line, moment.credit(event), event.text, event))
+                    told.append(Told(moment.line, moment.credit(event), self.text_of(event), event))
             if moment.note and moment.author != seat:
                 told.append(Told(moment.line, moment.author, moment.note))
         return told

@@ -373,11 +373,12 @@ def narrate(
             credited = moment.credit(event)
             actor = chron.name_of(credited) if credited else ""
             record = combat_record(event)
+            text = chron.text_of(event)
             if record is not None:
                 combat = _combat(moment.line, event, record, names)
-                yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=event.text, combat=combat)
+                yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=text, combat=combat)
             elif event.text:
-                yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=event.text, rule=event.rule)
+                yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=text, rule=event.rule)
         if moment.type == "action" and not told and ruleset is not None:  # logged actions are public
             for action in moment.actions:
                 yield moment, Line(line=moment.line, kind="action", who=who, text=ruleset.describe(action))
@@ -637,6 +638,7 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
     turns: list[TurnSection] = []
     losses = _losses(chron, viewer)
     series = _scores_by_group(chron, viewer, presentation, groups) if presentation is not None else {}
+    start = _scores_at_start(chron, viewer, presentation, groups)
     fights = 1
     width = renderer.print_width(PRINT_WIDTH_MM, TURN_MAP_MM) if renderer is not None else PRINT_WIDTH_MM
     for group, title, main in zip(groups, titles, (t.main for t in turns_told), strict=True):
@@ -659,7 +661,7 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
                 moves = renderer.moves(start_view, end_view) if start_view is not None else []
                 end_map = Markup(renderer.render(end_view, title=f"{title}: the end", moves=moves, combats=sites,
                                                  legend=True, width_mm=width))  # fmt: skip
-        overview = _overview(chron, presentation, group, turn_fights, losses, series, groups.index(group))
+        overview = _overview(chron, presentation, group, turn_fights, losses, series, start, groups.index(group))
         told = sum(len(p.text) + sum(len(x) for x in p.sentences) for p in paragraphs)
         turns.append(TurnSection(title=title, anchor=anchor, short=told < SHORT_STORY, overview=overview,
                                  start_map=start_map,
@@ -681,7 +683,7 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
         else None,
         loss_chart=_loss_chart(presentation, groups, titles, losses),
         losses=_loss_rows(presentation, losses),
-        turning_point=_turning_point(series, turns),
+        turning_point=_turning_point(series, start, turns),
         changed_options=[o for o in head.options if not o.standard],
     )
     casualties = [
@@ -709,6 +711,18 @@ def _scores_by_group(
     return {name: values + [values[-1]] * (len(groups) - len(values)) for name, values in series.items()}
 
 
+def _scores_at_start(
+    chron: Chronicle, viewer: str, presentation: Presentation | None, groups: list[list[str]]
+) -> dict[str, int]:
+    """Each charted number as the game began (before the first turn), which the first turn's change is
+    measured from: a score that starts at 13 has not swung by 13 in round 1."""
+    if presentation is None or not groups:
+        return {}
+    state = chron.state_before(groups[0][0])
+    view = chron.view(None, viewer, state=state) if state is not None else None
+    return presentation.scores(view) if view is not None else {}
+
+
 def _overview(
     chron: Chronicle,
     presentation: Presentation | None,
@@ -716,6 +730,7 @@ def _overview(
     fights: list[Fight],
     losses: _Losses,
     series: dict[str, list[int]],
+    start: dict[str, int],
     index: int,
 ) -> list[str]:
     """The turn in a few sentences: its combats and who won them, the losses, the scores."""
@@ -736,7 +751,7 @@ def _overview(
         parts = [f"{_side_name(presentation, side)} {_count(steps, 'step')}" for side, steps in sorted(lost.items())]
         said.append(f"Losses: {', '.join(parts)}.")
     for name, values in sorted(series.items()):
-        before = values[index - 1] if index > 0 else 0
+        before = values[index - 1] if index > 0 else start.get(name, 0)
         after = values[index]
         change = after - before
         said.append(f"{name}: {before} to {after} ({change:+d})." if change else f"{name}: {after}, unchanged.")
@@ -747,18 +762,21 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
-def _turning_point(series: dict[str, list[int]], turns: list[TurnSection]) -> TurningPoint | None:
-    """The turn with the largest swing of the first charted score (the earliest, if several tie)."""
+def _turning_point(
+    series: dict[str, list[int]], start: dict[str, int], turns: list[TurnSection]
+) -> TurningPoint | None:
+    """The turn with the largest swing of the first charted score (the earliest, if several tie), each turn
+    measured from the one before and the first from the score as the game began (``start``; 0 if unknown)."""
     if not series or not turns:
         return None
     name = sorted(series)[0]
     values = series[name]
-    swings = [values[i] - (values[i - 1] if i else 0) for i in range(len(values))]
+    swings = [values[i] - (values[i - 1] if i else start.get(name, 0)) for i in range(len(values))]
     best = max(range(len(swings)), key=lambda i: (abs(swings[i]), -i))
     if swings[best] == 0:
         return None
     turn = turns[best]
-    before = values[best - 1] if best else 0
+    before = values[best - 1] if best else start.get(name, 0)
     text = f"{name} went from {before} to {values[best]} ({swings[best]:+d}), the largest swing of the game."
     return TurningPoint(title=turn.title, anchor=turn.anchor, text=text)
 

@@ -141,7 +141,7 @@ def replay_page(chron: Chronicle, *, seat: str | None = None, progress: Progress
                 continue  # no viewer of this page may read it: it is not written into the file at all
             credited = moment.credit(event)
             who = chron.name_of(credited) if credited else ""
-            lines.append([event.kind, who, event.text, event.rule, seen_by])
+            lines.append([event.kind, who, chron.text_of(event), event.rule, seen_by])
         if moment.note:
             lines.append(["note", chron.name_of(moment.author), moment.note, None, None])
         action = _action(chron, renderer, before, moment.state, public)

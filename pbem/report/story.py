@@ -306,10 +306,18 @@ def tell(
         if now != stage:
             teller.stage(now)
             stage = now
-        combat_line = False
+        combat_line = moves_told = False
+        after = chron.view(moment, viewer)
+        opened = presentation.stage(after) if presentation is not None and after is not None else stage
         for event in moment.events:
             if not visible(event, viewer):
                 continue
+            if presentation is not None and event.kind in presentation.stage_openers and opened != stage:
+                if before is not None and after is not None and not combat_line and not moves_told:
+                    teller.moved(before, after)  # the line's own moves end the stage it was made in
+                    moves_told = True
+                teller.stage(opened)  # the next turn began in this line: its announcement heads the new stage
+                stage = opened
             record = combat_record(event)
             if record is not None:
                 teller.fight(moment, event, record)
@@ -321,9 +329,8 @@ def tell(
             else:
                 teller.close_fight()
                 if told(presentation, event, viewer):
-                    teller.say(event.text)
-        after = chron.view(moment, viewer)
-        if before is not None and after is not None and not combat_line and moment.state is not state:
+                    teller.say(chron.text_of(event))
+        if before is not None and after is not None and not (combat_line or moves_told) and moment.state is not state:
             teller.moved(before, after)  # moves made in a combat (retreats, advances) are its consequences
         elif after is not None:
             teller.know(after)
