@@ -487,8 +487,13 @@ def turn_context(chron: Chronicle, period: str, viewer: str) -> TurnContext:
     previous = dict(
         zip((m.line for m in moments), [chron.state_before(period), *(m.state for m in moments)], strict=False)
     )
+    opened_in = None  # the line in which an event opened the stage that line ends in (stage_openers)
     for moment, line in narrate(chron, moments, viewer, names, followups):
-        before = chron.view(None, viewer, state=previous[moment.line])
+        if presentation is not None and line.kind in presentation.stage_openers:
+            opened_in = moment.line
+        # a line's events belong to the stage it was made in, those from an opener on to the stage it opened
+        state = moment.state if opened_in == moment.line else previous[moment.line]
+        before = chron.view(None, viewer, state=state)
         stage = presentation.stage(before) if presentation is not None and before is not None else ""
         stage = stage or title
         if not sections or sections[-1].title != stage:

@@ -8,7 +8,7 @@ import copy
 from typing import Any
 
 from pbem.report.chronicle import Chronicle
-from pbem.report.context import aar_context
+from pbem.report.context import aar_context, turn_context
 from pbem.report.story import tell
 from pbem.report.svg import MapRenderer
 from pbem.rules.contract import OMNISCIENT, View
@@ -76,3 +76,22 @@ def test_the_first_turns_change_is_measured_from_the_score_at_the_start(sample: 
     assert "from 0 to 13" not in shifted.summary.turning_point.text
     first = [s for s in shifted.turns[0].overview if s.startswith("Allied VP")]
     assert first and "13 to 13" not in first[0] and " 0 to " not in first[0]
+
+
+def test_a_turn_report_files_an_opening_event_under_the_stage_it_opens(sample: Chronicle) -> None:
+    last = next(m for m in sample.moments if m.line == 273)
+    assert last.period is not None
+    opening = copy.copy(sample)
+    opening.__dict__["presentation"] = _Opening(sample.presentation)
+
+    def sections_of(chron: Chronicle) -> dict[str, str]:
+        found = {}
+        for section in turn_context(chron, last.period or "", OMNISCIENT).sections:
+            for line in section.lines:
+                if line.line == last.line:
+                    found[line.kind] = section.title
+        return found
+
+    assert sections_of(sample)["game_over"] == "Refit Phase"
+    filed = sections_of(opening)
+    assert filed["victory_points"] == "Refit Phase" and filed["game_over"] == "End of the game"
