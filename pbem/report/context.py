@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from pbem.report import charts
 from pbem.report.chronicle import QUIET, Chronicle, Moment
 from pbem.report.story import Fight, Paragraph, lookup_text, losses_in_words, tell, told, visible
-from pbem.report.svg import MapRenderer
+from pbem.report.svg import Box, MapRenderer
 from pbem.rules.contract import OBSERVER, OMNISCIENT, Event, OptionSpec, View
 from pbem.rules.presentation import Presentation, period_title
 from pbem.rules.records import CombatRecord, Fire, combat_record, event_locations
@@ -457,13 +457,26 @@ def _map(
     title: str,
     highlight: Iterable[str] = (),
     before: View | None = None,
+    view_box: Box | None = None,
 ) -> Markup | None:
-    """A full-width printed map with its legend; with ``before``, arrows for the units that moved since."""
+    """A full-width printed map with its legend; with ``before``, arrows for the units that moved since;
+    with ``view_box``, only that part of the board."""
     if renderer is None or view is None:
         return None
     moves = renderer.moves(before, view) if before is not None else []
     return Markup(renderer.render(view, title=title, highlight=tuple(highlight), moves=moves, legend=True,
-                                  width_mm=renderer.print_width(PRINT_WIDTH_MM, TURN_MAP_MM)))  # fmt: skip
+                                  width_mm=renderer.print_width(PRINT_WIDTH_MM, TURN_MAP_MM, view_box),
+                                  view_box=view_box))  # fmt: skip
+
+
+def _turn_box(renderer: MapRenderer | None, start: View | None, end: View | None, places: list[str]) -> Box | None:
+    """The part of the board a turn's maps show, for a game whose presentation asks for it (``crop_turn_maps``):
+    around the places its events name and where the units that moved stood and stand (every unit would span
+    the whole board); None (the whole board) otherwise, or when nothing happened."""
+    if renderer is None or not renderer.presentation.crop_turn_maps:
+        return None
+    moved = renderer.moves(start, end) if start is not None and end is not None else []
+    return renderer.view_box([*places, *(p.location for m in moved for p in (m.start, m.end))])
 
 
 def _anchor(text: str) -> str:
@@ -500,19 +513,21 @@ def turn_context(chron: Chronicle, period: str, viewer: str) -> TurnContext:
             sections.append(Section(title=stage, anchor=_anchor(f"{period}-{stage}-{len(sections)}"), lines=[]))
         sections[-1].lines.append(line)
     places = [p for m in moments for e in m.events if visible(e, viewer) for p in event_locations(e.data)]
+    box = _turn_box(renderer, start_view, end_view, places)
     status = presentation.status(end_view) if presentation is not None and end_view is not None else []
     scores = sorted(presentation.scores(end_view).items()) if presentation is not None and end_view else []
     return TurnContext(
         header=header(chron, viewer),
         title=title,
         period=period,
-        start_map=_map(renderer, start_view, f"{title}: the start"),
+        start_map=_map(renderer, start_view, f"{title}: the start", view_box=box),
         end_map=_map(
             renderer,
             end_view,
             f"{title}: the end",
             highlight=_regions(places, renderer),
             before=start_view,
+            view_box=box,
         ),
         sections=sections,
         status=status,
@@ -659,13 +674,16 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
         paragraphs, turn_fights = story.paragraphs, story.fights
         fights += len(turn_fights)
         if renderer is not None:
+            places = [p for m in moments for e in m.events if visible(e, viewer) for p in event_locations(e.data)]
+            box = _turn_box(renderer, start_view, end_view, places)
+            wide = width if box is None else renderer.print_width(PRINT_WIDTH_MM, TURN_MAP_MM, box)
             if start_view is not None:
                 start_map = Markup(renderer.render(start_view, title=f"{title}: the start", legend=True,
-                                                   width_mm=width))  # fmt: skip
+                                                   width_mm=wide, view_box=box))  # fmt: skip
             if end_view is not None:
                 moves = renderer.moves(start_view, end_view) if start_view is not None else []
                 end_map = Markup(renderer.render(end_view, title=f"{title}: the end", moves=moves, combats=sites,
-                                                 legend=True, width_mm=width))  # fmt: skip
+                                                 legend=True, width_mm=wide, view_box=box))  # fmt: skip
         overview = _overview(chron, presentation, group, turn_fights, losses, series, start, groups.index(group))
         told = sum(len(p.text) + sum(len(x) for x in p.sentences) for p in paragraphs)
         turns.append(TurnSection(title=title, anchor=anchor, short=told < SHORT_STORY, overview=overview,

@@ -171,6 +171,9 @@ class Presentation(ABC):
         }
     )
     """Event kinds worth a line in an after-action report's timeline."""
+    crop_turn_maps: ClassVar[bool] = False
+    """Draw a turn's maps around its units and events only (a large board whose counters would print too
+    small whole); the summary's final map always shows the whole board."""
     stage_openers: ClassVar[frozenset[str]] = frozenset({"turn_started", "turn_began", "month_began"})
     """Event kinds that open the stage the line ends in: the rules start the next turn inside the previous
     turn's last action, so the story tells such an event, and what follows it, under the new stage."""
