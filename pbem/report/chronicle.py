@@ -132,7 +132,8 @@ class Chronicle:
             return event.text
         presentation = self.presentation
         slot, value = str(event.data.get("slot", "")), event.data.get("value")
-        return "opened " + (presentation.opened(slot, value) if presentation is not None else "a hidden value")
+        words = presentation.opened(slot, value) if presentation is not None else "a hidden value"
+        return f"{self.name_of(event.seat) if event.seat else 'a player'} opened {words}"
 
     def name_of(self, seat: str | None) -> str:
         """How reports call a seat: ``Alice (axis)``, or the seat id if the player gave no name."""
@@ -167,6 +168,11 @@ class Chronicle:
             if moment.period is not None and moment.period not in seen:
                 seen.append(moment.period)
         return seen
+
+    def period_after(self, moment: Moment) -> str | None:
+        """The period the game is in after ``moment``: the next line's (its own for the last line)."""
+        later = self.moments[self.moments.index(moment) + 1 :]
+        return next((m.period for m in later if m.period is not None), moment.period)
 
     def moments_of(self, period: str) -> list[Moment]:
         return [m for m in self.moments if m.period == period]

@@ -503,7 +503,8 @@ def turn_context(chron: Chronicle, period: str, viewer: str) -> TurnContext:
     opened_in = None  # the line in which an event opened the stage that line ends in (stage_openers)
     for moment, line in narrate(chron, moments, viewer, names, followups):
         if presentation is not None and line.kind in presentation.stage_openers:
-            opened_in = moment.line
+            # within its period only: a stage of the next period (a new turn that is a new period) is its own
+            opened_in = moment.line if chron.period_after(moment) == period else opened_in
         # a line's events belong to the stage it was made in, those from an opener on to the stage it opened
         state = moment.state if opened_in == moment.line else previous[moment.line]
         before = chron.view(None, viewer, state=state)

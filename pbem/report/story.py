@@ -286,6 +286,15 @@ class _Teller:
         return [CombatSite(f.region, f.number, f.winner) for f in self.fights]
 
 
+def _opens(chron: Chronicle, moment: Moment, event: Event) -> bool:
+    """``event`` opens the stage ``moment`` ends in (:attr:`Presentation.stage_openers`) within its own period:
+    a stage of the next period (a new turn that is a new period) is that period's to tell."""
+    presentation = chron.presentation
+    if presentation is None or event.kind not in presentation.stage_openers:
+        return False
+    return chron.period_after(moment) == moment.period
+
+
 def tell(
     chron: Chronicle,
     periods: Sequence[str],
@@ -312,7 +321,7 @@ def tell(
         for event in moment.events:
             if not visible(event, viewer):
                 continue
-            if presentation is not None and event.kind in presentation.stage_openers and opened != stage:
+            if _opens(chron, moment, event) and opened != stage:
                 if before is not None and after is not None and not combat_line and not moves_told:
                     teller.moved(before, after)  # the line's own moves end the stage it was made in
                     moves_told = True

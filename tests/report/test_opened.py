@@ -21,7 +21,8 @@ def test_reports_say_what_was_opened_without_slot_ids(skirmish: Chronicle) -> No
     assert opened
     slots = {str(e.data["slot"]) for _, e in opened}
     for _, event in opened:
-        assert skirmish.text_of(event) == f"opened a hidden value, {event.data['value']}"
+        who = skirmish.name_of(event.seat)
+        assert skirmish.text_of(event) == f"{who} opened a hidden value, {event.data['value']}"
     period = next(m.period for m in skirmish.moments if m.line == opened[0][0])
     assert period is not None
     documents = [turn_report(skirmish, period, None, "html").decode(), replay_page(skirmish).decode()]
@@ -50,9 +51,9 @@ def test_a_game_names_what_was_opened(skirmish: Chronicle) -> None:
     named.__dict__["presentation"] = _Named(skirmish.presentation)  # the cached property, replaced
     line, event = _opened(named)[0]
     slot = str(event.data["slot"])
-    assert (
-        named.text_of(event) == f"opened the strength of block {slot.rpartition('/')[2].upper()}, {event.data['value']}"
-    )
+    block = slot.rpartition("/")[2].upper()
+    expected = f"{named.name_of(event.seat)} opened the strength of block {block}, {event.data['value']}"
+    assert named.text_of(event) == expected
     period = next(m.period for m in named.moments if m.line == line)
     assert period is not None
     assert "opened the strength of block" in turn_report(named, period, None, "html").decode()

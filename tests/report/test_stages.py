@@ -15,9 +15,9 @@ from pbem.rules.contract import OMNISCIENT, View
 
 
 class _Opening:
-    """Battleaxe's presentation, for which the end of the game opens a stage (as a turn's start does in A&A)."""
+    """Battleaxe's presentation, for which a change of control opens a stage (as a power's turn does in A&A)."""
 
-    stage_openers = frozenset({"game_over"})
+    stage_openers = frozenset({"control_changed"})
 
     def __init__(self, inner: Any) -> None:
         self._inner = inner
@@ -26,31 +26,56 @@ class _Opening:
         return getattr(self._inner, name)
 
 
-def test_an_event_that_opens_a_stage_heads_it_and_what_came_before_stays(sample: Chronicle) -> None:
-    """Line 273 is the Axis player's last Refit Phase action: it scores the Allies' VP (still the Refit Phase)
-    and ends the game, the stage the line ends in."""
-    assert sample.presentation is not None
-    renderer = MapRenderer(sample.presentation)
-    last = next(m for m in sample.moments if m.line == 273)
-    ended = next(e for e in last.events if e.kind == "game_over")
-    scored = next(e for e in last.events if e.kind == "victory_points")
-    assert last.period is not None
-
-    def lead_of(story: Any, text: str) -> str:
-        lead = ""
-        for paragraph in story.paragraphs:
-            lead = paragraph.lead or lead
-            if any(text in s for s in paragraph.sentences):
-                return str(lead)
-        raise AssertionError(f"{text!r} is not told")
-
-    plain, _ = tell(sample, [last.period], OMNISCIENT, renderer)
-    assert lead_of(plain, ended.text) == "Refit Phase"  # game_over opens no stage by default
+def _opening(sample: Chronicle) -> Chronicle:
     opening = copy.copy(sample)
     opening.__dict__["presentation"] = _Opening(sample.presentation)  # the cached property, replaced
-    story, _ = tell(opening, [last.period], OMNISCIENT, renderer)
-    assert lead_of(story, scored.text) == "Refit Phase"
-    assert lead_of(story, ended.text) == "End of the game"
+    return opening
+
+
+def _lead_of(story: Any, text: str) -> str:
+    lead = ""
+    for paragraph in story.paragraphs:
+        lead = paragraph.lead or lead
+        if any(text in s for s in paragraph.sentences):
+            return str(lead)
+    raise AssertionError(f"{text!r} is not told")
+
+
+def test_an_event_that_opens_a_stage_heads_it(sample: Chronicle) -> None:
+    """Line 186 ends Impulse 5 (night falls) and, in the same line, a change of control opens the Refit Phase."""
+    assert sample.presentation is not None
+    renderer = MapRenderer(sample.presentation)
+    line = next(m for m in sample.moments if m.line == 186)
+    changed = next(e for e in line.events if e.kind == "control_changed")
+    assert line.period == sample.period_after(line) == "turn-2"
+    plain, _ = tell(sample, ["turn-2"], OMNISCIENT, renderer)
+    assert _lead_of(plain, changed.text) == "Impulse 5"  # control_changed opens no stage by default
+    story, _ = tell(_opening(sample), ["turn-2"], OMNISCIENT, renderer)
+    assert _lead_of(story, changed.text) == "Refit Phase"
+
+
+def test_a_stage_of_the_next_period_is_left_to_it(sample: Chronicle) -> None:
+    """Line 121, the last of turn 1, begins turn 2 (turn_began, an opener): turn 2's Impulse 1 is not told in
+    turn 1, which ends on its Refit Phase."""
+    line = next(m for m in sample.moments if m.line == 121)
+    began = next(e for e in line.events if e.kind == "turn_began")
+    assert sample.presentation is not None and began.kind in sample.presentation.stage_openers
+    assert (line.period, sample.period_after(line)) == ("turn-1", "turn-2")
+    sections = turn_context(sample, "turn-1", OMNISCIENT).sections
+    assert sections[-1].title == "Refit Phase" and [s.title for s in sections].count("Impulse 1") == 1
+
+
+def test_a_turn_report_files_an_opening_event_under_the_stage_it_opens(sample: Chronicle) -> None:
+    def sections_of(chron: Chronicle) -> dict[str, str]:
+        return {
+            line.kind: section.title
+            for section in turn_context(chron, "turn-2", OMNISCIENT).sections
+            for line in section.lines
+            if line.line == 186
+        }
+
+    assert sections_of(sample) == {"maneuvers_ended": "Impulse 5", "control_changed": "Impulse 5"}
+    assert sections_of(_opening(sample)) == {"maneuvers_ended": "Impulse 5", "control_changed": "Refit Phase"}
 
 
 class _Offset:
@@ -76,22 +101,3 @@ def test_the_first_turns_change_is_measured_from_the_score_at_the_start(sample: 
     assert "from 0 to 13" not in shifted.summary.turning_point.text
     first = [s for s in shifted.turns[0].overview if s.startswith("Allied VP")]
     assert first and "13 to 13" not in first[0] and " 0 to " not in first[0]
-
-
-def test_a_turn_report_files_an_opening_event_under_the_stage_it_opens(sample: Chronicle) -> None:
-    last = next(m for m in sample.moments if m.line == 273)
-    assert last.period is not None
-    opening = copy.copy(sample)
-    opening.__dict__["presentation"] = _Opening(sample.presentation)
-
-    def sections_of(chron: Chronicle) -> dict[str, str]:
-        found = {}
-        for section in turn_context(chron, last.period or "", OMNISCIENT).sections:
-            for line in section.lines:
-                if line.line == last.line:
-                    found[line.kind] = section.title
-        return found
-
-    assert sections_of(sample)["game_over"] == "Refit Phase"
-    filed = sections_of(opening)
-    assert filed["victory_points"] == "Refit Phase" and filed["game_over"] == "End of the game"
