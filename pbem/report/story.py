@@ -286,13 +286,24 @@ class _Teller:
         return [CombatSite(f.region, f.number, f.winner) for f in self.fights]
 
 
-def _opens(chron: Chronicle, moment: Moment, event: Event) -> bool:
-    """``event`` opens the stage ``moment`` ends in (:attr:`Presentation.stage_openers`) within its own period:
-    a stage of the next period (a new turn that is a new period) is that period's to tell."""
+def _opener(chron: Chronicle, moment: Moment) -> int | None:
+    """Where in ``moment``'s events the first that opens a stage is (:attr:`Presentation.stage_openers`)."""
     presentation = chron.presentation
-    if presentation is None or event.kind not in presentation.stage_openers:
-        return False
-    return chron.period_after(moment) == moment.period
+    if presentation is None:
+        return None
+    return next((i for i, e in enumerate(moment.events) if e.kind in presentation.stage_openers), None)
+
+
+def _carried(chron: Chronicle, periods: Sequence[str], moments: list[Moment]) -> Moment | None:
+    """The line before ``periods`` if it opened their first stage (the rules start a new turn, which is a new
+    period, inside the last action of the one before): the events from its opener on are these periods' story."""
+    if not moments:
+        return None
+    index = chron.moments.index(moments[0])
+    line = chron.moments[index - 1] if index else None
+    if line is None or line.period in periods or chron.period_after(line) not in periods:
+        return None
+    return line if _opener(chron, line) is not None else None
 
 
 def tell(
@@ -307,21 +318,33 @@ def tell(
     presentation = chron.presentation
     teller = _Teller(chron, viewer, renderer, presentation, first_fight)
     moments = [m for m in chron.moments if m.period in periods]
+    carried = _carried(chron, periods, moments)
     state = chron.state_before(periods[0]) if periods else None
     stage = None
-    for moment in moments:
+    for moment in [carried, *moments] if carried is not None else moments:
+        after = chron.view(moment, viewer)
+        opened = presentation.stage(after) if presentation is not None and after is not None else stage or ""
+        opener = _opener(chron, moment)
+        events = list(moment.events)
+        if moment is carried and opener is not None:  # the previous period's last line opened this one
+            teller.stage(opened)
+            stage = opened
+            for event in events[opener:]:
+                if visible(event, viewer) and event.kind != "dice_rolled" and told(presentation, event, viewer):
+                    teller.say(chron.text_of(event))
+            continue
+        if opener is not None and chron.period_after(moment) not in periods:
+            events = events[:opener]  # the rest opens the next period, whose story tells it
         before = chron.view(None, viewer, state=state) if state is not None else None
         now = presentation.stage(before) if presentation is not None and before is not None else ""
         if now != stage:
             teller.stage(now)
             stage = now
         combat_line = moves_told = False
-        after = chron.view(moment, viewer)
-        opened = presentation.stage(after) if presentation is not None and after is not None else stage
-        for event in moment.events:
+        for index, event in enumerate(events):
             if not visible(event, viewer):
                 continue
-            if _opens(chron, moment, event) and opened != stage:
+            if index == opener and opened != stage:
                 if before is not None and after is not None and not combat_line and not moves_told:
                     teller.moved(before, after)  # the line's own moves end the stage it was made in
                     moves_told = True

@@ -101,3 +101,27 @@ def test_the_first_turns_change_is_measured_from_the_score_at_the_start(sample: 
     assert "from 0 to 13" not in shifted.summary.turning_point.text
     first = [s for s in shifted.turns[0].overview if s.startswith("Allied VP")]
     assert first and "13 to 13" not in first[0] and " 0 to " not in first[0]
+
+
+class _Scoring(_Opening):
+    """Battleaxe's presentation, for which scoring opens a stage (line 121 scores as it begins turn 2)."""
+
+    stage_openers = frozenset({"victory_points"})
+
+
+def test_a_stage_the_last_line_of_a_period_opens_is_told_in_the_next_period(sample: Chronicle) -> None:
+    """The rules start a new turn, a new period, inside the last action of the one before (A&A's next round):
+    from the opener on, that line's events are the new period's story, under its first stage."""
+    assert sample.presentation is not None
+    renderer = MapRenderer(sample.presentation)
+    line = next(m for m in sample.moments if m.line == 121)
+    scored = next(e for e in line.events if e.kind == "victory_points")
+    assert (line.period, sample.period_after(line)) == ("turn-1", "turn-2")
+    plain = [tell(sample, [p], OMNISCIENT, renderer)[0] for p in ("turn-1", "turn-2")]
+    assert _lead_of(plain[0], scored.text) == "Refit Phase"
+    scoring = copy.copy(sample)
+    scoring.__dict__["presentation"] = _Scoring(sample.presentation)
+    first, second = (tell(scoring, [p], OMNISCIENT, renderer)[0] for p in ("turn-1", "turn-2"))
+    assert not any(scored.text in s for p in first.paragraphs for s in p.sentences)
+    assert _lead_of(second, scored.text) == "Impulse 1"
+    assert second.paragraphs[0].sentences[0].startswith(scored.text)
