@@ -171,7 +171,8 @@ class Chronicle:
 
     def period_after(self, moment: Moment) -> str | None:
         """The period the game is in after ``moment``: the next line's (its own for the last line)."""
-        later = self.moments[self.moments.index(moment) + 1 :]
+        index = next(i for i, m in enumerate(self.moments) if m is moment)
+        later = self.moments[index + 1 :]
         return next((m.period for m in later if m.period is not None), moment.period)
 
     def moments_of(self, period: str) -> list[Moment]:

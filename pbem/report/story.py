@@ -299,7 +299,7 @@ def _carried(chron: Chronicle, periods: Sequence[str], moments: list[Moment]) ->
     period, inside the last action of the one before): the events from its opener on are these periods' story."""
     if not moments:
         return None
-    index = chron.moments.index(moments[0])
+    index = next(i for i, m in enumerate(chron.moments) if m is moments[0])
     line = chron.moments[index - 1] if index else None
     if line is None or line.period in periods or chron.period_after(line) not in periods:
         return None
