@@ -139,7 +139,7 @@ def summarize(
         seat = f"; your seat: {recipient}" if recipient is not None else ""
         invitation.append(f"{sender} started a game of {name} (scenario {genesis.scenario}){seat}")
     happened = tuple(invitation) + tuple(
-        f"{chron.name_of(m.credit(e))}: {e.text}" if m.credit(e) else e.text
+        f"{chron.name_of(m.credit(e))}: {chron.text_of(e)}" if m.credit(e) else chron.text_of(e)
         for m in chron.moments
         if m.entry in ids
         for e in m.events

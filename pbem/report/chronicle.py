@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.log.entry import ActionEntry, GenesisBody, JoinEntry, ResignEntry, envelope, validate
+from pbem.log.entry import ActionEntry, GenesisBody, JoinEntry, ResignEntry, RevealEntry, envelope, validate
 from pbem.log.sign import PublicKey
 from pbem.replay.books import Epoch
 from pbem.replay.game import DataProvider, Game, Knowledge, builtin_data, no_knowledge
@@ -52,6 +52,8 @@ class Moment:
         period: the checkpoint period (``turn-2``) the entry was made in.
         state: the game after the line (None before every seat has joined).
         findings: what verification found wrong with this line.
+        answers: for a reveal, the id of the entry whose roll request it answers (its ``for``).
+        asked_by: for a reveal, the seat that signed that request (None where the log does not hold it).
     """
 
     line: int
@@ -65,11 +67,17 @@ class Moment:
     state: GameState | None = None
     period: str | None = None
     findings: tuple[Finding, ...] = ()
+    answers: str | None = None
+    asked_by: str | None = None
 
     def credit(self, event: Event) -> str | None:
-        """The seat a line of this moment's story is credited to: always the seat that signed the entry, not
-        the seat whose request it answers (a reveal of dice another seat asked for) nor the seat an event
-        is about. An action's events that name no seat are the rules' narration and are credited to nobody."""
+        """The seat a line of this moment's story is credited to. A reveal only adds a die to a roll another
+        entry asked for, so its lines are the roll's: they belong to the seat that signed the roll request
+        (the action the reveal's ``for`` names), or to nobody if the log does not hold it; never to the seat
+        that happened to reveal the last die. Other lines belong to the seat that signed the entry, not the
+        seat an event is about; an action's events that name no seat are the rules' narration (nobody's)."""
+        if self.type == "reveal":
+            return self.asked_by
         if self.type == "action" and event.seat is None:
             return None
         return self.author
@@ -117,6 +125,16 @@ class Chronicle:
         ruleset = self.ruleset
         return None if ruleset is None or self.game is None else ruleset.presentation(self.game.data)
 
+    def text_of(self, event: Event) -> str:
+        """An event's line as reports print it: its own text, except an opened hidden value, which the engine
+        can name only by its slot id and the game names in words (:meth:`Presentation.opened`)."""
+        if event.kind != "hidden_opened":
+            return event.text
+        presentation = self.presentation
+        slot, value = str(event.data.get("slot", "")), event.data.get("value")
+        words = presentation.opened(slot, value) if presentation is not None else "a hidden value"
+        return f"{self.name_of(event.seat) if event.seat else 'a player'} opened {words}"
+
     def name_of(self, seat: str | None) -> str:
         """How reports call a seat: ``Alice (axis)``, or the seat id if the player gave no name."""
         if seat is None:
@@ -136,7 +154,7 @@ class Chronicle:
             for event in moment.events:
                 visible = event.visible_to is None or seat in event.visible_to
                 if visible and event.text and event.kind not in QUIET:
-                    told.append(Told(moment.line, moment.credit(event), event.text, event))
+                    told.append(Told(moment.line, moment.credit(event), self.text_of(event), event))
             if moment.note and moment.author != seat:
                 told.append(Told(moment.line, moment.author, moment.note))
         return told
@@ -150,6 +168,12 @@ class Chronicle:
             if moment.period is not None and moment.period not in seen:
                 seen.append(moment.period)
         return seen
+
+    def period_after(self, moment: Moment) -> str | None:
+        """The period the game is in after ``moment``: the next line's (its own for the last line)."""
+        index = next(i for i, m in enumerate(self.moments) if m is moment)
+        later = self.moments[index + 1 :]
+        return next((m.period for m in later if m.period is not None), moment.period)
 
     def moments_of(self, period: str) -> list[Moment]:
         return [m for m in self.moments if m.period == period]
@@ -199,6 +223,7 @@ def chronicle(
     verifier = Verifier(knowledge=with_disclosed(local, lines), data_provider=data_provider)
     moments: list[Moment] = []
     names: dict[str, str] = {}
+    signers: dict[str, str] = {}  # entry id -> the seat that signed it, to credit a roll to its requester
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -214,7 +239,10 @@ def chronicle(
             state = game.state
         else:
             events, state = (), (moments[-1].state if moments else None)
-        moments.append(replace(moment, events=events, state=state))
+        if moment.entry is not None and moment.author is not None:
+            signers.setdefault(moment.entry, moment.author)
+        asked_by = signers.get(moment.answers) if moment.answers is not None else None
+        moments.append(replace(moment, events=events, state=state, asked_by=asked_by))
         if moment.type == "join" and moment.author is not None and not found:
             entry = validate(envelope(line).raw)
             if isinstance(entry, JoinEntry) and entry.body.name is not None:
@@ -245,8 +273,10 @@ def _moment(number: int, line: bytes, found: tuple[Finding, ...], period: str | 
     except PbemError:
         return Moment(line=number, type="unreadable", findings=found, period=period)
     actions: tuple[Action, ...] = ()
-    note = None
-    if isinstance(entry, ActionEntry):
+    note = answers = None
+    if isinstance(entry, RevealEntry):
+        answers = entry.body.for_
+    elif isinstance(entry, ActionEntry):
         actions, note = tuple(entry.body.actions), entry.body.note
     elif isinstance(entry, ResignEntry):
         note = entry.body.note
@@ -260,4 +290,5 @@ def _moment(number: int, line: bytes, found: tuple[Finding, ...], period: str | 
         note=note,
         findings=found,
         period=period,
+        answers=answers,
     )

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from pbem.report import charts
 from pbem.report.chronicle import QUIET, Chronicle, Moment
 from pbem.report.story import Fight, Paragraph, lookup_text, losses_in_words, tell, told, visible
-from pbem.report.svg import MapRenderer
+from pbem.report.svg import Box, MapRenderer
 from pbem.rules.contract import OBSERVER, OMNISCIENT, Event, OptionSpec, View
 from pbem.rules.presentation import Presentation, period_title
 from pbem.rules.records import CombatRecord, Fire, combat_record, event_locations
@@ -373,11 +373,12 @@ def narrate(
             credited = moment.credit(event)
             actor = chron.name_of(credited) if credited else ""
             record = combat_record(event)
+            text = chron.text_of(event)
             if record is not None:
                 combat = _combat(moment.line, event, record, names)
-                yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=event.text, combat=combat)
+                yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=text, combat=combat)
             elif event.text:
-                yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=event.text, rule=event.rule)
+                yield moment, Line(line=moment.line, kind=event.kind, who=actor, text=text, rule=event.rule)
         if moment.type == "action" and not told and ruleset is not None:  # logged actions are public
             for action in moment.actions:
                 yield moment, Line(line=moment.line, kind="action", who=who, text=ruleset.describe(action))
@@ -456,13 +457,26 @@ def _map(
     title: str,
     highlight: Iterable[str] = (),
     before: View | None = None,
+    view_box: Box | None = None,
 ) -> Markup | None:
-    """A full-width printed map with its legend; with ``before``, arrows for the units that moved since."""
+    """A full-width printed map with its legend; with ``before``, arrows for the units that moved since;
+    with ``view_box``, only that part of the board."""
     if renderer is None or view is None:
         return None
     moves = renderer.moves(before, view) if before is not None else []
     return Markup(renderer.render(view, title=title, highlight=tuple(highlight), moves=moves, legend=True,
-                                  width_mm=renderer.print_width(PRINT_WIDTH_MM, TURN_MAP_MM)))  # fmt: skip
+                                  width_mm=renderer.print_width(PRINT_WIDTH_MM, TURN_MAP_MM, view_box),
+                                  view_box=view_box))  # fmt: skip
+
+
+def _turn_box(renderer: MapRenderer | None, start: View | None, end: View | None, places: list[str]) -> Box | None:
+    """The part of the board a turn's maps show, for a game whose presentation asks for it (``crop_turn_maps``):
+    around the places its events name and where the units that moved stood and stand (every unit would span
+    the whole board); None (the whole board) otherwise, or when nothing happened."""
+    if renderer is None or not renderer.presentation.crop_turn_maps:
+        return None
+    moved = renderer.moves(start, end) if start is not None and end is not None else []
+    return renderer.view_box([*places, *(p.location for m in moved for p in (m.start, m.end))])
 
 
 def _anchor(text: str) -> str:
@@ -486,27 +500,35 @@ def turn_context(chron: Chronicle, period: str, viewer: str) -> TurnContext:
     previous = dict(
         zip((m.line for m in moments), [chron.state_before(period), *(m.state for m in moments)], strict=False)
     )
+    opened_in = None  # the line in which an event opened the stage that line ends in (stage_openers)
     for moment, line in narrate(chron, moments, viewer, names, followups):
-        before = chron.view(None, viewer, state=previous[moment.line])
+        if presentation is not None and line.kind in presentation.stage_openers:
+            # within its period only: a stage of the next period (a new turn that is a new period) is its own
+            opened_in = moment.line if chron.period_after(moment) == period else opened_in
+        # a line's events belong to the stage it was made in, those from an opener on to the stage it opened
+        state = moment.state if opened_in == moment.line else previous[moment.line]
+        before = chron.view(None, viewer, state=state)
         stage = presentation.stage(before) if presentation is not None and before is not None else ""
         stage = stage or title
         if not sections or sections[-1].title != stage:
             sections.append(Section(title=stage, anchor=_anchor(f"{period}-{stage}-{len(sections)}"), lines=[]))
         sections[-1].lines.append(line)
     places = [p for m in moments for e in m.events if visible(e, viewer) for p in event_locations(e.data)]
+    box = _turn_box(renderer, start_view, end_view, places)
     status = presentation.status(end_view) if presentation is not None and end_view is not None else []
     scores = sorted(presentation.scores(end_view).items()) if presentation is not None and end_view else []
     return TurnContext(
         header=header(chron, viewer),
         title=title,
         period=period,
-        start_map=_map(renderer, start_view, f"{title}: the start"),
+        start_map=_map(renderer, start_view, f"{title}: the start", view_box=box),
         end_map=_map(
             renderer,
             end_view,
             f"{title}: the end",
             highlight=_regions(places, renderer),
             before=start_view,
+            view_box=box,
         ),
         sections=sections,
         status=status,
@@ -637,6 +659,7 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
     turns: list[TurnSection] = []
     losses = _losses(chron, viewer)
     series = _scores_by_group(chron, viewer, presentation, groups) if presentation is not None else {}
+    start = _scores_at_start(chron, viewer, presentation, groups)
     fights = 1
     width = renderer.print_width(PRINT_WIDTH_MM, TURN_MAP_MM) if renderer is not None else PRINT_WIDTH_MM
     for group, title, main in zip(groups, titles, (t.main for t in turns_told), strict=True):
@@ -652,14 +675,17 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
         paragraphs, turn_fights = story.paragraphs, story.fights
         fights += len(turn_fights)
         if renderer is not None:
+            places = [p for m in moments for e in m.events if visible(e, viewer) for p in event_locations(e.data)]
+            box = _turn_box(renderer, start_view, end_view, places)
+            wide = width if box is None else renderer.print_width(PRINT_WIDTH_MM, TURN_MAP_MM, box)
             if start_view is not None:
                 start_map = Markup(renderer.render(start_view, title=f"{title}: the start", legend=True,
-                                                   width_mm=width))  # fmt: skip
+                                                   width_mm=wide, view_box=box))  # fmt: skip
             if end_view is not None:
                 moves = renderer.moves(start_view, end_view) if start_view is not None else []
                 end_map = Markup(renderer.render(end_view, title=f"{title}: the end", moves=moves, combats=sites,
-                                                 legend=True, width_mm=width))  # fmt: skip
-        overview = _overview(chron, presentation, group, turn_fights, losses, series, groups.index(group))
+                                                 legend=True, width_mm=wide, view_box=box))  # fmt: skip
+        overview = _overview(chron, presentation, group, turn_fights, losses, series, start, groups.index(group))
         told = sum(len(p.text) + sum(len(x) for x in p.sentences) for p in paragraphs)
         turns.append(TurnSection(title=title, anchor=anchor, short=told < SHORT_STORY, overview=overview,
                                  start_map=start_map,
@@ -681,7 +707,7 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
         else None,
         loss_chart=_loss_chart(presentation, groups, titles, losses),
         losses=_loss_rows(presentation, losses),
-        turning_point=_turning_point(series, turns),
+        turning_point=_turning_point(series, start, turns),
         changed_options=[o for o in head.options if not o.standard],
     )
     casualties = [
@@ -709,6 +735,18 @@ def _scores_by_group(
     return {name: values + [values[-1]] * (len(groups) - len(values)) for name, values in series.items()}
 
 
+def _scores_at_start(
+    chron: Chronicle, viewer: str, presentation: Presentation | None, groups: list[list[str]]
+) -> dict[str, int]:
+    """Each charted number as the game began (before the first turn), which the first turn's change is
+    measured from: a score that starts at 13 has not swung by 13 in round 1."""
+    if presentation is None or not groups:
+        return {}
+    state = chron.state_before(groups[0][0])
+    view = chron.view(None, viewer, state=state) if state is not None else None
+    return presentation.scores(view) if view is not None else {}
+
+
 def _overview(
     chron: Chronicle,
     presentation: Presentation | None,
@@ -716,6 +754,7 @@ def _overview(
     fights: list[Fight],
     losses: _Losses,
     series: dict[str, list[int]],
+    start: dict[str, int],
     index: int,
 ) -> list[str]:
     """The turn in a few sentences: its combats and who won them, the losses, the scores."""
@@ -736,7 +775,7 @@ def _overview(
         parts = [f"{_side_name(presentation, side)} {_count(steps, 'step')}" for side, steps in sorted(lost.items())]
         said.append(f"Losses: {', '.join(parts)}.")
     for name, values in sorted(series.items()):
-        before = values[index - 1] if index > 0 else 0
+        before = values[index - 1] if index > 0 else start.get(name, 0)
         after = values[index]
         change = after - before
         said.append(f"{name}: {before} to {after} ({change:+d})." if change else f"{name}: {after}, unchanged.")
@@ -747,18 +786,21 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
-def _turning_point(series: dict[str, list[int]], turns: list[TurnSection]) -> TurningPoint | None:
-    """The turn with the largest swing of the first charted score (the earliest, if several tie)."""
+def _turning_point(
+    series: dict[str, list[int]], start: dict[str, int], turns: list[TurnSection]
+) -> TurningPoint | None:
+    """The turn with the largest swing of the first charted score (the earliest, if several tie), each turn
+    measured from the one before and the first from the score as the game began (``start``; 0 if unknown)."""
     if not series or not turns:
         return None
     name = sorted(series)[0]
     values = series[name]
-    swings = [values[i] - (values[i - 1] if i else 0) for i in range(len(values))]
+    swings = [values[i] - (values[i - 1] if i else start.get(name, 0)) for i in range(len(values))]
     best = max(range(len(swings)), key=lambda i: (abs(swings[i]), -i))
     if swings[best] == 0:
         return None
     turn = turns[best]
-    before = values[best - 1] if best else 0
+    before = values[best - 1] if best else start.get(name, 0)
     text = f"{name} went from {before} to {values[best]} ({swings[best]:+d}), the largest swing of the game."
     return TurningPoint(title=turn.title, anchor=turn.anchor, text=text)
 

@@ -141,7 +141,7 @@ def replay_page(chron: Chronicle, *, seat: str | None = None, progress: Progress
                 continue  # no viewer of this page may read it: it is not written into the file at all
             credited = moment.credit(event)
             who = chron.name_of(credited) if credited else ""
-            lines.append([event.kind, who, event.text, event.rule, seen_by])
+            lines.append([event.kind, who, chron.text_of(event), event.rule, seen_by])
         if moment.note:
             lines.append(["note", chron.name_of(moment.author), moment.note, None, None])
         action = _action(chron, renderer, before, moment.state, public)
@@ -233,8 +233,8 @@ def _board(renderer: MapRenderer | None, frames: _Frames) -> Markup | None:
         symbol.set("width", str(round(size * 1.1 + 2, 1)))
         symbol.set("height", str(round(size * 1.12 + 2, 1)))
         draw_face(symbol, face, renderer.style)
+    el(root, "g", class_="arrows", id="arrows")  # beneath the counters, as in the reports
     el(root, "g", class_="units", id="units")
     el(root, "g", class_="markers", id="markers")
-    el(root, "g", class_="arrows", id="arrows")
     renderer.legend(root, moves=True, combats=False)
     return Markup(ET.tostring(root, encoding="unicode"))

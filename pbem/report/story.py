@@ -286,6 +286,26 @@ class _Teller:
         return [CombatSite(f.region, f.number, f.winner) for f in self.fights]
 
 
+def _opener(chron: Chronicle, moment: Moment) -> int | None:
+    """Where in ``moment``'s events the first that opens a stage is (:attr:`Presentation.stage_openers`)."""
+    presentation = chron.presentation
+    if presentation is None:
+        return None
+    return next((i for i, e in enumerate(moment.events) if e.kind in presentation.stage_openers), None)
+
+
+def _carried(chron: Chronicle, periods: Sequence[str], moments: list[Moment]) -> Moment | None:
+    """The line before ``periods`` if it opened their first stage (the rules start a new turn, which is a new
+    period, inside the last action of the one before): the events from its opener on are these periods' story."""
+    if not moments:
+        return None
+    index = next(i for i, m in enumerate(chron.moments) if m is moments[0])
+    line = chron.moments[index - 1] if index else None
+    if line is None or line.period in periods or chron.period_after(line) not in periods:
+        return None
+    return line if _opener(chron, line) is not None else None
+
+
 def tell(
     chron: Chronicle,
     periods: Sequence[str],
@@ -298,18 +318,38 @@ def tell(
     presentation = chron.presentation
     teller = _Teller(chron, viewer, renderer, presentation, first_fight)
     moments = [m for m in chron.moments if m.period in periods]
+    carried = _carried(chron, periods, moments)
     state = chron.state_before(periods[0]) if periods else None
     stage = None
-    for moment in moments:
+    for moment in [carried, *moments] if carried is not None else moments:
+        after = chron.view(moment, viewer)
+        opened = presentation.stage(after) if presentation is not None and after is not None else stage or ""
+        opener = _opener(chron, moment)
+        events = list(moment.events)
+        if moment is carried and opener is not None:  # the previous period's last line opened this one
+            teller.stage(opened)
+            stage = opened
+            for event in events[opener:]:
+                if visible(event, viewer) and event.kind != "dice_rolled" and told(presentation, event, viewer):
+                    teller.say(chron.text_of(event))
+            continue
+        if opener is not None and chron.period_after(moment) not in periods:
+            events = events[:opener]  # the rest opens the next period, whose story tells it
         before = chron.view(None, viewer, state=state) if state is not None else None
         now = presentation.stage(before) if presentation is not None and before is not None else ""
         if now != stage:
             teller.stage(now)
             stage = now
-        combat_line = False
-        for event in moment.events:
+        combat_line = moves_told = False
+        for index, event in enumerate(events):
             if not visible(event, viewer):
                 continue
+            if index == opener and opened != stage:
+                if before is not None and after is not None and not combat_line and not moves_told:
+                    teller.moved(before, after)  # the line's own moves end the stage it was made in
+                    moves_told = True
+                teller.stage(opened)  # the next turn began in this line: its announcement heads the new stage
+                stage = opened
             record = combat_record(event)
             if record is not None:
                 teller.fight(moment, event, record)
@@ -321,9 +361,8 @@ def tell(
             else:
                 teller.close_fight()
                 if told(presentation, event, viewer):
-                    teller.say(event.text)
-        after = chron.view(moment, viewer)
-        if before is not None and after is not None and not combat_line and moment.state is not state:
+                    teller.say(chron.text_of(event))
+        if before is not None and after is not None and not (combat_line or moves_told) and moment.state is not state:
             teller.moved(before, after)  # moves made in a combat (retreats, advances) are its consequences
         elif after is not None:
             teller.know(after)

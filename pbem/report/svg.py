@@ -18,7 +18,10 @@ from pbem.rules.contract import View
 from pbem.rules.maps import MapSpec, Point, Region
 from pbem.rules.presentation import CounterFace, MapStyle, Presentation
 
-__all__ = ["CombatSite", "MapRenderer", "MarkerBox", "Move", "Placement", "draw_face"]
+__all__ = ["Box", "CombatSite", "MapRenderer", "MarkerBox", "Move", "Placement", "draw_face"]
+
+Box = tuple[float, float, float, float]
+"""A part of the board as an SVG viewBox: left, top, width, height in map units."""
 
 VALUE = 0.4
 """A counter's values, as a share of its edge: a 36-unit counter on a 1,000-unit map printed 176 mm wide
@@ -395,18 +398,27 @@ class MapRenderer:
         combats: Iterable[CombatSite] = (),
         legend: bool = False,
         width_mm: float | None = None,
+        view_box: Box | None = None,
     ) -> str:
         """The map with ``view``'s units, control and markers (None: the empty board).
 
         ``moves`` are drawn as arrows from where each unit stood to where it stands, ``combats`` as numbered
         markers in the winner's colour; ``legend`` adds a key under the map; ``width_mm`` gives the printed
-        width (the screen scales the drawing to its column either way).
+        width (the screen scales the drawing to its column either way); ``view_box`` shows only that part of
+        the board (:meth:`view_box`), the legend under it.
         """
         moves, combats = list(moves), list(combats)
+        box = view_box or (0.0, 0.0, self.spec.width, self.spec.height)
         # the legend's and markers' type: LEGEND_PT on paper, or a little over a third of a counter on screen
-        mm_per_unit = (width_mm or 0) / self.spec.width
+        mm_per_unit = (width_mm or 0) / box[2]
         self._type = LEGEND_PT / PT_PER_MM / mm_per_unit if mm_per_unit else self.style.counter * 0.4
         root = self.board(highlight=highlight, title=title, css_class=css_class, view=view)
+        if view_box is not None:
+            root.set("viewBox", " ".join(num(v) for v in box))
+        if moves:  # beneath the counters: an arrow shows the way a unit came and never hides a counter
+            layer = el(root, "g", class_="arrows")
+            for move in moves:
+                self.arrow(layer, move)
         if view is not None:
             units = el(root, "g", class_="units")
             for p in self.placements(view):
@@ -421,25 +433,41 @@ class MapRenderer:
                 el(g, "title", f"{p.name} ({self.name(p.location)})")
                 draw_face(g, p.face, self.style)
             self._markers(root, view)
-        if moves:
-            layer = el(root, "g", class_="arrows")
-            for move in moves:
-                self.arrow(layer, move)
         if combats:
             self._combats(el(root, "g", class_="combats"), combats)
-        height = self.legend(root, moves=bool(moves), combats=bool(combats)) if legend else self.spec.height
+        height = self.legend(root, moves=bool(moves), combats=bool(combats), box=box) if legend else box[3]
         if width_mm is not None:
             root.set("width", f"{num(width_mm)}mm")
-            root.set("height", f"{num(width_mm * height / self.spec.width)}mm")
+            root.set("height", f"{num(width_mm * height / box[2])}mm")
         return ET.tostring(root, encoding="unicode")
 
-    def print_width(self, column_mm: float, tallest_mm: float) -> float:
-        """How wide to print the map: as large as fits a ``column_mm`` by ``tallest_mm`` box, but never so
-        small that a counter's values print under VALUE_PT, nor wider than the column."""
-        spec = self.spec
-        fits = min(column_mm / spec.width, tallest_mm / spec.height)
+    def print_width(self, column_mm: float, tallest_mm: float, view_box: Box | None = None) -> float:
+        """How wide to print the map (or its ``view_box``): as large as fits a ``column_mm`` by ``tallest_mm``
+        box, but never so small that a counter's values print under VALUE_PT, nor wider than the column."""
+        _, _, width, height = view_box or (0.0, 0.0, self.spec.width, self.spec.height)
+        fits = min(column_mm / width, tallest_mm / height)
         legible = VALUE_PT / PT_PER_MM / (self.style.counter * VALUE * self.min_scale)
-        return min(column_mm, max(fits, legible) * spec.width)
+        return min(column_mm, max(fits, legible) * width)
+
+    def view_box(self, locations: Iterable[str], *, least: float = 0.4) -> Box | None:
+        """The part of the board around ``locations`` (a period's units and events): their regions' bounding
+        box padded by a counter and a half, at least ``least`` of the board's width and height, widened to the
+        board's proportions and kept on the board. None when no location is on the map or the box would be
+        (nearly) the whole board, which is then drawn as it is."""
+        points = [p for r in dict.fromkeys(locations) if r in self.regions for p in _outline(self.regions[r])]
+        if not points:
+            return None
+        spec, pad = self.spec, self.style.counter * 1.5
+        left, right = min(x for x, _ in points) - pad, max(x for x, _ in points) + pad
+        top, bottom = min(y for _, y in points) - pad, max(y for _, y in points) + pad
+        width = max(right - left, spec.width * least, (bottom - top) * spec.width / spec.height)
+        height = max(bottom - top, spec.height * least, width * spec.height / spec.width)
+        width = max(width, height * spec.width / spec.height)
+        if width >= spec.width * 0.9 or height >= spec.height * 0.9:
+            return None
+        x = min(max((left + right - width) / 2, 0.0), spec.width - width)
+        y = min(max((top + bottom - height) / 2, 0.0), spec.height - height)
+        return (x, y, width, height)
 
     # --- what happened: movement arrows, combat markers, the legend --------------------------------------------
     def moves(self, before: View, after: View) -> list[Move]:
@@ -536,10 +564,12 @@ class MapRenderer:
             el(g, "text", text, x=num(x + c * 0.45 + (width - c * 0.45) / 2), y=num(y + height / 2 + size * 0.36),
                text_anchor="middle", font_size=num(size), font_weight="bold", fill="#ffffff")  # fmt: skip
 
-    def legend(self, root: ET.Element, *, moves: bool, combats: bool) -> float:
-        """Add a key under the map drawn in ``root`` (arrows and combat markers listed when the map has them);
-        returns the drawing's new height, which its viewBox now has."""
+    def legend(self, root: ET.Element, *, moves: bool, combats: bool, box: Box | None = None) -> float:
+        """Add a key under the map drawn in ``root`` (arrows and combat markers listed when the map has them),
+        or under the part ``box`` of it; returns the drawing's new height, which its viewBox now has."""
         spec, style = self.spec, self.style
+        left, top, wide, tall = box or (0.0, 0.0, spec.width, spec.height)
+        bottom = top + tall
         c, size = style.counter, self._type
         items: list[tuple[str, str, str]] = []  # (kind of swatch, what it shows, words)
         for side, look in style.sides.items():
@@ -559,33 +589,33 @@ class MapRenderer:
             items.append(("stroke", kind, style.name(kind)))
         layer = el(root, "g", class_="legend")
         pad, row_height = c * 0.25, size * 1.75
-        x, y = pad, spec.height + pad
+        x, y = left + pad, bottom + pad
         positions = []
         for kind, what, words in items:
             # DejaVu Sans (FONT) averages about 0.64 em a character; the gap grows with the type, which in print
             # can be as large as a small counter (Gazala's)
             width = c * 0.9 + len(words) * size * 0.64 + max(c * 0.6, size * 0.8)
-            if x + width > spec.width - pad and x > pad:
-                x, y = pad, y + row_height
+            if x + width > left + wide - pad and x > left + pad:
+                x, y = left + pad, y + row_height
             positions.append((kind, what, words, x, y))
             x += width
-        height = y + row_height + pad
+        height = y + row_height + pad - top
         el(
             layer,
             "rect",
-            x="0",
-            y=num(spec.height),
-            width=num(spec.width),
-            height=num(height - spec.height),
+            x=num(left),
+            y=num(bottom),
+            width=num(wide),
+            height=num(top + height - bottom),
             fill="#ffffff",
         )
-        el(layer, "line", x1="0", y1=num(spec.height), x2=num(spec.width), y2=num(spec.height), stroke="#6b5b3e")
+        el(layer, "line", x1=num(left), y1=num(bottom), x2=num(left + wide), y2=num(bottom), stroke="#6b5b3e")
         for kind, what, words, x, y in positions:
             item = el(layer, "g", class_="legend-item", data_kind=kind)
             self._swatch(item, kind, what, x, y + (row_height - c * 0.6) / 2, c * 0.6)
             el(item, "text", words, x=num(x + c * 0.9), y=num(y + row_height / 2 + size * 0.36), font_size=num(size),
                fill="#222222")  # fmt: skip
-        root.set("viewBox", f"0 0 {num(spec.width)} {num(height)}")
+        root.set("viewBox", f"{num(left)} {num(top)} {num(wide)} {num(height)}")
         return height
 
     def _swatch(self, parent: ET.Element, kind: str, what: str, x: float, y: float, s: float) -> None:
@@ -896,6 +926,14 @@ def _exit(region: Region, inside: Point, outside: Point) -> Point:
         if 0 <= t <= 1 and 0 <= u <= 1:
             best = max(best, t)
     return (x0 + dx * best, y0 + dy * best)
+
+
+def _outline(region: Region) -> tuple[Point, ...]:
+    """The points that bound ``region``: its polygon, or the square around a node's circle."""
+    if region.polygon:
+        return region.polygon
+    (cx, cy), r = region.center, region.radius
+    return ((cx - r, cy - r), (cx + r, cy + r))
 
 
 def _circle_points(region: Region) -> tuple[Point, ...]:

@@ -171,6 +171,12 @@ class Presentation(ABC):
         }
     )
     """Event kinds worth a line in an after-action report's timeline."""
+    crop_turn_maps: ClassVar[bool] = False
+    """Draw a turn's maps around its units and events only (a large board whose counters would print too
+    small whole); the summary's final map always shows the whole board."""
+    stage_openers: ClassVar[frozenset[str]] = frozenset({"turn_started", "turn_began", "month_began"})
+    """Event kinds that open the stage the line ends in: the rules start the next turn inside the previous
+    turn's last action, so the story tells such an event, and what follows it, under the new stage."""
 
     def __init__(self, data: Any):
         self.data = data
@@ -207,6 +213,14 @@ class Presentation(ABC):
     def status(self, view: View) -> list[tuple[str, str]]:
         """Facts listed at the end of a turn report (``("Supply", "2 Axis units out of supply")``)."""
         return []
+
+    def opened(self, slot: str, value: Any) -> str:
+        """What a player opened when the rules asked (the hidden slot ``slot``, now public as ``value``), in the
+        game's words for a report line "… opened <this>" (``"the strength of the block in Tobruk, 3"``). By
+        default "a hidden value", with the value when it is a number: a slot id never reaches a player."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return f"a hidden value, {value}"
+        return "a hidden value"
 
     def combat_outcome(self, data: Mapping[str, Any], followups: Sequence[Event]) -> CombatOutcome:
         """How a ``combat_resolved`` event (its ``data``) ended once the events that ``followups`` lists

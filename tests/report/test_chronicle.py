@@ -1,24 +1,38 @@
-"""The chronicle credits each line of the story to the seat that signed it (issue 16)."""
+"""The chronicle credits each line of the story to the seat that signed it (issue 16), and a roll's lines to
+the seat that asked for the roll."""
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 from pbem.report.chronicle import Chronicle
 from pbem.report.documents import turn_report
 from pbem.report.replay import replay_page
 
 
-def test_reveal_entries_are_credited_to_the_seat_that_signed_them(sample: Chronicle) -> None:
-    """Line 20 is a reveal signed by the Allied player that answers the Axis player's Sunset roll."""
+def test_a_rolls_lines_are_credited_to_the_seat_that_asked_for_the_roll(sample: Chronicle) -> None:
+    """Line 20 is a reveal signed by the Allied player: its die completes the Axis player's Sunset roll, which
+    the action its ``for`` names asked for. The roll's lines are the Axis player's, not the revealer's."""
     reveal = next(m for m in sample.moments if m.line == 20)
     assert reveal.type == "reveal" and reveal.author == "allied"
+    request = next(m for m in sample.moments if m.entry == reveal.answers)
+    assert request.type == "action" and request.line < reveal.line
     sunset = next(e for e in reveal.events if e.kind == "sunset_rolled")
-    assert sunset.seat == "axis"  # the rules name the seat whose roll it was...
-    assert reveal.credit(sunset) == "allied"  # ...but the line is the Allied player's
-    protocol = [m for m in sample.moments if m.type not in ("action", "unreadable") and m.events]
-    assert protocol and all(m.credit(e) == m.author for m in protocol for e in m.events)
+    assert reveal.asked_by == request.author == "axis"
+    assert reveal.credit(sunset) == "axis"
+    reveals = [m for m in sample.moments if m.type == "reveal" and m.events]
+    assert reveals and any(m.author != m.asked_by for m in reveals)
+    for moment in reveals:
+        asker = next(m for m in sample.moments if m.entry == moment.answers).author
+        assert all(moment.credit(e) == asker for e in moment.events), moment.line
+
+
+def test_a_reveal_whose_request_the_log_does_not_hold_is_credited_to_nobody(sample: Chronicle) -> None:
+    reveal = next(m for m in sample.moments if m.line == 20)
+    orphan = replace(reveal, answers="0" * 64, asked_by=None)
+    assert all(orphan.credit(e) is None for e in orphan.events)
 
 
 def test_an_actions_lines_are_credited_to_its_signer(sample: Chronicle) -> None:
@@ -31,17 +45,18 @@ def test_an_actions_lines_are_credited_to_its_signer(sample: Chronicle) -> None:
     assert sample.moments[4].credit(narration) is None
 
 
-def test_reports_and_the_replay_page_credit_reveals_to_their_signer(sample: Chronicle) -> None:
+def test_reports_and_the_replay_page_credit_a_roll_to_the_seat_that_asked_for_it(sample: Chronicle) -> None:
     html = turn_report(sample, "1", None, "html").decode()
     credited = re.findall(
         r'<li class="ev ev-sunset_rolled"><span class="ln">(\d+)</span><span class="who">([^<]+)', html
     )
-    signers = {m.line: sample.name_of(m.author) for m in sample.moments}
-    assert credited and all(who == signers[int(line)] for line, who in credited)
+    askers = {m.line: sample.name_of(m.asked_by) for m in sample.moments if m.type == "reveal"}
+    assert credited and all(who == askers[int(line)] for line, who in credited)
     page = replay_page(sample).decode()
     found = re.search(r'<script type="application/json" id="pbem-data">(.*?)</script>', page, re.S)
     assert found is not None
     data = json.loads(found.group(1))
-    for step in data["steps"]:
-        if step["type"] == "reveal":
-            assert {line[1] for line in step["lines"]} <= {step["who"]}, step["line"]
+    reveals = [step for step in data["steps"] if step["type"] == "reveal" and step["lines"]]
+    assert reveals
+    for step in reveals:
+        assert {line[1] for line in step["lines"]} == {askers[step["line"]]}, step["line"]

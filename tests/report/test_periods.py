@@ -48,7 +48,7 @@ def told_in(chron: Chronicle, period: str) -> list[str]:
     """The sentences the story owes ``period``: its events told as sentences of their own (Triad's combats have
     no combat record, so the story tells them by their text too)."""
     return [
-        sentence(e.text)
+        sentence(chron.text_of(e))  # as reports word it (an opened hidden value in the game's words)
         for m in chron.moments_of(period)
         for e in m.events
         if told(chron.presentation, e, OMNISCIENT) and combat_record(e) is None

@@ -162,3 +162,42 @@ def test_contested_locations_carry_a_marker(sample: Chronicle) -> None:
     root = ET.fromstring(MapRenderer(sample.presentation).render(sample.view(first, OMNISCIENT)))
     (layer,) = [e for e in tagged(root, "g") if e.get("class") == "markers"]
     assert [t.text for t in tagged(layer, "text")] == ["Contested"]
+
+
+def test_movement_arrows_are_drawn_beneath_the_counters(sample: Chronicle) -> None:
+    """An arrow shows the way a unit came; drawn last it would cross the blocks it passes over."""
+    assert sample.presentation is not None
+    renderer = MapRenderer(sample.presentation)
+    before, after = sample.view(sample.moments[10], OMNISCIENT), sample.view(sample.final, OMNISCIENT)
+    assert before is not None and after is not None
+    moves = renderer.moves(before, after)
+    assert moves
+    root = ET.fromstring(renderer.render(after, moves=moves))
+    layers = [g.get("class") for g in root if g.get("class") in ("arrows", "units")]
+    assert layers == ["arrows", "units"]
+
+
+def test_a_view_box_frames_the_places_asked_for_and_the_legend_sits_under_it(sample: Chronicle) -> None:
+    assert sample.presentation is not None
+    renderer = MapRenderer(sample.presentation)
+    spec = renderer.spec
+    assert renderer.view_box([]) is None and renderer.view_box(["no-such-place"]) is None
+    assert renderer.view_box([r.id for r in spec.regions]) is None  # the whole board: drawn as it is
+    region = spec.regions[0]
+    box = renderer.view_box([region.id])
+    assert box is not None
+    x, y, width, height = box
+    assert x >= 0 and y >= 0 and x + width <= spec.width + 0.01 and y + height <= spec.height + 0.01
+    assert all(x <= px <= x + width and y <= py <= y + height for px, py in region.polygon)
+    assert abs(width / height - spec.width / spec.height) < 0.01  # the board's proportions
+    view = sample.view(sample.final, OMNISCIENT)
+    root = ET.fromstring(renderer.render(view, legend=True, width_mm=170, view_box=box))
+    left, top, wide, tall = (float(v) for v in (root.get("viewBox") or "").split())
+    assert (round(left, 1), round(top, 1), round(wide, 1)) == (round(x, 1), round(y, 1), round(width, 1))
+    assert tall > height  # the legend is under the part shown
+    legend = next(g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "legend")
+    rect = tagged(legend, "rect")[0]
+    assert abs(float(rect.get("y", "0")) - (y + height)) < 0.1 and abs(float(rect.get("x", "0")) - x) < 0.1
+    # without a view box the map is drawn whole, as before
+    whole = ET.fromstring(renderer.render(view, legend=True, width_mm=170))
+    assert (whole.get("viewBox") or "").startswith("0 0 ")

@@ -25,6 +25,8 @@ ACT_MARKERS = ("ACT-1", "ACT-2", "NO-ACT")
 class GazalaLook(Presentation):
     """The map, counters and style are :mod:`pbem.games.gazala.mapspec`'s; markers, stages and scores are here."""
 
+    crop_turn_maps = True  # the whole battlefield would print its counters ~8 px: a turn's maps show its fighting
+
     def __init__(self, data: GazalaPack):
         super().__init__(data)
         self.style = mapspec.map_style(data)
