@@ -9,7 +9,7 @@ revealed (:attr:`highlights`), and a battle hex carries a Battle marker on the m
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pbem.games.rommel import mapspec
 from pbem.games.rommel.schema import RommelPack
@@ -92,6 +92,26 @@ class RommelLook(Presentation):
     def __init__(self, data: RommelPack):
         super().__init__(data)
         self.style = mapspec.map_style(data)
+
+    def opened(self, slot: str, value: Any) -> str:
+        """A hidden value the rules opened, in the game's words: a block's identity or CV (§8.5, §17.2), a
+        Minefield's hex (§14.2), the BP saved (the divulging option), the CVs a group lost to Pursuit Fire (§10.5)."""
+        kind, _, name = slot.partition("/")
+        side = name.split("-", 1)[0]
+        who = SIDE_NAMES.get(side, side.title())
+        if kind == "unit" and isinstance(value, str) and "-" in name:
+            block = next((b for b in self.data.blocks if b.id == value), None)
+            shown = mapspec.block_name(block) if block is not None else value
+            return f"the identity of {token_label(side, name, None, self.data)}: {shown}"
+        if kind == "cv" and isinstance(value, int) and "-" in name:
+            return f"the strength of {token_label(side, name, None, self.data)}: CV {value}"
+        if kind == "mine" and isinstance(value, str):
+            return f"an {who} Minefield at {hex_label(self.data, value)}"
+        if kind == "bp" and isinstance(value, int):
+            return f"the {who} Buildup Points saved: {value}"
+        if kind == "losses":
+            return f"the {who} losses to Pursuit Fire"
+        return super().opened(slot, value)
 
     def map_spec(self) -> MapSpec:
         return mapspec.map_spec(self.data)

@@ -137,3 +137,15 @@ def test_an_eliminated_block_has_no_steps_left() -> None:
     for viewer in ("axis", "allied"):
         assert _unit(table, viewer, "axis-03").steps == 0
     assert _unit(table, "allied", "axis-03").kind == ""  # its identity stays hidden
+
+
+@pytest.mark.rule("8.5")
+def test_an_opened_slot_reads_in_the_games_words_never_as_a_slot_id() -> None:
+    table = fought()
+    look = R.presentation(table.state.pack)
+    block = _block(table, "axis-02")
+    identity = look.opened(unit_slot("axis-02"), block)
+    assert "unit/" not in identity and block_name(table.state.pack.block(block)) in identity
+    assert look.opened("cv/axis-02", 3).endswith("CV 3") and "cv/" not in look.opened("cv/axis-02", 3)
+    assert "1605" in look.opened("mine/allied-1", "1605") and "mine/" not in look.opened("mine/allied-1", "1605")
+    assert "/" not in look.opened("losses/axis", {"axis-02": 1}) and "/" not in look.opened("bp/axis", 4)
