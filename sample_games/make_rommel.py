@@ -113,6 +113,9 @@ class SensiblePlayer:
             return self._fire(state, side, by["fire"])
         if "losses" in by:
             return min(by["losses"], key=lambda a: self._loss_cost(state, a))
+        decided = self._interrupt(state, side, by, ruleset)
+        if decided is not None:
+            return decided
         if state.phase == "turn":
             return self._turn(state, side, by, legal, ruleset)
         return legal[0]
@@ -428,6 +431,64 @@ class SensiblePlayer:
         return by["step"][0]
 
     # --- battles --------------------------------------------------------------------------------------------
+    def _interrupt(
+        self, state: RommelState, side: Side, by: dict[str, list[Action]], ruleset: Ruleset[Any]
+    ) -> Action | None:
+        """The decisions the rules ask for between and after Moves: Pursuit Fire (§10.5), Rout Attrition (§11.3),
+        Withdrawals (§5.3), Refusing Battle (§8.4), Probe Combat (§10.41), Minefields entered (§14.2)."""
+        if "attrition" in by:  # the owner's report: the fewest eliminations the rules let it make
+            return min(by["attrition"], key=lambda a: (len(a["eliminated"]), sorted(a["eliminated"])))
+        if "slowest" in by:  # the owner's replay offers the true speed; the least of any offered otherwise
+            return min(by["slowest"], key=lambda a: int(a["speed"]))
+        if "pursue" in by:  # every die the pursuers have
+            return max(by["pursue"], key=lambda a: int(a["dice"]))
+        if "pursuit_losses" in by:
+            return min(by["pursuit_losses"], key=lambda a: self._pursuit_cost(state, a))
+        if "withdraw" in by or "end_withdrawal" in by:
+            return self._withdraw(state, side, by, ruleset)
+        if "refuse" in by or "accept_battle" in by:
+            for act in by.get("refuse", []):  # §10.2: refuse where the Attacker outweighs the group
+                here = str(act["hex"])
+                if self._strength(state, here, other(side)) >= BEATEN * max(self._strength(state, here, side), 1):
+                    return act
+            return by["accept_battle"][0]
+        if "probe" in by:  # §10.41: provoke only a Rearguard the prober outweighs
+            item = state.pending[-1]
+            here = str(getattr(item, "hex", ""))
+            provoke = self._odds(state, side, here) >= GOOD_ODDS
+            return next(a for a in by["probe"] if bool(a["provoke"]) == provoke)
+        if "reveal_mine" in by:  # §14.2: every Minefield the enemy entered, then done
+            return by["reveal_mine"][0]
+        if "mines_done" in by:
+            return by["mines_done"][0]
+        return None
+
+    def _withdraw(
+        self, state: RommelState, side: Side, by: dict[str, list[Action]], ruleset: Ruleset[Any]
+    ) -> Action:
+        """§5.3: end the Withdrawal once it saves every unit (each has withdrawn and the network is reduced), else
+        take the next unit one hex nearer its Base (the one that has withdrawn least first)."""
+        if "end_withdrawal" in by:
+            ended = ruleset.apply(state, side, by["end_withdrawal"][0])
+            if not any(e.kind == "unit_eliminated" for e in ended.events) or "withdraw" not in by:
+                return by["end_withdrawal"][0]
+        item = state.pending[-1]
+        paths: dict[str, tuple[str, ...]] = dict(getattr(item, "paths", {}))
+        grid = state.pack.map.grid
+        base = base_hex(state.pack, side)
+
+        def rank(act: Action) -> tuple[int, int, str, str]:
+            token, to = str(act["token"]), str(act["to"])
+            return (len(paths.get(token, ())), grid.distance(to, base), token, to)
+
+        return min(by["withdraw"], key=rank)
+
+    def _pursuit_cost(self, state: RommelState, act: Action) -> tuple[int, int, str]:
+        """§10.5, §9.5: the fewest blocks eliminated, then the smallest single loss."""
+        losses = dict(act.get("losses") or {})
+        spread = max((int(cv) for cv in losses.values()), default=0)
+        return (len(act["eliminated"]), spread, str(sorted(losses.items())))
+
     def _fire(self, state: RommelState, side: Side, fires: list[Action]) -> Action:
         """§9.3: fire at the arms class holding the most enemy CV."""
         fight = state.pending[-1] if state.pending else None
