@@ -463,9 +463,7 @@ class SensiblePlayer:
             return by["mines_done"][0]
         return None
 
-    def _withdraw(
-        self, state: RommelState, side: Side, by: dict[str, list[Action]], ruleset: Ruleset[Any]
-    ) -> Action:
+    def _withdraw(self, state: RommelState, side: Side, by: dict[str, list[Action]], ruleset: Ruleset[Any]) -> Action:
         """§5.3: end the Withdrawal once it saves every unit (each has withdrawn and the network is reduced), else
         take the next unit one hex nearer its Base (the one that has withdrawn least first)."""
         if "end_withdrawal" in by:
