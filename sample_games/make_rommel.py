@@ -26,7 +26,13 @@ sample follows the rules as they grow (re-make it with this script after a chang
 * they keep supply (§12): a stack cut off moves back to where it is Supplied, and an enemy stack near it is
   attacked at even odds to reopen the line;
 * in a battle they fire every unit at the arms class holding the most enemy CV and take their losses where they
-  eliminate the fewest blocks.
+  eliminate the fewest blocks;
+* after a battle they answer every decision the rules offer: Pursuit Fire with every die the pursuers have, its
+  hits (and a Rout's Attrition) taken where they eliminate the fewest blocks (§10.5, §11.3), Battle Refused where
+  the Attacker outweighs them :data:`BEATEN` times and accepted otherwise (§8.4, §10.2), a Withdrawal ended as
+  soon as it saves every unit, each unit stepping nearer its Base (§5.3), Probe Combat provoked only at
+  :data:`GOOD_ODDS` (§10.41), and every Minefield the enemy entered revealed (§14.2). They spend Buildup Points
+  only on Replacements and cards (no Redeployment, Refit or Minefield), and use no Blitz or Pass-turn Withdrawal.
 
 The keys are TEST KEYS derived from public seeds (keys/README.md): never use them for a real game. The clock and
 the join nonces are fixed, so the script writes the same bytes every time (for the same rules).
