@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from itertools import takewhile
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from pbem.exchange.packet import read_packets
-from pbem.games.rommel import mapspec, scenarios
+from pbem.games.rommel import battle, mapspec, scenarios
 from pbem.games.rommel.audit import audit
+from pbem.games.rommel.moves import i_tanks, known_block
 from pbem.games.rommel.options import cost_of_moves
 from pbem.games.rommel.ruleset import RULESET
 from pbem.games.rommel.state import RommelState
@@ -99,6 +101,25 @@ def test_a_beaten_player_disengages_from_a_battle() -> None:
         assert isinstance(game.state, RommelState)
         before = game.state
     assert retreats
+
+
+@pytest.mark.rule("10.5")
+def test_the_sensible_players_pursue_with_every_die_refuse_when_outweighed_and_withdraw_whole() -> None:
+    """§10.5: a first Pursuit Fire from a hex rolls every die its pursuers have (judged on the disclosed game); §8.4:
+    the players both refuse and accept battle; §5.3: a unit that stepped in a Withdrawal is never eliminated by it."""
+    _, events, state = _events()  # the disclosed game: every pursuer's identity is known
+    first = [c for c in state.claims if c.kind == "pursuit" and not c.before]
+    assert first
+    for claim in first:
+        blocks = [known_block(state, t) for t in claim.group]
+        assert None not in blocks, claim
+        units = [battle.battle_unit(state.pack, str(b), i_tanks=i_tanks(state)) for b in blocks]
+        assert claim.value == sum(battle.pursuit_dice(state.pack, claim.against, [u]) for u in units), claim
+    assert {"battle_refused", "battle_accepted", "pursuit_losses", "rout_attrition"} <= {e.kind for e in events}
+    for n, event in enumerate(events):
+        if event.kind == "withdrawal_ended":
+            gone = takewhile(lambda e: e.kind == "unit_eliminated", events[n + 1 :])
+            assert not {str(e.data["unit"]) for e in gone} & set(event.data["paths"]), event
 
 
 @pytest.mark.rule("18.0")
