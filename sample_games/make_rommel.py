@@ -32,7 +32,9 @@ sample follows the rules as they grow (re-make it with this script after a chang
   the Attacker outweighs them :data:`BEATEN` times and accepted otherwise (§8.4, §10.2), a Withdrawal ended as
   soon as it saves every unit, each unit stepping nearer its Base (§5.3), Probe Combat provoked only at
   :data:`GOOD_ODDS` (§10.41), and every Minefield the enemy entered revealed (§14.2). They spend Buildup Points
-  only on Replacements and cards (no Redeployment, Refit or Minefield), and use no Blitz or Pass-turn Withdrawal.
+  only on Replacements and cards (no Redeployment, Refit or Minefield) and use no Blitz; in a Pass they take a
+  beaten or cut-off stack back with the free Withdrawal Move when, played out in advance, it qualifies (§4.5, §5.3;
+  one that cannot end is taken back).
 
 The keys are TEST KEYS derived from public seeds (keys/README.md): never use them for a real game. The clock and
 the join nonces are fixed, so the script writes the same bytes every time (for the same rules).
@@ -194,6 +196,10 @@ class SensiblePlayer:
                 begin = self._begin(state, side, by, ruleset)
                 if begin is not None:
                     return begin
+            if "withdraw_group" in by and turn.move is None and self._passing(state):
+                begin = self._pass_withdrawal(state, side, by, ruleset)
+                if begin is not None:
+                    return begin
             for name in ("end_move", "end_movement"):
                 if name in by:
                     return by[name][0]
@@ -206,6 +212,28 @@ class SensiblePlayer:
             if "end_combat" in by:
                 return by["end_combat"][0]
         return legal[0]
+
+    def _passing(self, state: RommelState) -> bool:
+        """Whether this player committed no real card to the turn under way (a Pass, perhaps bluffed)."""
+        return self._plan is not None and self._plan[0] == state.turn_no and self._plan[1] == 0
+
+    def _pass_withdrawal(
+        self, state: RommelState, side: Side, by: dict[str, list[Action]], ruleset: Ruleset[Any]
+    ) -> Action | None:
+        """§4.5, §5.3: a Pass Turn's free Withdrawal Move for a beaten or cut-off stack, when played out in advance
+        it steps usefully and may end (the network reduced); else none."""
+        starts = {str(a["origin"]): a for a in by["withdraw_group"] if not a["rommel"]}
+        for kind, origin, target in self._plans(state, side):
+            start = starts.get(origin)
+            if kind not in ("retreat", "resupply") or start is None:
+                continue
+            self._goal = (kind, target)
+            after = ruleset.apply(state, side, start).state
+            steps = [a for a in ruleset.legal_actions(after, side) if a["action"] == "step"]
+            if self._useful(after, side, steps) and self._walk(after, side, ruleset) is not None:
+                return start
+        self._goal = None
+        return None
 
     def _odds(self, state: RommelState, side: Side, hex_id: str, tokens: Sequence[str] | None = None) -> float:
         mine = self._strength(state, hex_id, side, tokens)
@@ -434,6 +462,8 @@ class SensiblePlayer:
             return useful[0]
         if "end_move" in by:
             return by["end_move"][0]
+        if "void_withdrawal" in by:  # §4.5: a Withdrawal that cannot reduce the network is taken back
+            return by["void_withdrawal"][0]
         return by["step"][0]
 
     # --- battles --------------------------------------------------------------------------------------------
