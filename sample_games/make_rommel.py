@@ -26,7 +26,15 @@ sample follows the rules as they grow (re-make it with this script after a chang
 * they keep supply (§12): a stack cut off moves back to where it is Supplied, and an enemy stack near it is
   attacked at even odds to reopen the line;
 * in a battle they fire every unit at the arms class holding the most enemy CV and take their losses where they
-  eliminate the fewest blocks.
+  eliminate the fewest blocks;
+* after a battle they answer every decision the rules offer: Pursuit Fire with every die the pursuers have, its
+  hits (and a Rout's Attrition) taken where they eliminate the fewest blocks (§10.5, §11.3), Battle Refused where
+  the Attacker outweighs them :data:`BEATEN` times and accepted otherwise (§8.4, §10.2), a Withdrawal ended as
+  soon as it saves every unit, each unit stepping nearer its Base (§5.3), Probe Combat provoked only at
+  :data:`GOOD_ODDS` (§10.41), and every Minefield the enemy entered revealed (§14.2). They spend Buildup Points
+  only on Replacements and cards (no Redeployment, Refit or Minefield) and use no Blitz; in a Pass they take a
+  beaten or cut-off stack back with the free Withdrawal Move when, played out in advance, it qualifies (§4.5, §5.3;
+  one that cannot end is taken back).
 
 The keys are TEST KEYS derived from public seeds (keys/README.md): never use them for a real game. The clock and
 the join nonces are fixed, so the script writes the same bytes every time (for the same rules).
@@ -113,6 +121,9 @@ class SensiblePlayer:
             return self._fire(state, side, by["fire"])
         if "losses" in by:
             return min(by["losses"], key=lambda a: self._loss_cost(state, a))
+        decided = self._interrupt(state, side, by, ruleset)
+        if decided is not None:
+            return decided
         if state.phase == "turn":
             return self._turn(state, side, by, legal, ruleset)
         return legal[0]
@@ -185,6 +196,10 @@ class SensiblePlayer:
                 begin = self._begin(state, side, by, ruleset)
                 if begin is not None:
                     return begin
+            if "withdraw_group" in by and turn.move is None and self._passing(state):
+                begin = self._pass_withdrawal(state, side, by, ruleset)
+                if begin is not None:
+                    return begin
             for name in ("end_move", "end_movement"):
                 if name in by:
                     return by[name][0]
@@ -197,6 +212,28 @@ class SensiblePlayer:
             if "end_combat" in by:
                 return by["end_combat"][0]
         return legal[0]
+
+    def _passing(self, state: RommelState) -> bool:
+        """Whether this player committed no real card to the turn under way (a Pass, perhaps bluffed)."""
+        return self._plan is not None and self._plan[0] == state.turn_no and self._plan[1] == 0
+
+    def _pass_withdrawal(
+        self, state: RommelState, side: Side, by: dict[str, list[Action]], ruleset: Ruleset[Any]
+    ) -> Action | None:
+        """§4.5, §5.3: a Pass Turn's free Withdrawal Move for a beaten or cut-off stack, when played out in advance
+        it steps usefully and may end (the network reduced); else none."""
+        starts = {str(a["origin"]): a for a in by["withdraw_group"] if not a["rommel"]}
+        for kind, origin, target in self._plans(state, side):
+            start = starts.get(origin)
+            if kind not in ("retreat", "resupply") or start is None:
+                continue
+            self._goal = (kind, target)
+            after = ruleset.apply(state, side, start).state
+            steps = [a for a in ruleset.legal_actions(after, side) if a["action"] == "step"]
+            if self._useful(after, side, steps) and self._walk(after, side, ruleset) is not None:
+                return start
+        self._goal = None
+        return None
 
     def _odds(self, state: RommelState, side: Side, hex_id: str, tokens: Sequence[str] | None = None) -> float:
         mine = self._strength(state, hex_id, side, tokens)
@@ -425,9 +462,67 @@ class SensiblePlayer:
             return useful[0]
         if "end_move" in by:
             return by["end_move"][0]
+        if "void_withdrawal" in by:  # §4.5: a Withdrawal that cannot reduce the network is taken back
+            return by["void_withdrawal"][0]
         return by["step"][0]
 
     # --- battles --------------------------------------------------------------------------------------------
+    def _interrupt(
+        self, state: RommelState, side: Side, by: dict[str, list[Action]], ruleset: Ruleset[Any]
+    ) -> Action | None:
+        """The decisions the rules ask for between and after Moves: Pursuit Fire (§10.5), Rout Attrition (§11.3),
+        Withdrawals (§5.3), Refusing Battle (§8.4), Probe Combat (§10.41), Minefields entered (§14.2)."""
+        if "attrition" in by:  # the owner's report: the fewest eliminations the rules let it make
+            return min(by["attrition"], key=lambda a: (len(a["eliminated"]), sorted(a["eliminated"])))
+        if "slowest" in by:  # the owner's replay offers the true speed; the least of any offered otherwise
+            return min(by["slowest"], key=lambda a: int(a["speed"]))
+        if "pursue" in by:  # every die the pursuers have
+            return max(by["pursue"], key=lambda a: int(a["dice"]))
+        if "pursuit_losses" in by:
+            return min(by["pursuit_losses"], key=lambda a: self._pursuit_cost(state, a))
+        if "withdraw" in by or "end_withdrawal" in by:
+            return self._withdraw(state, side, by, ruleset)
+        if "refuse" in by or "accept_battle" in by:
+            for act in by.get("refuse", []):  # §10.2: refuse where the Attacker outweighs the group
+                here = str(act["hex"])
+                if self._strength(state, here, other(side)) >= BEATEN * max(self._strength(state, here, side), 1):
+                    return act
+            return by["accept_battle"][0]
+        if "probe" in by:  # §10.41: provoke only a Rearguard the prober outweighs
+            item = state.pending[-1]
+            here = str(getattr(item, "hex", ""))
+            provoke = self._odds(state, side, here) >= GOOD_ODDS
+            return next(a for a in by["probe"] if bool(a["provoke"]) == provoke)
+        if "reveal_mine" in by:  # §14.2: every Minefield the enemy entered, then done
+            return by["reveal_mine"][0]
+        if "mines_done" in by:
+            return by["mines_done"][0]
+        return None
+
+    def _withdraw(self, state: RommelState, side: Side, by: dict[str, list[Action]], ruleset: Ruleset[Any]) -> Action:
+        """§5.3: end the Withdrawal once it saves every unit (each has withdrawn and the network is reduced), else
+        take the next unit one hex nearer its Base (the one that has withdrawn least first)."""
+        if "end_withdrawal" in by:
+            ended = ruleset.apply(state, side, by["end_withdrawal"][0])
+            if not any(e.kind == "unit_eliminated" for e in ended.events) or "withdraw" not in by:
+                return by["end_withdrawal"][0]
+        item = state.pending[-1]
+        paths: dict[str, tuple[str, ...]] = dict(getattr(item, "paths", {}))
+        grid = state.pack.map.grid
+        base = base_hex(state.pack, side)
+
+        def rank(act: Action) -> tuple[int, int, str, str]:
+            token, to = str(act["token"]), str(act["to"])
+            return (len(paths.get(token, ())), grid.distance(to, base), token, to)
+
+        return min(by["withdraw"], key=rank)
+
+    def _pursuit_cost(self, state: RommelState, act: Action) -> tuple[int, int, str]:
+        """§10.5, §9.5: the fewest blocks eliminated, then the smallest single loss."""
+        losses = dict(act.get("losses") or {})
+        spread = max((int(cv) for cv in losses.values()), default=0)
+        return (len(act["eliminated"]), spread, str(sorted(losses.items())))
+
     def _fire(self, state: RommelState, side: Side, fires: list[Action]) -> Action:
         """§9.3: fire at the arms class holding the most enemy CV."""
         fight = state.pending[-1] if state.pending else None

@@ -6,21 +6,27 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from itertools import takewhile
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from pbem.exchange.packet import read_packets
-from pbem.games.rommel import mapspec, scenarios
+from pbem.games.rommel import battle, mapspec, scenarios
 from pbem.games.rommel.audit import audit
+from pbem.games.rommel.moves import i_tanks, known_block
 from pbem.games.rommel.options import cost_of_moves
 from pbem.games.rommel.ruleset import RULESET
-from pbem.games.rommel.state import RommelState
+from pbem.games.rommel.state import RommelState, cv_slot
 from pbem.kit import conformance
 from pbem.log.store import read_log
 from pbem.rules.contract import Event, UnitView
 from pbem.verify.pipeline import verify_lines
+from tests.games.rommel.rules_driver import Table
+from tests.games.rommel.test_minefields_rommel import entered_sidi_omar_neighbour
+from tests.games.rommel.test_probe_blitz_rommel import partial
+from tests.games.rommel.test_rout_refuse_rommel import attacking
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / "sample_games" / "rommel"
@@ -99,6 +105,76 @@ def test_a_beaten_player_disengages_from_a_battle() -> None:
         assert isinstance(game.state, RommelState)
         before = game.state
     assert retreats
+
+
+@pytest.mark.rule("10.5")
+def test_the_sensible_players_pursue_with_every_die_refuse_when_outweighed_and_withdraw_whole() -> None:
+    """§10.5: a first Pursuit Fire from a hex rolls every die its pursuers have (judged on the disclosed game); §8.4:
+    the players both refuse and accept battle; §5.3: a unit that stepped in a Withdrawal is never eliminated by it."""
+    _, events, state = _events()  # the disclosed game: every pursuer's identity is known
+    first = [c for c in state.claims if c.kind == "pursuit" and not c.before]
+    assert first
+    for claim in first:
+        blocks = [known_block(state, t) for t in claim.group]
+        assert None not in blocks, claim
+        units = [battle.battle_unit(state.pack, str(b), i_tanks=i_tanks(state)) for b in blocks]
+        assert claim.value == sum(battle.pursuit_dice(state.pack, claim.against, [u]) for u in units), claim
+    assert {"battle_refused", "battle_accepted", "pursuit_losses", "rout_attrition"} <= {e.kind for e in events}
+    for n, event in enumerate(events):
+        if event.kind == "withdrawal_ended":
+            gone = takewhile(lambda e: e.kind == "unit_eliminated", events[n + 1 :])
+            assert not {str(e.data["unit"]) for e in gone} & set(event.data["paths"]), event
+
+
+def _decide(table: Table) -> list[dict[str, object]]:
+    """The sensible players answer every pending decision of ``table`` (each seat its own), as the script plays."""
+    players = {seat: _script().SensiblePlayer() for seat in ("axis", "allied")}
+    chosen: list[dict[str, object]] = []
+    while table.state.pending or table.state.turn.stage == "mines":
+        seat = RULESET.to_act(table.state)[0]
+        legal = table.legal(seat)
+        act = players[seat].choose(table.state, seat, legal, RULESET)
+        assert act in legal
+        table.do(seat, act)
+        chosen.append(act)
+    return chosen
+
+
+@pytest.mark.rule("10.2")
+@pytest.mark.parametrize(("defender", "refuses"), [(1, True), (4, False)])
+def test_the_sensible_players_refuse_battle_when_outweighed_and_withdraw_every_unit(
+    defender: int, refuses: bool
+) -> None:
+    """§8.4, §10.2: Sollum's defender (CV ``defender``) refuses Italian infantry of CV 3 only when outweighed
+    :data:`BEATEN` times; a refusal ends with the unit withdrawn, Disrupted, not eliminated (§5.3)."""
+    table = attacking()
+    table.state = table.state.with_hidden(cv_slot("allied-01"), "allied", defender, known=True).with_hidden(
+        cv_slot("axis-02"), "axis", 3, known=True
+    )
+    chosen = _decide(table)
+    assert (chosen[0]["action"] == "refuse") is refuses
+    tok = table.state.tokens["allied-01"]
+    assert tok.status == "map" and (tok.hex != "1605") is refuses and tok.disrupted is refuses
+    if refuses:
+        assert [a["action"] for a in chosen] == ["refuse", "slowest", "pursue", "withdraw", "end_withdrawal"]
+
+
+@pytest.mark.rule("10.41")
+def test_the_sensible_players_probe_a_rearguard_they_outweigh() -> None:
+    """§10.41: two Allied blocks provoke Probe Combat against a Rearguard of CV 1."""
+    table = partial([])
+    legal = table.legal("allied")
+    assert _script().SensiblePlayer().choose(table.state, "allied", legal, RULESET) == {
+        "action": "probe",
+        "provoke": True,
+    }
+
+
+@pytest.mark.rule("14.2")
+def test_the_sensible_players_reveal_every_minefield_entered() -> None:
+    table = entered_sidi_omar_neighbour()
+    assert _decide(table) == [{"action": "reveal_mine", "mine": "mine/allied-1"}, {"action": "mines_done"}]
+    assert table.state.minefields == ("1606",)
 
 
 @pytest.mark.rule("18.0")
