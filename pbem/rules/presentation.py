@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -30,7 +30,9 @@ from pbem.rules.maps import MapSpec
 __all__ = [
     "CombatOutcome",
     "CounterFace",
+    "LookModule",
     "MapStyle",
+    "MapspecLook",
     "Marker",
     "Presentation",
     "SideStyle",
@@ -141,18 +143,7 @@ class Presentation(ABC):
     """A game's look over one data pack. Subclass, set :attr:`style`, implement :meth:`map_spec` and :meth:`face`.
 
     A game whose look lives in a ``mapspec`` module (``map_spec(pack)``, ``face(pack, unit)``, ``map_style(pack)``)
-    delegates to it, and sets the style of the pack it is made for::
-
-        class Look(Presentation):
-            def __init__(self, data: Pack):
-                super().__init__(data)
-                self.style = mapspec.map_style(data)
-
-            def map_spec(self) -> MapSpec:
-                return mapspec.map_spec(self.data)
-
-            def face(self, unit: UnitView) -> CounterFace:
-                return mapspec.face(self.data, unit)
+    subclasses :class:`MapspecLook` and names the module.
     """
 
     style: MapStyle
@@ -244,3 +235,34 @@ def outcome_by_totals(data: Mapping[str, Any]) -> CombatOutcome:
         "attack" if attack > defense else "defense" if defense > attack else None
     )
     return CombatOutcome(result=str(data.get("result", "")).replace("_", " "), winner=winner)
+
+
+class LookModule(Protocol):
+    """A game's ``mapspec`` module: its map, counters and style, drawn from the data pack."""
+
+    def map_style(self, pack: Any) -> MapStyle: ...
+
+    def map_spec(self, pack: Any) -> MapSpec: ...
+
+    def face(self, pack: Any, unit: UnitView) -> CounterFace: ...
+
+
+class MapspecLook(Presentation):
+    """A presentation whose map, counters and style are its ``mapspec`` module's (:class:`LookModule`): one home
+    for the look, the presentation adds stages, markers and scores::
+
+        class Look(MapspecLook):
+            look = mapspec
+    """
+
+    look: ClassVar[LookModule]
+
+    def __init__(self, data: Any):
+        super().__init__(data)
+        self.style = self.look.map_style(data)
+
+    def map_spec(self) -> MapSpec:
+        return self.look.map_spec(self.data)
+
+    def face(self, unit: UnitView) -> CounterFace:
+        return self.look.face(self.data, unit)

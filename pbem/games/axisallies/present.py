@@ -5,16 +5,15 @@ and its Reinforcements Zone."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pbem.games.axisallies import mapspec
 from pbem.games.axisallies.data import AxisAlliesPack
 from pbem.games.axisallies.economy import income
 from pbem.games.axisallies.position import Position, controller
 from pbem.games.axisallies.state import split
-from pbem.rules.contract import UnitView, View
-from pbem.rules.maps import MapSpec
-from pbem.rules.presentation import CounterFace, Presentation
+from pbem.rules.contract import View
+from pbem.rules.presentation import LookModule, MapspecLook, Presentation
 
 __all__ = ["SPACE_FIELDS", "AxisAlliesLook", "label", "power_status"]
 
@@ -92,7 +91,7 @@ def power_status(pack: AxisAlliesPack, view: View) -> list[tuple[str, str]]:
     return lines
 
 
-class AxisAlliesLook(Presentation):
+class AxisAlliesLook(MapspecLook):
     """The game's look over one data pack: the board and counted stacks of :mod:`.mapspec`; control from the
     view's ``control`` fact (territory -> power, whose colour tints it); the stage of a turn from the view's
     summary; per power its income, supply and reinforcements (:func:`power_status`)."""
@@ -100,15 +99,7 @@ class AxisAlliesLook(Presentation):
     highlights = Presentation.highlights | frozenset({"turn_started", "round_event", "game_ended"})
     """Besides the shared kinds: each power's turn with its RP (p.13), the scenario's round events and the end."""
 
-    def __init__(self, data: AxisAlliesPack):
-        super().__init__(data)
-        self.style = mapspec.map_style(data)
-
-    def map_spec(self) -> MapSpec:
-        return mapspec.map_spec(self.data)
-
-    def face(self, unit: UnitView) -> CounterFace:
-        return mapspec.face(self.data, unit)
+    look: ClassVar[LookModule] = mapspec
 
     def stage(self, view: View) -> str:
         """``"Germany, combat"``: the power whose turn it is and its phase (the view's summary after the round)."""

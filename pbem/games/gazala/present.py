@@ -7,14 +7,13 @@ markers of the Organisation Segment under way (§5.5.2).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pbem.games.gazala import assignments, mapspec
 from pbem.games.gazala.combat import parse_result
 from pbem.games.gazala.data import GazalaPack
-from pbem.rules.contract import Event, UnitView, View
-from pbem.rules.maps import MapSpec
-from pbem.rules.presentation import CombatOutcome, CounterFace, Marker, Presentation
+from pbem.rules.contract import Event, View
+from pbem.rules.presentation import CombatOutcome, LookModule, MapspecLook, Marker, Presentation
 
 __all__ = ["ACT_MARKERS", "GazalaLook"]
 
@@ -22,20 +21,12 @@ ACT_MARKERS = ("ACT-1", "ACT-2", "NO-ACT")
 """§3.5, §6.4: the Independent Activation markers, by the number of activations made."""
 
 
-class GazalaLook(Presentation):
+class GazalaLook(MapspecLook):
     """The map, counters and style are :mod:`pbem.games.gazala.mapspec`'s; markers, stages and scores are here."""
 
     crop_turn_maps = True  # the whole battlefield would print its counters ~8 px: a turn's maps show its fighting
 
-    def __init__(self, data: GazalaPack):
-        super().__init__(data)
-        self.style = mapspec.map_style(data)
-
-    def map_spec(self) -> MapSpec:
-        return mapspec.map_spec(self.data)
-
-    def face(self, unit: UnitView) -> CounterFace:
-        return mapspec.face(self.data, unit)
+    look: ClassVar[LookModule] = mapspec
 
     combat_followups = Presentation.combat_followups | {
         "combat_modifiers",

@@ -14,9 +14,8 @@ from typing import Any, ClassVar
 from pbem.games.rommel import mapspec
 from pbem.games.rommel.schema import RommelPack
 from pbem.games.rommel.state import RommelState, unit_slot
-from pbem.rules.contract import UnitView, View
-from pbem.rules.maps import MapSpec
-from pbem.rules.presentation import CounterFace, Marker, Presentation
+from pbem.rules.contract import View
+from pbem.rules.presentation import LookModule, MapspecLook, Marker, Presentation
 
 __all__ = ["RommelLook", "hex_label", "public_label", "public_labels", "token_label"]
 
@@ -57,7 +56,7 @@ SIDE_NAMES = {side: style.name for side, style in mapspec.SIDES.items()}
 """``Axis``, ``Allied``: how texts name the sides (the map's legend names)."""
 
 
-class RommelLook(Presentation):
+class RommelLook(MapspecLook):
     """The map, the blocks and the style are :mod:`pbem.games.rommel.mapspec`'s. A view names a block by its public
     token (``unit.id``); its identity, when the viewer may see it, is ``unit.extra["block"]``."""
 
@@ -89,9 +88,7 @@ class RommelLook(Presentation):
         "over": "End of the game",
     }
 
-    def __init__(self, data: RommelPack):
-        super().__init__(data)
-        self.style = mapspec.map_style(data)
+    look: ClassVar[LookModule] = mapspec
 
     def opened(self, slot: str, value: Any) -> str:
         """A hidden value the rules opened, in the game's words: a block's identity or CV (§8.5, §17.2), a
@@ -112,12 +109,6 @@ class RommelLook(Presentation):
         if kind == "losses":
             return f"the {who} losses to Pursuit Fire"
         return super().opened(slot, value)
-
-    def map_spec(self) -> MapSpec:
-        return mapspec.map_spec(self.data)
-
-    def face(self, unit: UnitView) -> CounterFace:
-        return mapspec.face(self.data, unit)
 
     def stage(self, view: View) -> str:
         """The Player-Turn under way (``Axis Player-Turn``) or the phase of the Month (§3), with the public card
