@@ -5,6 +5,7 @@ ElementTree-built and deterministic, like the maps; no JavaScript, so they print
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 
@@ -16,6 +17,9 @@ PALETTE = ("#1f5f8b", "#b3261e", "#5b7f2a", "#8a5a9e", "#c77c02")
 WIDTH, HEIGHT = 420.0, 205.0
 """Drawn half a page wide (88 mm), so 11-unit type prints at about 6.5 pt."""
 LEFT, RIGHT, TOP, BOTTOM = 40.0, 12.0, 34.0, 64.0
+LABEL_EM, LABEL_GAP = 0.68, 6.0
+"""An x-axis label's width per character in em (over-estimated, so that no font overruns it) and the space
+between two labels."""
 
 
 def _frame(title: str, labels: Sequence[str], top_value: int) -> tuple[ET.Element, float, float]:
@@ -42,15 +46,42 @@ def _frame(title: str, labels: Sequence[str], top_value: int) -> tuple[ET.Elemen
         el(root, "line", x1=num(LEFT), y1=num(y), x2=num(WIDTH - RIGHT), y2=num(y), stroke="#d8d2c4", stroke_width="1")
         el(root, "text", str(value), x=num(LEFT - 6), y=num(y + 4), text_anchor="end", font_size="11", fill="#555")
     x_step = plot_w / max(1, len(labels))
-    for i, label in enumerate(labels):
+    shown, caption, stride = _axis_labels(labels, x_step)
+    for i, label in enumerate(shown):
+        if i % stride:
+            continue
         x = LEFT + x_step * (i + 0.5)
         head, _, tail = label.partition(": ")  # "Turn 1: June 15" in two lines
-        text = el(root, "text", None, x=num(x), y=num(HEIGHT - BOTTOM + 16), text_anchor="middle", font_size="11",
-                  fill="#333")  # fmt: skip
+        text = el(root, "text", None, class_="x-label", x=num(x), y=num(HEIGHT - BOTTOM + 16), text_anchor="middle",
+                  font_size="11", fill="#333")  # fmt: skip
         for n, part in enumerate(p for p in (head, tail) if p):
             el(text, "tspan", part, x=num(x), dy="0" if n == 0 else "13")
+    if caption:
+        el(root, "text", caption, class_="x-caption", x=num(LEFT + plot_w / 2), y=num(HEIGHT - BOTTOM + 31),
+           text_anchor="middle", font_size="11", fill="#555")  # fmt: skip
     el(root, "line", x1=num(LEFT), y1=num(TOP + plot_h), x2=num(WIDTH - RIGHT), y2=num(TOP + plot_h), stroke="#555")
     return root, x_step, scale
+
+
+def _label_width(label: str) -> float:
+    """A generous estimate of a label's width at 11-unit type: DejaVu Sans, the widest of the chart's fonts, runs
+    at about 0.63 em a character, so 0.68 is safe; a two-line label ("Turn 1: June 15") is as wide as its longer
+    line."""
+    return max(len(part) for part in label.partition(": ")[::2]) * LABEL_EM * 11
+
+
+def _axis_labels(labels: Sequence[str], x_step: float) -> tuple[list[str], str, int]:
+    """The x-axis labels as drawn so that no two touch, with any number of periods: the labels themselves when
+    they fit their slots; else, where every label is one word and a number ("Round 14"), the numbers under a
+    caption ("Round"); and, where even those do not fit, every ``stride``-th label only."""
+    shown, caption = list(labels), ""
+    fits = all(_label_width(label) + LABEL_GAP <= x_step for label in shown)
+    words = [label.split(" ") for label in labels]
+    if not fits and words and all(len(w) == 2 and w[1].isdigit() and w[0] == words[0][0] for w in words):
+        shown, caption = [w[1] for w in words], words[0][0]
+    widest = max((_label_width(label) for label in shown), default=0.0)
+    stride = max(1, math.ceil((widest + LABEL_GAP) / x_step))
+    return shown, caption, stride
 
 
 def _nice_step(top: int) -> int:

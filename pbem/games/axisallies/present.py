@@ -14,7 +14,7 @@ from pbem.games.axisallies.position import Position, controller
 from pbem.games.axisallies.state import split
 from pbem.rules.contract import UnitView, View
 from pbem.rules.maps import MapSpec
-from pbem.rules.presentation import CounterFace, Presentation
+from pbem.rules.presentation import CounterFace, LossUnit, Presentation
 
 __all__ = ["SPACE_FIELDS", "AxisAlliesLook", "label", "power_status"]
 
@@ -99,6 +99,7 @@ class AxisAlliesLook(Presentation):
 
     highlights = Presentation.highlights | frozenset({"turn_started", "round_event", "game_ended"})
     """Besides the shared kinds: each power's turn with its RP (p.13), the scenario's round events and the end."""
+    loss_unit = LossUnit(name="piece", plural="pieces", units=False)  # every loss is a piece gone
 
     def __init__(self, data: AxisAlliesPack):
         super().__init__(data)
