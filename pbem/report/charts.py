@@ -50,7 +50,8 @@ def _frame(title: str, labels: Sequence[str], top_value: int) -> tuple[ET.Elemen
     for i, label in enumerate(shown):
         if i % stride:
             continue
-        x = LEFT + x_step * (i + 0.5)
+        half = _label_width(label) / 2  # a wide label is moved, never cut, by the chart's edges
+        x = min(max(LEFT + x_step * (i + 0.5), half + 1), WIDTH - half - 1)
         head, _, tail = label.partition(": ")  # "Turn 1: June 15" in two lines
         text = el(root, "text", None, class_="x-label", x=num(x), y=num(HEIGHT - BOTTOM + 16), text_anchor="middle",
                   font_size="11", fill="#333")  # fmt: skip
@@ -73,15 +74,25 @@ def _label_width(label: str) -> float:
 def _axis_labels(labels: Sequence[str], x_step: float) -> tuple[list[str], str, int]:
     """The x-axis labels as drawn so that no two touch, with any number of periods: the labels themselves when
     they fit their slots; else, where every label is one word and a number ("Round 14"), the numbers under a
-    caption ("Round"); and, where even those do not fit, every ``stride``-th label only."""
+    caption ("Round"), and other labels cut to half the plot's width ("…"); and, where they still do not fit,
+    every ``stride``-th label only, far enough apart that moving the outer ones inside the chart keeps a gap."""
     shown, caption = list(labels), ""
-    fits = all(_label_width(label) + LABEL_GAP <= x_step for label in shown)
+    if len(labels) < 2 or all(_label_width(label) + LABEL_GAP <= x_step for label in labels):
+        return shown, caption, 1
     words = [label.split(" ") for label in labels]
-    if not fits and words and all(len(w) == 2 and w[1].isdigit() and w[0] == words[0][0] for w in words):
+    if all(len(w) == 2 and w[1].isdigit() and w[0] == words[0][0] for w in words):
         shown, caption = [w[1] for w in words], words[0][0]
-    widest = max((_label_width(label) for label in shown), default=0.0)
-    stride = max(1, math.ceil((widest + LABEL_GAP) / x_step))
+    else:
+        most = int((WIDTH - LEFT - RIGHT) / 2 / (LABEL_EM * 11))
+        shown = [": ".join(_cut(part, most) for part in label.split(": ", 1)) for label in labels]
+    widest = max(_label_width(label) for label in shown)
+    moved = max(0.0, widest / 2 + 1 - min(LEFT, RIGHT) - x_step / 2)
+    stride = max(1, math.ceil((widest + LABEL_GAP + moved) / x_step))
     return shown, caption, stride
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
 def _nice_step(top: int) -> int:
