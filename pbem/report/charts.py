@@ -18,6 +18,7 @@ WIDTH, HEIGHT = 420.0, 205.0
 """Drawn half a page wide (88 mm), so 11-unit type prints at about 6.5 pt."""
 LEFT, RIGHT, TOP, BOTTOM = 40.0, 12.0, 34.0, 64.0
 LABEL_EM, LABEL_GAP = 0.68, 6.0
+LEGEND_ROW = 17.0
 """An x-axis label's width per character in em (over-estimated, so that no font overruns it) and the space
 between two labels."""
 
@@ -103,11 +104,19 @@ def _nice_step(top: int) -> int:
 
 
 def _legend(root: ET.Element, names: Sequence[str], colours: Sequence[str]) -> None:
-    x = LEFT
+    """A key per series, in rows: a key that would run past the chart's right edge starts a new row, and the chart
+    grows by a row's height for each row after the first."""
+    x, row = LEFT, 0
     for name, colour in zip(names, colours, strict=True):
-        el(root, "rect", x=num(x), y=num(HEIGHT - 18), width="12", height="12", fill=colour)
-        el(root, "text", name, x=num(x + 16), y=num(HEIGHT - 8), font_size="11", fill="#333")
-        x += 28 + 7 * len(name)
+        width = 28 + 7 * len(name)
+        if x > LEFT and x + width - 12 > WIDTH:  # the key's trailing space may pass the edge
+            x, row = LEFT, row + 1
+        y = HEIGHT + LEGEND_ROW * row
+        el(root, "rect", class_="legend-key", x=num(x), y=num(y - 18), width="12", height="12", fill=colour)
+        el(root, "text", name, class_="legend-name", x=num(x + 16), y=num(y - 8), font_size="11", fill="#333")
+        x += width
+    if row:
+        root.set("viewBox", f"0 0 {num(WIDTH)} {num(HEIGHT + LEGEND_ROW * row)}")
 
 
 def line_chart(labels: Sequence[str], series: Mapping[str, Sequence[int]], *, title: str) -> str:

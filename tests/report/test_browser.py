@@ -247,3 +247,34 @@ def test_the_charts_x_axis_labels_never_overlap(browser: Any, tmp_path: Path, co
                 assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
         if style == "Round {n}" and count == 14:
             assert texts == [str(n) for n in range(1, 15)] + ["Round"]
+
+
+CHART_LEGEND = """
+return Array.from(document.querySelectorAll('svg.chart')).map(function (svg) {
+  var box = svg.viewBox.baseVal;
+  return Array.from(svg.querySelectorAll('.legend-key, .legend-name')).map(function (t) {
+    var b = t.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height, t.textContent, box.width, box.height];
+  });
+});
+"""
+
+
+@pytest.mark.parametrize("count", [2, 5, 9])
+def test_the_charts_legend_keys_wrap_inside_the_chart(browser: Any, tmp_path: Path, count: int) -> None:
+    """A chart's legend with many or long names (A&A's "United Kingdom RP", "United States RP") wraps into rows
+    that the chart grows to hold: no key or name leaves the chart or touches another."""
+    names = [f"{word} RP" for word in ("Germany", "Italy", "United Kingdom", "United States", "France")] + [
+        f"A long series name {n}" for n in range(count)
+    ]
+    values = {name: [1, 2, 3] for name in names[:count]}
+    labels = ["Round 1", "Round 2", "Round 3"]
+    figures = charts.line_chart(labels, values, title="Score") + charts.bar_chart(labels, values, title="Losses")
+    load(browser, f"<!doctype html><html><body style='width:440px'>{figures}</body></html>".encode(),
+         tmp_path / "legend.html")  # fmt: skip
+    shot(browser, f"chart-legend-{count}")
+    for boxes in browser.execute_script(CHART_LEGEND):
+        assert len(boxes) == 2 * count
+        for i, a in enumerate(boxes):
+            assert a[0] >= 0 and a[2] <= a[5] and a[3] <= a[6], a
+            for b in boxes[i + 1 :]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
