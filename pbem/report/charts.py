@@ -96,6 +96,20 @@ def _cut(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
+def _value_spot(placed: list[tuple[float, float, float, float]], x: float, y: float, width: float) -> float | None:
+    """The baseline for a point's value: above the point, else below it, wherever it touches no value already
+    placed (``placed``, which it joins); None where both would, so that close lines do not print over each other
+    (the value still reads off the axis)."""
+    for base in (y - 8, y + 16):
+        box = (x - width / 2, base - 9, x + width / 2, base + 2)
+        if base - 9 >= 0 and not any(
+            box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed
+        ):
+            placed.append(box)
+            return base
+    return None
+
+
 def _nice_step(top: int) -> int:
     for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000):
         if top / step <= 6:
@@ -126,6 +140,8 @@ def line_chart(labels: Sequence[str], series: Mapping[str, Sequence[int]], *, ti
     root, x_step, scale = _frame(title, labels, top)
     base = HEIGHT - BOTTOM
     colours = [PALETTE[i % len(PALETTE)] for i in range(len(names))]
+    title_half = len(title) * LABEL_EM * 14 / 2
+    placed = [(WIDTH / 2 - title_half, 6.0, WIDTH / 2 + title_half, 24.0)]  # the title's box
     for name, colour in zip(names, colours, strict=True):
         points = [(LEFT + x_step * (i + 0.5), base - v * scale) for i, v in enumerate(series[name])]
         el(
@@ -140,7 +156,10 @@ def line_chart(labels: Sequence[str], series: Mapping[str, Sequence[int]], *, ti
         )
         for (x, y), value in zip(points, series[name], strict=True):
             el(root, "circle", cx=num(x), cy=num(y), r="3.5", fill=colour)
-            el(root, "text", str(value), x=num(x), y=num(y - 8), text_anchor="middle", font_size="11", fill=colour)
+            spot = _value_spot(placed, x, y, _label_width(str(value)))
+            if spot is not None:
+                el(root, "text", str(value), class_="value", x=num(x), y=num(spot), text_anchor="middle",
+                   font_size="11", fill=colour)  # fmt: skip
     _legend(root, names, colours)
     return ET.tostring(root, encoding="unicode")
 

@@ -278,3 +278,31 @@ def test_the_charts_legend_keys_wrap_inside_the_chart(browser: Any, tmp_path: Pa
             assert a[0] >= 0 and a[2] <= a[5] and a[3] <= a[6], a
             for b in boxes[i + 1 :]:
                 assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+
+
+LINE_VALUES = """
+return Array.from(document.querySelectorAll('svg.chart')).map(function (svg) {
+  return Array.from(svg.querySelectorAll('text.value, text:first-of-type')).map(function (t) {
+    var b = t.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height, t.textContent];
+  });
+});
+"""
+
+
+@pytest.mark.parametrize("count", [3, 14, 40])
+def test_the_line_charts_values_never_print_over_each_other(browser: Any, tmp_path: Path, count: int) -> None:
+    """Close lines (A&A's RP: 13 and 15, 20 and 24, a 30 under the title) print each value above or below its point
+    where it touches no other value nor the title, and leave it out where neither place is free."""
+    series = {"Germany RP": 13, "Italy RP": 15, "United Kingdom RP": 24, "United States RP": 20, "France RP": 30}
+    values = {name: [base + (n % 3) for n in range(count)] for name, base in series.items()}
+    figure = charts.line_chart(
+        [f"Round {n}" for n in range(1, count + 1)], values, title="Score at the end of each turn"
+    )
+    load(browser, f"<!doctype html><html><body style='width:440px'>{figure}</body></html>".encode(),
+         tmp_path / "values.html")  # fmt: skip
+    shot(browser, f"chart-values-{count}")
+    (boxes,) = browser.execute_script(LINE_VALUES)
+    assert boxes[0][4] == "Score at the end of each turn" and len(boxes) > count
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
