@@ -96,15 +96,15 @@ def _cut(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
-def _value_spot(placed: list[tuple[float, float, float, float]], x: float, y: float, width: float) -> float | None:
-    """The baseline for a point's value: above the point, else below it, wherever it touches no value already
-    placed (``placed``, which it joins); None where both would, so that close lines do not print over each other
-    (the value still reads off the axis)."""
-    for base in (y - 8, y + 16):
-        box = (x - width / 2, base - 9, x + width / 2, base + 2)
-        if base - 9 >= 0 and not any(
-            box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed
-        ):
+def _value_spot(
+    placed: list[tuple[float, float, float, float]], x: float, bases: Sequence[float], width: float, size: float = 11
+) -> float | None:
+    """The first of the baselines ``bases`` (above a point, then below it) where a value centred on ``x`` touches
+    no value already placed (``placed``, which it joins); None where each would, so that close lines or narrow bars
+    do not print their values over each other (the value still reads off the axis)."""
+    for base in bases:
+        box = (x - width / 2, base - size * 0.93, x + width / 2, base + size * 0.24)  # the type's full line box
+        if box[1] >= 0 and not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed):
             placed.append(box)
             return base
     return None
@@ -156,7 +156,7 @@ def line_chart(labels: Sequence[str], series: Mapping[str, Sequence[int]], *, ti
         )
         for (x, y), value in zip(points, series[name], strict=True):
             el(root, "circle", cx=num(x), cy=num(y), r="3.5", fill=colour)
-            spot = _value_spot(placed, x, y, _label_width(str(value)))
+            spot = _value_spot(placed, x, (y - 8, y + 16), _label_width(str(value)))
             if spot is not None:
                 el(root, "text", str(value), class_="value", x=num(x), y=num(spot), text_anchor="middle",
                    font_size="11", fill=colour)  # fmt: skip
@@ -174,6 +174,7 @@ def bar_chart(
     base = HEIGHT - BOTTOM
     fills = [(colours or {}).get(name, PALETTE[i % len(PALETTE)]) for i, name in enumerate(names)]
     bar = x_step * 0.7 / max(1, len(names))
+    placed: list[tuple[float, float, float, float]] = []
     for s, (name, fill) in enumerate(zip(names, fills, strict=True)):
         for i, value in enumerate(series[name]):
             x = LEFT + x_step * i + x_step * 0.15 + bar * s
@@ -188,16 +189,12 @@ def bar_chart(
                 height=num(value * scale),
                 fill=fill,
             )
-            if value:
-                el(
-                    root,
-                    "text",
-                    str(value),
-                    x=num(x + bar * 0.46),
-                    y=num(base - value * scale - 4),
-                    text_anchor="middle",
-                    font_size="10",
-                    fill="#333",
-                )
+            above = base - value * scale - 4
+            spot = (
+                _value_spot(placed, x + bar * 0.46, (above,), _label_width(str(value)) * 10 / 11, 10) if value else None
+            )
+            if spot is not None:
+                el(root, "text", str(value), class_="value", x=num(x + bar * 0.46), y=num(spot), text_anchor="middle",
+                   font_size="10", fill="#333")  # fmt: skip
     _legend(root, names, fills)
     return ET.tostring(root, encoding="unicode")

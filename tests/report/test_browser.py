@@ -290,19 +290,20 @@ return Array.from(document.querySelectorAll('svg.chart')).map(function (svg) {
 
 
 @pytest.mark.parametrize("count", [3, 14, 40])
-def test_the_line_charts_values_never_print_over_each_other(browser: Any, tmp_path: Path, count: int) -> None:
+def test_the_charts_values_never_print_over_each_other(browser: Any, tmp_path: Path, count: int) -> None:
     """Close lines (A&A's RP: 13 and 15, 20 and 24, a 30 under the title) print each value above or below its point
-    where it touches no other value nor the title, and leave it out where neither place is free."""
+    where it touches no other value nor the title, and leave it out where neither place is free; narrow bars print
+    their values where they touch no other."""
     series = {"Germany RP": 13, "Italy RP": 15, "United Kingdom RP": 24, "United States RP": 20, "France RP": 30}
     values = {name: [base + (n % 3) for n in range(count)] for name, base in series.items()}
-    figure = charts.line_chart(
-        [f"Round {n}" for n in range(1, count + 1)], values, title="Score at the end of each turn"
-    )
-    load(browser, f"<!doctype html><html><body style='width:440px'>{figure}</body></html>".encode(),
+    labels = [f"Round {n}" for n in range(1, count + 1)]
+    title = "Score at the end of each turn"
+    figures = charts.line_chart(labels, values, title=title) + charts.bar_chart(labels, values, title=title)
+    load(browser, f"<!doctype html><html><body style='width:440px'>{figures}</body></html>".encode(),
          tmp_path / "values.html")  # fmt: skip
     shot(browser, f"chart-values-{count}")
-    (boxes,) = browser.execute_script(LINE_VALUES)
-    assert boxes[0][4] == "Score at the end of each turn" and len(boxes) > count
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1 :]:
-            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+    for boxes in browser.execute_script(LINE_VALUES):
+        assert boxes[0][4] == title and len(boxes) > 1
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
