@@ -22,7 +22,7 @@ from pbem.report.chronicle import QUIET, Chronicle, Moment
 from pbem.report.story import Fight, Paragraph, lookup_text, losses_in_words, tell, told, visible
 from pbem.report.svg import Box, MapRenderer
 from pbem.rules.contract import OBSERVER, OMNISCIENT, Event, OptionSpec, View
-from pbem.rules.presentation import Presentation, period_title
+from pbem.rules.presentation import LossUnit, Presentation, period_title
 from pbem.rules.records import CombatRecord, Fire, combat_record, event_locations
 
 __all__ = [
@@ -593,6 +593,8 @@ class AarContext(_Model):
     turns: list[TurnSection]
     casualties: list[CasualtyRow]
     combats: int
+    loss_unit: LossUnit
+    """What the losses count, in the game's words (:attr:`Presentation.loss_unit`)."""
 
 
 class Turn(_Model):
@@ -715,7 +717,7 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
         for (side, kind), (steps, gone) in sorted(losses.by_kind.items())
     ]
     return AarContext(header=head, seal=seal(chron), summary=summary, turns=turns, casualties=casualties,
-                      combats=fights - 1)  # fmt: skip
+                      combats=fights - 1, loss_unit=_loss_unit(presentation))  # fmt: skip
 
 
 def _title(presentation: Presentation | None, period: str) -> str:
@@ -772,7 +774,8 @@ def _overview(
         if period in group:
             lost[side] = lost.get(side, 0) + steps
     if lost:
-        parts = [f"{_side_name(presentation, side)} {_count(steps, 'step')}" for side, steps in sorted(lost.items())]
+        unit = _loss_unit(presentation)
+        parts = [f"{_side_name(presentation, side)} {unit.count(steps)}" for side, steps in sorted(lost.items())]
         said.append(f"Losses: {', '.join(parts)}.")
     for name, values in sorted(series.items()):
         before = values[index - 1] if index > 0 else start.get(name, 0)
@@ -831,7 +834,12 @@ def _loss_chart(
         _side_name(presentation, s): [sum(losses.by_period.get((s, p), 0) for p in group) for group in groups]
         for s in sides
     }
-    return Markup(charts.bar_chart(titles, bars, colours=colours, title="Steps lost in each turn"))
+    title = f"{presentation.loss_unit.plural.capitalize()} lost in each turn"
+    return Markup(charts.bar_chart(titles, bars, colours=colours, title=title))
+
+
+def _loss_unit(presentation: Presentation | None) -> LossUnit:
+    return presentation.loss_unit if presentation is not None else LossUnit()
 
 
 def _side_name(presentation: Presentation | None, side: str) -> str:

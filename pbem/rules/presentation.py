@@ -31,6 +31,7 @@ __all__ = [
     "CombatOutcome",
     "CounterFace",
     "LookModule",
+    "LossUnit",
     "MapStyle",
     "MapspecLook",
     "Marker",
@@ -139,6 +140,22 @@ class Marker(_Model):
     side: str | None = None
 
 
+class LossUnit(_Model):
+    """What a side loses, as the reports count it: one ``name`` and its ``plural`` ("step", "steps": the losses
+    tables' "Steps" and "Steps lost", the chart's "Steps lost in each turn", a turn's "Losses: Axis 2 steps"), and
+    whether the units eliminated are counted apart (``units``: a unit may lose a step and stay; in a game of
+    interchangeable pieces every loss is a piece gone, so it says ``LossUnit(name="piece", plural="pieces",
+    units=False)``)."""
+
+    name: str = "step"
+    plural: str = "steps"
+    units: bool = True
+
+    def count(self, n: int) -> str:
+        """``n`` of them in words: "1 step", "3 steps"."""
+        return f"{n} {self.name if n == 1 else self.plural}"
+
+
 class Presentation(ABC):
     """A game's look over one data pack. Subclass, set :attr:`style`, implement :meth:`map_spec` and :meth:`face`.
 
@@ -165,6 +182,8 @@ class Presentation(ABC):
     crop_turn_maps: ClassVar[bool] = False
     """Draw a turn's maps around its units and events only (a large board whose counters would print too
     small whole); the summary's final map always shows the whole board."""
+    loss_unit: ClassVar[LossUnit] = LossUnit()
+    """What the reports' losses count (steps and units eliminated, by default)."""
     stage_openers: ClassVar[frozenset[str]] = frozenset({"turn_started", "turn_began", "month_began"})
     """Event kinds that open the stage the line ends in: the rules start the next turn inside the previous
     turn's last action, so the story tells such an event, and what follows it, under the new stage."""

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from pbem.report import charts
 from pbem.report.chronicle import Chronicle
 from pbem.report.documents import after_action_report, turn_report
 from pbem.report.replay import replay_page
@@ -211,3 +212,98 @@ def test_the_replay_highlights_the_current_action_and_shows_the_score(
     assert browser.execute_script("return document.querySelectorAll('#arrows .arrow').length") == 0
     press(browser, "last")
     assert "13" in browser.find_element("id", "score-panel").text
+
+
+AXIS_LABELS = """
+var boxes = Array.from(document.querySelectorAll('svg.chart')).map(function (svg) {
+  var width = svg.viewBox.baseVal.width;
+  return Array.from(svg.querySelectorAll('.x-label, .x-caption')).map(function (t) {
+    var b = t.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height, t.textContent, width];
+  });
+});
+return boxes;
+"""
+
+
+@pytest.mark.parametrize("count", [1, 4, 14, 40, 150])
+@pytest.mark.parametrize("style", ["Round {n}", "Turn {n}: June {n}", "Operation {n} of the spring campaign"])
+def test_the_charts_x_axis_labels_never_overlap(browser: Any, tmp_path: Path, count: int, style: str) -> None:
+    """However many periods, and however long their names, no two x-axis labels (nor the caption) touch in
+    Chromium, each stays inside its chart, and the first period is always labelled (a long name cut short).
+    A&A's fourteen "Round N" periods read as their numbers under the caption "Round", every one of them."""
+    labels = [style.format(n=n) for n in range(1, count + 1)]
+    values = {"Axis": [n % 7 for n in range(count)], "Allies": [n % 5 for n in range(count)]}
+    figures = charts.line_chart(labels, values, title="Score") + charts.bar_chart(labels, values, title="Losses")
+    load(browser, f"<!doctype html><html><body style='width:440px'>{figures}</body></html>".encode(),
+         tmp_path / "chart.html")  # fmt: skip
+    shot(browser, f"chart-{count}-{style.split()[0].lower()}")
+    for boxes in browser.execute_script(AXIS_LABELS):
+        texts = [b[4] for b in boxes]
+        first = texts[0].removesuffix("…")  # a long label is cut, from its end
+        assert first == "1" or style.format(n=1).replace(": ", "").startswith(first)
+        for i, a in enumerate(boxes):
+            assert a[0] >= 0 and a[2] <= a[5], a
+            for b in boxes[i + 1 :]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+        if style == "Round {n}" and count == 14:
+            assert texts == [str(n) for n in range(1, 15)] + ["Round"]
+
+
+CHART_LEGEND = """
+return Array.from(document.querySelectorAll('svg.chart')).map(function (svg) {
+  var box = svg.viewBox.baseVal;
+  return Array.from(svg.querySelectorAll('.legend-key, .legend-name')).map(function (t) {
+    var b = t.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height, t.textContent, box.width, box.height];
+  });
+});
+"""
+
+
+@pytest.mark.parametrize("count", [2, 5, 9])
+def test_the_charts_legend_keys_wrap_inside_the_chart(browser: Any, tmp_path: Path, count: int) -> None:
+    """A chart's legend with many or long names (A&A's "United Kingdom RP", "United States RP") wraps into rows
+    that the chart grows to hold: no key or name leaves the chart or touches another."""
+    names = [f"{word} RP" for word in ("Germany", "Italy", "United Kingdom", "United States", "France")] + [
+        f"A long series name {n}" for n in range(count)
+    ]
+    values = {name: [1, 2, 3] for name in names[:count]}
+    labels = ["Round 1", "Round 2", "Round 3"]
+    figures = charts.line_chart(labels, values, title="Score") + charts.bar_chart(labels, values, title="Losses")
+    load(browser, f"<!doctype html><html><body style='width:440px'>{figures}</body></html>".encode(),
+         tmp_path / "legend.html")  # fmt: skip
+    shot(browser, f"chart-legend-{count}")
+    for boxes in browser.execute_script(CHART_LEGEND):
+        assert len(boxes) == 2 * count
+        for i, a in enumerate(boxes):
+            assert a[0] >= 0 and a[2] <= a[5] and a[3] <= a[6], a
+            for b in boxes[i + 1 :]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+
+
+LINE_VALUES = """
+return Array.from(document.querySelectorAll('svg.chart')).map(function (svg) {
+  return Array.from(svg.querySelectorAll('text.value, text:first-of-type')).map(function (t) {
+    var b = t.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height, t.textContent];
+  });
+});
+"""
+
+
+@pytest.mark.parametrize("count", [3, 14, 40])
+def test_the_charts_values_never_print_over_each_other(browser: Any, tmp_path: Path, count: int) -> None:
+    """Close lines (A&A's RP: 13 and 15, 20 and 24, a 30 under the title) print each value above or below its point
+    where it touches no other value nor the title, and leave it out where neither place is free; narrow bars print
+    their values where they touch no other."""
+    series = {"Germany RP": 13, "Italy RP": 15, "United Kingdom RP": 24, "United States RP": 20, "France RP": 30}
+    values = {name: [base + (n % 3) for n in range(count)] for name, base in series.items()}
+    labels = [f"Round {n}" for n in range(1, count + 1)]
+    title = "Score at the end of each turn"
+    figures = charts.line_chart(labels, values, title=title) + charts.bar_chart(labels, values, title=title)
+    load(browser, f"<!doctype html><html><body style='width:440px'>{figures}</body></html>".encode(),
+         tmp_path / "values.html")  # fmt: skip
+    shot(browser, f"chart-values-{count}")
+    for boxes in browser.execute_script(LINE_VALUES):
+        assert boxes[0][4] == title and len(boxes) > 1
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)

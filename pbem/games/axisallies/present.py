@@ -13,7 +13,7 @@ from pbem.games.axisallies.economy import income
 from pbem.games.axisallies.position import Position, controller
 from pbem.games.axisallies.state import split
 from pbem.rules.contract import View
-from pbem.rules.presentation import LookModule, MapspecLook, Presentation
+from pbem.rules.presentation import LookModule, LossUnit, MapspecLook, Presentation
 
 __all__ = ["SPACE_FIELDS", "AxisAlliesLook", "label", "power_status"]
 
@@ -98,6 +98,7 @@ class AxisAlliesLook(MapspecLook):
 
     highlights = Presentation.highlights | frozenset({"turn_started", "round_event", "game_ended"})
     """Besides the shared kinds: each power's turn with its RP (p.13), the scenario's round events and the end."""
+    loss_unit = LossUnit(name="piece", plural="pieces", units=False)  # every loss is a piece gone
 
     look: ClassVar[LookModule] = mapspec
 
