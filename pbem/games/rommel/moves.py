@@ -23,6 +23,7 @@ from pbem.rules.contract import ALLOW, Verdict, deny
 __all__ = [
     "EXIT",
     "SEARCHES_KEEP",
+    "announced",
     "can_finish",
     "crossings",
     "exit_hexes",
@@ -36,6 +37,7 @@ __all__ = [
     "regroup_arrived",
     "settled",
     "short_of",
+    "shorts_announced",
     "speed_of",
     "step_verdict",
     "stepped",
@@ -93,6 +95,9 @@ def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict
         return deny("5.2", "not-near-command-point", f"{token} is not in or next to {turn.move[1]}")
     if token != turn.mover and regroup and turn.mover is not None and not regroup_arrived(state, seat, turn.mover):
         return deny("5.2", "finish-first", f"{turn.mover} must reach {turn.destination} before another unit moves")
+    if token != turn.mover and regroup:  # the stopped mover's Forced March is announced as this unit moves (§7.1)
+        state = shorts_announced(state, seat, keep=token)
+        turn = state.turn
     if to == EXIT:
         return _exit_verdict(state, seat, token, path)
     if to not in state.pack.hex_map:
@@ -178,6 +183,28 @@ def short_of(state: RommelState, seat: Side) -> list[str]:
         and t not in turn.forced
         and regroup_arrived(state, seat, t)
     ]
+
+
+def shorts_announced(state: RommelState, seat: Side, *, keep: str | None = None) -> RommelState:
+    """§5.2 sidebar: the state with the Forced March into the destination announced for every Regroup mover that
+    stopped short of it (but ``keep``, which moves on): the state a step by another unit, or the Move's end, is judged
+    and made in, so that the crossings the marches will make count against the hexside limits (§7.1)."""
+    for token in short_of(state, seat):
+        if token != keep:
+            state = announced(state, seat, token, state.turn.destination or "")
+    return state
+
+
+def announced(state: RommelState, seat: Side, token: str, to: str) -> RommelState:
+    """§6.4: the state with ``token``'s Forced March from the end of its path to ``to`` announced; one into an enemy
+    hex counts against that hexside's limit from now on (§7.1, sidebar: no Forced March beyond the limits)."""
+    turn = state.turn
+    side = state.pack.hex_map.hexside(HexId(turn.paths[token][-1]), HexId(to))
+    counts = dict(turn.forced_engaged)
+    if side is not None and any(state.tokens[t].side != seat for t in state.at(to)):
+        counts[side.id] = counts.get(side.id, 0) + 1
+    turn = turn.model_copy(update={"forced": {**turn.forced, token: to}, "forced_engaged": counts})
+    return state.model_copy(update={"turn": turn})
 
 
 def regroup_arrived(state: RommelState, seat: Side, token: str) -> bool:

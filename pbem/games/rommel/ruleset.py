@@ -621,10 +621,9 @@ def _announce_short(state: RommelState, side: Side, keep: str | None = None) -> 
     events: list[Event] = []
     for token in moves.short_of(state, side):
         if token != keep:
-            step = _forced(state, side, Force(token=token, to=state.turn.destination or ""))
-            state = step.state
-            events.extend(step.events)
-    return state, events
+            data = {"unit": token, "src": state.turn.paths[token][-1], "dst": state.turn.destination or ""}
+            events.append(Event(kind="forced_march_announced", seat=side, rule="6.4", data=data))
+    return moves.shorts_announced(state, side, keep=keep), events
 
 
 def _stepped(state: RommelState, seat: str, act: StepMove) -> Step[RommelState]:
@@ -766,16 +765,9 @@ def _can_force(state: RommelState, seat: str, act: Force) -> Verdict:
 
 
 def _forced(state: RommelState, seat: str, act: Force) -> Step[RommelState]:
-    turn = state.turn
-    path = turn.paths[act.token]
-    side = state.pack.hex_map.hexside(path[-1], act.to)  # type: ignore[arg-type]
-    counts = dict(turn.forced_engaged)
-    if side is not None and any(state.tokens[t].side != _side(seat) for t in state.at(act.to)):
-        counts[side.id] = counts.get(side.id, 0) + 1
-    turn = turn.model_copy(update={"forced": {**turn.forced, act.token: act.to}, "forced_engaged": counts})
-    data = {"unit": act.token, "src": path[-1], "dst": act.to}
+    data = {"unit": act.token, "src": state.turn.paths[act.token][-1], "dst": act.to}
     event = Event(kind="forced_march_announced", seat=seat, rule="6.4", data=data)
-    return Step(state=state.model_copy(update={"turn": turn}), events=(event,))
+    return Step(state=moves.announced(state, _side(seat), act.token, act.to), events=(event,))
 
 
 def _marched(state: RommelState, dice: tuple[int, ...]) -> Step[RommelState]:

@@ -7,6 +7,7 @@ import pytest
 
 from pbem.games.rommel import moves
 from pbem.games.rommel.data import default_pack_bytes, load_pack
+from pbem.games.rommel.state import BattleRecord
 from tests.games.rommel.rules_driver import Table
 from tests.games.rommel.test_turn_rommel import demo
 
@@ -160,3 +161,39 @@ def test_the_campaign_month_11_brings_a_normal_buildup_three_axis_cards_and_the_
     assert monthly_cards(table.state, "axis") == 2  # the Malta Group's drop (as in 1942)
     arrivals = {tok.group for tok in table.state.tokens.values() if tok.side == "allied"}
     assert "arrival-12" in arrivals  # 1942 reinforcements check for Early Arrival at the join
+
+
+def regroup_into_battle() -> Table:
+    """An Axis Regroup from the Command Point 1606 into the battle at 1505 (the Allied 11th Hussars attacking the
+    Italian infantry there): axis-06 (speed 2) Engages across the Clear hexside 1505/1506 (limit 2), the artillery
+    axis-01 across the Gap 1505/1605 (limit 1), then the leg infantry axis-08 (speed 1) stops short in 1506, its
+    Forced March into 1505 still open."""
+    table = demo()
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "select"})
+    state = table.state
+    hexes = {"allied-04": "1505", "axis-01": "1506", "axis-06": "1607", "axis-07": "1607", "axis-08": "1607"}
+    hexes |= dict.fromkeys(("allied-01", "allied-02", "allied-03"), "1905")
+    tokens = {**state.tokens, **{t: state.tokens[t].model_copy(update={"hex": h}) for t, h in hexes.items()}}
+    battle = BattleRecord(defender="axis", attacker="allied", crossed={"1505/1605": "allied"})
+    table.state = state.model_copy(update={"tokens": tokens, "battles": {"1505": battle}})
+    table.do("axis", {"action": "regroup", "command_point": "1606", "destination": "1505", "rommel": False})
+    table.do("axis", {"action": "step", "token": "axis-06", "to": "1506"})
+    table.do("axis", {"action": "step", "token": "axis-06", "to": "1505"})
+    table.do("axis", {"action": "step", "token": "axis-01", "to": "1605"})
+    table.do("axis", {"action": "step", "token": "axis-01", "to": "1505"})
+    table.do("axis", {"action": "step", "token": "axis-08", "to": "1506"})
+    return table
+
+
+@pytest.mark.rule("5.2")
+@pytest.mark.rule("7.1")
+def test_a_regroup_mover_may_not_step_where_the_forced_marches_announced_leave_it_no_way_in() -> None:
+    table = regroup_into_battle()
+    # axis-08's Forced March is announced as axis-07 moves: with axis-06's Engagement it fills 1505/1506, so
+    # axis-07 in 1506 could neither cross it nor Force March: it may not step there (it stays out of the Regroup)
+    assert table.refusal("axis", {"action": "step", "token": "axis-07", "to": "1506"}) == ("5.2", "not-to-destination")
+    assert not [a for a in table.legal("axis") if a["action"] == "step" and a["token"] == "axis-07"]
+    table.do("axis", {"action": "end_move"})
+    assert table.state.turn.forced == {"axis-08": "1505"}
+    assert table.state.turn.forced_engaged == {"1505/1506": 1}
