@@ -121,6 +121,9 @@ def swap_verdict(state: RommelState, side: Side, first: str, second: str, hex_id
         verdict = _in_network(state, side, mine)
         if not verdict.ok:
             return verdict
+    order = dismantlable(state, side)  # a pair has one written form: its Minefields in the order the list gives
+    if order.index(first) > order.index(second):
+        return deny("16.55", "pair-order", f"name {second} before {first}: the pair is written in list order")
     return site_verdict(state, side, hex_id)
 
 

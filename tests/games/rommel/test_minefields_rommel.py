@@ -78,6 +78,8 @@ def test_two_minefields_in_the_network_are_swapped_for_a_new_one_at_no_cost() ->
         "16.55",
         "not-a-minefield",
     )
+    reversed_pair = {"action": "swap_minefields", "first": "mine/allied-2", "second": "mine/allied-1", "hex": "2005"}
+    assert table.refusal("allied", reversed_pair) == ("16.55", "pair-order")  # one written form, as the list offers
     swap = {"action": "swap_minefields", "first": "mine/allied-1", "second": "mine/allied-2", "hex": "2005"}
     table.do("allied", swap)
     assert table.state.mines == {
