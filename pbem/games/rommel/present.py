@@ -13,11 +13,11 @@ from typing import Any, ClassVar
 
 from pbem.games.rommel import mapspec
 from pbem.games.rommel.schema import RommelPack
-from pbem.games.rommel.state import RommelState, unit_slot
+from pbem.games.rommel.state import RommelState, cv_slot, unit_slot
 from pbem.rules.contract import View
 from pbem.rules.presentation import LookModule, MapspecLook, Marker, Presentation
 
-__all__ = ["RommelLook", "hex_label", "public_label", "public_labels", "token_label"]
+__all__ = ["RommelLook", "hex_label", "known_label", "public_label", "public_labels", "token_label"]
 
 
 def hex_label(pack: RommelPack, hex_id: str) -> str:
@@ -45,6 +45,21 @@ def public_label(state: RommelState, token: str, hex_id: str | None = None) -> s
     return f"{SIDE_NAMES.get(tok.side, tok.side.title())} {name}" + (
         f" at {hex_label(state.pack, where)}" if where else ""
     )
+
+
+def known_label(state: RommelState, token: str) -> str:
+    """A block as the replaying party knows it, for its own prompts: ``Axis block 02: 5 Pz (21 Pz), CV 3 at 1505
+    (Ft. Capuzzo)`` when this state knows its identity (the owner's own replay; an opened block), else
+    :func:`public_label`. Only prompts use it: the state on a player's machine knows that player's blocks."""
+    tok = state.tokens[token]
+    unit = state.hidden.get(unit_slot(token))
+    if unit is None or not unit.known or not isinstance(unit.value, str):
+        return public_label(state, token)
+    cv = state.hidden.get(cv_slot(token))
+    strength = f", CV {cv.value}" if cv is not None and cv.known and isinstance(cv.value, int) else ""
+    name = mapspec.block_name(state.pack.block(unit.value))
+    where = f" at {hex_label(state.pack, tok.hex)}" if tok.hex else ""
+    return f"{SIDE_NAMES.get(tok.side, tok.side.title())} block {token.rsplit('-', 1)[-1]}: {name}{strength}{where}"
 
 
 def public_labels(state: RommelState, tokens: list[str] | tuple[str, ...]) -> str:

@@ -84,7 +84,7 @@ from pbem.games.rommel.actions import (
 from pbem.games.rommel.data import FORMAT, default_pack_bytes, load_pack
 from pbem.games.rommel.mapspec import block_name
 from pbem.games.rommel.options import is_real
-from pbem.games.rommel.present import RommelLook, hex_label, token_label
+from pbem.games.rommel.present import RommelLook, hex_label, known_label, token_label
 from pbem.games.rommel.schema import RommelPack
 from pbem.games.rommel.state import (
     DECK,
@@ -1338,12 +1338,12 @@ class Rommel(PackedData, Ruleset[RommelState]):
         return super().describe(named)
 
     def label(self, state: RommelState, field: str, value: Any) -> str:
-        """Hexes with their places, blocks by side, number and hex (never a hidden identity), units by name."""
+        """Hexes with their places, blocks by side, number and hex with their identity and CV only where this state
+        knows them (a player's own blocks in their prompts), units by name."""
         if field in ("hex", "to", "origin") and isinstance(value, str) and value in state.pack.land():
             return hex_label(state.pack, value)
         if field == "token" and isinstance(value, str) and value in state.tokens:
-            tok = state.tokens[value]
-            return token_label(tok.side, value, tok.hex, state.pack)
+            return known_label(state, value)
         if field == "block" and isinstance(value, str) and value in {b.id for b in state.pack.blocks}:
             block = state.pack.block(value)
             kind = state.pack.unit_type(block.unit_type).name
