@@ -232,6 +232,12 @@ class Presentation(ABC):
             return f"a hidden value, {value}"
         return "a hidden value"
 
+    def secret(self, slot: str, value: Any) -> tuple[str, str] | None:
+        """One of the viewer's own hidden values as their play page lists it, in the game's words: (what it is,
+        its value), e.g. ``("Axis block 01", "Artiglieria (XXI Corps)")``; None: the client names the slot's parts
+        (units and places by name) and prints the value's label."""
+        return None
+
     def combat_outcome(self, data: Mapping[str, Any], followups: Sequence[Event]) -> CombatOutcome:
         """How a ``combat_resolved`` event (its ``data``) ended once the events that ``followups`` lists
         (those of :attr:`combat_followups` after it) had their say. By default the higher total wins and

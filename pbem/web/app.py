@@ -279,7 +279,7 @@ def _page(web: WebApp) -> str:
         news_units=" ".join(sorted(touched & set(naming.units))),
         earlier=max(0, len(news) - RECENT),
         scores=presentation.scores(view) if presentation is not None and view is not None else {},
-        hidden=[(_slot(naming, name), naming.label(name, value)) for name, value in desk.hidden_values()],
+        hidden=[_secret(naming, presentation, name, value) for name, value in desk.hidden_values()],
         owed=[w.describe() for w in owed],
         may_request_undo=undoable is not None and undoable.author == seat and request is None,
         undo_asked=None if request is None or seat not in request.waiting else chron.name_of(request.author),
@@ -307,6 +307,13 @@ def _situation(turn: Turn, view: View | None, presentation: Presentation | None)
 
 def _letters(text: str) -> str:
     return "".join(c for c in text.lower() if c.isalnum())
+
+
+def _secret(naming: Naming, presentation: Presentation | None, name: str, value: Any) -> tuple[str, str]:
+    """A row of the player's own hidden values: the game's words (:meth:`Presentation.secret`), else the slot's
+    parts and the value's label."""
+    told = presentation.secret(name, value) if presentation is not None else None
+    return told if told is not None else (_slot(naming, name), naming.label(name, value))
 
 
 def _slot(naming: Naming, name: str) -> str:

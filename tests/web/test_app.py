@@ -246,3 +246,20 @@ def test_web_the_header_tells_the_period_and_stage_in_the_games_words(tmp_path: 
     table.act("allied", {"action": "assault", "areas": ["H"]})
     page = _page(table, "allied")
     assert summary.format("Turn 1: June 15 · Impulse 1") in page  # the presentation's titles, not "declare"
+
+
+@pytest.mark.rule("2.1")
+def test_web_a_players_own_blocks_are_listed_in_the_games_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rommel's hidden values (each block's identity and CV) read as the game names them (Presentation.secret):
+    "Axis block 01: Artiglieria (XXI Corps)", "CV 4", never a slot or block id."""
+    monkeypatch.setenv("PBEM_GAMES", "pbem.games.rommel.ruleset:RULESET")
+    monkeypatch.setenv("PBEM_STATE_DIR", str(tmp_path / "state"))
+    table = Table.start(tmp_path, "demo-1940", game="rommel", options={})
+    while (legal := table.legal("axis")) and legal[0]["action"] == "identify":
+        table.act("axis", legal[0])
+    page = _page(table, "axis")
+    rows = page.split('<dl id="hidden">', 1)[1].split("</dl>", 1)[0]
+    assert "<dt>Axis block 01</dt><dd>CV " in rows and "<dd>Artiglieria (XXI Corps)</dd>" in rows
+    assert not any(raw in rows for raw in ("unit ·", "cv ·", "it-art", "it-brescia"))

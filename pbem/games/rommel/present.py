@@ -111,12 +111,9 @@ class RommelLook(MapspecLook):
         kind, _, name = slot.partition("/")
         side = name.split("-", 1)[0]
         who = SIDE_NAMES.get(side, side.title())
-        if kind == "unit" and isinstance(value, str) and "-" in name:
-            block = next((b for b in self.data.blocks if b.id == value), None)
-            shown = mapspec.block_name(block) if block is not None else value
-            return f"the identity of {token_label(side, name, None, self.data)}: {shown}"
-        if kind == "cv" and isinstance(value, int) and "-" in name:
-            return f"the strength of {token_label(side, name, None, self.data)}: CV {value}"
+        block = self.secret(slot, value) if kind in ("unit", "cv") else None
+        if block is not None:
+            return f"the {'identity' if kind == 'unit' else 'strength'} of {block[0]}: {block[1]}"
         if kind == "mine" and isinstance(value, str):
             return f"an {who} Minefield at {hex_label(self.data, value)}"
         if kind == "bp" and isinstance(value, int):
@@ -124,6 +121,21 @@ class RommelLook(MapspecLook):
         if kind == "losses":
             return f"the {who} losses to Pursuit Fire"
         return super().opened(slot, value)
+
+    def secret(self, slot: str, value: Any) -> tuple[str, str] | None:
+        """The player's own hidden values: each block's identity and CV, Minefields, the BP saved."""
+        kind, _, name = slot.partition("/")
+        side = name.split("-", 1)[0]
+        if kind == "unit" and isinstance(value, str) and "-" in name:
+            block = next((b for b in self.data.blocks if b.id == value), None)
+            return token_label(side, name, None, self.data), mapspec.block_name(block) if block else value
+        if kind == "cv" and isinstance(value, int) and "-" in name:
+            return token_label(side, name, None, self.data), f"CV {value}"
+        if kind == "mine" and isinstance(value, str):
+            return f"Minefield {name.rsplit('-', 1)[-1]}", hex_label(self.data, value)
+        if kind == "bp" and isinstance(value, int):
+            return "Buildup Points saved", str(value)
+        return None
 
     def stage(self, view: View) -> str:
         """The Player-Turn under way (``Axis Player-Turn``) or the phase of the Month (§3), with the public card
