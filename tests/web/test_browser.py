@@ -275,3 +275,38 @@ def test_web_a_battleaxe_turn_for_each_side_by_clicking_signs_what_pbem_act_sign
         assert done.code == 0, done.err
     assert cli("verify", again.path).code == 0
     assert signed_actions(again.path) == clicked
+
+
+def test_web_the_map_zooms_and_keeps_its_zoom_across_choices(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole-theatre map is small at the page's width: "+" enlarges it in a scrolling frame, the zoom survives the
+    reload each choice makes, "Fit" shows the whole map again; the legal places still light up."""
+    monkeypatch.setenv("PBEM_STATE_DIR", str(tmp_path / "state"))
+    table = Table.start(tmp_path, "campaign", game="battleaxe", options={})
+    allied = Desk(table.path, table.keys["allied"])
+
+    def zoom() -> float:
+        """The map's width over its frame's (the frame loses a scroll bar's width once the map overflows it)."""
+        return float(
+            browser.execute_script(
+                "var map = document.querySelector('#board svg.map');"
+                "return map.getBoundingClientRect().width / map.parentNode.clientWidth;"
+            )
+        )
+
+    with served(allied) as site:
+        browser.get(site.url)
+        browser.execute_script("sessionStorage.clear()")
+        browser.get(site.url)
+        assert zoom() == pytest.approx(1, rel=0.02)
+        for _ in range(2):
+            browser.find_element("xpath", "//button[@title='Larger map']").click()
+        assert zoom() == pytest.approx(2, rel=0.02)
+        assert browser.find_element("css selector", "#board .zoom span").text == "200%"
+        click_unit(browser, "11h")  # a choice: the page reloads
+        assert zoom() == pytest.approx(2, rel=0.02)
+        assert browser.find_elements("css selector", ".region.target")  # the legal set-up zones still light up
+        shot(browser, "zoomed")
+        browser.find_element("xpath", "//button[@title='The whole map']").click()
+        assert zoom() == pytest.approx(1, rel=0.02)
