@@ -243,3 +243,27 @@ class Run:
 
 Cli = Callable[..., Run]
 """The in-process CLI runner the ``cli`` fixture gives: ``cli("verify", path, "--json")``."""
+
+
+UNINSTALLED = ",".join(f"pbem.games.{p}.ruleset:RULESET" for p in ("rommel", "gazala", "axisallies"))
+"""``PBEM_GAMES`` for the games under construction (not in the ``pbem.games`` entry points yet)."""
+
+
+def first_choice(game: str, scenario: str) -> Callable[[Path], tuple[Table, str]]:
+    """A game played by each seat's first legal action until a seat chooses among three kinds of action or more:
+    Rommel's first Movement Phase (after the secret set-up), Gazala's first activation, A&A's first purchases."""
+
+    def table_at(directory: Path) -> tuple[Table, str]:
+        table = Table.start(directory, scenario, game=game, options={})
+        for _ in range(400):
+            acting = [(seat, legal) for seat in table.keys if (legal := table.legal(seat))]
+            if not acting:
+                table.settle()
+                continue
+            seat, legal = acting[0]
+            if len({a["action"] for a in legal}) >= 3:
+                return table, seat
+            table.act(seat, legal[0])
+        raise AssertionError(f"{game} {scenario}: no choice of three kinds of action in 400 actions")
+
+    return table_at

@@ -127,6 +127,13 @@ class Turn:
         return self.session.act(self.actions, note)
 
 
+def _worded(level: Choices | None, branch: Branch) -> str:
+    """A chosen value in a choice's summary: a yes/no with its question (``Rommel bonus: no``), else its label."""
+    if isinstance(branch.value, bool) and level is not None:
+        return f"{level.title}: {branch.label}"
+    return branch.label
+
+
 def _key(value: Any) -> str:
     """A JSON value as a dictionary key (values compare as JSON, never as Python's ``True == 1``)."""
     return json.dumps(value, sort_keys=True)
@@ -207,7 +214,8 @@ class Builder:
             return None
         self.items = []
         if entry.branch.action is not None:
-            words = [b.label for b in self.path] + [entry.branch.label]
+            levels = [self.root, *(b.then for b in self.path)]
+            words = [_worded(level, b) for level, b in zip(levels, [*self.path, entry.branch], strict=True)]
             return Choice(" ".join(words), (entry.branch.action,))
         self.path.append(entry.branch)
         return None

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pbem.client.turn import Turn
 from pbem.verify.pipeline import verify_file
-from tests.helpers import Table
+from tests.helpers import UNINSTALLED, Table, first_choice
 
 
 def test_undo_changes_nothing_until_the_batch_is_signed_as_one_entry(tmp_path: Path) -> None:
@@ -116,3 +118,18 @@ def test_the_axis_pairwise_assaults_are_one_area_at_a_time(tmp_path: Path) -> No
         assert labels[-1].startswith("done: ") and len(labels) == len(singles)  # the other Areas, then done
         choice = builder.pick(next(e for e in builder.entries() if e.item == second))
         assert choice is not None and choice.actions == ({"action": "assault", "areas": [first, second]},)
+
+
+def test_a_yes_or_no_reads_with_its_question_in_the_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rommel's Group Move asks "Rommel bonus" (yes/no): the batch says "Rommel bonus: no", not a bare "no"."""
+    monkeypatch.setenv("PBEM_GAMES", UNINSTALLED)
+    monkeypatch.setenv("PBEM_STATE_DIR", str(tmp_path / "state"))
+    table, seat = first_choice("rommel", "demo-1940")(tmp_path)
+    with table.session(seat) as session:
+        builder = Turn(session).builder()
+        assert builder is not None
+        builder.pick(next(e for e in builder.entries() if e.label == "group"))
+        builder.pick(builder.entries()[0])
+        assert builder.title().endswith("· Rommel bonus")
+        choice = builder.pick(next(e for e in builder.entries() if e.label == "no"))
+    assert choice is not None and choice.label.startswith("group ") and choice.label.endswith(" Rommel bonus: no")

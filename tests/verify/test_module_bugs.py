@@ -26,7 +26,7 @@ from pbem.log.keys import KeyPair
 from pbem.rules import registry
 from pbem.verify.pipeline import Verifier, verify_lines
 from pbem.verify.tournament import verify_one
-from tests.helpers import Cli, Table, codes
+from tests.helpers import UNINSTALLED, Cli, Table, codes, first_choice
 
 # --- prefixes: a game brought to a point where a seat must act -----------------------------------------------
 
@@ -57,26 +57,6 @@ def skirmish_table(directory: Path) -> tuple[Table, str]:
     return table, "red"
 
 
-def first_choice(game: str, scenario: str) -> Callable[[Path], tuple[Table, str]]:
-    """A game played by each seat's first legal action until a seat chooses among three kinds of action or more:
-    Rommel's first Movement Phase (after the secret set-up), Gazala's first activation, A&A's first purchases."""
-
-    def table_at(directory: Path) -> tuple[Table, str]:
-        table = Table.start(directory, scenario, game=game, options={})
-        for _ in range(400):
-            acting = [(seat, legal) for seat in table.keys if (legal := table.legal(seat))]
-            if not acting:
-                table.settle()
-                continue
-            seat, legal = acting[0]
-            if len({a["action"] for a in legal}) >= 3:
-                return table, seat
-            table.act(seat, legal[0])
-        raise AssertionError(f"{game} {scenario}: no choice of three kinds of action in 400 actions")
-
-    return table_at
-
-
 PREFIXES: dict[str, Callable[[Path], tuple[Table, str]]] = {
     "battleaxe": battleaxe_table,
     "triad": triad_table,
@@ -85,8 +65,6 @@ PREFIXES: dict[str, Callable[[Path], tuple[Table, str]]] = {
     "gazala": first_choice("gazala", "opening-phase"),
     "axis-allies": first_choice("axis-allies", "rommels_last_push-2p"),
 }
-# the games under construction are not installed yet (pbem.games entry points): their rulesets by PBEM_GAMES
-UNINSTALLED = ",".join(f"pbem.games.{p}.ruleset:RULESET" for p in ("rommel", "gazala", "axisallies"))
 
 
 @dataclass
