@@ -475,17 +475,19 @@ class Gazala(PackedData, Ruleset[GazalaState]):
         return super().describe(named)
 
     def label(self, state: GazalaState, field: str, value: Any) -> str:
-        """Units, HQs and formations by name; hexes with their place names."""
+        """Units (with their formation: unit numbers repeat across armies), HQs and formations by name, never by
+        id; hexes with their place names."""
         pack = state.pack
         if isinstance(value, str):
             if field == "unit" and value == assignments.DUMMY:
                 return "a Dummy marker"
             if field in ("unit",) and value in state.units:
-                return f"{pack.unit(value).name} ({value})"
+                unit = pack.unit(value)
+                return f"{unit.name} ({pack.formation(unit.formation).name})" if unit.formation else unit.name
             if field == "formation" and value in state.formations:
                 return f"{pack.formation(value).name}"
             if field == "hq" and value in state.hqs:
-                return f"{pack.hq(value).name} ({value})"
+                return pack.hq(value).name
             if field in ("to", "hex"):
                 names = next((r.names for r in pack.map.hexes if r.id == value), ())
                 return f"{value} ({', '.join(names)})" if names else value

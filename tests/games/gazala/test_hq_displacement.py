@@ -87,4 +87,4 @@ def test_a_unit_displaced_after_a_combat_next_to_a_lone_enemy_hq_displaces_it() 
 
 def test_the_hq_decision_is_labelled_with_names() -> None:
     state = battle.battle_over(_lone_after_combat(), ()).state
-    assert RULESET.label(state, "hq", "7armd-hq") == f"{PACK.hq('7armd-hq').name} (7armd-hq)"
+    assert RULESET.label(state, "hq", "7armd-hq") == PACK.hq("7armd-hq").name

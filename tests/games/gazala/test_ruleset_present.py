@@ -40,3 +40,10 @@ def test_the_renderer_draws_the_board_with_its_counters() -> None:
     view = RULESET.view(start("opening-phase"), OBSERVER)
     svg = MapRenderer(RULESET.presentation(PACK)).render(view, legend=True)
     assert svg.startswith("<svg") and "Bir Hacheim" in svg and "Improved" not in svg
+
+
+def test_prompts_name_units_with_their_formation_and_hqs_by_name_never_by_id() -> None:
+    state = start("opening-phase")
+    assert RULESET.label(state, "unit", "115") == "115 (15. Panzer-Division)"  # "115" alone repeats across armies
+    assert RULESET.label(state, "unit", "recam") == "RECAM"  # an independent unit has no formation to name
+    assert RULESET.label(state, "hq", "15pz-hq") == "15. Pz HQ"
