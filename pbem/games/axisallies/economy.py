@@ -227,6 +227,12 @@ def _token(pack: AxisAlliesPack, ident: str) -> tuple[int, int]:
     raise KeyError(ident)
 
 
+def supply_point_cost(pack: AxisAlliesPack) -> int:
+    """p.13: the RP one supply point costs (the small token's price over its value)."""
+    cost, value = _token(pack, "supply_1")
+    return cost // value
+
+
 def _may_buy(
     pack: AxisAlliesPack, position: Position, power: str, unit: UnitType, count: int, options: frozenset[str]
 ) -> Verdict:
@@ -313,11 +319,10 @@ def check_requisition(
     cap = pack.power(power).supply_per_turn or 0
     if order.supply < 0 or order.supply > cap:
         return deny("13", "supply-cap", f"{power} may requisition at most {cap} supply per turn")
-    small_cost, small_value = _token(pack, "supply_1")
     tokens_total = sum(t.pieces.get("all", 0) * t.value for t in pack.tokens if t.id.startswith("supply_"))
     if supply_in_play + order.supply > tokens_total:
         return deny("9", "no-tokens-left", f"only {tokens_total - supply_in_play} supply points are left in the pool")
-    cost += order.supply * small_cost // small_value
+    cost += order.supply * supply_point_cost(pack)
     cost += order.land_mines * _token(pack, "land_mine")[0] + order.sea_mines * _token(pack, "sea_mine")[0]
     if cost > rp:
         return deny("13", "over-budget", f"the order costs {cost} RP; {power} has {rp}")

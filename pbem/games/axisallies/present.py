@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from pbem.games.axisallies import mapspec
 from pbem.games.axisallies.data import AxisAlliesPack
-from pbem.games.axisallies.economy import income
+from pbem.games.axisallies.economy import income, supply_point_cost
 from pbem.games.axisallies.position import Position, controller
 from pbem.games.axisallies.state import split
 from pbem.rules.contract import View
@@ -29,8 +29,9 @@ def _space(pack: AxisAlliesPack, ident: str) -> str | None:
 def label(pack: AxisAlliesPack, power: str, field: str, value: Any) -> str | None:
     """The human label of an action field's value, or None to leave it to the contract's default.
 
-    A space is its printed name; a unit type of the acting power is its piece's name; a ``"power:type"`` piece
-    names its power too; ``supply`` is a supply point.
+    A space is its printed name; a unit type of the acting power is its piece's name with its requisition cost
+    (p.13: a player buying reads the chart's prices); a ``"power:type"`` piece names its power too; ``supply`` is a
+    supply point with its cost.
     """
     if not isinstance(value, str):
         return None
@@ -39,7 +40,7 @@ def label(pack: AxisAlliesPack, power: str, field: str, value: Any) -> str | Non
     if field != "unit":
         return None
     if value == "supply":
-        return "1 supply point"
+        return f"1 supply point ({supply_point_cost(pack)} RP)"
     owner, _, type_ = value.partition(":")
     if type_:
         owner, type_ = split(value)
@@ -51,7 +52,7 @@ def label(pack: AxisAlliesPack, power: str, field: str, value: Any) -> str | Non
         return None
     if type_ != value:
         return f"{pack.power(owner).name} {unit.name}"
-    return unit.name
+    return unit.name if unit.cost is None else f"{unit.name} ({unit.cost} RP)"  # a type on the chart: its price
 
 
 def _position(view: View) -> Position:

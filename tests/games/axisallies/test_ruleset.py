@@ -36,7 +36,10 @@ def test_unknown_places_and_units_are_refused_by_rule() -> None:
 def test_prompts_name_spaces_and_pieces() -> None:
     state = done(done(start()))
     assert RULESET.label(state, "origin", "el_agheila") == "El Agheila"
-    assert RULESET.label(state, "unit", "supply") == "1 supply point"
+    supply = next(t for t in state.pack.tokens if t.id == "supply_1")
+    assert RULESET.label(state, "unit", "supply") == f"1 supply point ({supply.cost // supply.value} RP)"
+    infantry = state.pack.unit(state.power, "infantry")
+    assert RULESET.label(state, "unit", "infantry") == f"{infantry.name} ({infantry.cost} RP)"  # p.13: the price
     assert RULESET.label(state, "unit", "italy:infantry").startswith("Italy ")
 
 
