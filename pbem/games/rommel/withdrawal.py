@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pbem.games.rommel.board import speed_need
 from pbem.games.rommel.moves import max_speed, settled, speed_of
 from pbem.games.rommel.present import public_label
 from pbem.games.rommel.state import Claim, RommelState, Side, Withdrawal
@@ -52,7 +53,7 @@ def step_verdict(state: RommelState, item: Withdrawal, token: str, to: str) -> V
         return deny("6.0", "not-adjacent", f"{to} is not next to {path[-1]}")
     known = speed_of(state, token)
     speed = known if known is not None else max_speed(state)
-    if len(path) > speed:  # the new step would be hex number len(path)
+    if speed_need(state.pack, (*path, to), roads=False) > speed:
         return deny("6.1", "over-budget", f"{token} has no hex of its speed left (no road bonus in a Retreat)")
     return _check(state, item, {**item.paths, token: (*path, to)})
 
@@ -69,7 +70,14 @@ def step_candidates(state: RommelState, item: Withdrawal) -> list[tuple[str, str
 def stepped(state: RommelState, item: Withdrawal, token: str, to: str) -> tuple[RommelState, list[Event]]:
     """The path grows by a hex; a hidden unit's speed claim records the hexes it has withdrawn (§6.1)."""
     path = (*item.paths.get(token, (item.hex,)), to)
-    claim = Claim(act=state.acts, seat=_side(item), token=token, kind="speed", value=len(path) - 1, rule="5.3")
+    claim = Claim(
+        act=state.acts,
+        seat=_side(item),
+        token=token,
+        kind="speed",
+        value=speed_need(state.pack, path, roads=False),
+        rule="5.3",
+    )
     state = state.model_copy(update={"claims": (*state.claims, claim)})
     state = replace_top(state, item.model_copy(update={"paths": {**item.paths, token: path}}))
     data = {"unit": token, "src": path[-2], "dst": to}
