@@ -10,6 +10,7 @@ the true speed at once.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import pairwise
 
 from pbem.games.rommel.battle import unit_speed
@@ -310,11 +311,15 @@ def forced_step_verdict(state: RommelState, seat: Side, token: str, to: str) -> 
     turn = state.turn
     path = turn.paths[token]
     tok = state.tokens[token]
-    if tok.disrupted or to not in state.pack.hex_map:
+    retreating = turn.disengaged.get(token, False)  # Disrupted as its Retreat ended (§7.2), it may march on
+    if (tok.disrupted and not retreating) or to not in state.pack.hex_map:
         return deny("6.4", "cannot-force", f"{token} cannot Force March to {to}")
     if any(state.tokens[t].side != seat for t in state.at(path[-1])):
         return deny("7.0", "after-stop", f"{token} Engaged in {path[-1]} and stops there")
     position = state.position().moved({token: (path[0],)})
+    if retreating:  # it moved upright (§7.2: turned face-down after it finishes moving, §6.4 sidebar)
+        upright = tuple(replace(u, disrupted=False) if u.block == token else u for u in position.units)
+        position = Position(upright, position.battles, position.fortresses)
     position = _with_left(position, turn.left.get(token), path[0])
     known = speed_of(state, token)
     engaged = crossings(state)

@@ -774,6 +774,7 @@ def _marched(state: RommelState, dice: tuple[int, ...]) -> Step[RommelState]:
     """§6.4: 4-6 the unit moves the extra hex; 1-3 it is Disrupted where it stands (a Group Move)."""
     side = state.active
     events = []
+    retreating: list[str] = []  # §6.4 sidebar: a Retreat's failed Forced March costs a step
     for (token, to), die in zip(sorted(state.turn.forced.items()), dice, strict=True):
         if die >= state.pack.limit("forced_march_min"):
             turn = state.turn.model_copy(update={"mover": token, "current": state.turn.paths[token]})
@@ -791,8 +792,11 @@ def _marched(state: RommelState, dice: tuple[int, ...]) -> Step[RommelState]:
                 battles.setdefault(home, state.turn.left[token])
             state = state.model_copy(update={"tokens": tokens, "battles": moves.settled(tokens, battles)})
             events.append(Event(kind="forced_march_failed", seat=side, rule="6.4", data={"unit": token, "die": die}))
+            if state.turn.disengaged.get(token, False):
+                retreating.append(token)
     turn = state.turn.model_copy(update={"mover": None, "current": (), "forced": {}, "forced_engaged": {}})
     state = refuse.offer(state.model_copy(update={"turn": turn}))  # §8.4: after all Movement, Forced Marches too
+    state = rout.march_losses(state, side, retreating)
     return Step(state=state, events=tuple(events))
 
 
