@@ -1011,9 +1011,11 @@ def _after_turn(state: RommelState, events: list[Event]) -> Step[RommelState]:
     if state.passes < 2:
         state, more = supplycheck.begin_turn(state, state.active)
         state, routs = rout.begin(state)  # §11.3: a recovered unit Routs the enemy Disrupted units beside it
-        return Step(state=state, events=(*events, *more, *routs))
+        state, forced = withdrawal.fortress_attackers(state)  # §13.5 sidebar: a Pass Turn's, first
+        return Step(state=state, events=(*events, *more, *routs, *forced))
     events.append(Event(kind="month_ended", rule="3.1", data={"month": state.month}, text=f"Month {state.month} ends"))
-    return Step(state=state.model_copy(update={"phase": "advance"}), events=tuple(events))
+    state, forced = withdrawal.fortress_attackers(state.model_copy(update={"phase": "advance"}))
+    return Step(state=state, events=(*events, *forced))
 
 
 def _advanced(state: RommelState, seat: str, act: Advance) -> Step[RommelState]:

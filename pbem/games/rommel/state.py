@@ -238,14 +238,15 @@ class Pursuit(Pending):
 
 
 class Withdrawal(Pending):
-    """A Withdrawal Group Move (§5.3) the rules impose: a group Refusing Battle (§10.2) or Routed (§11.3) leaves
-    ``hex``. ``paths`` holds each unit's path so far (its hex first); the units move when it ends (the four
-    conditions of §5.3 are judged on the position as the Withdrawal began)."""
+    """A Withdrawal Group Move (§5.3) the rules impose: a group Refusing Battle (§10.2), Routed (§11.3) or, after a
+    Pass Turn, Attacking a Fortress (``fortress``, §13.5 sidebar) leaves ``hex``. ``paths`` holds each unit's path
+    so far (its hex first); the units move when it ends (the four conditions of §5.3 are judged on the position as
+    the Withdrawal began)."""
 
     kind: Literal["withdrawal"] = "withdrawal"
     hex: str
     group: tuple[str, ...]
-    cause: Literal["refuse", "rout"]
+    cause: Literal["refuse", "rout", "fortress"]
     paths: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
 

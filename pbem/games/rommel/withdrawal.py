@@ -12,15 +12,16 @@ gives up) is taken back (:func:`voided`): its units return where they began and 
 (the Moves its cards pay for are not), so a player is never left with a Move it may not end. It is the Pass Turn's
 only Move (§4.5: "no other movement"): a turn that makes it begins no other Move and no Forced March.
 
-**The Withdrawal Group Move the rules impose**: a group Refusing Battle (§10.2) or Routed (§11.3). A
+**The Withdrawal Group Move the rules impose**: a group Refusing Battle (§10.2), Routed (§11.3), or Attacking a
+Fortress in a Pass Turn (§13.5 sidebar, :func:`fortress_attackers`). A
 :class:`~pbem.games.rommel.state.Withdrawal` on the stack lets its owner extend each unit's path a hex at a time
 (``withdraw``) and then end it (``end_withdrawal``), within the unit's speed: no road or Rommel bonus for a Retreat
 (§6.2 sidebar, §6.3). A replay that cannot see the unit's speed allows the fastest and records a ``speed`` claim for
 the audit, as for any move (§6.1). As it ends, the units move: the network must have lost a hex over the whole move,
 and every unit must have withdrawn if it could take a first step (``must-withdraw``). A unit that did not withdraw,
-or whose group's move does not reduce the network, was unable to: it is eliminated (§10.1, §11.3). The units that
-withdrew are Disrupted (again) this turn (§10.2, §11.3), so they do not recover at their side's next Initial Supply
-Check (§11.2).
+or whose group's move does not reduce the network, was unable to: it is eliminated (§10.1, §11.3), or, a Fortress
+Attacker, Routed (Disrupted where it stands, then its Rout, §13.5 sidebar). The units that withdrew are Disrupted
+(again) this turn (§10.2, §11.3), so they do not recover at their side's next Initial Supply Check (§11.2).
 
 RULING (§13.3): the Fortress supply a withdrawing unit traces is the one assigned on the position as its Withdrawal
 begins (:func:`~pbem.games.rommel.supplycheck.fortress_assigned`: units without a line to Base, nearest first, up to
@@ -31,19 +32,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pbem.games.rommel import pursuit
 from pbem.games.rommel.board import speed_need
 from pbem.games.rommel.moves import EXIT, max_speed, settled, speed_of
-from pbem.games.rommel.present import public_label
-from pbem.games.rommel.state import Claim, RommelState, Side, Withdrawal
+from pbem.games.rommel.present import SIDE_NAMES, hex_label, public_label
+from pbem.games.rommel.state import Claim, RommelState, Side, Withdrawal, other
 from pbem.games.rommel.supply import check_withdrawal
 from pbem.games.rommel.supplycheck import fortress_assigned
-from pbem.kit.machine import replace_top
+from pbem.kit.machine import push, replace_top
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
 
 __all__ = [
     "begin_verdict",
     "end_verdict",
     "ended",
+    "fortress_attackers",
     "judged",
     "live",
     "move_end_verdict",
@@ -188,9 +191,36 @@ def stepped(state: RommelState, item: Withdrawal, token: str, to: str) -> tuple[
     return state, [Event(kind="withdrew", seat=_side(item), rule="5.3", data=data)]
 
 
+_MUST = {"refuse": "10.2", "rout": "11.3", "fortress": "13.5"}
+"""The rule that makes each cause's units withdraw."""
+
+
+def fortress_attackers(state: RommelState) -> tuple[RommelState, list[Event]]:
+    """§13.5 sidebar (§13.2): after a Pass Turn, the passing player's undisrupted Fortress Attackers Disengage by
+    Withdrawal Move, a Full Retreat that the Fortress's undisrupted units pursue (§10.3, §10.5); those unable to
+    withdraw are Routed (§11.3). RULING: the cards decide whether a turn was a Pass (a bluff may hide one, §3.48), so
+    this follows the reveal, as the next Player-Turn (or the Month's end) begins; the first battle hex first."""
+    if state.passes == 0 or state.phase == "over":
+        return state, []
+    side = other(state.active)
+    events: list[Event] = []
+    for hex_id, record in sorted(state.battles.items(), reverse=True):
+        group = tuple(t for t in state.at(hex_id) if state.tokens[t].side == side and not state.tokens[t].disrupted)
+        if not record.fortress or record.attacker != side or not group:
+            continue
+        state = push(state, Withdrawal(seat=side, hex=hex_id, group=group, cause="fortress"))
+        text = f"{SIDE_NAMES[side]} passed: its Fortress Attackers at {hex_label(state.pack, hex_id)} must withdraw"
+        data = {"location": hex_id, "units": list(group)}
+        events.append(Event(kind="fortress_withdrawal", seat=side, rule="13.5", data=data, text=text))
+        state, more = pursuit.start(state, hex_id, side, group, "retreat")
+        events.extend(more)
+    return state, events
+
+
 def end_verdict(state: RommelState, item: Withdrawal) -> Verdict:
-    """Every unit that can withdraw does (§10.2: all units of the group; §11.3: routed units)."""
-    rule = "10.2" if item.cause == "refuse" else "11.3"
+    """Every unit that can withdraw does (§10.2: all units of the group; §11.3: routed units; §13.5 sidebar: the
+    Fortress Attackers of a Pass Turn)."""
+    rule = _MUST[item.cause]
     for token in live(state, item):
         if token in item.paths:
             continue
@@ -211,6 +241,8 @@ def ended(state: RommelState, item: Withdrawal) -> tuple[RommelState, list[Event
         if token in paths and reduced:
             update = {"hex": paths[token][-1], "disrupted": True, "disrupted_turn": state.turn_no}
             tokens[token] = tokens[token].model_copy(update=update)
+        elif item.cause == "fortress":  # Routed (§13.5 sidebar): Disrupted here, its Rout follows (§11.3)
+            tokens[token] = tokens[token].model_copy(update={"disrupted": True, "disrupted_turn": state.turn_no})
         else:
             text = f"{public_label(state, token)} eliminated: no way to withdraw"
             tokens[token] = tokens[token].model_copy(update={"status": "eliminated", "hex": None})
