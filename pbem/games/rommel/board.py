@@ -39,10 +39,10 @@ __all__ = [
     "check_unit_move",
     "engaging_hexside",
     "hexside_limit",
-    "move_allowance",
     "movement_cost",
     "passable",
     "road_bonus",
+    "speed_need",
     "terrain",
 ]
 
@@ -181,21 +181,28 @@ def road_bonus(pack: RommelPack, path: Sequence[str]) -> int:
     return min(bonuses)
 
 
-def move_allowance(
+def speed_need(
     pack: RommelPack,
-    block: str,
     path: Sequence[str],
     *,
     rommel: bool = False,
     forced: bool = False,
-    speed: int | None = None,
+    off_map: bool = False,
+    roads: bool = True,
 ) -> int:
-    """§6.1-§6.4: the hexes a block may move along ``path``: its speed (``speed``, a hidden block's claimed speed,
-    else the pack's), plus the road bonus of the whole path, plus the Rommel bonus for an Axis Rommel Move, plus
-    the Forced March hex for a Forced March attempt."""
-    base = pack.unit_type(pack.block(block).unit_type).speed if speed is None else speed
-    bonus = road_bonus(pack, path) + (pack.limit("rommel_bonus") if rommel else 0)
-    return base + bonus + (pack.limit("forced_march_hexes") if forced else 0)
+    """§6.1-§6.4, §17.1: the least speed that moves a unit along ``path`` (its hex first): the hexes entered (and
+    the step off the enemy map-end when ``off_map``) less the road bonus of the whole path (none in a Retreat when
+    not ``roads``, §6.2 sidebar), the Rommel bonus of an Axis Rommel Move and a Forced March's extra hex; at least 1.
+
+    The one rule for a path's speed: a move is within range when its unit's speed is at least this
+    (:func:`check_unit_move`), and a hidden unit's speed claim records it for the audit."""
+    bonus = _bonus(pack, path, rommel=rommel, forced=forced, roads=roads)
+    return max(1, len(path) - 1 + (1 if off_map else 0) - bonus)
+
+
+def _bonus(pack: RommelPack, path: Sequence[str], *, rommel: bool, forced: bool, roads: bool = True) -> int:
+    road = road_bonus(pack, path) if roads else 0
+    return road + (pack.limit("rommel_bonus") if rommel else 0) + (pack.limit("forced_march_hexes") if forced else 0)
 
 
 # --- moving -------------------------------------------------------------------------------------------------
@@ -265,14 +272,18 @@ def check_unit_move(
     side = side_of(pack, unit)
     if rommel and side != "axis":
         return deny("6.3", "not-axis", "only Axis moves take the Rommel bonus")
-    budget = move_allowance(pack, block, path, rommel=rommel, forced=forced, speed=speed)
-    walk = pack.hex_map.walk([HexId(h) for h in path], budget, movement_cost(pack, position, side, engaged))
-    if walk.ok:
-        if len(path) > 1 and has_enemy(pack, position, side, path[0]) and has_enemy(pack, position, side, path[-1]):
-            return deny("7.2", "re-engage", f"{block} Disengages from {path[0]} and may not Engage again this turn")
-        return ALLOW
-    rule = walk.rule or _WALK_RULES.get(walk.reason, "6.0")
-    return deny(rule, walk.reason, f"{block}: step {walk.step} of {'-'.join(path)} ({walk.reason}, {budget} hexes)")
+    steps = len(path) - 1  # the walk checks every step but the range, which speed_need judges for the whole path
+    walk = pack.hex_map.walk([HexId(h) for h in path], steps, movement_cost(pack, position, side, engaged))
+    if not walk.ok:
+        rule = walk.rule or _WALK_RULES.get(walk.reason, "6.0")
+        return deny(rule, walk.reason, f"{block}: step {walk.step} of {'-'.join(path)} ({walk.reason})")
+    base = pack.unit_type(pack.block(block).unit_type).speed if speed is None else speed
+    need = speed_need(pack, path, rommel=rommel, forced=forced)
+    if steps > 0 and need > base:
+        return deny("6.1", "over-budget", f"{block}: {'-'.join(path)} needs speed {need}, more than {base}")
+    if steps > 0 and has_enemy(pack, position, side, path[0]) and has_enemy(pack, position, side, path[-1]):
+        return deny("7.2", "re-engage", f"{block} Disengages from {path[0]} and may not Engage again this turn")
+    return ALLOW
 
 
 def engaging_hexside(pack: RommelPack, position: Position, side: Side, path: Sequence[str]) -> HexsideId | None:

@@ -10,10 +10,11 @@ the true speed at once.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import pairwise
 
 from pbem.games.rommel.battle import unit_speed
-from pbem.games.rommel.board import Battle, Position, check_unit_move, movement_cost, road_bonus
+from pbem.games.rommel.board import Battle, Position, check_unit_move, movement_cost, speed_need
 from pbem.games.rommel.raiders import entry_held
 from pbem.games.rommel.state import BattleRecord, Claim, RommelState, Side, Token, other, unit_slot
 from pbem.kit.graph import StepCost
@@ -33,7 +34,6 @@ __all__ = [
     "forced_step_verdict",
     "known_block",
     "max_speed",
-    "need_speed",
     "regroup_arrived",
     "settled",
     "short_of",
@@ -68,13 +68,6 @@ def speed_of(state: RommelState, token: str) -> int | None:
 def i_tanks(state: RommelState) -> bool:
     """Whether the optional Allied I-Tanks rule is in play (elite, the pack's ``i_tank_speed``)."""
     return state.options.get("i_tanks") is True
-
-
-def need_speed(state: RommelState, path: tuple[str, ...], rommel: bool) -> int:
-    """The least speed a unit needs to move along ``path``: its length less the road and Rommel bonuses (§6.1-§6.3),
-    at least 1."""
-    bonus = road_bonus(state.pack, path) + (state.pack.limit("rommel_bonus") if rommel else 0)
-    return max(1, len(path) - 1 - bonus)
 
 
 def step_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdict:
@@ -258,10 +251,11 @@ def stepped(state: RommelState, seat: Side, token: str, to: str, *, forced: bool
     tokens = {**state.tokens, token: tok.model_copy(update={"hex": to})}
     battles = settled(tokens, battles)
     rommel = token in turn.rommel_moved or (turn.rommel and not forced)
-    extra = state.pack.limit("forced_march_hexes") if forced else 0
-    need = max(1, need_speed(state, path, rommel) - extra)
+    need = speed_need(pack, path, rommel=rommel, forced=forced)
     claim = Claim(act=state.acts, seat=seat, token=token, kind="speed", value=need, rule="6.4" if forced else "6.1")
-    in_move = turn.in_move if token in turn.in_move else (*turn.in_move, token)
+    # a Forced March is rolled after all Moves (§6.4): its unit joins no Move (a later one, in a Blitz Movement
+    # phase, would take it for one of its own movers)
+    in_move = turn.in_move if token in turn.in_move or forced else (*turn.in_move, token)
     disengaged = dict(turn.disengaged)
     if len(path) == 2 and any(state.tokens[t].side == enemy for t in state.at(here)):
         disengaged[token] = True  # §7.2: it leaves a battle, and is Disrupted at the end of its move
@@ -317,11 +311,15 @@ def forced_step_verdict(state: RommelState, seat: Side, token: str, to: str) -> 
     turn = state.turn
     path = turn.paths[token]
     tok = state.tokens[token]
-    if tok.disrupted or to not in state.pack.hex_map:
+    retreating = turn.disengaged.get(token, False)  # Disrupted as its Retreat ended (§7.2), it may march on
+    if (tok.disrupted and not retreating) or to not in state.pack.hex_map:
         return deny("6.4", "cannot-force", f"{token} cannot Force March to {to}")
     if any(state.tokens[t].side != seat for t in state.at(path[-1])):
         return deny("7.0", "after-stop", f"{token} Engaged in {path[-1]} and stops there")
     position = state.position().moved({token: (path[0],)})
+    if retreating:  # it moved upright (§7.2: turned face-down after it finishes moving, §6.4 sidebar)
+        upright = tuple(replace(u, disrupted=False) if u.block == token else u for u in position.units)
+        position = Position(upright, position.battles, position.fortresses)
     position = _with_left(position, turn.left.get(token), path[0])
     known = speed_of(state, token)
     engaged = crossings(state)
@@ -441,8 +439,7 @@ def _exit_verdict(state: RommelState, seat: Side, token: str, path: tuple[str, .
         return deny("17.1", "unsupplied", f"{token} is Unsupplied: only Supplied units exit")
     known = speed_of(state, token)
     speed = known if known is not None else max_speed(state)
-    rommel = state.pack.limit("rommel_bonus") if state.turn.rommel else 0
-    if len(path) > speed + road_bonus(state.pack, path) + rommel:
+    if speed_need(state.pack, path, rommel=state.turn.rommel, off_map=True) > speed:
         return deny("6.1", "over-budget", f"{token} has no hex of its range left to leave the map")
     return ALLOW
 
@@ -453,8 +450,7 @@ def exited(state: RommelState, seat: Side, token: str) -> RommelState:
     tok = state.tokens[token]
     assert tok.hex is not None
     path = turn.current if token == turn.mover else (tok.hex,)
-    rommel = state.pack.limit("rommel_bonus") if turn.rommel else 0
-    need = max(1, len(path) - road_bonus(state.pack, path) - rommel)
+    need = speed_need(state.pack, path, rommel=turn.rommel, off_map=True)
     claim = Claim(act=state.acts, seat=seat, token=token, kind="speed", value=need, rule="6.1")
     tokens = {**state.tokens, token: tok.model_copy(update={"status": "exited", "hex": None})}
     in_move = turn.in_move if token in turn.in_move else (*turn.in_move, token)

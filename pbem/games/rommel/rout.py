@@ -33,7 +33,7 @@ from pbem.kit.machine import push, replace_top
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
 from pbem.text import plural
 
-__all__ = ["attrited", "attrition_candidates", "attrition_verdict", "begin", "unshielded"]
+__all__ = ["attrited", "attrition_candidates", "attrition_verdict", "begin", "march_losses", "unshielded"]
 
 
 def unshielded(state: RommelState) -> list[tuple[str, Side]]:
@@ -104,12 +104,19 @@ def attrition_candidates(state: RommelState, item: Pursuit) -> list[list[str]]:
     return [sorted(t for t, u in units.items() if battle.rout_attrition(state.pack, u) is None)]
 
 
+def _rule(item: Pursuit) -> str:
+    """Why the group loses a step: a Rout (§11.3), or a failed Forced March on a Retreat (§6.4 sidebar)."""
+    return "6.4" if item.cause == "march" else "11.3"
+
+
 def attrition_verdict(state: RommelState, item: Pursuit, eliminated: Sequence[str]) -> Verdict:
-    """§11.3: each routed unit loses one step; the report names exactly the units that eliminates."""
+    """§11.3 (§6.4 sidebar): each unit loses one step; the report names exactly the units that eliminates."""
     if item.awaiting != "attrition":
         return deny("11.3", "no-attrition-due", "no Rout Attrition is due now")
     if list(eliminated) not in attrition_candidates(state, item):
-        return deny("11.3", "attrition-misreported", "Rout Attrition eliminates exactly the units at their last step")
+        return deny(
+            _rule(item), "attrition-misreported", "the lost step eliminates exactly the units at their last step"
+        )
     return ALLOW
 
 
@@ -118,7 +125,9 @@ def attrited(state: RommelState, item: Pursuit, eliminated: Sequence[str]) -> tu
     group = _live(state, item)
     units = _units(state, group)
     tokens = dict(state.tokens)
-    events = [Event(kind="rout_attrition", seat=item.retreating, rule="11.3", data={"eliminated": list(eliminated)})]
+    rule = _rule(item)
+    kind = "march_attrition" if item.cause == "march" else "rout_attrition"
+    events = [Event(kind=kind, seat=item.retreating, rule=rule, data={"eliminated": list(eliminated)})]
     for token in group:
         if units is not None:
             after = battle.rout_attrition(state.pack, units[token])
@@ -126,12 +135,30 @@ def attrited(state: RommelState, item: Pursuit, eliminated: Sequence[str]) -> tu
         else:
             state = state.with_hidden(cv_slot(token), item.retreating, None, known=False)
         if token in eliminated:
-            text = f"{public_label(state, token)} eliminated by Rout attrition"
+            why = "a failed Retreat Forced March" if item.cause == "march" else "Rout attrition"
+            text = f"{public_label(state, token)} eliminated by {why}"
             tokens[token] = tokens[token].model_copy(update={"status": "eliminated", "hex": None})
             data = {"unit": token}
-            events.append(Event(kind="unit_eliminated", seat=item.retreating, rule="11.3", data=data, text=text))
+            events.append(Event(kind="unit_eliminated", seat=item.retreating, rule=rule, data=data, text=text))
     state = state.model_copy(update={"tokens": tokens, "battles": settled(tokens, dict(state.battles))})
     survivors = tuple(t for t in group if t not in eliminated)
+    if item.cause == "march":  # notes §10.10: a Regroup mover back in its battle hex Routs if unshielded
+        state, routs = begin(replace_top(state, None))
+        return state, [*events, *routs]
     if not survivors or not item.pursuers:
         return replace_top(state, None), events
     return replace_top(state, item.model_copy(update={"awaiting": "slowest", "group": survivors})), events
+
+
+def march_losses(state: RommelState, side: Side, failed: Sequence[str]) -> RommelState:
+    """§6.4 sidebar: each of ``failed`` (units that failed a Forced March on a Retreat: they Disengaged this turn)
+    loses one step besides the Disruption, reported by its owner like a Rout's Attrition (the CV in secret, an
+    elimination public); the first unit's report first."""
+    for token in reversed(failed):
+        where = state.tokens[token].hex
+        assert where is not None
+        item = Pursuit(
+            seat=side, hex=where, retreating=side, group=(token,), pursuers=(), cause="march", awaiting="attrition"
+        )
+        state = push(state, item)
+    return state

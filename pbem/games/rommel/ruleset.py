@@ -36,7 +36,6 @@ from pbem.games.rommel import (
     turns,
     victory,
     withdrawal,
-    withdrawals,
 )
 from pbem.games.rommel.actions import (
     AcceptBattle,
@@ -439,19 +438,19 @@ def _groups(state: RommelState, seat: str) -> Iterable[GroupMove]:
     return [GroupMove(origin=o, rommel=r) for o in origins for r in rommel]
 
 
-def _can_begin(state: RommelState, side: Side, rommel: bool, *, withdrawal: bool = False) -> Verdict:
-    """A Move may begin now (§4, §5.0) with the Rommel bonus if asked (§6.3); ``withdrawal``: the Pass Turn's free
+def _can_begin(state: RommelState, side: Side, rommel: bool, *, withdrawing: bool = False) -> Verdict:
+    """A Move may begin now (§4, §5.0) with the Rommel bonus if asked (§6.3); ``withdrawing``: the Pass Turn's free
     Withdrawal Move (§4.5)."""
     turn = state.turn
-    if withdrawal:
-        verdict = withdrawals.begin_verdict(state)
+    if withdrawing:
+        verdict = withdrawal.begin_verdict(state)
         if not verdict.ok:
             return verdict
     if turn.stage != "movement" or turn.move is not None:
         return deny("5.0", "not-now", "a Move begins in the Movement phase, after the one under way ends")
     if turn.withdrawn:
         return deny("4.5", "withdrawn", "a turn that made the free Withdrawal Move makes no other Move")
-    if not withdrawal and turn.moves >= turns.moves_allowed(state):
+    if not withdrawing and turn.moves >= turns.moves_allowed(state):
         return deny("4.0", "option-spent", "the committed cards pay for no more Moves this turn")
     if rommel:
         if side != "axis":
@@ -466,7 +465,7 @@ def _can_begin(state: RommelState, side: Side, rommel: bool, *, withdrawal: bool
 def _can_group(state: RommelState, seat: str, act: GroupMove | WithdrawGroup) -> Verdict:
     side = _side(seat)
     turn = state.turn
-    verdict = _can_begin(state, side, act.rommel, withdrawal=isinstance(act, WithdrawGroup))
+    verdict = _can_begin(state, side, act.rommel, withdrawing=isinstance(act, WithdrawGroup))
     if not verdict.ok:
         return verdict
     movers = [
@@ -527,7 +526,7 @@ def _withdraw_groups(state: RommelState, seat: str) -> Iterable[WithdrawGroup]:
 
 def _regroup_candidates(state: RommelState, seat: str, kind: type[_R]) -> list[_R]:
     side = _side(seat)
-    if not _can_begin(state, side, False, withdrawal=kind is WithdrawRegroup).ok:
+    if not _can_begin(state, side, False, withdrawing=kind is WithdrawRegroup).ok:
         return []  # no Move of this kind may begin now: spare the searches
     found: list[_R] = []
     forced = 0 if kind is WithdrawRegroup else state.pack.limit("forced_march_hexes")  # §5.2 sidebar, §4.5
@@ -549,7 +548,7 @@ def _regroup_candidates(state: RommelState, seat: str, kind: type[_R]) -> list[_
 
 def _can_regroup(state: RommelState, seat: str, act: Regroup | WithdrawRegroup) -> Verdict:
     side = _side(seat)
-    verdict = _can_begin(state, side, act.rommel, withdrawal=isinstance(act, WithdrawRegroup))
+    verdict = _can_begin(state, side, act.rommel, withdrawing=isinstance(act, WithdrawRegroup))
     if not verdict.ok:
         return verdict
     if act.command_point not in state.pack.land() or act.destination not in state.pack.land():
@@ -611,7 +610,7 @@ def _can_step(state: RommelState, seat: str, act: StepMove) -> Verdict:
         return deny("5.0", "no-move", "units move in the Movement phase")
     verdict = moves.step_verdict(state, _side(seat), act.token, act.to)
     if verdict.ok and state.turn.withdrawal:
-        return withdrawals.step_verdict(state, _side(seat), act.token, act.to)
+        return withdrawal.move_step_verdict(state, _side(seat), act.token, act.to)
     return verdict
 
 
@@ -665,7 +664,7 @@ def _can_end_move(state: RommelState, seat: str, act: EndMove) -> Verdict:
                 "5.2", "not-to-destination", f"{', '.join(late)} must end the Regroup in {state.turn.destination}"
             )
     if state.turn.withdrawal:
-        return withdrawals.end_verdict(state, _side(seat))
+        return withdrawal.move_end_verdict(state, _side(seat))
     return ALLOW
 
 
@@ -716,7 +715,7 @@ def _ended_move(state: RommelState, seat: str, act: EndMove) -> Step[RommelState
 
 def _voided(state: RommelState, seat: str, act: WithdrawalVoid) -> Step[RommelState]:
     event = Event(kind="withdrawal_voided", seat=seat, rule="5.3", data={"units": list(state.turn.in_move)})
-    return Step(state=withdrawals.voided(state), events=(event,))
+    return Step(state=withdrawal.voided(state), events=(event,))
 
 
 def _end_movements(state: RommelState, seat: str) -> Iterable[EndMovement]:
@@ -774,6 +773,7 @@ def _marched(state: RommelState, dice: tuple[int, ...]) -> Step[RommelState]:
     """§6.4: 4-6 the unit moves the extra hex; 1-3 it is Disrupted where it stands (a Group Move)."""
     side = state.active
     events = []
+    retreating: list[str] = []  # §6.4 sidebar: a Retreat's failed Forced March costs a step
     for (token, to), die in zip(sorted(state.turn.forced.items()), dice, strict=True):
         if die >= state.pack.limit("forced_march_min"):
             turn = state.turn.model_copy(update={"mover": token, "current": state.turn.paths[token]})
@@ -791,8 +791,11 @@ def _marched(state: RommelState, dice: tuple[int, ...]) -> Step[RommelState]:
                 battles.setdefault(home, state.turn.left[token])
             state = state.model_copy(update={"tokens": tokens, "battles": moves.settled(tokens, battles)})
             events.append(Event(kind="forced_march_failed", seat=side, rule="6.4", data={"unit": token, "die": die}))
+            if state.turn.disengaged.get(token, False):
+                retreating.append(token)
     turn = state.turn.model_copy(update={"mover": None, "current": (), "forced": {}, "forced_engaged": {}})
     state = refuse.offer(state.model_copy(update={"turn": turn}))  # §8.4: after all Movement, Forced Marches too
+    state = rout.march_losses(state, side, retreating)
     return Step(state=state, events=tuple(events))
 
 
@@ -1008,9 +1011,11 @@ def _after_turn(state: RommelState, events: list[Event]) -> Step[RommelState]:
     if state.passes < 2:
         state, more = supplycheck.begin_turn(state, state.active)
         state, routs = rout.begin(state)  # §11.3: a recovered unit Routs the enemy Disrupted units beside it
-        return Step(state=state, events=(*events, *more, *routs))
+        state, forced = withdrawal.fortress_attackers(state)  # §13.5 sidebar: a Pass Turn's, first
+        return Step(state=state, events=(*events, *more, *routs, *forced))
     events.append(Event(kind="month_ended", rule="3.1", data={"month": state.month}, text=f"Month {state.month} ends"))
-    return Step(state=state.model_copy(update={"phase": "advance"}), events=tuple(events))
+    state, forced = withdrawal.fortress_attackers(state.model_copy(update={"phase": "advance"}))
+    return Step(state=state, events=(*events, *forced))
 
 
 def _advanced(state: RommelState, seat: str, act: Advance) -> Step[RommelState]:
@@ -1135,7 +1140,7 @@ MACHINE: Machine[RommelState, Any] = Machine(
         action(
             WithdrawalVoid,
             legal=lambda s, seat: [WithdrawalVoid()],
-            can=lambda s, seat, a: withdrawals.void_verdict(s),
+            can=lambda s, seat, a: withdrawal.void_verdict(s),
             effect=_voided,
         ),
         action(StepMove, legal=_steps, can=_can_step, effect=_stepped),

@@ -221,14 +221,16 @@ class Pursuit(Pending):
     """Pursuit Fire on a Retreating group (§10.5), handed over to :mod:`pbem.games.rommel.pursuit`: the (former)
     battle hex, the retreating side and units, the eligible pursuers (undisrupted, unfired), why the group retreats
     (``retreat`` §10.3, ``refuse`` §10.2, ``rout`` §11.3, ``probe`` §10.41), and the decision awaited: a Rout's
-    Attrition (§11.3), the owner's slowest speed, the pursuer's dice, the owner's losses (``hits`` to allocate)."""
+    Attrition (§11.3), the owner's slowest speed, the pursuer's dice, the owner's losses (``hits`` to allocate).
+    ``march``: no Pursuit Fire, only the step a unit loses for a failed Forced March on a Retreat (§6.4 sidebar),
+    reported like a Rout's Attrition."""
 
     kind: Literal["pursuit"] = "pursuit"
     hex: str
     retreating: Side
     group: tuple[str, ...]
     pursuers: tuple[str, ...]
-    cause: Literal["retreat", "refuse", "rout", "probe"] = "retreat"
+    cause: Literal["retreat", "refuse", "rout", "probe", "march"] = "retreat"
     awaiting: Literal["attrition", "slowest", "dice", "losses"] = "slowest"
     slowest: int = 0
     hits: int = 0
@@ -236,14 +238,15 @@ class Pursuit(Pending):
 
 
 class Withdrawal(Pending):
-    """A Withdrawal Group Move (§5.3) the rules impose: a group Refusing Battle (§10.2) or Routed (§11.3) leaves
-    ``hex``. ``paths`` holds each unit's path so far (its hex first); the units move when it ends (the four
-    conditions of §5.3 are judged on the position as the Withdrawal began)."""
+    """A Withdrawal Group Move (§5.3) the rules impose: a group Refusing Battle (§10.2), Routed (§11.3) or, after a
+    Pass Turn, Attacking a Fortress (``fortress``, §13.5 sidebar) leaves ``hex``. ``paths`` holds each unit's path
+    so far (its hex first); the units move when it ends (the four conditions of §5.3 are judged on the position as
+    the Withdrawal began)."""
 
     kind: Literal["withdrawal"] = "withdrawal"
     hex: str
     group: tuple[str, ...]
-    cause: Literal["refuse", "rout"]
+    cause: Literal["refuse", "rout", "fortress"]
     paths: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
 
