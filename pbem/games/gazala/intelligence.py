@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from pbem.games.gazala.data import GazalaPack, Side
 from pbem.games.gazala.state import GazalaState
-from pbem.rules.contract import OMNISCIENT, UnitView
+from pbem.rules.contract import OMNISCIENT, UnitView, updated
 
 __all__ = ["OPTION", "limited", "open_stacks", "redact", "top_of"]
 
@@ -102,7 +102,7 @@ def redact(state: GazalaState, viewer: str, units: Iterable[UnitView]) -> tuple[
             number = counted[unit.side, unit.location] = counted.get((unit.side, unit.location), 0) + 1
             seen.append(_beneath(unit.side, unit.location, number))
         elif unit.side != viewer and unit.location not in shown and unit.id in state.units:
-            seen.append(unit.model_copy(update={"strength": None, "steps": None}))
+            seen.append(updated(unit, {"strength": None, "steps": None}))
         else:
             seen.append(unit)
     return tuple(seen)
