@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from pbem.games.gazala.intelligence import OPTION, top_of
+from pbem.games.gazala.intelligence import OPTION, open_stacks, top_of
 from pbem.games.gazala.ruleset import RULESET
 from pbem.games.gazala.state import Battle, GazalaState
 from pbem.kit import conformance
@@ -127,6 +127,36 @@ def test_r5_3_4_play_outs_with_the_option_conform(scenario: str, monkeypatch: py
     assert conformance.check_viewer_hashes(played.lines, played.keys) > 0
     state = played.game.state
     assert state is not None and state.options[OPTION] is True
+    hidden = 0
+    for index, (replay, _) in enumerate(conformance.reachable(played.lines)):
+        if index % 5 == 0 and replay.state is not None:
+            hidden += _only_tops_shown(replay.state)
+    assert hidden > 0 or scenario == "bir-hacheim"  # 10.1's Free French never stack
+
+
+def _only_tops_shown(state: GazalaState) -> int:
+    """Whether every seat and the observer are shown, of each enemy stack outside a combat and without an HQ, only
+    the topmost unit by name: the number of counters hidden from them."""
+    found = 0
+    for viewer in (*state.seats, OBSERVER):
+        view = RULESET.view(state, viewer)
+        named = {u.id for u in view.units}
+        for side in ("axis", "cw"):
+            if side == viewer:
+                continue
+            stacks: dict[str, list[str]] = {}
+            for unit, counter in state.units.items():
+                if counter.hex is not None and PACK.unit(unit).side == side:
+                    stacks.setdefault(counter.hex, []).append(unit)
+            for hex_id, pieces in stacks.items():
+                hqs = [h for h, c in state.hqs.items() if c.hex == hex_id]
+                if hqs or hex_id in open_stacks(state) or state.phase == "over":
+                    assert set(pieces) <= named
+                    continue
+                top = top_of(state, pieces)
+                assert top in named and not (set(pieces) - {top}) & named, (viewer, hex_id, pieces)
+                found += len(pieces) - 1
+    return found
 
 
 @pytest.mark.rule("5.3.4")
