@@ -14,8 +14,8 @@ With the option on, :func:`redact` turns the units of a view into what its viewe
 * of an enemy combat unit seen, the printed face and the side shown (Disrupted or not), never its current strength:
   the reduced strength marker lies beneath the counter;
 * the stacks of a combat under way are seen whole by everybody, strengths included: the defending stack is examined
-  once the attack is declared, the attacking units are named by the declaration, and the combat's strengths are
-  told (notes §7.2 M2 (i), (ii));
+  once the attack is declared (a ``stack_examined`` event, :mod:`.battle`), the attacking units are named by the
+  declaration, and the combat's strengths are told (notes §7.2 M2 (i), (ii));
 * when the game is over everything is open.
 
 A stack's topmost unit, when no HQ tops it, is its first unit in the counter sheet's order (the pack's): the owner

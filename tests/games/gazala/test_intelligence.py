@@ -12,7 +12,7 @@ from pbem.games.gazala.state import Battle, GazalaState
 from pbem.kit import conformance
 from pbem.report.svg import MapRenderer
 from pbem.rules.contract import OBSERVER, OMNISCIENT, UnitView
-from tests.games.gazala.gazala_play import PACK, place, start, update
+from tests.games.gazala.gazala_play import PACK, act, active, kinds, place, start, update
 
 # 115 (9 SP) and 35 FLAK stand in 1927 at the start of 10.2, I/5 and KG Hecker in 1923.
 STACK = ("115", "35-flak")
@@ -171,3 +171,24 @@ def test_r5_3_4_the_map_draws_an_unseen_counter_as_a_plain_one_of_its_side() -> 
     assert look.face(top).value.startswith(f"{PACK.unit('115').cs}-")  # the printed face, not the 7 SP left
     svg = MapRenderer(look).render(view, legend=True)
     assert svg.startswith("<svg") and "35 FLAK" not in svg
+
+
+@pytest.mark.rule("5.3.4")
+def test_r5_3_4_declaring_an_attack_examines_the_defending_stack() -> None:
+    """Ariete's VIII/132 attacks the Free French stack in 2522 (both half-brigades, their HQ moved off to 2521): until
+    the attack is declared the Axis sees one of them and an unseen counter; the declaration examines the stack, which
+    the views show whole."""
+    opened = active(start("bir-hacheim", **{OPTION: True}), "ariete", 6)
+    state = place(opened, **{"ff-1": "2522", "ffbde-hq": "2521"})
+    before = _at(state, "axis", "2522", "cw")
+    assert [u.hidden for u in before] == [False, True]
+    step = act(state, "axis", {"action": "attack", "target": "2522", "units": ["viii-132"]})
+    examined = next(e for e in step.events if e.kind == "stack_examined")
+    assert examined.seat == "axis" and examined.data == {"location": "2522", "units": ["ff-1", "ff-2"]}
+    assert kinds(step.events)[:2] == ["attack_declared", "stack_examined"]
+    seen = _at(step.state, "axis", "2522", "cw")
+    assert {u.id for u in seen} == {"ff-1", "ff-2"} and all(u.strength is not None for u in seen)
+    plain = act(
+        active(start("bir-hacheim"), "ariete", 6), "axis", {"action": "attack", "target": "2522", "units": ["viii-132"]}
+    )
+    assert "stack_examined" not in kinds(plain.events)  # the option off: nothing to examine
