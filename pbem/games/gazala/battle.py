@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Sequence
 
-from pbem.games.gazala import victory
+from pbem.games.gazala import intelligence, victory
 from pbem.games.gazala.actions import (
     Air,
     ArmourChoice,
@@ -260,12 +260,25 @@ def attack(state: GazalaState, seat: str, act: Attack) -> Step[GazalaState]:
         data={"units": list(act.units), "src": source, "location": act.target, "ap": cost},
         text=f"{_names(state, act.units)} attack {act.target} from {source} ({cost} AP)",
     )
+    events = (event, _examined(state, side, act.target, defenders)) if intelligence.limited(state) else (event,)
     isolated = tuple(p.id for p in participants if p.isolated)
     if isolated:
         wait = DiceWait(seat=seat, purpose="battle_isolated", units=isolated)
         roll = RollRequest(rolls=(RollSpec(id="ec", sides=10, n=len(isolated), purpose="§5.8.4 Isolated ECs"),))
-        return Step(state=push(state, wait).with_rolls(roll), events=(event,))
-    return _offer_rbc(state, (event,))
+        return Step(state=push(state, wait).with_rolls(roll), events=events)
+    return _offer_rbc(state, events)
+
+
+def _examined(state: GazalaState, side: Side, target: str, defenders: Sequence[str]) -> Event:
+    """§5.3.4: having declared a ground attack, the attacker examines the defending stack (the views show it whole
+    until the combat ends, :mod:`.intelligence`)."""
+    return Event(
+        kind="stack_examined",
+        seat=side,
+        rule="5.3.4",
+        data={"location": target, "units": list(defenders)},
+        text=f"the {side_name(side)} examines the stack in {target}: {_names(state, defenders)}",
+    )
 
 
 def battle_isolated_checked(state: GazalaState, outcome: Outcome) -> Step[GazalaState]:

@@ -13,8 +13,10 @@ Hidden information: the secret assignment of independents with Dummy markers (§
 ``secret_assignments``, :mod:`.assignments`): a marker's identity is a secret field committed in its slot, opened
 when both sides have organised; illegal markers found then are listed by :mod:`.audit`.
 
-Not registered in the ``pbem.games`` entry point (BRIEF): limited stack intelligence (§5.3.4) is not enforced yet;
-develop with ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
+Limited intelligence (§5.3.4, option ``limited_intelligence``, :mod:`.intelligence`) shapes the views only: the
+log still names every unit, so a replaying opponent knows every stack.
+
+Not registered in the ``pbem.games`` entry point (BRIEF): develop with ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pbem.games.gazala import (
     assignments,
     battle,
     hq_decisions,
+    intelligence,
     moves,
     ops,
     overstack,
@@ -346,6 +349,13 @@ class Gazala(PackedData, Ruleset[GazalaState]):
             default=True,
             choices=(True, False),
         ),
+        OptionSpec(
+            id=intelligence.OPTION,
+            description="§5.3.4: of an enemy stack only the topmost unit is shown (the whole stack beneath an HQ or "
+            "once attacked), never a current strength; views only: the log still names every unit",
+            default=False,
+            choices=(True, False),
+        ),
         *RULINGS,
     )
     actions = GazalaAction
@@ -392,7 +402,8 @@ class Gazala(PackedData, Ruleset[GazalaState]):
         return f"turn-{state.turn}"
 
     def view(self, state: GazalaState, viewer: str) -> View:
-        """Everything is open (limited stack intelligence, §5.3.4, is not enforced).
+        """Everything is open, unless the option ``limited_intelligence`` shows only the top of enemy stacks
+        (§5.3.4, :mod:`.intelligence`).
 
         A combat unit's ``steps`` are its Strength Points (§7.5.2.1: each hit taken as losses costs one; at 0 the
         unit is eliminated and leaves the map), so the reports count losses from them; a cannibalised unit leaves
@@ -462,7 +473,11 @@ class Gazala(PackedData, Ruleset[GazalaState]):
                 facts["my_markers"] = [{"formation": f, "unit": slot.value} for f, slot in own if slot is not None]
         if state.violations:
             facts["violations"] = [v.model_dump(mode="json") for v in state.violations]
-        return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
+        seen = intelligence.redact(state, viewer, units)
+        unseen = {u.id for u in units} - {u.id for u in seen}
+        if unseen:  # an Independent Activation marker on an unseen counter would name it
+            facts["acts"] = {u: n for u, n in facts["acts"].items() if u not in unseen}
+        return View(viewer=viewer, summary=summary, units=seen, facts=facts)
 
     def presentation(self, data: Any) -> Presentation:
         return GazalaLook(data)

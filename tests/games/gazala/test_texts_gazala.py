@@ -56,6 +56,12 @@ def _first(sample: str, kind: str) -> Event:
     return next(e for e in _events(sample) if e.kind == kind)
 
 
+def _first_of_either(kind: str) -> Event:
+    """The first event of ``kind`` in the solitaire sample, else in 10.2's: which sample has one depends on the
+    dice, and those change whenever the samples are re-made (their genesis lists every option)."""
+    return next(e for sample in ("bir-hacheim", "opening-phase") for e in _events(sample) if e.kind == kind)
+
+
 @pytest.mark.parametrize("sample", ["bir-hacheim", "opening-phase"])
 def test_no_text_of_a_sample_game_holds_a_raw_id(sample: str) -> None:
     events = list(_events(sample))
@@ -142,13 +148,14 @@ def test_the_combat_result_says_which_side_rolled() -> None:
 
 @pytest.mark.rule("7.5.3")
 def test_the_battle_winner_and_its_units_by_name() -> None:
-    event = _first("bir-hacheim", "battle_victory")
+    event = _first_of_either("battle_victory")
     units = ", ".join(PIECES[u] for u in event.data["units"])
-    assert event.text == f"the Axis wins the battle: {event.data['ap']} bonus AP for {units}"
+    assert event.seat is not None
+    assert event.text == f"the {side_name(event.seat)} wins the battle: {event.data['ap']} bonus AP for {units}"
 
 
 def test_an_hq_displacement_names_the_hq() -> None:
-    event = _first("bir-hacheim", "hq_displaced")
+    event = _first_of_either("hq_displaced")
     assert event.text == f"{PIECES[event.data['hq']]} is displaced from {event.data['src']} to {event.data['dst']}"
 
 
