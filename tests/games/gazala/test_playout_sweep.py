@@ -6,6 +6,9 @@ workers share them. Every play-out must end with a result, verify with a complet
 invariants after every entry, and agree between ``legal_actions`` and ``contains`` (with sampled mutations) and the
 choice tree at a sample of its positions. A chunk collects every failing seed and asserts once, on the summary.
 
+Measured (20 play-outs, CPU seconds each, verification and checks included): 10.1 0.15, 10.2 2.4, 10.3 4.0; so the
+1,000 cost about 27 CPU-minutes, shared by the chunks among ``make test-slow``'s workers.
+
 Half the seeds play at random, half with the scripted player who attacks whenever it can (:func:`fighting`), so
 that combat, retreats, displacements and the SNAFU re-roll window are reached often.
 """
@@ -17,6 +20,7 @@ import random
 import pytest
 
 from pbem.kit import conformance
+from pbem.rules.contract import Action
 from tests.games.gazala.test_playout import fighting
 
 PLAY_OUTS = {"bir-hacheim": 450, "opening-phase": 400, "gazala-battles": 150}
@@ -35,9 +39,13 @@ def _gazala_loadable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PBEM_GAMES", "pbem.games.gazala.ruleset:RULESET")
 
 
+def at_random(seat: str, legal: list[Action], rng: conformance.Picker) -> Action:
+    return rng.choice(legal)
+
+
 def problem(scenario: str, seed: int) -> str | None:
     """What is wrong with the play-out of ``seed`` (None: it ends, verifies and conforms)."""
-    choose = fighting if seed % 2 else conformance._random_choice
+    choose = fighting if seed % 2 else at_random
     played = conformance.play_out("gazala", scenario, {}, random.Random(seed), title=f"sweep {seed}", choose=choose)
     report = played.verifier.report()
     if not report.valid or report.audit != "complete":
