@@ -197,12 +197,12 @@ class Forgo(ActionModel):
 
 class Reinforce(ActionModel):
     """Bring a reinforcement onto the map at a friendly entry hex (§9.4, §9.4.1); an independent one (no stripe)
-    names the qualifying formation its owner assigns it to (§5.5.2, §9.4.1), any other leaves ``formation`` out."""
+    names the qualifying formation its owner assigns it to (§5.5.2, §9.4.1), any other none (``null``)."""
 
     action: Literal["reinforce"] = "reinforce"
     unit: str = Field(title="reinforcement")
     entry: str = Field(title="entry hex")
-    formation: str | None = Field(default=None, title="assigned to")
+    formation: str | None = Field(title="assigned to")
 
 
 class ReinforceAt(ActionModel):
@@ -213,7 +213,7 @@ class ReinforceAt(ActionModel):
     unit: str = Field(title="reinforcement")
     entry: str = Field(title="entry hex")
     hex: str = Field(title="alternate hex")
-    formation: str | None = Field(default=None, title="assigned to")
+    formation: str | None = Field(title="assigned to")
 
 
 class Postpone(ActionModel):

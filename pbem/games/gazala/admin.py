@@ -669,10 +669,7 @@ def reinforcements(state: GazalaState, seat: str) -> Iterator[Reinforce]:
         for unit in _waiting(state, side):
             for formation in _formations(state, unit):
                 for entry in _entries(state, unit):
-                    if formation is None:
-                        yield Reinforce(unit=unit, entry=entry)
-                    else:
-                        yield Reinforce(unit=unit, entry=entry, formation=formation)
+                    yield Reinforce(unit=unit, entry=entry, formation=formation)
 
 
 def alternates(state: GazalaState, seat: str) -> Iterator[ReinforceAt]:
@@ -682,10 +679,7 @@ def alternates(state: GazalaState, seat: str) -> Iterator[ReinforceAt]:
             entry = _entries(state, unit)[0]
             for formation in _formations(state, unit):
                 for hex_id in alternate_entries(state, side, unit, formation):
-                    if formation is None:
-                        yield ReinforceAt(unit=unit, entry=entry, hex=hex_id)
-                    else:
-                        yield ReinforceAt(unit=unit, entry=entry, hex=hex_id, formation=formation)
+                    yield ReinforceAt(unit=unit, entry=entry, hex=hex_id, formation=formation)
 
 
 def _may_act(state: GazalaState, seat: str, unit: str) -> Verdict:

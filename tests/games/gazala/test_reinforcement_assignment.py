@@ -3,11 +3,15 @@ formation before it is placed on the map."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from pbem.errors import ActionError
 from pbem.games.gazala.admin import begin_admin
 from pbem.games.gazala.ruleset import RULESET
 from pbem.games.gazala.state import GazalaState
+from pbem.kit import conformance
 from tests.games.gazala.gazala_play import PACK, act, place, refused, start
 
 INDEPENDENT = "11ind-bde"
@@ -39,15 +43,20 @@ def test_the_owner_assigns_an_independent_reinforcement_to_a_qualifying_formatio
     entered = act(state, "cw", {"action": "reinforce", "unit": INDEPENDENT, "entry": _entry(), "formation": chosen})
     assert entered.state.units[INDEPENDENT].assigned == chosen
     assert entered.events[0].data["formation"] == chosen
-    # a unit of a formation names none: its stripe says where it belongs
-    plain = [a for a in RULESET.legal_actions(start("opening-phase"), "cw") if a["action"] == "reinforce"]
-    assert all("formation" not in a for a in plain)
+    # a unit of a formation names none (null): its stripe says where it belongs
+    plain = [a for a in RULESET.legal_actions(state, "cw") if a["action"] == "reinforce" and a["unit"] != INDEPENDENT]
+    assert plain == []  # the others were postponed; at GT2 6 RTR names none:
+    early = begin_admin(start("opening-phase").model_copy(update={"turn": 2}), ()).state
+    early = act(early, "axis", {"action": "schwerpunkt", "formation": "21pz"}).state
+    if early.admin == "replacement":
+        early = act(early, "axis", {"action": "forgo"}).state
+    assert {a["formation"] for a in RULESET.legal_actions(early, "cw") if a["action"] == "reinforce"} == {None}
 
 
 @pytest.mark.rule("9.4.1")
 def test_an_independent_reinforcement_is_refused_unassigned_or_to_a_formation_it_may_not_join() -> None:
     state = _reinforcing(start("opening-phase"))
-    move = {"action": "reinforce", "unit": INDEPENDENT, "entry": _entry()}
+    move = {"action": "reinforce", "unit": INDEPENDENT, "entry": _entry(), "formation": None}
     assert refused(state, "cw", move).reason == "unassigned"
     assert refused(state, "cw", {**move, "formation": "7armd"}).reason == "assign-to"  # not in its assign_to
     assert refused(state, "cw", {**move, "formation": "21pz"}).reason == "assign-to"  # an enemy formation
@@ -77,3 +86,12 @@ def test_a_unit_of_a_formation_names_no_formation() -> None:
         state = act(state, "axis", {"action": "forgo"}).state
     move = {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia", "formation": "1armd"}
     assert refused(state, "cw", move).reason == "not-independent"
+
+
+@pytest.mark.rule("9.4.1")
+def test_every_reinforcement_names_its_formation_or_null_and_legal_actions_agree_with_contains() -> None:
+    state = _reinforcing(start("opening-phase"))
+    dropped = {"action": "reinforce", "unit": INDEPENDENT, "entry": _entry()}  # the field left out: malformed
+    with pytest.raises(ActionError):
+        RULESET.parse_action(dropped)
+    assert conformance.check_legal_matches_contains(RULESET, state, "cw", random.Random(1), mutations=40) > 0

@@ -108,7 +108,9 @@ def _crowded(**options: object) -> tuple[GazalaState, str]:
 @pytest.mark.rule("9.4.2")
 def test_a_reinforcement_may_be_placed_overstacked_and_the_limits_wait_for_its_moves_end() -> None:
     state, source = _crowded()
-    entered = act(state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia"}).state
+    entered = act(
+        state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia", "formation": None}
+    ).state
     assert entered.units["6rtr"].hex == source
     halted = act(entered, "cw", {"action": "halt"})
     over = next(e for e in halted.events if e.kind == "overstacked")
@@ -119,7 +121,7 @@ def test_a_reinforcement_may_be_placed_overstacked_and_the_limits_wait_for_its_m
 @pytest.mark.rule("5.3.1")
 def test_the_stacking_at_entry_ruling_refuses_an_overstacking_placement() -> None:
     state, _ = _crowded(stacking_at_entry=True)
-    verdict = refused(state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia"})
+    verdict = refused(state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia", "formation": None})
     assert verdict.rule == "5.3.1" and verdict.reason == "overstacked"
 
 
