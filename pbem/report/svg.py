@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from pbem.report.draw import FONT, SVG_NS, el, num, pointlist
@@ -399,13 +399,15 @@ class MapRenderer:
         legend: bool = False,
         width_mm: float | None = None,
         view_box: Box | None = None,
+        zones: bool = False,
     ) -> str:
         """The map with ``view``'s units, control and markers (None: the empty board).
 
         ``moves`` are drawn as arrows from where each unit stood to where it stands, ``combats`` as numbered
         markers in the winner's colour; ``legend`` adds a key under the map; ``width_mm`` gives the printed
         width (the screen scales the drawing to its column either way); ``view_box`` shows only that part of
-        the board (:meth:`view_box`), the legend under it.
+        the board (:meth:`view_box`), the legend under it. ``zones`` adds the presentation's zones of control
+        (:meth:`Presentation.zones`) as a hatched layer of class ``zones`` under the counters, one hatching per side.
         """
         moves, combats = list(moves), list(combats)
         box = view_box or (0.0, 0.0, self.spec.width, self.spec.height)
@@ -415,6 +417,8 @@ class MapRenderer:
         root = self.board(highlight=highlight, title=title, css_class=css_class, view=view)
         if view_box is not None:
             root.set("viewBox", " ".join(num(v) for v in box))
+        if zones and view is not None:
+            self._zones(root, self.presentation.zones(view))
         if moves:  # beneath the counters: an arrow shows the way a unit came and never hides a counter
             layer = el(root, "g", class_="arrows")
             for move in moves:
@@ -800,6 +804,26 @@ class MapRenderer:
             if owner in self.style.sides and region.polygon:
                 el(layer, "polygon", data_id=region.id, data_side=owner, points=pointlist(region.polygon),
                    fill=self.style.sides[owner].control, fill_opacity=num(opacity), stroke="none")  # fmt: skip
+
+    def _zones(self, root: ET.Element, zones: Mapping[str, Collection[str]]) -> None:
+        """Each side's zone of control hatched in its control colour (the two sides' hatchings cross where the
+        zones overlap), each region also outlined, in a layer a page may show or hide."""
+        layer = el(root, "g", class_="zones")
+        defs = el(layer, "defs")
+        step = self.style.counter * 0.22
+        for i, (side, where) in enumerate(sorted(zones.items())):
+            colour = self.style.sides[side].control if side in self.style.sides else "#333333"
+            pattern = el(defs, "pattern", id=f"zoc-{side}", patternUnits="userSpaceOnUse", width=num(step),
+                         height=num(step), patternTransform=f"rotate({45 if i % 2 == 0 else -45})")  # fmt: skip
+            el(pattern, "line", x1="0", y1="0", x2="0", y2=num(step), stroke=colour, stroke_width=num(step * 0.35))
+            group = el(layer, "g", class_="zone", data_side=side)
+            for location in sorted(where):
+                region = self.regions.get(location)
+                if region is None:
+                    continue
+                outline = region.polygon or _circle_points(region)
+                el(group, "polygon", data_id=location, points=pointlist(outline), fill=f"url(#zoc-{side})",
+                   fill_opacity="0.6", stroke=colour, stroke_opacity="0.5", stroke_width="1")  # fmt: skip
 
     def marker_boxes(self, view: View) -> list[MarkerBox]:
         """Where each of the view's markers is drawn: a coloured label above its location."""

@@ -19,7 +19,7 @@ never a state, so a report can only show what its viewer may see.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -207,6 +207,11 @@ class Presentation(ABC):
 
     def markers(self, view: View) -> tuple[Marker, ...]:
         return ()
+
+    def zones(self, view: View) -> Mapping[str, Collection[str]]:
+        """Zones of control as the viewer of ``view`` can tell them (side → the locations in that side's zone), for
+        a map that shows them on request (``MapRenderer.render(zones=True)``); none by default."""
+        return {}
 
     def stage(self, view: View) -> str:
         """The part of a turn the game is in (``"Impulse 3"``), for a report's sections; "" if turns have none."""

@@ -239,10 +239,12 @@ def _page(web: WebApp) -> str:
     renderer = desk.renderer()
     news = chron.since_last_turn(seat)
     board = None
+    zones = False
     if renderer is not None and view is not None:
         highlight = question.locations if question is not None else ()
         title = "The map after your batch (not signed yet)" if desk.steps else "The map as you see it"
-        drawn = renderer.render(view, highlight=highlight, title=title, css_class="map")
+        zones = bool(renderer.presentation.zones(view))  # drawn hidden: the page's "Zones of control" shows them
+        drawn = renderer.render(view, highlight=highlight, title=title, css_class="map", zones=zones)
         moves = moves_of((t.event for t in news if t.event is not None), renderer)
         board = Markup(with_arrows(drawn, renderer, moves))
         off_map = tray(renderer, view, question.units if question is not None else ())
@@ -268,6 +270,7 @@ def _page(web: WebApp) -> str:
         waits=waits,
         result=game.result,
         board=board,
+        zones=board is not None and zones,
         question=question,
         picks=picks,
         options=[(o, json.dumps(o.pick.__dict__, sort_keys=True)) for o in question.options] if question else [],

@@ -13,6 +13,17 @@ document.addEventListener("DOMContentLoaded", function () {
   (board.dataset.newsUnits || "").split(" ").forEach(function (id) {
     board.querySelectorAll('g.unit[data-unit="' + CSS.escape(id) + '"]').forEach(function (u) { u.classList.add("news"); });
   });
+  // Zones of control on request, remembered while the tab lives (every choice reloads the page).
+  var zones = document.getElementById("show-zones");
+  if (zones) {
+    var show = function (on) { board.classList.toggle("show-zones", on); };
+    zones.checked = sessionStorage.getItem("pbem-show-zones") === "1";
+    show(zones.checked);
+    zones.addEventListener("change", function () {
+      sessionStorage.setItem("pbem-show-zones", zones.checked ? "1" : "0");
+      show(zones.checked);
+    });
+  }
   if (!form) { return; }
   var byUnit = {}, byPlace = {};
   form.querySelectorAll("button[data-unit]").forEach(function (b) { byUnit[b.dataset.unit] = b; });

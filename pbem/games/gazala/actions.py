@@ -196,21 +196,24 @@ class Forgo(ActionModel):
 
 
 class Reinforce(ActionModel):
-    """Bring a reinforcement onto the map at a friendly entry hex (§9.4, §9.4.1)."""
+    """Bring a reinforcement onto the map at a friendly entry hex (§9.4, §9.4.1); an independent one (no stripe)
+    names the qualifying formation its owner assigns it to (§5.5.2, §9.4.1), any other none (``null``)."""
 
     action: Literal["reinforce"] = "reinforce"
     unit: str = Field(title="reinforcement")
     entry: str = Field(title="entry hex")
+    formation: str | None = Field(title="assigned to")
 
 
 class ReinforceAt(ActionModel):
     """Bring a reinforcement onto the map at ``hex``, the map-edge hex nearest to its entry hexes, when none of them
-    is available (§9.4.1); ``entry`` names the original entry hex."""
+    is available (§9.4.1); ``entry`` names the original entry hex, ``formation`` as for :class:`Reinforce`."""
 
     action: Literal["reinforce_at"] = "reinforce_at"
     unit: str = Field(title="reinforcement")
     entry: str = Field(title="entry hex")
     hex: str = Field(title="alternate hex")
+    formation: str | None = Field(title="assigned to")
 
 
 class Postpone(ActionModel):

@@ -598,12 +598,20 @@ def _source_hex(state: GazalaState, source: str) -> str:
     return next(s.hex for s in state.pack.supply_sources if s.id == source)
 
 
-def _edge_entry(state: GazalaState, side: Side, unit: str, hex_id: HexId) -> bool:
-    """Whether ``unit`` may enter at the map-edge hex ``hex_id`` when no entry hex is available (§9.4.1), by the
-    ``alternate_entry`` ruling: ``command_range``, the text's "if they are in Command Range and not adjacent to an
-    enemy unit" (Command Range of its formation's HQ by a Command Path, notes B23; an HQ, or an unassigned
-    independent unit, is always in range; never an enemy-occupied hex); ``open_edge``, neither enemy-occupied nor
-    in an EZOC."""
+def _placed(state: GazalaState, unit: str, hex_id: str, formation: str | None) -> GazalaState:
+    """``state`` with ``unit`` at ``hex_id``, assigned to ``formation`` when it names one (§5.5.2, §9.4.1)."""
+    if unit in state.units:
+        change: dict[str, object] = {"hex": hex_id} if formation is None else {"hex": hex_id, "assigned": formation}
+        return state.model_copy(update={"units": {**state.units, unit: state.units[unit].model_copy(update=change)}})
+    return state.model_copy(update={"hqs": {**state.hqs, unit: state.hqs[unit].model_copy(update={"hex": hex_id})}})
+
+
+def _edge_entry(state: GazalaState, side: Side, unit: str, hex_id: HexId, formation: str | None) -> bool:
+    """Whether ``unit`` (assigned to ``formation`` if independent) may enter at the map-edge hex ``hex_id`` when no
+    entry hex is available (§9.4.1), by the ``alternate_entry`` ruling: ``command_range``, the text's "if they are
+    in Command Range and not adjacent to an enemy unit" (Command Range of its formation's HQ by a Command Path,
+    notes B23; an HQ, or an unassigned independent unit, is always in range; never an enemy-occupied hex);
+    ``open_edge``, neither enemy-occupied nor in an EZOC."""
     sit = sit_of(state)
     if ruling(state, "alternate_entry") == "open_edge":
         return _closed(state, side, hex_id, None).ok
@@ -612,15 +620,13 @@ def _edge_entry(state: GazalaState, side: Side, unit: str, hex_id: HexId) -> boo
         return False
     if unit not in state.units:
         return True
-    placed = state.model_copy(
-        update={"units": {**state.units, unit: state.units[unit].model_copy(update={"hex": hex_id})}}
-    )
-    return command(sit_of(placed), unit).state == "in-command"
+    return command(sit_of(_placed(state, unit, hex_id, formation)), unit).state == "in-command"
 
 
-def alternate_entries(state: GazalaState, side: Side, unit: str) -> tuple[str, ...]:
+def alternate_entries(state: GazalaState, side: Side, unit: str, formation: str | None = None) -> tuple[str, ...]:
     """§9.4.1: "should no friendly entry hex be available", the friendly map-edge hexes nearest to the unit's entry
-    hexes where it may enter (:func:`_edge_entry`); none while any entry hex is available."""
+    hexes where it may enter (:func:`_edge_entry`, assigned to ``formation`` if independent); none while any entry
+    hex is available."""
     entries = [_source_hex(state, e) for e in _entries(state, unit)]
     if any(_closed(state, side, h, e).ok for h, e in zip(entries, _entries(state, unit), strict=True)):
         return ()
@@ -629,7 +635,7 @@ def alternate_entries(state: GazalaState, side: Side, unit: str) -> tuple[str, .
     column = first if state.pack.setting("axis_edge" if side == "axis" else "cw_edge") == "west" else last
     low, high = state.pack.map.rows
     hexes = (grid.hex_id(column, row) for row in range(low, high + 1))
-    edge = [h for h in hexes if h in grid and _edge_entry(state, side, unit, h)]
+    edge = [h for h in hexes if h in grid and _edge_entry(state, side, unit, h, formation)]
     if not edge:
         return ()
     reach = {h: min(grid.distance(h, HexId(e)) for e in entries) for h in edge}
@@ -637,20 +643,43 @@ def alternate_entries(state: GazalaState, side: Side, unit: str) -> tuple[str, .
     return tuple(sorted(h for h, d in reach.items() if d == nearest))
 
 
+def independent(state: GazalaState, unit: str) -> bool:
+    """§5.5.2: whether a reinforcement is an independent unit without a white stripe (assigned as it enters)."""
+    record = state.pack.find_unit(unit)
+    return record is not None and record.independent == "assignable"
+
+
+def qualifying(state: GazalaState, unit: str) -> tuple[str, ...]:
+    """§5.5.2, §9.4.1: the formations an independent reinforcement may be assigned to before it is placed: those
+    the counter allows (the pack's ``assign_to``) whose HQ is on the map ("must always be part of a qualifying
+    formation"; Command Range is measured once it is placed, as for any unit of the formation)."""
+    allowed = state.pack.unit(unit).assign_to
+    return tuple(f for f in allowed if state.hqs[state.pack.hq_of(f).id].hex is not None)
+
+
+def _formations(state: GazalaState, unit: str) -> tuple[str | None, ...]:
+    """The ``formation`` values a reinforcement's entry may carry: a qualifying formation for an independent
+    one (none: it cannot enter, only wait), nothing for any other."""
+    return qualifying(state, unit) if independent(state, unit) else (None,)
+
+
 def reinforcements(state: GazalaState, seat: str) -> Iterator[Reinforce]:
     for seat_side in admin_seat(state):
         side: Side = "axis" if seat_side == "axis" else "cw"
         for unit in _waiting(state, side):
-            for entry in _entries(state, unit):
-                yield Reinforce(unit=unit, entry=entry)
+            for formation in _formations(state, unit):
+                for entry in _entries(state, unit):
+                    yield Reinforce(unit=unit, entry=entry, formation=formation)
 
 
 def alternates(state: GazalaState, seat: str) -> Iterator[ReinforceAt]:
     for seat_side in admin_seat(state):
         side: Side = "axis" if seat_side == "axis" else "cw"
         for unit in _waiting(state, side):
-            for hex_id in alternate_entries(state, side, unit):
-                yield ReinforceAt(unit=unit, entry=_entries(state, unit)[0], hex=hex_id)
+            entry = _entries(state, unit)[0]
+            for formation in _formations(state, unit):
+                for hex_id in alternate_entries(state, side, unit, formation):
+                    yield ReinforceAt(unit=unit, entry=entry, hex=hex_id, formation=formation)
 
 
 def _may_act(state: GazalaState, seat: str, unit: str) -> Verdict:
@@ -661,18 +690,36 @@ def _may_act(state: GazalaState, seat: str, unit: str) -> Verdict:
     return ALLOW
 
 
+def _assignment_at_entry(state: GazalaState, unit: str, formation: str | None) -> Verdict:
+    """§5.5.2, §9.4.1: an independent reinforcement without a white stripe "must be assigned to a formation before
+    entering the map", a qualifying one (:func:`qualifying`); any other reinforcement names none."""
+    if not independent(state, unit):
+        if formation is not None:
+            return deny("9.4.1", "not-independent", f"{unit} is not an independent unit: it is assigned to none")
+        return ALLOW
+    if formation is None:
+        return deny("9.4.1", "unassigned", f"{unit} must be assigned to a formation before it enters")
+    if formation not in qualifying(state, unit):
+        return deny("9.4.1", "assign-to", f"{unit} may not be assigned to {formation} (§5.5.2)")
+    return ALLOW
+
+
 def can_reinforce(state: GazalaState, seat: str, act: Reinforce | ReinforceAt) -> Verdict:
     """§9.4.1: at one of the unit's entry hexes: a friendly Major supply source not blocked, not enemy-occupied,
-    not in an EZOC; or, when none is, at one of the :func:`alternate_entries` (``alternate``). §9.4.2: stacking
-    limits wait for the end of its free move (ruling ``stacking_at_entry``: or hold at the entry hex, §5.3.1)."""
+    not in an EZOC; or, when none is, at one of the :func:`alternate_entries` (``alternate``); an independent unit
+    assigned to a qualifying formation (:func:`_assignment_at_entry`). §9.4.2: stacking limits wait for the end of
+    its free move (ruling ``stacking_at_entry``: or hold at the entry hex, §5.3.1)."""
     verdict = _may_act(state, seat, act.unit)
     if not verdict.ok:
         return verdict
     if act.entry not in _entries(state, act.unit):
         return deny("9.4.1", "not-entry", f"{act.entry} is not an entry hex of {act.unit}")
+    verdict = _assignment_at_entry(state, act.unit, act.formation)
+    if not verdict.ok:
+        return verdict
     side: Side = "axis" if seat == "axis" else "cw"
     if isinstance(act, ReinforceAt):
-        if act.hex not in alternate_entries(state, side, act.unit):
+        if act.hex not in alternate_entries(state, side, act.unit, act.formation):
             return deny("9.4.1", "alternate", f"{act.unit} may enter at {act.hex} only when no entry hex is available")
         there = act.hex
     else:
@@ -689,22 +736,21 @@ def can_reinforce(state: GazalaState, seat: str, act: Reinforce | ReinforceAt) -
 def reinforce(state: GazalaState, seat: str, act: Reinforce | ReinforceAt) -> Step[GazalaState]:
     alternate = isinstance(act, ReinforceAt)
     hex_id = act.hex if isinstance(act, ReinforceAt) else _source_hex(state, act.entry)
-    if act.unit in state.units:
-        state = state.model_copy(
-            update={"units": {**state.units, act.unit: state.units[act.unit].model_copy(update={"hex": hex_id})}}
-        )
-    else:
-        state = state.model_copy(
-            update={"hqs": {**state.hqs, act.unit: state.hqs[act.unit].model_copy(update={"hex": hex_id})}}
-        )
+    state = _placed(state, act.unit, hex_id, act.formation)
     state = state.model_copy(update={"reinforced": (*state.reinforced, act.unit)})
+    data: dict[str, object] = {"unit": act.unit, "dst": hex_id, "alternate": alternate}
+    assigned = ""
+    if act.formation is not None:
+        data["formation"] = act.formation
+        assigned = f", assigned to {piece_name(state.pack, act.formation)}"
     event = Event(
         kind="reinforcement_entered",
         seat=seat,
         rule="9.4",
-        data={"unit": act.unit, "dst": hex_id, "alternate": alternate},
+        data=data,
         text=f"{piece_name(state.pack, act.unit)} enters at {hex_id}"
-        + (" (no entry hex available)" if alternate else ""),
+        + (" (no entry hex available)" if alternate else "")
+        + assigned,
     )
     state = victory.occupy(state, "axis" if seat == "axis" else "cw", (hex_id,))
     moving = MoveState(units=(act.unit,), path=(hex_id,), supplied=True, reactable=False, reinforcement=True)

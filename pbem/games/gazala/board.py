@@ -168,6 +168,7 @@ class Position:
         blocked_sources: supply-source ids under a Supply Blocked marker (§5.7.3).
         tobruk_owner: the side whose Tobruk Control marker is in Tobruk (§5.7.3).
         assigned: assignable independent unit -> the formation it is assigned to (§5.5.2).
+        whole_boxes: ruling ``box_breach`` (notes B15): one breached hex ends the Box supply of its whole Box.
     """
 
     units: Mapping[str, HexId]
@@ -177,6 +178,7 @@ class Position:
     blocked_sources: frozenset[str] = frozenset()
     tobruk_owner: Side = "cw"
     assigned: Mapping[str, str] = field(default_factory=dict)
+    whole_boxes: bool = False
 
 
 class Situation:

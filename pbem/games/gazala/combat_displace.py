@@ -248,14 +248,19 @@ def displacement_options(pack: GazalaPack, sit: Situation, side: Side, hex_id: H
     """§5.3.3: the displacements the opponent may make next in an overstacked ``hex_id`` of ``side``: any of its
     combat units, into an adjacent hex that is neither enemy-occupied nor across a prohibited hexside, a hex with
     room first (a full one only when no other is open); a unit with no such hex is eliminated. Empty once the hex
-    meets the combat units' limits (a surplus HQ is :func:`surplus_hqs`)."""
-    if not _units_overstacked(pack, sit, side, hex_id):
-        return ()
-    found = []
-    for unit in sit.combat[side].get(hex_id, ()):
-        destinations = _destinations(pack, sit, side, hex_id, unit)
-        found += [Displacement(unit, to) for to in destinations] or [Displacement(unit, None)]
-    return tuple(found)
+    meets the combat units' limits (a surplus HQ is :func:`surplus_hqs`). Computed once per position, side and hex
+    (the chooser, the options offered and the check of the one taken all ask it)."""
+    key = ("displacements", side, hex_id)
+    known = sit.memo.get(key)
+    if isinstance(known, tuple):
+        return known
+    found: list[Displacement] = []
+    if _units_overstacked(pack, sit, side, hex_id):
+        for unit in sit.combat[side].get(hex_id, ()):
+            destinations = _destinations(pack, sit, side, hex_id, unit)
+            found += [Displacement(unit, to) for to in destinations] or [Displacement(unit, None)]
+    sit.memo[key] = options = tuple(found)
+    return options
 
 
 def displacement_chooser(pack: GazalaPack, sit: Situation, side: Side, hex_id: HexId) -> Side | None:

@@ -29,6 +29,19 @@ def minefield_entry(sit: Situation, movers: Sequence[str], path: Sequence[HexId]
     return ()
 
 
+def box_supplies(sit: Situation, hex_id: HexId) -> bool:
+    """§5.7.3: whether a Box hex still functions as a Commonwealth Box supply source: "once breached, a Box ceases to
+    function" for the rest of the game. Which Box: that hex only (ruling ``box_breach`` ``hex``, notes B15), or the
+    whole Box one of whose hexes is breached (``whole``)."""
+    breached = sit.position.breached
+    if hex_id in breached:
+        return False
+    if not sit.position.whole_boxes:
+        return True
+    box = sit.board.mines[hex_id].box
+    return not any(sit.board.mines[h].box == box for h in breached if h in sit.board.mines)
+
+
 def check_column(sit: Situation, unit: str) -> Literal["infantry", "recce", "tank"]:
     """§7.3.6: the Enemy Minefield Check table column of a unit's type (tanks, recce/armoured cars, the rest)."""
     record = sit.board.units[unit]

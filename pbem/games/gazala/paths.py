@@ -16,6 +16,7 @@ from typing import Literal, TypeVar, cast
 
 from pbem.games.gazala.board import TRACED_KEPT, Situation, other
 from pbem.games.gazala.data import Side
+from pbem.games.gazala.minefields import box_supplies
 from pbem.kit.graph import dijkstra, trace
 from pbem.kit.hexes import HexId
 from pbem.rules.contract import ALLOW, Verdict, deny
@@ -249,7 +250,7 @@ def supply(sit: Situation, tracer: str) -> Supply:
     """§5.7: whether an HQ or an unassigned independent unit is in supply, and through which source.
 
     * Commonwealth Box (§5.7.3): a Commonwealth leg HQ or unassigned independent leg infantry unit on or adjacent
-      to a friendly unbreached Box hex;
+      to a friendly unbreached Box hex (:func:`~.minefields.box_supplies`);
     * Major (§5.7.2, §5.7.3): a cross-country path (:func:`cross_country`) to a Road/Trail hex of an unbroken chain
       to an unblocked friendly Major source not holding an enemy unit, or straight to the source;
     * Tobruk (§5.7.3): the same path to Tobruk, for a tracer inside the perimeter while its side owns Tobruk.
@@ -273,7 +274,7 @@ def _supply(sit: Situation, tracer: str) -> Supply:
     leg = (hq is not None and hq.type == "leg") or (unit is not None and unit.movement == "leg" and unit.is_infantry)
     if side == "cw" and leg:
         for h in (here, *board.grid.neighbours(here)):
-            if h in board.boxes and board.mines[h].owner == side and h not in position.breached:
+            if h in board.boxes and board.mines[h].owner == side and box_supplies(sit, h):
                 return Supply("box", PathFound((here, h), 0 if h == here else 1))
     enemy = sit.occupied[other(side)]
     reach = cross_country(sit, tracer)

@@ -1,17 +1,20 @@
 """How Gazala looks in reports and replays: the hex map from the pack (terrain, Minefields and Boxes, Ridges, Wadis,
 the sea, roads and trails), NATO counters with their values and formation colours, and the markers (Improved
-Defence, Breached Minefields, Supply Blocked, the active formation), and in the status the Assigned and Dummy
-markers of the Organisation Segment under way (§5.5.2).
+Defence, Breached Minefields, Supply Blocked, the active formation), each side's zone of control for a map that
+shows it on request (§5.4), and in the status the Assigned and Dummy markers of the Organisation Segment under way
+(§5.5.2).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from pbem.games.gazala import assignments, mapspec
+from pbem.games.gazala.board import Position, situation
 from pbem.games.gazala.combat import parse_result
 from pbem.games.gazala.data import GazalaPack
+from pbem.kit.hexes import HexId
 from pbem.rules.contract import Event, View
 from pbem.rules.presentation import CombatOutcome, LookModule, MapspecLook, Marker, Presentation
 
@@ -65,6 +68,14 @@ class GazalaLook(MapspecLook):
             found.append(Marker(location=hex_id, text="Supply Blocked"))
         return tuple(found)
 
+    def zones(self, view: View) -> Mapping[str, Collection[str]]:
+        """§5.4: each side's zone of control as the view shows the map: the combat units the viewer sees (their
+        Disrupted side included) and the Breached markers, through the rules' own :func:`~.board.zone_of_control`
+        (HQs, German FLAK and KG Hecker project none; never across Ridges and Wadis nor into an enemy unbreached
+        Minefield). A unit the view does not name projects nothing the viewer can know of."""
+        known = situation(self.data, _position(self.data, view))
+        return {side: sorted(zone) for side, zone in known.zones.items() if zone}
+
     def stage(self, view: View) -> str:
         phase = view.facts.get("phase")
         return {"ops": "Ops Phase", "activation": "Ops Phase", "admin": "Admin Phase"}.get(str(phase), "")
@@ -84,6 +95,18 @@ class GazalaLook(MapspecLook):
             lines.append(("Activation levels", ", ".join(f"{name} {n}" for name, n in named)))
         lines.extend(_marker_lines(self.data, view))
         return lines
+
+
+def _position(pack: GazalaPack, view: View) -> Position:
+    """The board position of the units a view shows on the map (combat units only: an HQ projects no ZOC)."""
+    units = {
+        u.id: HexId(u.location)
+        for u in view.units
+        if u.location is not None and not u.hidden and pack.find_unit(u.id) is not None
+    }
+    disrupted = frozenset(u.id for u in view.units if u.id in units and u.extra.get("disrupted") is True)
+    breached = frozenset(HexId(h) for h in view.facts.get("breached", ()) if isinstance(h, str))
+    return Position(units=units, disrupted=disrupted, breached=breached)
 
 
 def _marker_lines(pack: GazalaPack, view: View) -> list[tuple[str, str]]:

@@ -99,6 +99,14 @@ RULINGS: tuple[OptionSpec, ...] = (
         default=False,
     ),
     OptionSpec(
+        id="box_breach",
+        description="§5.7.3 ('once breached, a Box ceases to function as a Commonwealth Box supply source') does not "
+        "say whether a breached hex ends the supply of its hex or of its whole Box (notes B15): 'hex' (default) only "
+        "the breached hex stops supplying; 'whole' every hex of that Box does",
+        default="hex",
+        choices=("hex", "whole"),
+    ),
+    OptionSpec(
         id="improved_defence_mixed",
         description="§7.7 is silent on a hex holding units of two formations (notes B26): default false, no "
         "Improved Defence there; true lets the active formation's units improve the hex",

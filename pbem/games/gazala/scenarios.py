@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pbem.games.gazala.board import other
 from pbem.games.gazala.data import GazalaPack, Scenario, Side, SpecialRule
 from pbem.games.gazala.state import CounterState, FormationState, GazalaState, HqState, sit_of
-from pbem.kit.hexes import HexId
 from pbem.kit.hexes import distance as lattice
 
 __all__ = [
@@ -140,10 +140,9 @@ def _contact(state: GazalaState, formation: str, distance: int) -> bool:
     if isinstance(known, bool):  # once per position: every end of an activation asks it of every formation
         return known
     side = state.pack.formation(formation).side
-    own = {HexId(c.hex) for u, c in state.units.items() if c.hex is not None and sit.formation(u) == formation}
-    enemy = {HexId(c.hex) for u, c in state.units.items() if c.hex is not None and sit.board.side[u] != side}
     coords = sit.board.grid.coords
-    theirs = [coords(b) for b in enemy]
-    found = any(lattice(coords(a), b) <= distance for a in own for b in theirs)
+    own = [coords(h) for h, units in sit.combat[side].items() if any(sit.formation(u) == formation for u in units)]
+    theirs = [coords(h) for h in sit.combat[other(side)]]
+    found = any(lattice(a, b) <= distance for a in own for b in theirs)
     sit.memo[key] = found
     return found

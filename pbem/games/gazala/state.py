@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from pbem.games.gazala.board import Position, Situation, situation
 from pbem.games.gazala.data import GazalaPack, Side
+from pbem.games.gazala.rulings import ruling
 from pbem.kit.hexes import HexId
 from pbem.kit.machine import MachineState, Pending
 
@@ -421,6 +422,7 @@ def position(state: GazalaState) -> Position:
         blocked_sources=frozenset(state.blocked),
         tobruk_owner=state.tobruk,
         assigned={u: c.assigned for u, c in state.units.items() if c.assigned is not None},
+        whole_boxes=ruling(state, "box_breach") == "whole",
     )
 
 

@@ -161,7 +161,9 @@ def test_reinforcements_enter_or_wait_commonwealth_first() -> None:
     assert state.admin == "reinforcement" and RULESET.to_act(state) == ("cw",)
     legal = RULESET.legal_actions(state, "cw")
     assert {"action": "postpone", "unit": "6rtr"} in legal
-    entered = act(state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia"}).state
+    entered = act(
+        state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia", "formation": None}
+    ).state
     source = next(s for s in PACK.supply_sources if s.id == "cw-via-balbia")
     assert entered.units["6rtr"].hex == source.hex and "6rtr" in entered.reinforced
     assert entered.move is not None and entered.move.reinforcement  # §9.4.2: its free Movement Action
@@ -171,7 +173,9 @@ def test_reinforcements_enter_or_wait_commonwealth_first() -> None:
         entered = act(entered, "cw", {"action": "postpone", "unit": unit}).state
     assert RULESET.to_act(entered) == ("axis",)
     assert (
-        refused(entered, "axis", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia"}).reason
+        refused(
+            entered, "axis", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia", "formation": None}
+        ).reason
         == "not-eligible"
     )
 
@@ -186,7 +190,9 @@ def test_a_reinforcement_moves_free_but_never_into_an_ezoc() -> None:
     col = int(source.hex[:2])
     enemy = f"{col - 2:02d}{source.hex[2:]}"
     state = place(state, **{"i-5": enemy})
-    entered = act(state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-trigh-capuzzo"}).state
+    entered = act(
+        state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-trigh-capuzzo", "formation": None}
+    ).state
     legal = RULESET.legal_actions(entered, "cw")
     assert {"action": "halt"} in legal and any(a["action"] == "step" for a in legal)
     near = f"{col - 1:02d}{source.hex[2:]}"
@@ -201,10 +207,13 @@ def test_a_blocked_entry_hex_is_refused() -> None:
     state = act(state, "axis", {"action": "schwerpunkt", "formation": "21pz"}).state
     if state.admin == "replacement":
         state = act(state, "axis", {"action": "forgo"}).state
-    verdict = refused(state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia"})
+    verdict = refused(state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia", "formation": None})
     assert verdict.reason == "blocked"
     assert (
-        refused(state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "axis-via-balbia"}).reason == "not-entry"
+        refused(
+            state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "axis-via-balbia", "formation": None}
+        ).reason
+        == "not-entry"
     )
 
 
@@ -324,5 +333,5 @@ def test_no_alternate_entry_while_an_entry_hex_is_available() -> None:
     anywhere = next(
         h for h in (grid.hex_id(column, r) for r in range(PACK.map.rows[0], PACK.map.rows[1] + 1)) if h not in free
     )
-    move = {"action": "reinforce_at", "unit": "6rtr", "entry": record.entry[0], "hex": anywhere}
+    move = {"action": "reinforce_at", "unit": "6rtr", "entry": record.entry[0], "hex": anywhere, "formation": None}
     assert refused(state, "cw", move).reason == "alternate"

@@ -9,9 +9,9 @@ from pbem.games.gazala.admin import attrition_checked, begin_admin
 from pbem.games.gazala.combat import CombatOptions, resolve
 from pbem.games.gazala.combat_displace import RetreatPath, hq_displacement_options
 from pbem.games.gazala.combat_drm import hq_support_drm
-from pbem.games.gazala.paths import command
+from pbem.games.gazala.paths import command, supply
 from pbem.games.gazala.ruleset import RULESET
-from pbem.games.gazala.rulings import RULINGS
+from pbem.games.gazala.rulings import RULINGS, ruling
 from pbem.games.gazala.state import DiceWait, GazalaState, ReactionOffer, sit_of
 from pbem.kit.hexes import HexId
 from pbem.rules.contract import Outcome
@@ -40,6 +40,7 @@ def test_every_ruling_is_a_genesis_option_with_the_notes_default() -> None:
         "attrition_printed_eff": False,
         "hq_displacement_enemy_mines": False,
         "improved_defence_mixed": False,
+        "box_breach": "hex",
     }
     for optional in ("linear_chits", "oos_halves_defence", "armour_negative_with_at"):
         assert options[optional].default is False
@@ -107,7 +108,9 @@ def _crowded(**options: object) -> tuple[GazalaState, str]:
 @pytest.mark.rule("9.4.2")
 def test_a_reinforcement_may_be_placed_overstacked_and_the_limits_wait_for_its_moves_end() -> None:
     state, source = _crowded()
-    entered = act(state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia"}).state
+    entered = act(
+        state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia", "formation": None}
+    ).state
     assert entered.units["6rtr"].hex == source
     halted = act(entered, "cw", {"action": "halt"})
     over = next(e for e in halted.events if e.kind == "overstacked")
@@ -118,7 +121,7 @@ def test_a_reinforcement_may_be_placed_overstacked_and_the_limits_wait_for_its_m
 @pytest.mark.rule("5.3.1")
 def test_the_stacking_at_entry_ruling_refuses_an_overstacking_placement() -> None:
     state, _ = _crowded(stacking_at_entry=True)
-    verdict = refused(state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia"})
+    verdict = refused(state, "cw", {"action": "reinforce", "unit": "6rtr", "entry": "cw-via-balbia", "formation": None})
     assert verdict.rule == "5.3.1" and verdict.reason == "overstacked"
 
 
@@ -300,3 +303,22 @@ def test_a_displaced_hq_avoids_its_own_minefields_unless_the_ruling_says_enemy_o
     assert sit.board.mines[HexId("2521")].owner == "cw"
     assert hq_displacement_options(sit, "ffbde-hq") == (HexId("2524"),)
     assert hq_displacement_options(sit, "ffbde-hq", enemy_mines_only=True) == (HexId("2521"),)
+
+
+@pytest.mark.rule("5.7.3")
+@pytest.mark.parametrize(("box_breach", "boxed"), [("hex", True), ("whole", False)])
+def test_a_breached_hex_ends_box_supply_of_that_hex_or_of_the_whole_box(box_breach: str, boxed: bool) -> None:
+    """Notes B15: ruling ``box_breach``: 2521 breached, the 50th Division HQ next to 2622 of the same (Bir Hacheim)
+    Box (2623 is next to 2522 and 2622) is still supplied under ``hex`` (the default), no longer under ``whole``;
+    2522 and 2622 breached, never."""
+    base = place(start("opening-phase", box_breach=box_breach), **{"50div-hq": "2623"})
+    assert supply(sit_of(base), "50div-hq").source == "box"
+    far = base.model_copy(update={"breached": ("2521",)})
+    assert (supply(sit_of(far), "50div-hq").source == "box") is boxed
+    near = base.model_copy(update={"breached": ("2522", "2622")})
+    assert supply(sit_of(near), "50div-hq").source != "box"
+
+
+@pytest.mark.rule("5.7.3")
+def test_box_breach_defaults_to_the_breached_hex_only() -> None:
+    assert ruling(start("opening-phase"), "box_breach") == "hex"
