@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from pbem.games.axisallies import reserve as strategic
 from pbem.games.axisallies import sea_mines
 from pbem.games.axisallies.actions import SeaAttack
 from pbem.games.axisallies.data import AxisAlliesPack, UnitType
@@ -99,12 +100,27 @@ def _check_way(state: AxisState, power: str, unit: UnitType, leg: tuple[str, ...
     verdict = check_sea_move(
         pack, scenario, position, power, unit.type, whole, phase="combat" if combat else "noncombat"
     )
+    side = side_of(pack, position, power, whole[0])
+    if combat and verdict.ok and attack_position(pack, position, whole[-1], side):
+        return _reserve_pays(state, leg)
     if not (combat and not verdict.ok and verdict.reason == "not-attack-position"):
         return verdict
-    side = side_of(pack, position, power, whole[0])
-    if attack_position(pack, position, whole[-1], side) or sea_mines.enemy_mined(state, whole[-1], side):
+    if attack_position(pack, position, whole[-1], side):
+        return _reserve_pays(state, leg)
+    if sea_mines.enemy_mined(state, whole[-1], side):
         return ALLOW
     return verdict
+
+
+def _attacking(state: AxisState, zone: str) -> bool:
+    """Whether the mover's sea units in ``zone`` attack (so one sailing out of it is counted already, p.39)."""
+    side = _side(state)
+    return zone in state.naval or sea_status(state.pack, state.position(), zone, side) == "hostile"
+
+
+def _reserve_pays(state: AxisState, leg: tuple[str, ...]) -> Verdict:
+    """p.39: a sea unit sailing into attack position attacks, so the strategic reserve must pay for it."""
+    return ALLOW if _attacking(state, leg[0]) else strategic.check_reserve(state, 1)
 
 
 def sailed(before: AxisState, after: AxisState, unit_key: str, leg: tuple[str, ...]) -> AxisState:
@@ -159,11 +175,12 @@ def combat_moved(state: AxisState, origin: str, path: Sequence[str]) -> AxisStat
     return state.model_copy(update={"naval": tuple(sorted({*state.naval, end}))})
 
 
+def _is_ship(state: AxisState, unit_key: str, n: int) -> bool:
+    return n > 0 and split(unit_key)[0] == state.power and state.pack.unit(*split(unit_key)).category == "sea"
+
+
 def _has_ships(state: AxisState, zone: str) -> bool:
-    return any(
-        n > 0 and split(k)[0] == state.power and state.pack.unit(*split(k)).category == "sea"
-        for k, n in state.pieces.get(zone, {}).items()
-    )
+    return any(_is_ship(state, k, n) for k, n in state.pieces.get(zone, {}).items())
 
 
 def declare(state: AxisState) -> AxisState:
@@ -197,7 +214,8 @@ def can_sea_attack(state: AxisState, seat: str, act: SeaAttack) -> Verdict:
         return deny("18", "already-attacking", f"{act.zone} is attacked already")
     if not attack_position(pack, state.position(), act.zone, _side(state)):
         return deny("18", "nothing-to-attack", f"{act.zone} holds no enemy units")
-    return ALLOW
+    ships = sum(n for k, n in state.pieces.get(act.zone, {}).items() if _is_ship(state, k, n))
+    return strategic.check_reserve(state, ships)  # p.39
 
 
 def sea_attack(state: AxisState, seat: str, act: SeaAttack) -> Step[AxisState]:
