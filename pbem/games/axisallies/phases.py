@@ -458,7 +458,7 @@ def done(state: AxisState, seat: str, act: Done) -> Step[AxisState]:
         stepped = sea_mines.end_step(state, seat)
         if stepped is not None:
             return stepped
-        state = state.model_copy(update={"halts": ()})
+        state = state.model_copy(update={"halts": (), "drives": ()})  # trucks on their way stop (p.32)
     event = Event(kind="phase_ended", seat=seat, rule="12", data={"phase": state.phase, "power": state.power})
     if state.phase == "deploy":
         return convoy_mines.after_deployments(state, (event,))
@@ -641,7 +641,8 @@ def requisition(state: AxisState, seat: str, act: Requisition) -> Step[AxisState
 
 def _movable(state: AxisState, space: str, unit_key: str) -> int:
     """Pieces of ``unit_key`` in ``space`` that may still move in this phase."""
-    here = state.count(space, unit_key) + sea_mines.survivors(state, space, unit_key)  # p.27: they sail on
+    here = state.count(space, unit_key)  # p.27, p.32: ships stopped by mines sail on, trucks on their way drive on
+    here += sea_mines.survivors(state, space, unit_key) + trucks.en_route(state, space, unit_key)
     if state.phase == "combat_move":
         return here - tally(state.moved, space, unit_key)
     own = split(unit_key)[0] == state.power
@@ -731,8 +732,8 @@ def find_path(
     if graph_of(state.pack).edge(origin, to) is not None:
         first = _check_path(state, position, power, unit, (origin, to))  # the direct step's own reason
     ways: Iterable[tuple[str, ...]] = _paths(state, origin, unit)
-    if unit.category == "sea":  # p.27: a shortest way, which enters the fewest zones (mines, no zone twice)
-        ways = sorted(ways, key=len)
+    if unit.category == "sea" or trucks.is_truck(unit):  # a shortest way: a ship enters the fewest zones (p.27),
+        ways = sorted(ways, key=len)  # a truck on its way keeps the most of its move (p.32)
     for path in ways:
         if path[-1] != to:
             continue
@@ -973,7 +974,7 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
     if blitz and mines.blitz_mined(state, path):  # p.26: the owner decides before the blitz takes the territory
         return mines.start_crossing(state, seat, k, path)
     if trucks.is_truck(unit):
-        state, hauled = trucks.haul(state, act.origin, act.to)
+        state, hauled = trucks.haul(state, k, path)
         events.extend(hauled)
     state = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
     state = state.model_copy(update={"french": moved_french(state, power, act.origin, act.to)})

@@ -33,6 +33,7 @@ __all__ = [
     "Counts",
     "Crossing",
     "Detonation",
+    "Drive",
     "ExcessDestroy",
     "ExcessMove",
     "Halt",
@@ -371,6 +372,14 @@ class Halt(_Model):
     waiting: bool = True
 
 
+class Drive(_Model):
+    """p.32: a truck of ``unit`` (``"power:type"``) on its way: it drove ``path`` (start first) this noncombat move
+    to pick up the cargo waiting in ``path[-1]``, and may drive on with everything loaded there."""
+
+    unit: str
+    path: tuple[str, ...]
+
+
 class Submerging(Pending):
     """p.34: ``role`` says which of its submarines submerge (one at a time, then ``done``)."""
 
@@ -508,6 +517,8 @@ class AxisState(MachineState):
     loads: dict[str, Counts] = Field(default_factory=dict)
     deployed: dict[str, Counts] = Field(default_factory=dict)
     halts: tuple[Halt, ...] = ()
+    drives: tuple[Drive, ...] = ()
+    """Trucks on their way, stopped to pick up cargo (p.32, :mod:`.trucks`)."""
     """Sea units stopped this move phase in zones mined by an enemy power (p.27, :mod:`.sea_mines`)."""
     anzac: int = 0
     bonus: dict[str, int] = Field(default_factory=dict)
