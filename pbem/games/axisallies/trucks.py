@@ -70,8 +70,11 @@ def _pickups(state: AxisState) -> frozenset[str]:
     way: from where it started, less where it went through)."""
     pack, position = state.pack, state.position()
     scenario = pack.scenario(state.scenario)
+    graph = graph_of(pack)
     found: set[str] = set()
     for space, counts in sorted(state.pieces.items()):
+        if graph.kind(space) != "land":  # trucks at sea are convoy cargo (p.14)
+            continue
         for k, n in sorted(counts.items()):
             power, type_ = split(k)
             if power == state.power and is_truck(pack.unit(power, type_)) and n - tally(state.spent, space, k) > 0:

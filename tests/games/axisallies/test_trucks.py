@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.games.axisallies.ruleset import RULESET
 from pbem.games.axisallies.state import AxisState
 from tests.games.axisallies.rules_helpers import done, play, refusal
 from tests.games.axisallies.test_extras import load, turn, with_pieces
@@ -52,3 +53,12 @@ def test_p32_loading_on_the_way_only_within_reach_and_capacity() -> None:
     state = play(state, *(load("el_agheila", c) for c in ("infantry", "anti_tank_gun", "supply", "supply", "supply")))
     state = play(state, load("sirte", "infantry"), load("sirte", "infantry"))
     assert refusal(state, mv("truck", "el_agheila", "sirte")) == ("32", "over-capacity")  # 5 aboard, 2 waiting
+
+
+@pytest.mark.rule("32")
+def test_p32_a_truck_at_sea_is_convoy_cargo_and_reaches_nothing_bug() -> None:
+    """The first play-outs with loading on the way met a truck in a convoy zone (p.14) and looked for its reach."""
+    state = with_pieces(turn("noncombat_move"), sz15={"germany:truck": 1}, tripoli={"germany:infantry": 1})
+    state = state.model_copy(update={"pieces": {s: c for s, c in state.pieces.items() if s != "el_agheila"}})
+    assert {"action": "load", "origin": "tripoli", "cargo": "infantry"} not in RULESET.legal_actions(state, "axis")
+    assert refusal(state, load("sz15", "infantry")) == ("10", "unknown-territory")
