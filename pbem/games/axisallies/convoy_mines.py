@@ -10,13 +10,16 @@ or all if fewer), the mine's owner names a unit type or supply (``mine_name``), 
 that type (:mod:`.combat_sea`'s transport hit, rule p.27). A hit with nothing left aboard lapses.
 
 Sea units deployed in phase 6 go to their power's sea unit deployment zone, where no enemy may lay mines (p.14),
-so only transports are ever hit here. Sea mines triggered by sea units moving (pp.17, 27) are not enforced yet.
+so only transports are ever hit here. The same decisions serve the stepwise loop of phases 3 and 5 (p.27,
+:mod:`.sea_mines`): there the hits fall on the sea units that entered the zone in that step (``mine_loss`` names
+one of their types), and once every zone is decided the mover's move phase goes on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from pbem.games.axisallies import sea_mines
 from pbem.games.axisallies.actions import Detonate, MineLoss, MineName
 from pbem.games.axisallies.combat_mines import check_sea_detonation, mine_dice, mine_hits
 from pbem.games.axisallies.combat_sea import (
@@ -45,6 +48,7 @@ __all__ = [
     "can_mine_loss",
     "can_mine_name",
     "can_sea_detonate",
+    "detonations",
     "done_sea",
     "mine_loss",
     "mine_losses",
@@ -90,14 +94,29 @@ def after_deployments(state: AxisState, events: tuple[Event, ...]) -> Step[AxisS
     return _next(state, _checks(state), events)
 
 
+def _exposed(state: AxisState, zone: str) -> bool:
+    """Whether anything in ``zone`` may still be hit: the cargo deployed there (phase 6), or the sea units that
+    entered it in this step of the loop (phases 3 and 5)."""
+    if sea_mines.in_loop(state):
+        return bool(sea_mines.entered(state, zone))
+    cargo = _cargo(state, zone)
+    return bool(cargo.units or cargo.supply_points)
+
+
+def detonations(state: AxisState, checks: tuple[SeaMineCheck, ...], events: tuple[Event, ...]) -> Step[AxisState]:
+    """p.27: the next owner asked to detonate, zone by zone; once none is left, phase 6 ends or the move goes on."""
+    return _next(state, checks, events)
+
+
 def _next(state: AxisState, checks: tuple[SeaMineCheck, ...], events: tuple[Event, ...]) -> Step[AxisState]:
     from pbem.games.axisallies.phases import finish_deploy
 
     for i, check in enumerate(checks):
-        cargo = _cargo(state, check.zone)
-        if state.sea_mines.get(check.zone, {}).get(check.owner, 0) > 0 and (cargo.units or cargo.supply_points):
+        if state.sea_mines.get(check.zone, {}).get(check.owner, 0) > 0 and _exposed(state, check.zone):
             decision = SeaDetonation(seat=state.seat_of(check.owner), check=check, rest=checks[i + 1 :])
             return Step(state=push(state, decision), events=events)
+    if sea_mines.in_loop(state):
+        return sea_mines.step_resolved(state, events)
     return finish_deploy(state, events)
 
 
@@ -146,7 +165,7 @@ def sea_mines_rolled(state: AxisState, outcome: Outcome) -> Step[AxisState]:
     hits = mine_hits(state.pack, "sea", faces)
     data = {"zone": decision.check.zone, "faces": list(faces), "hits": hits}
     event = Event(kind="sea_mine_dice", rule="27", data=data)
-    if hits <= 0 or not cargo_first_options(state.pack, _cargo(state, decision.check.zone)):
+    if hits <= 0 or not _exposed(state, decision.check.zone):
         return _next(state, decision.rest, (event,))
     loss = SeaMineLoss(seat=state.seat_of(state.power), check=decision.check, rest=decision.rest, hits=hits)
     return Step(state=push(state, loss), events=(event,))
@@ -161,6 +180,10 @@ def _loss(state: AxisState, cargo: Cargo, unit: str) -> CargoLoss | None:
 
 def mine_losses(state: AxisState, seat: str) -> Iterator[MineLoss]:
     decision = top(state, SeaMineLoss)
+    if sea_mines.in_loop(state):
+        for k in sorted(sea_mines.entered(state, decision.check.zone)):
+            yield MineLoss(unit=k)
+        return
     cargo = _cargo(state, decision.check.zone)
     for k in sorted(f"{p}:{t}" for (p, t), n in cargo.units.items() if n > 0):
         yield MineLoss(unit=k)
@@ -170,6 +193,10 @@ def mine_losses(state: AxisState, seat: str) -> Iterator[MineLoss]:
 
 def can_mine_loss(state: AxisState, seat: str, act: MineLoss) -> Verdict:
     decision = top(state, SeaMineLoss)
+    if sea_mines.in_loop(state):
+        if act.unit not in sea_mines.entered(state, decision.check.zone):
+            return deny("27", "not-entered", f"no {act.unit} entered {decision.check.zone} in this step")
+        return ALLOW
     if decision.named is None and decision.stage == "second":
         return deny("27", "wait-for-name", "the mine's owner names the type of the second loss first")
     cargo = _cargo(state, decision.check.zone)
@@ -185,9 +212,12 @@ def can_mine_loss(state: AxisState, seat: str, act: MineLoss) -> Verdict:
 
 
 def mine_loss(state: AxisState, seat: str, act: MineLoss) -> Step[AxisState]:
-    """p.27: the piece (or supply group) deployed this phase is destroyed."""
+    """p.27: the piece (or supply group) deployed this phase is destroyed; in the loop of phases 3 and 5, the sea
+    unit hit is destroyed (a battleship damaged first)."""
     decision = top(state, SeaMineLoss)
     zone = decision.check.zone
+    if sea_mines.in_loop(state):
+        return _ship_loss(state, seat, decision, act.unit)
     cargo = _cargo(state, zone)
     loss = _loss(state, cargo, act.unit)
     assert loss is not None  # can_mine_loss
@@ -201,6 +231,16 @@ def mine_loss(state: AxisState, seat: str, act: MineLoss) -> Step[AxisState]:
     if hits > 0 and cargo_first_options(state.pack, _cargo(state, zone)):
         following = decision.model_copy(update={"hits": hits, "stage": "first", "named": None})
         return Step(state=replace_top(state, following), events=(event,))
+    return _next(pop(state), decision.rest, (event,))
+
+
+def _ship_loss(state: AxisState, seat: str, decision: SeaMineLoss, unit: str) -> Step[AxisState]:
+    zone = decision.check.zone
+    state, fate = sea_mines.hit(state, zone, unit)
+    event = Event(kind="mine_loss", seat=seat, rule="27", data={"zone": zone, "unit": unit, "fate": fate})
+    hits = decision.hits - 1
+    if hits > 0 and sea_mines.entered(state, zone):
+        return Step(state=replace_top(state, decision.model_copy(update={"hits": hits})), events=(event,))
     return _next(pop(state), decision.rest, (event,))
 
 

@@ -29,10 +29,10 @@ is accepted cannot drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from pbem.games.axisallies import air_sorties as air
-from pbem.games.axisallies import convoy_mines, mines, patrols, phase_combat, sea_escorts, sea_moves, trucks
+from pbem.games.axisallies import convoy_mines, mines, patrols, phase_combat, sea_escorts, sea_mines, sea_moves, trucks
 from pbem.games.axisallies import reserve as strategic
 from pbem.games.axisallies.actions import (
     Claim,
@@ -435,6 +435,8 @@ def can_done(state: AxisState, seat: str, act: Done) -> Verdict:
     landings = (Move(unit=t, origin=o, to=d) for t, o, d in air.landings(state))
     if state.phase == "noncombat_move" and any(can_move(state, seat, m).ok for m in landings):
         return deny("24", "air-must-land", "an air unit that attacked can still land")
+    if state.phase == "combat_move":
+        return sea_moves.can_end_combat_move(state)
     return ALLOW
 
 
@@ -452,6 +454,11 @@ def done(state: AxisState, seat: str, act: Done) -> Step[AxisState]:
             seat=_owner_seat(state, decision.territory, decision.side), territory=decision.territory, side=decision.side
         )
         return Step(state=replace_top(state, owner))
+    if state.phase in sea_mines.MOVE_PHASES:  # p.27: the end of step 1 of the loop, else of the phase
+        stepped = sea_mines.end_step(state, seat)
+        if stepped is not None:
+            return stepped
+        state = state.model_copy(update={"halts": (), "drives": ()})  # trucks on their way stop (p.32)
     event = Event(kind="phase_ended", seat=seat, rule="12", data={"phase": state.phase, "power": state.power})
     if state.phase == "deploy":
         return convoy_mines.after_deployments(state, (event,))
@@ -634,7 +641,8 @@ def requisition(state: AxisState, seat: str, act: Requisition) -> Step[AxisState
 
 def _movable(state: AxisState, space: str, unit_key: str) -> int:
     """Pieces of ``unit_key`` in ``space`` that may still move in this phase."""
-    here = state.count(space, unit_key)
+    here = state.count(space, unit_key)  # p.27, p.32: ships stopped by mines sail on, trucks on their way drive on
+    here += sea_mines.survivors(state, space, unit_key) + trucks.en_route(state, space, unit_key)
     if state.phase == "combat_move":
         return here - tally(state.moved, space, unit_key)
     own = split(unit_key)[0] == state.power
@@ -723,7 +731,10 @@ def find_path(
     first: Verdict | None = None
     if graph_of(state.pack).edge(origin, to) is not None:
         first = _check_path(state, position, power, unit, (origin, to))  # the direct step's own reason
-    for path in _paths(state, origin, unit):
+    ways: Iterable[tuple[str, ...]] = _paths(state, origin, unit)
+    if unit.category == "sea" or trucks.is_truck(unit):  # a shortest way: a ship enters the fewest zones (p.27),
+        ways = sorted(ways, key=len)  # a truck on its way keeps the most of its move (p.32)
+    for path in ways:
         if path[-1] != to:
             continue
         verdict = _check_path(state, position, power, unit, path)
@@ -926,6 +937,7 @@ def _air_move(state: AxisState, seat: str, unit: UnitType, act: Move) -> Step[Ax
 
 
 def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
+    before = state
     power, type_ = resolve(state, act.unit)
     unit = state.pack.unit(power, type_)
     flown = _air_move(state, seat, unit, act)
@@ -962,12 +974,13 @@ def move(state: AxisState, seat: str, act: Move) -> Step[AxisState]:
     if blitz and mines.blitz_mined(state, path):  # p.26: the owner decides before the blitz takes the territory
         return mines.start_crossing(state, seat, k, path)
     if trucks.is_truck(unit):
-        state, hauled = trucks.haul(state, act.origin, act.to)
+        state, hauled = trucks.haul(state, k, path)
         events.extend(hauled)
     state = _with_piece(_with_piece(state, act.origin, k, -1), act.to, k, 1)
     state = state.model_copy(update={"french": moved_french(state, power, act.origin, act.to)})
     if unit.category == "sea":
         state = sea_moves.carry_damage(state, k, act.origin, act.to)
+        state = sea_moves.sailed(before, state, k, path)  # p.27: the stepwise loop of sea mines
     if state.phase == "combat_move":
         state = state.model_copy(update={"moved": added(state.moved, act.to, k, 1)})
         if patrols.patrolling(unit):

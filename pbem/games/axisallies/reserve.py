@@ -6,18 +6,24 @@ With the genesis option ``strategic_supply_reserve`` on:
   Gibraltar for the Allies: the staging territory of the side's first power that has one);
 * after all attacks are declared the attacker spends 1 supply token from its side's staging territory for every
   pack's ``strategic_reserve_per_units`` attacking air and/or sea units (or fraction), whatever they attack from
-  (:func:`reserve_due`); a combat move that would leave the attacks unpaid is refused, and the end of the
-  declarations checks it again before the tokens are spent;
+  (:func:`reserve_due`); a combat move that would leave the attacks unpaid is refused (an air unit flying to
+  attack, a sea unit sailing into attack position, :mod:`.sea_moves`), and so is a ``sea_attack`` declaration;
+  the end of the declarations checks it again before the tokens are spent;
 * the United States, which has no staging territory, may deploy supply tokens to Gibraltar (p.39 note).
 
-The air units counted are this turn's :attr:`.state.AxisState.sorties`; sea units join the count once sea attacks
-are declared (``docs/axisallies-rules.md``, not yet).
+The air units counted are this turn's :attr:`.state.AxisState.sorties`; the sea units are the mover's sea units in
+the zones it attacks (``state.naval``) and in hostile zones (they stay and attack, p.17).
+
+RULING: sea units that started in a hostile zone and stayed attack without a combat move, so no refusal can keep
+their attack from happening; when the reserve cannot pay for them, the reserve pays what it can and only the
+attacks of moving units (and ``sea_attack``) are refused (:func:`check_reserve`).
 """
 
 from __future__ import annotations
 
 from pbem.games.axisallies.data import AxisAlliesPack, Scenario
-from pbem.games.axisallies.state import AxisState
+from pbem.games.axisallies.position import sea_status
+from pbem.games.axisallies.state import AxisState, split, tally
 from pbem.games.axisallies.supply import usable_by
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
 
@@ -27,6 +33,7 @@ __all__ = [
     "pay_reserve",
     "reserve_due",
     "reserve_staging",
+    "sea_attackers",
     "setup_reserve",
     "supply_staging",
 ]
@@ -63,16 +70,41 @@ def supply_staging(state: AxisState) -> str | None:
     return reserve_staging(state.pack, state.pack.power(state.power).side or "axis")
 
 
+def sea_attackers(state: AxisState) -> tuple[int, int]:
+    """p.39: the mover's attacking sea units (in the zones it attacks, or staying in hostile zones, p.17), and
+    of those the ones that stayed in a hostile zone without moving this turn."""
+    side = state.pack.power(state.power).side or "axis"
+    position = state.position()
+    attacking = stayed = 0
+    for zone in state.pack.sea_zones:
+        ships = {
+            k: n
+            for k, n in state.pieces.get(zone.id, {}).items()
+            if n > 0 and split(k)[0] == state.power and state.pack.unit(*split(k)).category == "sea"
+        }
+        if not ships:
+            continue
+        hostile = sea_status(state.pack, position, zone.id, side) == "hostile"
+        if hostile or zone.id in state.naval:
+            attacking += sum(ships.values())
+        if hostile:
+            stayed += sum(max(n - tally(state.moved, zone.id, k), 0) for k, n in ships.items())
+    return attacking, stayed
+
+
 def _attackers(state: AxisState) -> int:
-    return sum(1 for s in state.sorties if s.power == state.power)
+    return sum(1 for s in state.sorties if s.power == state.power) + sea_attackers(state)[0]
+
+
+def _tokens(state: AxisState, units: int) -> int:
+    return -(-units // state.pack.limit("strategic_reserve_per_units"))
 
 
 def reserve_due(state: AxisState, more: int = 0) -> int:
-    """p.39: the reserve tokens this turn's air attacks (and ``more`` attackers) cost."""
+    """p.39: the reserve tokens this turn's air and sea attacks (and ``more`` attackers) cost."""
     if not in_force(state):
         return 0
-    per = state.pack.limit("strategic_reserve_per_units")
-    return -(-(_attackers(state) + more) // per)
+    return _tokens(state, _attackers(state) + more)
 
 
 def _available(state: AxisState) -> int:
@@ -84,21 +116,24 @@ def _available(state: AxisState) -> int:
 
 
 def check_reserve(state: AxisState, more: int = 0) -> Verdict:
-    """p.39: whether the side's reserve pays for this turn's air attacks with ``more`` attackers."""
+    """p.39: whether the side's reserve pays for this turn's air and sea attacks with ``more`` attackers (what
+    sea units that stayed in hostile zones cost is owed whatever the reserve holds: RULING, see the module)."""
     due = reserve_due(state, more)
-    if due > _available(state):
-        return deny("39", "reserve-short", f"the air attacks cost {due} supply of the strategic reserve")
+    owed = _tokens(state, sea_attackers(state)[1]) if in_force(state) else 0
+    if due > max(_available(state), owed):
+        return deny("39", "reserve-short", f"the air and sea attacks cost {due} supply of the strategic reserve")
     return ALLOW
 
 
 def pay_reserve(state: AxisState) -> tuple[AxisState, tuple[Event, ...]]:
-    """p.39: after all attacks are declared, the reserve tokens are spent."""
-    due = reserve_due(state)
+    """p.39: after all attacks are declared, the reserve tokens are spent (all it holds when it falls short of
+    what sea units that stayed in hostile zones cost)."""
+    due = min(reserve_due(state), _available(state))
     if due <= 0:
         return state, ()
     side = state.pack.power(state.power).side or "axis"
     where = reserve_staging(state.pack, side)
-    assert where is not None and state.supply.get(where, 0) >= due  # check_reserve at the end of declarations
+    assert where is not None  # _available found it
     supply = dict(state.supply)
     supply[where] -= due
     if not supply[where]:

@@ -16,8 +16,8 @@ the Free French (:mod:`.operated`), the optional rules (:mod:`.bidding`, :mod:`.
 :mod:`.reserve`, :mod:`.advantages`) and the war at sea (:mod:`.sea_moves`, :mod:`.sea_battle`, :mod:`.sea_escorts`,
 :mod:`.sea_repair`) are listed with what is not enforced yet in ``docs/axisallies-rules.md``.
 
-Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): sea mines
-against moving sea units; supply token exchange.
+Not enforced yet (such moves are not offered, so a game stays legal but narrower than the rulebook): supply token
+exchange. Sea mines against moving sea units are :mod:`.sea_mines`.
 """
 
 from __future__ import annotations

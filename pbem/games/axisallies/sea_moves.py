@@ -9,6 +9,10 @@
   and attack or move out); those in a friendly zone holding enemy units must attack if any of them combat moved
   there from a friendly space (so do air units that flew there, :mod:`.air_sorties`); the others there may
   (``sea_attack``).
+* p.27: a sea move stops on entering a zone mined by an enemy power, and a survivor sails on with the move it has
+  left (the stepwise loop, :mod:`.sea_mines`); the whole path it sailed this phase is judged. In the combat move a
+  unit may stop in such a zone short of attack position; once its mines are decided it must sail on into attack
+  position while it can (p.16: a sea unit's combat move ends in a hostile zone), else it stays.
 * p.33: a battleship hit once stays damaged (``state.damaged``) until repaired. Pieces are interchangeable, so
   RULING: a damaged battleship moves before an undamaged one of its zone (towards the repair base of p.13).
 
@@ -19,21 +23,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from pbem.games.axisallies import reserve as strategic
+from pbem.games.axisallies import sea_mines
 from pbem.games.axisallies.actions import SeaAttack
 from pbem.games.axisallies.data import AxisAlliesPack, UnitType
 from pbem.games.axisallies.movement import check_sea_move
 from pbem.games.axisallies.position import Position, graph_of, sea_status, side_of
-from pbem.games.axisallies.state import AxisState, added, split
+from pbem.games.axisallies.state import AxisState, Halt, added, key, split
 from pbem.rules.contract import ALLOW, Event, Step, Verdict, deny
 
 __all__ = [
     "attack_position",
+    "can_end_combat_move",
     "can_sea_attack",
     "carry_damage",
     "check_move",
     "combat_moved",
     "declare",
     "enemy_at_sea",
+    "sailed",
     "sea_attack",
     "sea_attacks",
 ]
@@ -60,18 +68,100 @@ def attack_position(pack: AxisAlliesPack, position: Position, zone: str, side: s
 
 
 def check_move(state: AxisState, power: str, unit: UnitType, path: Sequence[str]) -> Verdict:
-    """pp.16-17, 24: whether ``power``'s sea ``unit`` may sail ``path`` in the current phase. A combat move
-    may also end where the only enemy pieces are supply at sea (transports, p.14)."""
+    """pp.16-17, 24, 27: whether one of ``power``'s sea ``unit`` in ``path[0]`` may sail ``path`` in the current
+    phase: a unit stopped there by mines (its whole path this phase) or one that has not moved."""
+    first: Verdict | None = None
+    for way in sea_mines.ways(state, key(power, unit.type), tuple(path)):
+        verdict = _check_way(state, power, unit, tuple(path), way[1])
+        if verdict.ok:
+            return verdict
+        first = first or verdict
+    rule = "15" if state.phase == "combat_move" else "24"
+    return first or deny(rule, "no-unit-to-move", f"no {unit.id} in {path[0]} may move in this phase")
+
+
+def _way(state: AxisState, power: str, unit: UnitType, leg: tuple[str, ...]) -> tuple[Halt | None, tuple[str, ...]]:
+    """The piece that sails ``leg`` (:func:`check_move` allowed it) and its whole path this phase."""
+    for way in sea_mines.ways(state, key(power, unit.type), leg):
+        if _check_way(state, power, unit, leg, way[1]).ok:
+            return way
+    raise AssertionError(f"no {unit.id} may sail {leg}")  # can_move judged it
+
+
+def _check_way(state: AxisState, power: str, unit: UnitType, leg: tuple[str, ...], whole: tuple[str, ...]) -> Verdict:
+    """``whole``, ending with ``leg``: a combat move may also end where the only enemy pieces are supply at sea
+    (transports, p.14), or stop in a zone mined by an enemy power (p.27)."""
     pack, position = state.pack, state.position()
     scenario = pack.scenario(state.scenario)
+    mined = sea_mines.check_leg(state, power, leg)
+    if not mined.ok:
+        return mined
     combat = state.phase == "combat_move"
     verdict = check_sea_move(
-        pack, scenario, position, power, unit.type, path, phase="combat" if combat else "noncombat"
+        pack, scenario, position, power, unit.type, whole, phase="combat" if combat else "noncombat"
     )
-    cargo_only = combat and not verdict.ok and verdict.reason == "not-attack-position"
-    if cargo_only and attack_position(pack, position, path[-1], side_of(pack, position, power, path[0])):
+    side = side_of(pack, position, power, whole[0])
+    if combat and verdict.ok and attack_position(pack, position, whole[-1], side):
+        return _reserve_pays(state, leg)
+    if not (combat and not verdict.ok and verdict.reason == "not-attack-position"):
+        return verdict
+    if attack_position(pack, position, whole[-1], side):
+        return _reserve_pays(state, leg)
+    if sea_mines.enemy_mined(state, whole[-1], side):
         return ALLOW
     return verdict
+
+
+def _attacking(state: AxisState, zone: str) -> bool:
+    """Whether the mover's sea units in ``zone`` attack (so one sailing out of it is counted already, p.39)."""
+    side = _side(state)
+    return zone in state.naval or sea_status(state.pack, state.position(), zone, side) == "hostile"
+
+
+def _reserve_pays(state: AxisState, leg: tuple[str, ...]) -> Verdict:
+    """p.39: a sea unit sailing into attack position attacks, so the strategic reserve must pay for it."""
+    return ALLOW if _attacking(state, leg[0]) else strategic.check_reserve(state, 1)
+
+
+def sailed(before: AxisState, after: AxisState, unit_key: str, leg: tuple[str, ...]) -> AxisState:
+    """p.27: the stepwise loop's bookkeeping of a sea move (``after``: the piece moved along ``leg``)."""
+    power, type_ = split(unit_key)
+    way = _way(before, power, before.pack.unit(power, type_), leg)
+    return sea_mines.record(before, after, unit_key, leg, way)
+
+
+def _legs(state: AxisState, start: str, steps: int) -> Iterator[tuple[str, ...]]:
+    """Simple paths of 1..``steps`` sea zones out of ``start``."""
+    graph = graph_of(state.pack)
+    stack: list[tuple[str, ...]] = [(start,)]
+    while stack:
+        path = stack.pop()
+        if len(path) > 1:
+            yield path
+        if len(path) - 1 < steps:
+            nexts = graph.edges(path[-1])
+            stack.extend(
+                (*path, e.b) for e in nexts if e.type != "convoy" and graph.kind(e.b) == "sea" and e.b not in path
+            )
+
+
+def can_end_combat_move(state: AxisState) -> Verdict:
+    """p.16, p.27: the combat move ends only once every sea unit stopped by mines short of attack position (not
+    escaping a hostile zone, p.17) sailed on, unless no way on is left to it."""
+    pack, position = state.pack, state.position()
+    for halt in state.halts:
+        if halt.waiting:
+            return ALLOW  # the mover's done ends step 1 of the loop (sea_mines.end_step)
+        power, type_ = split(halt.unit)
+        unit = pack.unit(power, type_)
+        side = side_of(pack, position, power, halt.path[0])
+        zone = halt.path[-1]
+        if attack_position(pack, position, zone, side) or sea_status(pack, position, halt.path[0], side) == "hostile":
+            continue
+        for leg in _legs(state, zone, unit.move - len(halt.path) + 1):
+            if _check_way(state, power, unit, leg, (*halt.path, *leg[1:])).ok:
+                return deny("15", "stopped-must-sail-on", f"the {unit.id} stopped in {zone} can still sail on")
+    return ALLOW
 
 
 def combat_moved(state: AxisState, origin: str, path: Sequence[str]) -> AxisState:
@@ -85,11 +175,12 @@ def combat_moved(state: AxisState, origin: str, path: Sequence[str]) -> AxisStat
     return state.model_copy(update={"naval": tuple(sorted({*state.naval, end}))})
 
 
+def _is_ship(state: AxisState, unit_key: str, n: int) -> bool:
+    return n > 0 and split(unit_key)[0] == state.power and state.pack.unit(*split(unit_key)).category == "sea"
+
+
 def _has_ships(state: AxisState, zone: str) -> bool:
-    return any(
-        n > 0 and split(k)[0] == state.power and state.pack.unit(*split(k)).category == "sea"
-        for k, n in state.pieces.get(zone, {}).items()
-    )
+    return any(_is_ship(state, k, n) for k, n in state.pieces.get(zone, {}).items())
 
 
 def declare(state: AxisState) -> AxisState:
@@ -123,7 +214,8 @@ def can_sea_attack(state: AxisState, seat: str, act: SeaAttack) -> Verdict:
         return deny("18", "already-attacking", f"{act.zone} is attacked already")
     if not attack_position(pack, state.position(), act.zone, _side(state)):
         return deny("18", "nothing-to-attack", f"{act.zone} holds no enemy units")
-    return ALLOW
+    ships = sum(n for k, n in state.pieces.get(act.zone, {}).items() if _is_ship(state, k, n))
+    return strategic.check_reserve(state, ships)  # p.39
 
 
 def sea_attack(state: AxisState, seat: str, act: SeaAttack) -> Step[AxisState]:

@@ -33,8 +33,10 @@ __all__ = [
     "Counts",
     "Crossing",
     "Detonation",
+    "Drive",
     "ExcessDestroy",
     "ExcessMove",
+    "Halt",
     "MineRoll",
     "Patrol",
     "PhaseName",
@@ -357,6 +359,27 @@ class Patrol(_Model):
     attacked: bool = False
 
 
+class Halt(_Model):
+    """p.27: ``count`` sea units of ``unit`` (``"power:type"``) whose move this phase entered ``path[-1]``, a sea zone
+    mined by an enemy power, and stopped there (``path``: every zone entered this phase, from where they started);
+    ``damaged``: how many of them are battleships hit once (p.33); ``waiting``: the mines' owners have not yet
+    decided on them (step 2 of the stepwise loop); once they have, the survivors may sail on (step 3)."""
+
+    unit: str
+    path: tuple[str, ...]
+    count: int = 1
+    damaged: int = 0
+    waiting: bool = True
+
+
+class Drive(_Model):
+    """p.32: a truck of ``unit`` (``"power:type"``) on its way: it drove ``path`` (start first) this noncombat move
+    to pick up the cargo waiting in ``path[-1]``, and may drive on with everything loaded there."""
+
+    unit: str
+    path: tuple[str, ...]
+
+
 class Submerging(Pending):
     """p.34: ``role`` says which of its submarines submerge (one at a time, then ``done``)."""
 
@@ -493,6 +516,10 @@ class AxisState(MachineState):
     patrols: tuple[Patrol, ...] = ()
     loads: dict[str, Counts] = Field(default_factory=dict)
     deployed: dict[str, Counts] = Field(default_factory=dict)
+    halts: tuple[Halt, ...] = ()
+    drives: tuple[Drive, ...] = ()
+    """Trucks on their way, stopped to pick up cargo (p.32, :mod:`.trucks`)."""
+    """Sea units stopped this move phase in zones mined by an enemy power (p.27, :mod:`.sea_mines`)."""
     anzac: int = 0
     bonus: dict[str, int] = Field(default_factory=dict)
     bid_left: int = 0

@@ -5,12 +5,16 @@ territory a truck will drive out of; the next ``move`` of one of the power's tru
 the whole load along, and it is unloaded where the truck stops. The truck's way and its load are judged by
 :func:`.transport.check_truck_move` (capacity, cargo types of the truck's power, supply the side may move). A
 loaded piece may not move by itself (p.32), and unloaded cargo moves no more this turn (it is marked spent, as
-every piece that made a noncombat move). Only pieces that neither moved nor fought may be loaded (p.32), and
-only where a truck of the power may still move.
+every piece that made a noncombat move). Only pieces that neither moved nor fought may be loaded (p.32).
 
-RULING: cargo loads where the truck starts. The rulebook also lets it pick cargo up on its way; a player gets
-the same result by driving the truck to the pick-up territory first only when the truck has moves left, so
-loading on the way is listed as not yet enforced in ``docs/axisallies-rules.md``.
+Cargo may also be loaded on the truck's way (p.32: "at any point during its movement, as capacity allows"): a
+``load`` in a territory without a truck of the power that may still move, but which one of them reaches this
+noncombat move, waits there to be picked up. A truck that drives into a territory where cargo waits does not stop:
+it is on its way (:class:`~.state.Drive`), its own cargo joins what waits there (more may be loaded, as capacity
+allows), and its next ``move`` drives on with all of it, its whole way this phase judged as one move (its move or
+the coast road's). A truck on its way that moves no more stops there at the end of the phase, its cargo unloaded.
+RULING (interchangeable pieces): a truck on its way drives out of a territory before the trucks that start there,
+so the cargo it picked up never changes trucks.
 """
 
 from __future__ import annotations
@@ -19,13 +23,14 @@ from collections.abc import Iterator
 
 from pbem.games.axisallies.actions import Load
 from pbem.games.axisallies.data import UnitType
+from pbem.games.axisallies.movement import land_reach
 from pbem.games.axisallies.position import graph_of, side_of
-from pbem.games.axisallies.state import AxisState, Counts, added, key, split, tally
+from pbem.games.axisallies.state import AxisState, Counts, Drive, added, key, split, tally
 from pbem.games.axisallies.supply import usable_by
 from pbem.games.axisallies.transport import check_truck_move
 from pbem.rules.contract import ALLOW, Event, Step, Verdict, deny
 
-__all__ = ["can_load", "carries", "check_haul", "haul", "is_truck", "load", "loaded", "loads"]
+__all__ = ["can_load", "carries", "check_haul", "en_route", "haul", "is_truck", "load", "loaded", "loads"]
 
 SUPPLY = "supply"
 
@@ -45,19 +50,50 @@ def carries(state: AxisState, space: str) -> bool:
     return bool(state.loads.get(space))
 
 
+def en_route(state: AxisState, space: str, unit_key: str) -> int:
+    """Trucks of ``unit_key`` on their way in ``space``: they may drive on."""
+    return sum(1 for d in state.drives if d.path[-1] == space and d.unit == unit_key)
+
+
 def _trucks_free(state: AxisState, space: str) -> bool:
+    """Whether a truck of the power in ``space`` may still move (one that has not moved, or one on its way)."""
     for k, n in state.pieces.get(space, {}).items():
         power, type_ = split(k)
         mine = power == state.power and is_truck(state.pack.unit(power, type_))
-        if mine and n - tally(state.spent, space, k) > 0:
+        if mine and n - tally(state.spent, space, k) + en_route(state, space, k) > 0:
             return True
     return False
 
 
+def _pickups(state: AxisState) -> frozenset[str]:
+    """p.32: the territories a truck of the power that may still move reaches in this noncombat move (one on its
+    way: from where it started, less where it went through)."""
+    pack, position = state.pack, state.position()
+    scenario = pack.scenario(state.scenario)
+    graph = graph_of(pack)
+    found: set[str] = set()
+    for space, counts in sorted(state.pieces.items()):
+        if graph.kind(space) != "land":  # trucks at sea are convoy cargo (p.14)
+            continue
+        for k, n in sorted(counts.items()):
+            power, type_ = split(k)
+            if power == state.power and is_truck(pack.unit(power, type_)) and n - tally(state.spent, space, k) > 0:
+                found |= land_reach(pack, scenario, position, power, type_, space) - {space}
+    for drive in state.drives:
+        power, type_ = split(drive.unit)
+        found |= land_reach(pack, scenario, position, power, type_, drive.path[0]) - set(drive.path)
+    return frozenset(found)
+
+
+def _may_load(state: AxisState, space: str, pickups: frozenset[str]) -> bool:
+    return _trucks_free(state, space) or space in pickups
+
+
 def loads(state: AxisState, seat: str) -> Iterator[Load]:
     graph = graph_of(state.pack)
-    for space in sorted(state.pieces):
-        if graph.kind(space) != "land" or not _trucks_free(state, space):
+    pickups = _pickups(state)
+    for space in sorted({*state.pieces, *state.supply}):
+        if graph.kind(space) != "land" or not _may_load(state, space, pickups):
             continue
         for type_ in state.pack.cargo.truck:
             if state.count(space, key(state.power, type_)) > 0:
@@ -71,8 +107,8 @@ def can_load(state: AxisState, seat: str, act: Load) -> Verdict:
     graph = graph_of(pack)
     if act.origin not in graph.nodes or graph.kind(act.origin) != "land":
         return deny("10", "unknown-territory", f"{act.origin} is not a territory")
-    if not _trucks_free(state, act.origin):
-        return deny("32", "no-truck", f"no {state.power} truck in {act.origin} may still move")
+    if not _may_load(state, act.origin, _pickups(state)):
+        return deny("32", "no-truck", f"no {state.power} truck in {act.origin} may still move, nor reaches it")
     capacity = pack.limit("truck_capacity")
     if sum(state.loads.get(act.origin, {}).values()) >= capacity:
         return deny("32", "over-capacity", f"a truck carries at most {capacity} units and supply")
@@ -101,28 +137,48 @@ def load(state: AxisState, seat: str, act: Load) -> Step[AxisState]:
     return Step(state=state, events=(Event(kind="loaded", seat=seat, rule="32", data=data),))
 
 
+def _way(state: AxisState, unit_key: str, leg: tuple[str, ...]) -> tuple[Drive | None, tuple[str, ...]] | None:
+    """The truck that drives ``leg`` and its whole way this phase: one on its way there first (RULING, see the
+    module), else one that has not moved; None if neither is there."""
+    for drive in state.drives:
+        if drive.path[-1] == leg[0] and drive.unit == unit_key:
+            return drive, (*drive.path, *leg[1:])
+    if state.count(leg[0], unit_key) - tally(state.spent, leg[0], unit_key) > 0:
+        return None, leg
+    return None
+
+
 def check_haul(state: AxisState, unit: UnitType, path: tuple[str, ...]) -> Verdict:
-    """p.32: whether a truck driving ``path`` may take the load waiting where it starts."""
+    """p.32: whether a truck driving ``path`` may take the load waiting where it starts (a truck on its way
+    there: its whole way this phase), and pick up what waits where it stops, as capacity allows."""
+    way = _way(state, key(state.power, unit.type), path)
+    if way is None:
+        return deny("24", "no-unit-to-move", f"no {unit.id} in {path[0]} may move in this phase")
+    whole = way[1]
     cargo = state.loads.get(path[0], {})
     units = {t: n for t, n in cargo.items() if t != SUPPLY}
     supply = cargo.get(SUPPLY, 0)
-    return check_truck_move(
+    verdict = check_truck_move(
         state.pack,
         state.pack.scenario(state.scenario),
         state.position(),
         state.power,
         unit.type,
-        path,
+        whole,
         loads={path[0]: units} if units else {},
         supply={path[0]: supply} if supply else {},
     )
+    if not verdict.ok:
+        return verdict
+    waiting = sum(state.loads.get(path[-1], {}).values())
+    capacity = state.pack.limit("truck_capacity")
+    if waiting and sum(cargo.values()) + waiting > capacity:
+        return deny("32", "over-capacity", f"a truck carries at most {capacity} units and supply")
+    return ALLOW
 
 
-def haul(state: AxisState, origin: str, to: str) -> tuple[AxisState, tuple[Event, ...]]:
-    """p.32: the load in ``origin`` rides to ``to`` and is unloaded there; it moves no more this turn."""
-    cargo: Counts = state.loads.get(origin, {})
-    if not cargo:
-        return state, ()
+def _carry(state: AxisState, cargo: Counts, origin: str, to: str, *, spend: bool) -> AxisState:
+    """``cargo`` of ``origin``'s load rides to ``to`` (marked spent there once unloaded)."""
     pieces, spent = state.pieces, state.spent
     supply = dict(state.supply)
     for type_, n in cargo.items():
@@ -134,14 +190,35 @@ def haul(state: AxisState, origin: str, to: str) -> tuple[AxisState, tuple[Event
             continue
         k = key(state.power, type_)
         pieces = added(added(pieces, origin, k, -n), to, k, n)
-        spent = added(spent, to, k, n)
-    state = state.model_copy(
-        update={
-            "pieces": pieces,
-            "spent": spent,
-            "supply": supply,
-            "loads": {s: c for s, c in state.loads.items() if s != origin},
-        }
-    )
+        if spend:
+            spent = added(spent, to, k, n)
+    return state.model_copy(update={"pieces": pieces, "spent": spent, "supply": supply})
+
+
+def haul(state: AxisState, unit_key: str, path: tuple[str, ...]) -> tuple[AxisState, tuple[Event, ...]]:
+    """p.32: the truck drives ``path`` with the load of ``path[0]``: it is unloaded where the truck stops, or,
+    where more cargo waits, the truck goes on its way with all of it (:class:`~.state.Drive`)."""
+    origin, to = path[0], path[-1]
+    cargo: Counts = state.loads.get(origin, {})
+    way = _way(state, unit_key, path)
+    assert way is not None  # check_haul, can_move
+    drive, whole = way
+    if drive is not None:  # it drives on: it was counted as moved where it stopped
+        drives = list(state.drives)
+        drives.remove(drive)
+        state = state.model_copy(update={"drives": tuple(drives), "spent": added(state.spent, origin, unit_key, -1)})
+    loads = {s: c for s, c in state.loads.items() if s != origin}
+    if to != origin and loads.get(to):  # cargo waits there: picked up on the way (p.32)
+        state = _carry(state, cargo, origin, to, spend=False)
+        merged = dict(loads[to])
+        for t, n in cargo.items():
+            merged[t] = merged.get(t, 0) + n
+        on_way = (*state.drives, Drive(unit=unit_key, path=whole))
+        state = state.model_copy(update={"loads": {**loads, to: merged}, "drives": on_way})
+        data = {"power": state.power, "src": origin, "dst": to, "cargo": dict(merged)}
+        return state, (Event(kind="truck_picked_up", rule="32", data=data),)
+    if not cargo:
+        return state.model_copy(update={"loads": loads}), ()
+    state = _carry(state, cargo, origin, to, spend=True).model_copy(update={"loads": loads})
     data = {"power": state.power, "src": origin, "dst": to, "cargo": dict(cargo)}
     return state, (Event(kind="unloaded", rule="32", data=data),)

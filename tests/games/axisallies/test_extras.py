@@ -145,7 +145,7 @@ def load(origin: str, cargo: str) -> dict[str, str]:
 def test_p32_a_truck_carries_units_of_its_power_and_supply_which_then_move_no_more() -> None:
     state = turn("noncombat_move")
     assert refusal(state, load("el_agheila", "tank")) == ("32", "not-cargo")
-    assert refusal(state, load("sirte", "infantry")) == ("32", "no-truck")
+    assert refusal(state, load("sicily", "infantry")) == ("32", "no-truck")  # no truck there nor reaching it
     state = play(state, load("el_agheila", "infantry"), load("el_agheila", "supply"), load("el_agheila", "supply"))
     assert refusal(state, mv("infantry", "el_agheila", "sirte")) == ("24", "no-unit-to-move")  # loaded
     assert refusal(state, load("el_agheila", "infantry")) == ("32", "cargo-missing")
