@@ -28,7 +28,8 @@ enemy has nobody to keep them secret: the option then shapes what the player is 
 What this module does not do: the log and the public state still name every unit and its hex (every action names the
 units it moves or fights with), so a player who replays the log knows every stack. Keeping stack contents secret from
 a replaying opponent needs anonymous stack tokens in the actions and the state, with the contents beneath the top in
-committed slots (as Rommel keeps its blocks); see ``docs/gazala-rules.md``, *Not yet*.
+committed slots (as Rommel keeps its blocks); see ``docs/gazala-rules.md``, *Not yet*. Until then the option is off
+by default (notes §7.2: a first version runs with every counter open); the rules' own default is on.
 """
 
 from __future__ import annotations
