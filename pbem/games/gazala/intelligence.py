@@ -15,7 +15,8 @@ With the option on, :func:`redact` turns the units of a view into what its viewe
   the reduced strength marker lies beneath the counter;
 * the stacks of a combat under way are seen whole by everybody, strengths included: the defending stack is examined
   once the attack is declared (a ``stack_examined`` event, :mod:`.battle`), the attacking units are named by the
-  declaration, and the combat's strengths are told (notes §7.2 M2 (i), (ii));
+  declaration, and the combat's strengths are told (notes §7.2 M2 (i), (ii)); so is an overstacked hex while the
+  opponent displaces its units (§5.3.3: it chooses which);
 * when the game is over everything is open.
 
 A stack's topmost unit, when no HQ tops it, is its first unit in the counter sheet's order (the pack's): the owner
@@ -27,7 +28,8 @@ enemy has nobody to keep them secret: the option then shapes what the player is 
 What this module does not do: the log and the public state still name every unit and its hex (every action names the
 units it moves or fights with), so a player who replays the log knows every stack. Keeping stack contents secret from
 a replaying opponent needs anonymous stack tokens in the actions and the state, with the contents beneath the top in
-committed slots (as Rommel keeps its blocks); see ``docs/gazala-rules.md``, *Not yet*.
+committed slots (as Rommel keeps its blocks); see ``docs/gazala-rules.md``, *Not yet*. Until then the option is off
+by default (notes §7.2: a first version runs with every counter open); the rules' own default is on.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from pbem.games.gazala.data import GazalaPack, Side
-from pbem.games.gazala.state import GazalaState
+from pbem.games.gazala.state import GazalaState, Overstack
 from pbem.rules.contract import OMNISCIENT, UnitView, updated
 
 __all__ = ["OPTION", "limited", "open_stacks", "redact", "top_of"]
@@ -65,11 +67,15 @@ def top_of(state: GazalaState, pieces: Sequence[str], order: Mapping[str, int] |
 
 def open_stacks(state: GazalaState) -> frozenset[str]:
     """The hexes whose stacks everybody may see whole now: those of a combat under way (§5.3.4: the defending stack
-    is examined once the attack is declared; the declaration names the attackers)."""
+    is examined once the attack is declared; the declaration names the attackers), and an overstacked hex whose
+    units the opponent is displacing (§5.3.3: it chooses which go, so it sees them)."""
+    found = {h for p in state.pending if isinstance(p, Overstack) and p.seat != p.side for h in p.hexes}
     battle = state.battle
-    if battle is None:
-        return frozenset()
-    return frozenset({battle.source, battle.target})
+    if battle is not None:
+        found |= {battle.source, battle.target}
+        if battle.displacing is not None:
+            found.add(battle.displacing)
+    return frozenset(found)
 
 
 def _side(state: GazalaState, piece: str) -> Side:

@@ -8,8 +8,9 @@ import pytest
 
 from pbem.games.gazala.intelligence import OPTION, open_stacks, top_of
 from pbem.games.gazala.ruleset import RULESET
-from pbem.games.gazala.state import Battle, GazalaState
+from pbem.games.gazala.state import Battle, GazalaState, sit_of
 from pbem.kit import conformance
+from pbem.kit.hexes import HexId
 from pbem.report.svg import MapRenderer
 from pbem.rules.contract import OBSERVER, OMNISCIENT, UnitView
 from tests.games.gazala.gazala_play import PACK, act, active, kinds, place, start, update
@@ -114,11 +115,13 @@ def test_r5_3_4_an_unseen_counters_activation_marker_is_not_shown() -> None:
 
 
 @pytest.mark.rule("5.3.4")
-@pytest.mark.parametrize("scenario", ["bir-hacheim", "opening-phase", "gazala-battles"])
+@pytest.mark.parametrize(
+    "scenario", ["bir-hacheim", "opening-phase", pytest.param("gazala-battles", marks=pytest.mark.slow)]
+)
 def test_r5_3_4_play_outs_with_the_option_conform(scenario: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Through the real protocol: the log verifies, replays deterministically, every seat's replay has the public
-    state hash after every entry and shows the observer the same view, and each seat's view hides the other's
-    stacks beneath their tops."""
+    state hash after every entry and shows the observer the same view, legal actions agree with ``contains`` (every
+    tenth position), and each seat's view hides the other's stacks beneath their tops (every fifth)."""
     monkeypatch.setenv("PBEM_GAMES", "pbem.games.gazala.ruleset:RULESET")
     played = conformance.play_out("gazala", scenario, {OPTION: True}, random.Random(1), title=f"gazala li {scenario}")
     report = played.verifier.report()
@@ -127,10 +130,18 @@ def test_r5_3_4_play_outs_with_the_option_conform(scenario: str, monkeypatch: py
     assert conformance.check_viewer_hashes(played.lines, played.keys) > 0
     state = played.game.state
     assert state is not None and state.options[OPTION] is True
-    hidden = 0
+    hidden = checked = 0
+    rng = random.Random(1)
     for index, (replay, _) in enumerate(conformance.reachable(played.lines)):
-        if index % 5 == 0 and replay.state is not None:
-            hidden += _only_tops_shown(replay.state)
+        if index % 5 or replay.state is None:
+            continue
+        hidden += _only_tops_shown(replay.state)
+        if index % 10 or replay.waits_for_protocol() or replay.result is not None:
+            continue
+        for seat in replay.ruleset.to_act(replay.state):
+            checked += conformance.check_legal_matches_contains(replay.ruleset, replay.state, seat, rng, mutations=1)
+            conformance.check_choices(replay.ruleset, replay.state, seat)
+    assert checked > 0
     assert hidden > 0 or scenario == "bir-hacheim"  # 10.1's Free French never stack
 
 
@@ -192,3 +203,20 @@ def test_r5_3_4_declaring_an_attack_examines_the_defending_stack() -> None:
         active(start("bir-hacheim"), "ariete", 6), "axis", {"action": "attack", "target": "2522", "units": ["viii-132"]}
     )
     assert "stack_examined" not in kinds(plain.events)  # the option off: nothing to examine
+
+
+@pytest.mark.rule("5.3.4")
+@pytest.mark.rule("5.3.3")
+def test_r5_3_4_the_opponent_displacing_an_overstacked_hex_sees_its_units() -> None:
+    """21 Pz's recce halts on its two Panzer battalions in 1924: the Commonwealth, choosing which of them is displaced,
+    sees the three; once the hex meets the limits again, only its top unit."""
+    base = start("opening-phase", **{OPTION: True})
+    beside = next(str(n) for n in sit_of(base).board.grid.neighbours(HexId("1924")) if str(n) not in ("1923", "2024"))
+    state = place(active(base, "21pz", 6), **{"i-5": "1924", "ii-5": "1924", "3": beside})
+    moving = act(state, "axis", {"action": "move", "units": ["3"]}).state
+    halted = act(act(moving, "axis", {"action": "step", "to": "1924"}).state, "axis", {"action": "halt"}).state
+    assert halted.pending[-1].kind == "overstack" and RULESET.to_act(halted) == ("cw",)
+    assert {u.id for u in _at(halted, "cw", "1924", "axis")} == {"i-5", "ii-5", "3"}
+    pick = next(a for a in RULESET.legal_actions(halted, "cw") if a["unit"] == "i-5")
+    done = act(halted, "cw", pick).state
+    assert not done.pending and [u.hidden for u in _at(done, "cw", "1924", "axis")] == [False, True]
