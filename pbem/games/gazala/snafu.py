@@ -148,8 +148,29 @@ def keep(state: GazalaState, seat: str, act: KeepRoll, handler: Handler) -> Step
     return handler(pop(state), Outcome(dice=dict(offer.dice)))
 
 
+ROLLED = {
+    "initiative": "initiative die",
+    "ap": "Action Points die",
+    "reaction": "Reaction dice",
+    "combat": "combat die",
+    "rbc": "Retreat before Combat die",
+    "chits": "chit draw",
+    "battle_ec": "Efficiency Check dice",
+    "battle_isolated": "Isolated units' Efficiency Check dice",
+    "isolated": "Isolation dice",
+    "attrition": "attrition dice",
+    "breach": "breach die",
+    "refit": "refit die",
+    "minefield": "Minefield Check die",
+}
+"""The rolls a SNAFU marker may re-roll (their waits' purposes), as a text names them."""
+
+
 def _rerolled(purpose: str, roll: str) -> str:
-    """``the Commonwealth's initiative die`` when the roll is a side's own, else ``the combat die attacker``."""
+    """``the Commonwealth's initiative die``, ``the attacker's combat die``, ``the Action Points die``."""
+    what = ROLLED.get(purpose, f"{purpose.replace('_', ' ')} die")
     if roll in ("axis", "cw"):
-        return f"the {side_name(roll)}'s {purpose} die"
-    return f"the {purpose} die {roll}"
+        return f"the {side_name(roll)}'s {what}"
+    if roll in ("attacker", "defender"):
+        return f"the {roll}'s {what}"
+    return f"the {what}"

@@ -11,14 +11,14 @@ from functools import cache
 
 import pytest
 
-from pbem.games.gazala import victory
+from pbem.games.gazala import snafu, victory
 from pbem.games.gazala.mapspec import piece_name, side_name
 from pbem.games.gazala.ruleset import RULESET
 from pbem.kit import conformance
 from pbem.log.store import read_log
 from pbem.report.chronicle import Chronicle, chronicle
 from pbem.rules.contract import Event
-from tests.games.gazala.gazala_play import PACK, start
+from tests.games.gazala.gazala_play import PACK, act, active, place, roll, start
 from tests.games.gazala.test_playout import fighting
 from tests.games.gazala.test_sample_games import SAMPLES, TARGET
 
@@ -43,7 +43,7 @@ def _replayed(sample: str) -> Chronicle:
 
 @cache
 def _played(scenario: str) -> list[Event]:
-    played = conformance.play_out("gazala", scenario, {}, random.Random(3), title="texts", choose=fighting)
+    played = conformance.play_out("gazala", scenario, {}, random.Random(1), title="texts", choose=fighting)
     return [e.event for e in played.game.events if e.event.kind not in CORE_KINDS]
 
 
@@ -135,7 +135,12 @@ def test_a_reaction_names_the_side_and_the_formation() -> None:
 
 @pytest.mark.rule("7.5.1.1")
 def test_retreat_before_combat_says_whose_total_is_whose() -> None:
-    event = _first("opening-phase", "rbc_rolled")
+    """21 Pz's I/5 attacks 7th Armoured's 7 Mot, which tries to retreat (the scripted samples seldom do)."""
+    state = place(start("opening-phase"), **{"i-5": "2922", "21pz-hq": "2820"})
+    attack = act(active(state, "21pz", 6), "axis", {"action": "attack", "target": "3023", "units": ["i-5"]})
+    tried = act(attack.state, "cw", {"action": "retreat_before_combat"})
+    event = roll(tried.state, {"attacker": (4,), "defender": (7,)}).events[0]
+    assert event.kind == "rbc_rolled"
     defender = side_name(event.seat or "")
     assert event.text.startswith(f"Retreat before Combat: the {defender} rolls {event.data['defender']} against the ")
 
@@ -186,9 +191,11 @@ def test_an_opened_dummy_marker_reads_as_one() -> None:
 
 @pytest.mark.rule("5.2")
 def test_a_snafu_re_roll_says_whose_die_it_is() -> None:
-    used = next(e for e in _played("opening-phase") if e.kind == "snafu_used")
-    owner = side_name(used.data["roll"])
-    assert used.text == (
-        f"the {side_name(used.seat or '')} hands over the SNAFU marker to re-roll the {owner}'s initiative die "
-        f"({used.data['was']})"
-    )
+    used = [e for e in _played("opening-phase") if e.kind == "snafu_used"]
+    for event in used:
+        roll = event.data["roll"]
+        whose = f"the {side_name(roll)}'s initiative die" if roll in ("axis", "cw") else f"the {snafu.ROLLED[roll]}"
+        assert event.text == (
+            f"the {side_name(event.seat or '')} hands over the SNAFU marker to re-roll {whose} ({event.data['was']})"
+        )
+    assert {e.data["roll"] for e in used} >= {"ap"}  # an Action Points die: "the Action Points die (6)"
