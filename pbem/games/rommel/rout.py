@@ -42,14 +42,20 @@ def unshielded(state: RommelState, among: Collection[str] | None = None) -> list
     """Every (hex, side) whose Disrupted units there are unshielded facing undisrupted enemy units (§11.11), except
     those whose Rout is already under way; with ``among``, only the groups holding one of those units."""
     routing = {(p.hex, p.seat) for p in state.pending if isinstance(p, Withdrawal) and p.cause == "rout"}
+    by_hex: dict[str, list[str]] = {}  # one pass over the tokens: this runs after every Move and Withdrawal
+    for token, tok in state.tokens.items():
+        if tok.status == "map" and tok.hex is not None:
+            by_hex.setdefault(tok.hex, []).append(token)
     found: list[tuple[str, Side]] = []
-    for hex_id in sorted({tok.hex for tok in state.tokens.values() if tok.status == "map" and tok.hex is not None}):
-        here = [state.tokens[t] for t in state.at(hex_id)]
+    for hex_id in sorted(by_hex):
+        here = by_hex[hex_id]
+        if len({state.tokens[t].side for t in here}) < 2:
+            continue
         for side in SIDES:
-            own = [t for t in here if t.side == side]
-            shield = any(not t.disrupted for t in own)
-            enemy = any(t.side != side and not t.disrupted for t in here)
-            named = among is None or any(t in among for t in state.at(hex_id) if state.tokens[t].side == side)
+            own = [t for t in here if state.tokens[t].side == side]
+            shield = any(not state.tokens[t].disrupted for t in own)
+            enemy = any(state.tokens[t].side != side and not state.tokens[t].disrupted for t in here)
+            named = among is None or any(t in among for t in own)
             if own and not shield and enemy and named and (hex_id, side) not in routing:
                 found.append((hex_id, side))
     return found

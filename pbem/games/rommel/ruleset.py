@@ -1380,6 +1380,9 @@ class Rommel(PackedData, Ruleset[RommelState]):
         """Hexes with their places, blocks by side, number and hex (never a hidden identity), units by name."""
         if field in ("hex", "to", "origin") and isinstance(value, str) and value in state.pack.land():
             return hex_label(state.pack, value)
+        if field == "origin" and isinstance(value, str) and offboard.is_box(state, value):  # §16.4 sidebar
+            box = next(b for b in state.pack.map.offboard if b.id == value)
+            return f"the {box.side.title()} off-board box (beyond {state.pack.place(box.base).name})"
         if field == "token" and isinstance(value, str) and value in state.tokens:
             tok = state.tokens[value]
             return token_label(tok.side, value, tok.hex, state.pack)

@@ -108,3 +108,8 @@ def test_waiting_and_refitting_units_count_in_their_base_at_the_end() -> None:
     table = allied_turn_with_a_waiting_unit()
     state, back = offboard.count_in(table.state)
     assert back == ["allied-10"] and state.tokens["allied-10"].hex == BASE and "allied-10" in state.on_map("allied")
+
+
+def test_the_box_is_named_as_a_place_in_prompts() -> None:
+    table = allied_turn_with_a_waiting_unit()
+    assert R.label(table.state, "origin", "allied-box") == "the Allied off-board box (beyond Alexandria)"
