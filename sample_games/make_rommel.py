@@ -31,10 +31,16 @@ sample follows the rules as they grow (re-make it with this script after a chang
   hits (and a Rout's Attrition) taken where they eliminate the fewest blocks (§10.5, §11.3), Battle Refused where
   the Attacker outweighs them :data:`BEATEN` times and accepted otherwise (§8.4, §10.2), a Withdrawal ended as
   soon as it saves every unit, each unit stepping nearer its Base (§5.3), Probe Combat provoked only at
-  :data:`GOOD_ODDS` (§10.41), and every Minefield the enemy entered revealed (§14.2). They spend Buildup Points
-  only on Replacements and cards (no Redeployment, Refit or Minefield) and use no Blitz; in a Pass they take a
+  :data:`GOOD_ODDS` (§10.41), and every Minefield the enemy entered revealed (§14.2); in a Pass they take a
   beaten or cut-off stack back with the free Withdrawal Move when, played out in advance, it qualifies (§4.5, §5.3;
-  one that cannot end is taken back).
+  one that cannot end is taken back);
+* a Blitz Turn (three real cards, §4.4) when two useful Moves begin with an attack and a real card is left over: the
+  attack, its battle, then the second Move as Blitz Movement and Blitz Combat;
+* in a Buildup (§16.5) they rebuild units in their Base, send a unit that has lost steps back to Refit when it is
+  out of the fighting and a later Buildup can rebuild it, or in the last Buildup when it is down to a third of its CV
+  and near the enemy, to count at the end (§16.52, notes §8), build one Minefield in the stack nearest
+  the enemy when the BP pay for it (§16.55), Redeploy rear units towards the front (at most
+  :data:`REDEPLOY_BP` BP, never within :data:`STANDOFF` hexes of the enemy, §16.51), and buy cards with the rest.
 
 The keys are TEST KEYS derived from public seeds (keys/README.md): never use them for a real game. The clock and
 the join nonces are fixed, so the script writes the same bytes every time (for the same rules).
@@ -53,6 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("PBEM_GAMES", "pbem.games.rommel.ruleset:RULESET")
 
 from pbem.client.scripted import ScriptedGame, play_by_packets
+from pbem.games.rommel.ledger import bp_known
 from pbem.games.rommel.moves import known_block
 from pbem.games.rommel.options import is_real
 from pbem.games.rommel.scenarios import hand, supplied_hexes
@@ -79,6 +86,8 @@ REACH = 3
 """Enemy hexes at most this many hexes from a stack are attack targets for it."""
 RESERVE = 2
 """Real cards kept back from advances, for the attacks and retreats that supply may call for."""
+REDEPLOY_BP = 6
+"""The most Buildup Points a Buildup spends on Redeployments (§16.51), the rest going to cards."""
 WALK = 64
 """The most steps a Move played out in advance may take (a bound: every block's speed is far below it)."""
 STACK = 3
@@ -94,6 +103,8 @@ class SensiblePlayer:
 
     def __init__(self) -> None:
         self._plan: tuple[int, int, int] | None = None  # (turn, real, dummy)
+        self._redeployed: dict[int, int] = {}  # Month -> BP spent on Redeployments in its Buildup
+        self._mined: set[int] = set()  # the Months whose Buildup built a Minefield
         self._goal: tuple[str, str] | None = None  # (kind, hex) of the Move under way
 
     def choose(self, state: RommelState, seat: str, legal: Sequence[Action], ruleset: Ruleset[Any]) -> Action:
@@ -112,9 +123,7 @@ class SensiblePlayer:
             real = sum(1 for c in cards if c is not None and is_real(state.pack, c))
             return by["keep"][0] if real * KEEP_RATIO >= len(cards) else by["redraw"][0]
         if state.phase == "buildup":
-            for name in ("replace", "buy", "end_buildup"):  # §16.54 rebuild, §16.5 a card for spare BP
-                if name in by:
-                    return by[name][0]
+            return self._buildup(state, side, by)
         if "challenge" in by or "answer" in by:
             return self._initiative(state, side, by)
         if "fire" in by:
@@ -127,6 +136,83 @@ class SensiblePlayer:
         if state.phase == "turn":
             return self._turn(state, side, by, legal, ruleset)
         return legal[0]
+
+    # --- Buildup ------------------------------------------------------------------------------------------------
+    def _buildup(self, state: RommelState, side: Side, by: dict[str, list[Action]]) -> Action:
+        """§16.5, in this order: rebuild units in the Base (§16.54), send worn rear units back to Refit (§16.52),
+        build a Minefield where a stack faces the enemy (§16.55), Redeploy units in the rear towards the front
+        (§16.51), then buy cards with the BP left (§16.5)."""
+        if "replace" in by:
+            return by["replace"][0]
+        for chosen in (
+            self._refit(state, side, by.get("refit", [])),
+            self._minefield(state, side, by.get("build_minefield", [])),
+            self._redeploy(state, side, by.get("redeploy", [])),
+        ):
+            if chosen is not None:
+                return chosen
+        return by["buy"][0] if "buy" in by else by["end_buildup"][0]
+
+    def _front(self, state: RommelState, side: Side, hex_id: str) -> int:
+        """Hexes from ``hex_id`` to the nearest enemy block (far away when there is none)."""
+        grid = state.pack.map.grid
+        return min((grid.distance(hex_id, e) for e in self._enemy_hexes(state, side)), default=WALK)
+
+    def _refit(self, state: RommelState, side: Side, refits: list[Action]) -> Action | None:
+        """§16.52: a unit that has lost steps Returns for Refit, out of the Base and of any battle: before the last
+        Buildup when it is out of the fighting (no enemy within :data:`STANDOFF` hexes), so that the next Buildup
+        rebuilds it; in the last one when it is down to a third of its CV or less and within reach of the enemy, so
+        that it counts at the end (notes §8) rather than fall to the next attack."""
+        base = base_hex(state.pack, side)
+        last = state.month >= state.last_month
+        for act in refits:
+            token = str(act["token"])
+            block = known_block(state, token)
+            here = state.tokens[token].hex
+            if block is None or here is None or here == base or here in state.battles:
+                continue
+            cv, most = self._cv(state, token), state.pack.block(block).cv_max
+            near = self._front(state, side, here) <= STANDOFF
+            if (not last and cv < most and not near) or (last and cv * 3 <= most and near):
+                return act
+        return None
+
+    def _minefield(self, state: RommelState, side: Side, builds: list[Action]) -> Action | None:
+        """§16.55: one Minefield a Buildup, in the stack nearest the enemy (within :data:`REACH` of it), when the BP
+        pay for it."""
+        bp = bp_known(state, side) or 0
+        if not builds or bp < state.pack.limit("bp_minefield"):
+            return None
+        if state.month in self._mined:
+            return None
+        held = {state.tokens[t].hex for t in state.on_map(side)}
+        sites = [(self._front(state, side, str(a["hex"])), str(a["hex"]), a) for a in builds if a["hex"] in held]
+        sites = [s for s in sites if s[0] <= REACH]
+        if not sites:
+            return None
+        self._mined.add(state.month)
+        return min(sites, key=lambda s: (s[0], s[1]))[2]
+
+    def _redeploy(self, state: RommelState, side: Side, redeploys: list[Action]) -> Action | None:
+        """§16.51: a unit more than :data:`REACH` hexes behind the front, one Redeployment nearer the enemy (never
+        within :data:`STANDOFF` hexes of it), while this Buildup has spent less than :data:`REDEPLOY_BP` on them."""
+        if self._redeployed.get(state.month, 0) >= REDEPLOY_BP:
+            return None
+        best: tuple[int, str, str, Action] | None = None
+        for act in redeploys:
+            token, to = str(act["token"]), str(act["to"])
+            here = state.tokens[token].hex
+            if here is None or here in state.battles or self._front(state, side, here) <= REACH:
+                continue
+            near = self._front(state, side, to)
+            if near <= STANDOFF or near >= self._front(state, side, here):
+                continue
+            if best is None or (near, token, to) < best[:3]:
+                best = (near, token, to, act)
+        if best is None:
+            return None
+        self._redeployed[state.month] = self._redeployed.get(state.month, 0) + state.pack.limit("bp_redeployment")
+        return best[3]
 
     # --- set-up and Initiative ------------------------------------------------------------------------------
     def _deploy(self, state: RommelState, side: Side, deploys: list[Action]) -> Action:
@@ -192,7 +278,8 @@ class SensiblePlayer:
         if "step" in by and turn.move is not None:
             return self._step(state, side, by)
         if turn.stage == "movement":
-            if turn.moves < moves_allowed(state) and turn.move is None:
+            first_of_blitz = self._blitzing(state) and not turn.blitz and turn.moves >= state.pack.limit("moves_basic")
+            if turn.moves < moves_allowed(state) and turn.move is None and not first_of_blitz:
                 begin = self._begin(state, side, by, ruleset)
                 if begin is not None:
                     return begin
@@ -209,9 +296,19 @@ class SensiblePlayer:
             for act in fights:  # the mandatory ones first (§8.6, §13.2), then those worth fighting
                 if "end_combat" not in by or act["hex"] in worth:
                     return act
+            if "blitz" in by and self._blitzing(state):  # §4.4: on to the Blitz Movement the cards paid for
+                return by["blitz"][0]
             if "end_combat" in by:
                 return by["end_combat"][0]
         return legal[0]
+
+    def _blitzing(self, state: RommelState) -> bool:
+        """Whether this player committed a Blitz Turn's real cards to the turn under way (§4.4)."""
+        return (
+            self._plan is not None
+            and self._plan[0] == state.turn_no
+            and self._plan[1] >= state.pack.limit("cost_blitz")
+        )
 
     def _passing(self, state: RommelState) -> bool:
         """Whether this player committed no real card to the turn under way (a Pass, perhaps bluffed)."""
@@ -259,13 +356,16 @@ class SensiblePlayer:
         return by["select"][0]
 
     def _uses(self, state: RommelState, side: Side, real: list[int], ruleset: Ruleset[Any]) -> int:
-        """The real cards this turn can put to use (§4), found by playing the turn out as paid: two for an Offensive
+        """The real cards this turn can put to use (§4), found by playing the turn out as paid: three for a Blitz Turn
+        (§4.4) when two useful Moves begin with an attack and a card is left over; two for an Offensive
         Turn whose two Moves are both useful, not both advances, with a card left over; one for a useful Move (an
         advance only with more than :data:`RESERVE` real cards, an attack with a card left over for a retreat or a
         relief) or a battle worth fighting; else none (a Pass)."""
         if not real:
             return 0
         two = self._paid(state, side, real[:2], ruleset) if len(real) > 2 else []
+        if len(two) == 2 and two[0] == "attack" and len(real) > state.pack.limit("cost_blitz"):
+            return state.pack.limit("cost_blitz")  # §4.4: attack, fight, then the second Move as Blitz Movement
         if len(two) == 2 and two != ["advance", "advance"]:
             return 2
         one = self._paid(state, side, real[:1], ruleset)

@@ -667,7 +667,8 @@ def aar_context(chron: Chronicle, viewer: str) -> AarContext:
     for group, title, main in zip(groups, titles, (t.main for t in turns_told), strict=True):
         anchor = _anchor(main)
         moments = [m for m in chron.moments if m.period in group]
-        start_state = chron.state_before(group[0])
+        # as its main period begins: a quiet set-up folded into the first turn has placed its units by then
+        start_state = chron.state_before(main)
         start_view = chron.view(None, viewer, state=start_state) if start_state is not None else None
         end_view = chron.view(moments[-1], viewer) if moments else None
         paragraphs: list[Paragraph] = []

@@ -130,7 +130,7 @@ def test_arrows_join_each_moved_units_old_and_new_positions(sample: Chronicle, h
     c = renderer.style.counter
     for turn, end_map in zip(turns_of(sample, OMNISCIENT), maps[2::2], strict=True):
         group = turn.periods
-        start = sample.view(None, OMNISCIENT, state=sample.state_before(group[0]))
+        start = sample.view(None, OMNISCIENT, state=sample.state_before(turn.main))
         end = sample.view([m for m in sample.moments if m.period in group][-1], OMNISCIENT)
         assert start is not None and end is not None
         then = {p.unit: p for p in renderer.placements(start)}

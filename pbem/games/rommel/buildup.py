@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pbem.games.rommel.ledger import bp_known, bp_slot, counted, with_bp
 from pbem.games.rommel.moves import i_tanks, known_block
+from pbem.games.rommel.offboard import arrive
 from pbem.games.rommel.options import is_real
 from pbem.games.rommel.redeploy import freeze_networks, return_refitted
 from pbem.games.rommel.scenarios import hand, start_dealing
@@ -48,13 +49,13 @@ def start_buildup(state: RommelState) -> tuple[RommelState, list[Event]]:
     month = state.month + 1
     scenario = state.pack.scenario(state.scenario)
     tokens = dict(state.tokens)
-    base = {side: base_hex(state.pack, side) for side in SIDES}
     arrivals: dict[str, int] = {}
+    on_time: list[str] = []
     for side in SIDES:
         setup = scenario.axis if side == "axis" else scenario.allied
         for token, tok in sorted(tokens.items()):  # identified last Buildup, not early: on time now
             if tok.side == side and tok.status == "due":
-                tokens[token] = tok.model_copy(update={"status": "map", "hex": base[side]})
+                on_time.append(token)
         number = sum(1 for t in tokens.values() if t.side == side)
         arrivals[side] = 0
         for when in (month, month + 1):
@@ -88,11 +89,31 @@ def start_buildup(state: RommelState) -> tuple[RommelState, list[Event]]:
     events = [event]
     if refitted:
         events.append(Event(kind="refit_returned", rule="16.52", data={"units": refitted}))
+        events.extend(held_off(new, refitted))
     new, bonus = captured_supply(new)
     if any(bonus.values()):
         events.append(Event(kind="captured_supply", rule="13.4", data={"cards": bonus}))
     new, checked = buildup_check(new)
-    return freeze_networks(new).with_rolls(request), [*events, *checked]
+    new, held = _arrived(new, on_time)  # after the Buildup Supply Check (the Buildup sequence, §16.4)
+    return freeze_networks(new).with_rolls(request), [*events, *checked, *held]
+
+
+def _arrived(state: RommelState, arriving: list[str]) -> tuple[RommelState, list[Event]]:
+    """``arriving`` placed in their Base, or held in the off-board box while it is engaged (§16.4 sidebar)."""
+    tokens = dict(state.tokens)
+    for token in arriving:
+        tokens[token] = arrive(state, tokens[token])
+    state = state.model_copy(update={"tokens": tokens})
+    return state, held_off(state, arriving)
+
+
+def held_off(state: RommelState, arrived: list[str]) -> list[Event]:
+    """The event telling which of ``arrived`` wait in the off-board box (§16.4 sidebar, §16.52), if any."""
+    held = [t for t in arrived if state.tokens[t].status == "waiting"]
+    if not held:
+        return []
+    text = f"{len(held)} units wait off the map: their Base is engaged"
+    return [Event(kind="held_off_board", rule="16.4", data={"units": held}, text=text)]
 
 
 def captured_supply(state: RommelState) -> tuple[RommelState, dict[str, int]]:
@@ -269,7 +290,7 @@ def early_rolled(state: RommelState, side: Side, dice: tuple[int, ...]) -> tuple
     early = []
     for token, die in zip(due, dice, strict=True):
         if die <= state.pack.limit("early_arrival_max"):
-            tokens[token] = tokens[token].model_copy(update={"status": "map", "hex": base_hex(state.pack, side)})
+            tokens[token] = arrive(state, tokens[token])
             early.append(token)
     event = Event(
         kind="early_arrivals",
@@ -278,7 +299,8 @@ def early_rolled(state: RommelState, side: Side, dice: tuple[int, ...]) -> tuple
         data={"dice": list(dice), "arrived": early},
         text=f"{side}: {len(early)} of {len(due)} units arrive early",
     )
-    return state.model_copy(update={"tokens": tokens}), [event]
+    state = state.model_copy(update={"tokens": tokens})
+    return state, [event, *held_off(state, early)]
 
 
 def discard_verdict(state: RommelState, side: Side, card: int) -> Verdict:

@@ -25,6 +25,7 @@ from collections import deque
 from pbem.games.rommel.board import ROADS, passable
 from pbem.games.rommel.ledger import afford, counted, spend
 from pbem.games.rommel.moves import SEARCHES_KEEP, settled
+from pbem.games.rommel.offboard import arrive
 from pbem.games.rommel.state import SIDES, RommelState, Side, other
 from pbem.games.rommel.supply import base_hex, fortress_isolated, fortress_lines, supply_lines
 from pbem.kit.graph import Cost, StepCost
@@ -264,12 +265,12 @@ def refitted(state: RommelState, side: Side, token: str) -> RommelState:
 
 
 def return_refitted(state: RommelState) -> tuple[RommelState, list[str]]:
-    """§16.52, notes §10.30: at the start of a Buildup, refitted units come back upright in their Base."""
+    """§16.52, notes §10.30: at the start of a Buildup, refitted units come back upright in their Base (or wait in the
+    off-board box while it is engaged: "treat as for Reinforcements")."""
     tokens = dict(state.tokens)
     back: list[str] = []
     for token, tok in sorted(tokens.items()):
         if tok.status == "refit":
-            update = {"status": "map", "hex": base_hex(state.pack, tok.side), "disrupted": False, "unsupplied": False}
-            tokens[token] = tok.model_copy(update=update)
+            tokens[token] = arrive(state, tok.model_copy(update={"disrupted": False, "unsupplied": False}))
             back.append(token)
     return state.model_copy(update={"tokens": tokens}), back

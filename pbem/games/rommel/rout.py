@@ -8,8 +8,10 @@ undisrupted units that have not fired (:mod:`pbem.games.rommel.pursuit`, §10.5 
 Withdrawal Group Move (:mod:`pbem.games.rommel.withdrawal`), after which they are Disrupted again. It runs when a
 Move ends (a Full Retreat's Disrupted units left behind, §10.3 step 4; an Overrun: units entered a hex of unshielded
 Disrupted enemy units, §11.4), when losses are taken in combat (the last shielding unit eliminated, §11.11), and
-when a Withdrawal ends (a group Refused Battle, leaving its Disrupted units, §10.2 step 4), and as a Player-Turn
-begins (a unit recovered beside enemy Disrupted units, notes §10.18; units Disrupted by the Final Supply Check).
+when a Withdrawal ends (a group Refused Battle, leaving its Disrupted units, §10.2 step 4), at the Final Supply
+Check, before the cards are revealed (units it Disrupted, §12.7: without a Supply Line they cannot withdraw, so the
+Withdrawal eliminates them, §12.7 sidebar), and as a Player-Turn begins (a unit recovered beside enemy Disrupted
+units, notes §10.18).
 
 RULING (§11.4): the Rout of an Overrun is resolved as its Move ends, so every unit of that Move that entered the hex
 pursues; units of the Move cannot pass through the hex before the Rout is resolved.
@@ -21,7 +23,7 @@ eliminations exactly; one that cannot, only that they are routed units.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from itertools import combinations
 
 from pbem.games.rommel import battle
@@ -36,28 +38,38 @@ from pbem.text import plural
 __all__ = ["attrited", "attrition_candidates", "attrition_verdict", "begin", "march_losses", "unshielded"]
 
 
-def unshielded(state: RommelState) -> list[tuple[str, Side]]:
+def unshielded(state: RommelState, among: Collection[str] | None = None) -> list[tuple[str, Side]]:
     """Every (hex, side) whose Disrupted units there are unshielded facing undisrupted enemy units (§11.11), except
-    those whose Rout is already under way."""
+    those whose Rout is already under way; with ``among``, only the groups holding one of those units."""
     routing = {(p.hex, p.seat) for p in state.pending if isinstance(p, Withdrawal) and p.cause == "rout"}
+    by_hex: dict[str, list[str]] = {}  # one pass over the tokens: this runs after every Move and Withdrawal
+    for token, tok in state.tokens.items():
+        if tok.status == "map" and tok.hex is not None:
+            by_hex.setdefault(tok.hex, []).append(token)
     found: list[tuple[str, Side]] = []
-    for hex_id in sorted({tok.hex for tok in state.tokens.values() if tok.status == "map" and tok.hex is not None}):
-        here = [state.tokens[t] for t in state.at(hex_id)]
+    for hex_id in sorted(by_hex):
+        here = by_hex[hex_id]
+        if len({state.tokens[t].side for t in here}) < 2:
+            continue
         for side in SIDES:
-            own = [t for t in here if t.side == side]
-            shield = any(not t.disrupted for t in own)
-            enemy = any(t.side != side and not t.disrupted for t in here)
-            if own and not shield and enemy and (hex_id, side) not in routing:
+            own = [t for t in here if state.tokens[t].side == side]
+            shield = any(not state.tokens[t].disrupted for t in own)
+            enemy = any(state.tokens[t].side != side and not state.tokens[t].disrupted for t in here)
+            named = among is None or any(t in among for t in own)
+            if own and not shield and enemy and named and (hex_id, side) not in routing:
                 found.append((hex_id, side))
     return found
 
 
-def begin(state: RommelState, fired: Iterable[str] = ()) -> tuple[RommelState, list[Event]]:
+def begin(
+    state: RommelState, fired: Iterable[str] = (), among: Collection[str] | None = None
+) -> tuple[RommelState, list[Event]]:
     """Put every Rout due now on the stack (the first hex decided first): its Withdrawal, beneath its Attrition and
-    Pursuit Fire."""
+    Pursuit Fire; ``among``: only the groups holding one of those units (the Final Supply Check's newly Disrupted,
+    §12.7)."""
     events = []
     spent = tuple(fired)
-    found = unshielded(state)
+    found = unshielded(state, among)
     for hex_id, side in reversed(found):
         group = tuple(t for t in state.at(hex_id) if state.tokens[t].side == side)
         pursuers = pursuers_of(state, hex_id, other(side), spent)

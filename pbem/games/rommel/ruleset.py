@@ -24,10 +24,10 @@ from pbem.games.rommel import (
     ledger,
     minefields,
     moves,
+    offboard,
     probe,
     pursuit,
     raiders,
-    redeploy,
     refuse,
     rout,
     scenarios,
@@ -175,7 +175,7 @@ def _identified(state: RommelState, seat: str, act: Identify) -> Step[RommelStat
     state = state.with_hidden(cv_slot(act.token), side, cv, known=slot.known)
     tok = state.tokens[act.token]
     if tok.group in (f"arrival-{state.month}", "malta"):  # a reinforcement arrives in its Base (§16.4)
-        tok = tok.model_copy(update={"status": "map", "hex": base_hex(state.pack, side)})
+        tok = offboard.arrive(state, tok)
     elif tok.group.startswith("arrival-"):  # next Month's: it waits for its Early Arrival die (§16.41)
         tok = tok.model_copy(update={"status": "due"})
     else:
@@ -184,7 +184,7 @@ def _identified(state: RommelState, seat: str, act: Identify) -> Step[RommelStat
     event = Event(kind="unit_chosen", seat=side, rule="18.0", data={"unit": act.token}, text=f"{act.token} mustered")
     if state.phase == "buildup":
         state = buildup.early_request(state, side)
-    return Step(state=state, events=(event,))
+    return Step(state=state, events=(event, *buildup.held_off(state, [act.token])))
 
 
 def _deploy_candidates(state: RommelState, seat: str) -> Iterable[Deploy]:
@@ -434,6 +434,8 @@ def _selected(state: RommelState, seat: str, act: Select) -> Step[RommelState]:
 def _groups(state: RommelState, seat: str) -> Iterable[GroupMove]:
     side = _side(seat)
     origins = sorted({state.tokens[t].hex or "" for t in state.on_map(side) if t not in state.turn.paths})
+    if offboard.waiting(state, side):  # §16.4 sidebar: the units held off the map, a Group in their box
+        origins.append(offboard.box(state, side))
     rommel = [False, True] if side == "axis" else [False]
     return [GroupMove(origin=o, rommel=r) for o in origins for r in rommel]
 
@@ -468,9 +470,16 @@ def _can_group(state: RommelState, seat: str, act: GroupMove | WithdrawGroup) ->
     verdict = _can_begin(state, side, act.rommel, withdrawing=isinstance(act, WithdrawGroup))
     if not verdict.ok:
         return verdict
-    movers = [
-        t for t in state.at(act.origin) if state.tokens[t].side == side and t not in turn.paths and not _disr(state, t)
-    ]
+    if act.origin == offboard.box(state, side):  # §16.4 sidebar: only by a normal Group Move
+        if isinstance(act, WithdrawGroup):
+            return deny("16.4", "not-from-box", "units waiting off the map enter their Base by a normal Group Move")
+        movers = offboard.waiting(state, side)
+    else:
+        movers = [
+            t
+            for t in state.at(act.origin)
+            if state.tokens[t].side == side and t not in turn.paths and not _disr(state, t)
+        ]
     if not movers:
         return deny("5.1", "no-movers", f"{act.origin} holds no {side} unit that may move")
     return ALLOW
@@ -521,7 +530,8 @@ def _withdraw_regroups(state: RommelState, seat: str) -> Iterable[WithdrawRegrou
 
 
 def _withdraw_groups(state: RommelState, seat: str) -> Iterable[WithdrawGroup]:
-    return [WithdrawGroup(origin=g.origin, rommel=g.rommel) for g in _groups(state, seat)]
+    boxed = offboard.box(state, _side(seat))
+    return [WithdrawGroup(origin=g.origin, rommel=g.rommel) for g in _groups(state, seat) if g.origin != boxed]
 
 
 def _regroup_candidates(state: RommelState, seat: str, kind: type[_R]) -> list[_R]:
@@ -589,6 +599,9 @@ def _steps(state: RommelState, seat: str) -> Iterable[StepMove]:
     if turn.move is None:
         return []
     side = _side(seat)
+    if turn.move == ("group", offboard.box(state, side)):  # §16.4 sidebar: into the Base, the whole move
+        base = base_hex(state.pack, side)
+        return [StepMove(token=t, to=base) for t in offboard.waiting(state, side)]
     if turn.move[0] == "regroup":
         tokens = _regroup_movers(state, side, turn.move[1])
     else:
@@ -608,6 +621,9 @@ def _steps(state: RommelState, seat: str) -> Iterable[StepMove]:
 def _can_step(state: RommelState, seat: str, act: StepMove) -> Verdict:
     if state.turn.stage != "movement":
         return deny("5.0", "no-move", "units move in the Movement phase")
+    tok = state.tokens.get(act.token)
+    if state.turn.move == ("group", offboard.box(state, _side(seat))) or (tok is not None and tok.status == "waiting"):
+        return offboard.enter_verdict(state, _side(seat), act.token, act.to)
     verdict = moves.step_verdict(state, _side(seat), act.token, act.to)
     if verdict.ok and state.turn.withdrawal:
         return withdrawal.move_step_verdict(state, _side(seat), act.token, act.to)
@@ -631,7 +647,10 @@ def _stepped(state: RommelState, seat: str, act: StepMove) -> Step[RommelState]:
     if state.turn.move is not None and state.turn.move[0] == "regroup":
         state, announced = _announce_short(state, side, keep=act.token)
     src = state.tokens[act.token].hex
-    if act.to == moves.EXIT:
+    if state.tokens[act.token].status == "waiting":
+        src = offboard.box(state, side)
+        state = offboard.entered(state, side, act.token)
+    elif act.to == moves.EXIT:
         state = moves.exited(state, side, act.token)
     else:
         state = moves.stepped(state, side, act.token, act.to)
@@ -996,12 +1015,32 @@ def _ended_combat(state: RommelState, seat: str, act: EndCombat) -> Step[RommelS
     state = state.model_copy(update={"turn": state.turn.model_copy(update={"skipped": skipped})})
     state, raided = raiders.mark(state)  # §12.5: after all movement and combat, before the Final Supply Check
     state, events = supplycheck.final_check(state)
-    events = [*raided, *events]
+    state, routs = rout.begin(state, among=events[-1].data["disrupted"])  # §12.7: at once, before the reveal
+    events = [*raided, *events, *routs]
+    if state.pending:
+        return Step(
+            state=state.model_copy(update={"turn": state.turn.model_copy(update={"stage": "final"})}),
+            events=tuple(events),
+        )
+    return _reveal(state, events)
+
+
+def _reveal(state: RommelState, events: list[Event]) -> Step[RommelState]:
+    """§3.48: the Player-Turn's cards revealed, once the Final Supply Check (and its Routs) is over."""
     state = turns.end_turn(state)
-    events.append(Event(kind="turn_ended", seat=seat, rule="3.48"))
+    events.append(Event(kind="turn_ended", seat=state.active, rule="3.48"))
     if state.deck is None:
         return _after_turn(state, events)
     return Step(state=state, events=tuple(events))
+
+
+def _settled(step: Step[RommelState]) -> Step[RommelState]:
+    """The turn goes on to the reveal once the Routs the Final Supply Check began are over (§12.7, §3.48)."""
+    state = step.state
+    waiting = state.pending or state.deck is not None or state.pending_rolls
+    if state.phase != "turn" or state.turn.stage != "final" or waiting:
+        return step
+    return _reveal(state, list(step.events))
 
 
 def _after_turn(state: RommelState, events: list[Event]) -> Step[RommelState]:
@@ -1024,7 +1063,7 @@ def _advanced(state: RommelState, seat: str, act: Advance) -> Step[RommelState]:
     An action of its own: the Month may end at a reveal of cards, and dice cannot follow a deck operation."""
     events: list[Event] = []
     if state.month >= state.last_month:
-        state, back = redeploy.return_refitted(state)  # notes §8: units off the map refitting count (in Base)
+        state, back = offboard.count_in(state)  # notes §8, §9: refitting and waiting units count (in Base)
         if back:
             events.append(Event(kind="refit_returned", rule="16.52", data={"units": back}))
         closed = [
@@ -1269,8 +1308,8 @@ class Rommel(PackedData, Ruleset[RommelState]):
         if isinstance(act, BuildMinefield | SwapMinefields) and act.hex is None:  # the hex is in its slot
             return spending.apply_unseen(state, seat, act)
         if isinstance(act, PursuitLosses) and act.losses is None:  # likewise (contains checked it)
-            return _pursuit_lost(state, seat, act)
-        return MACHINE.apply(state, seat, act)
+            return _settled(_pursuit_lost(state, seat, act))
+        return _settled(MACHINE.apply(state, seat, act))
 
     def resume(self, state: RommelState, outcome: Outcome) -> Step[RommelState]:
         if outcome.dice is not None:
@@ -1284,7 +1323,7 @@ class Rommel(PackedData, Ruleset[RommelState]):
                 return Step(state=new, events=tuple(events))
             if "pursuit" in outcome.dice:
                 new, events = pursuit.rolled(state, top(state, Pursuit), tuple(outcome.dice["pursuit"]))
-                return Step(state=new, events=tuple(events))
+                return _settled(Step(state=new, events=tuple(events)))
             if "forced" in outcome.dice:
                 return _marched(state, tuple(outcome.dice["forced"]))
             new, events = buildup.dice_rolled(state, dict(outcome.dice))
@@ -1347,6 +1386,9 @@ class Rommel(PackedData, Ruleset[RommelState]):
         knows them (a player's own blocks in their prompts), units by name."""
         if field in ("hex", "to", "origin") and isinstance(value, str) and value in state.pack.land():
             return hex_label(state.pack, value)
+        if field == "origin" and isinstance(value, str) and offboard.is_box(state, value):  # §16.4 sidebar
+            box = next(b for b in state.pack.map.offboard if b.id == value)
+            return f"the {box.side.title()} off-board box (beyond {state.pack.place(box.base).name})"
         if field == "token" and isinstance(value, str) and value in state.tokens:
             return known_label(state, value)
         if field == "block" and isinstance(value, str) and value in {b.id for b in state.pack.blocks}:
@@ -1381,7 +1423,7 @@ class Rommel(PackedData, Ruleset[RommelState]):
                     id=token,
                     name=token_label(tok.side, token, None, state.pack) if block is None else block_name(block),
                     side=tok.side,
-                    location=tok.hex if tok.status == "map" else None,
+                    location=tok.hex if tok.status == "map" else _boxed(state, tok.side, tok.status),
                     # a report's losses are drops in steps: a block's CV (§2.3), by arms class, where seen
                     kind="" if block is None else state.pack.unit_type(block.unit_type).arms_class.replace("_", "-"),
                     strength=strength,
@@ -1408,6 +1450,11 @@ class Rommel(PackedData, Ruleset[RommelState]):
             facts["own_minefields"] = sorted(h for h in hexes if h is not None)
         summary = state.outcome or f"Month {state.month}, {state.phase}: {', '.join(self.to_act(state)) or 'waiting'}"
         return View(viewer=viewer, summary=summary, units=tuple(units), facts=facts)
+
+
+def _boxed(state: RommelState, side: Side, status: str) -> str | None:
+    """Where a view draws a block off the map: refitting (§16.52) or waiting (§16.4 sidebar) in its side's box."""
+    return offboard.box(state, side) if status in ("refit", "waiting") else None
 
 
 def _named_tokens(value: Any) -> Any:

@@ -76,7 +76,8 @@ class Token(_Model):
         status: ``muster`` (identity not yet chosen), ``ready`` (chosen, not yet placed), ``due`` (a reinforcement
             of next Month, identified, waiting for its Early Arrival die or its Month, §16.41), ``map``,
             ``eliminated``, ``exited`` (off the enemy map-end, §17.1), ``refit`` (off the map near its Base, face
-            down, until the next Buildup, §16.52).
+            down, until the next Buildup, §16.52), ``waiting`` (a reinforcement or refitted unit held off the map in
+            its side's off-board box while its Base is engaged, until a Group Move brings it in, §16.4 sidebar).
         disrupted: face down (§11).
         identified: whether its owner has chosen its identity.
         raider: behind enemy lines, cut off from friendly supply while its battle lasts (§12.5).
@@ -85,7 +86,7 @@ class Token(_Model):
     side: Side
     group: str
     hex: str | None = None
-    status: Literal["muster", "ready", "due", "map", "eliminated", "exited", "refit"] = "muster"
+    status: Literal["muster", "ready", "due", "map", "eliminated", "exited", "refit", "waiting"] = "muster"
     disrupted: bool = False
     disrupted_turn: int = 0
     unsupplied: bool = False
@@ -143,7 +144,8 @@ class TurnRecord(_Model):
             units that made it (the turn makes no other Move); ``voided``: a Withdrawal was taken back (no other
             Withdrawal this turn).
         stage: ``select``, ``movement``, ``mines`` (the passive player reveals the Minefields entered, §14.2),
-            ``combat``, ``reveal``.
+            ``combat``, ``final`` (the Routs of units the Final Supply Check Disrupted, before the reveal, §12.7),
+            ``reveal``.
         blitz: the Blitz Movement and Combat phases are under way (§4.4, §3.45, §3.46).
         pursued: the Pursuit Fires from each hex this turn, (announced speed, dice) each: a unit fires once.
     """
@@ -174,7 +176,7 @@ class TurnRecord(_Model):
     withdrawn: tuple[str, ...] = ()
     voided: bool = False
     engaged: dict[str, int] = Field(default_factory=dict)
-    stage: Literal["select", "movement", "mines", "combat", "reveal"] = "select"
+    stage: Literal["select", "movement", "mines", "combat", "final", "reveal"] = "select"
     blitz: bool = False
     pursued: dict[str, tuple[tuple[int, int], ...]] = Field(default_factory=dict)
 

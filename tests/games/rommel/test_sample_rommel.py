@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import xml.etree.ElementTree as ET
 from itertools import takewhile
 from pathlib import Path
 from types import ModuleType
@@ -21,16 +22,20 @@ from pbem.games.rommel.ruleset import RULESET
 from pbem.games.rommel.state import RommelState, cv_slot
 from pbem.kit import conformance
 from pbem.log.store import read_log
+from pbem.report.chronicle import chronicle
+from pbem.report.context import aar_context, turns_of
 from pbem.rules.contract import Event, UnitView
 from pbem.verify.pipeline import verify_lines
-from tests.games.rommel.rules_driver import Table
+from tests.games.rommel.rules_driver import R, Table
 from tests.games.rommel.test_minefields_rommel import entered_sidi_omar_neighbour
 from tests.games.rommel.test_probe_blitz_rommel import partial
+from tests.games.rommel.test_redeploy_rommel import allied_buildup
 from tests.games.rommel.test_rout_refuse_rommel import attacking
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / "sample_games" / "rommel"
 TARGET = "pbem.games.rommel.ruleset:RULESET"
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(autouse=True)
@@ -74,20 +79,23 @@ def test_the_sample_is_crusader_by_packets_to_a_victory_and_a_complete_audit() -
 @pytest.mark.rule("4.0")
 def test_the_sensible_players_pay_exactly_for_the_turns_they_use_and_bluff_their_passes() -> None:
     """Each turn's real cards are what its Moves and battles cost (§4.1: a Basic Turn for one Move or a battle, an
-    Offensive Turn for two), never more; a Pass is often a committed dummy (§3.42: bluff)."""
+    Offensive Turn for two, §4.4: a Blitz Turn for Blitz Movement), never more; a Pass is often a committed dummy
+    (§3.42: bluff)."""
     _, events, state = _events()
     pack = state.pack
-    fought = False
-    bluffs = 0
+    fought = blitz = False
+    bluffs = blitzes = 0
     for event in events:
         fought |= event.kind == "battle_begun"
+        blitz |= event.kind == "blitz_begun"
         if event.kind == "supply_revealed":
             real, moves = int(event.data["real"]), int(event.data["moves"])
             cost = max(cost_of_moves(pack, moves), pack.limit("cost_basic") if fought else 0)
-            assert real == cost, event
+            assert real == (pack.limit("cost_blitz") if blitz else cost), event
             bluffs += real == 0 and len(event.data["cards"]) > 0
-            fought = False
-    assert bluffs > 0
+            blitzes += blitz
+            fought = blitz = False
+    assert bluffs > 0 and blitzes > 0
 
 
 @pytest.mark.rule("7.2")
@@ -248,3 +256,58 @@ def test_the_script_recreates_the_committed_sample(tmp_path: Path, monkeypatch: 
     assert files == sorted(p.relative_to(SAMPLE) for p in SAMPLE.rglob("*") if p.is_file())
     for name in files:
         assert (made / name).read_bytes() == (SAMPLE / name).read_bytes(), name
+
+
+def test_the_first_months_start_map_shows_the_deployed_position() -> None:
+    """The set-up (§18.0) has nothing of its own to tell and is told with Month 8: the map of Month 8's start shows
+    every block as deployed, for every viewer (an observer sees them concealed), not the empty board before it."""
+    lines = read_log(SAMPLE / "game.jsonl")[0]
+    chron = chronicle(lines)
+    first = turns_of(chron, "@observer")[0]
+    assert first.periods[0] == "setup" and first.main == "month-8"
+    deployed = chron.view(None, "@observer", state=chron.state_before("month-8"))
+    assert deployed is not None
+    on_map = sorted(u.id for u in deployed.units if u.location is not None)
+    assert len(on_map) > 30
+    for viewer in ("@observer", "axis"):
+        start = aar_context(chron, viewer).turns[0].start_map
+        assert start is not None
+        drawn = sorted(
+            g.get("data-unit", "") for g in ET.fromstring(str(start)).iter(f"{SVG}g") if g.get("class") == "unit"
+        )
+        assert drawn == on_map, viewer
+
+
+@pytest.mark.rule("16.51")
+@pytest.mark.rule("16.52")
+@pytest.mark.rule("16.55")
+@pytest.mark.rule("4.4")
+def test_the_sample_shows_redeployment_refit_minefields_and_blitz_turns() -> None:
+    """The sensible players Redeploy (§16.51), Return for Refit (§16.52), build Minefields that the enemy then meets
+    (§16.55, §14.2) and play Blitz Turns (§4.4) in the sample."""
+    _, events, _ = _events()
+    kinds = {e.kind for e in events}
+    assert {"redeployed", "returned_for_refit", "minefield_built", "minefield_revealed", "blitz_begun"} <= kinds
+
+
+@pytest.mark.rule("16.5")
+def test_the_sensible_buildup_mines_the_front_redeploys_the_rear_then_buys_cards() -> None:
+    """§16.55: one Minefield, in the stack nearest the enemy; §16.51: Base units Redeployed towards the front, never
+    within STANDOFF hexes of the enemy, for at most REDEPLOY_BP BP; the rest on cards (§16.5)."""
+    script = _script()
+    table = allied_buildup(bp=20)
+    player = script.SensiblePlayer()
+    chosen: list[dict[str, object]] = []
+    while R.to_act(table.state) == ("allied",) and table.state.phase == "buildup":
+        act = player.choose(table.state, "allied", table.legal("allied"), RULESET)
+        chosen.append(act)
+        table.do("allied", act)
+    names = [str(a["action"]) for a in chosen]
+    assert names[0] == "build_minefield" and names.count("build_minefield") == 1
+    assert names[-1] == "end_buildup" and "redeploy" in names
+    grid = table.state.pack.map.grid
+    enemy = [table.state.tokens[t].hex for t in table.state.on_map("axis")]
+    for act in chosen:
+        if act["action"] == "redeploy":
+            assert min(grid.distance(str(act["to"]), str(e)) for e in enemy) > script.STANDOFF
+    assert names.count("redeploy") <= script.REDEPLOY_BP

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.rommel import supplycheck
-from pbem.games.rommel.state import RommelState
+from pbem.games.rommel.state import BattleRecord, Pursuit, RommelState
 from tests.games.rommel.rules_driver import Table
 
 DEEP_DESERT = "0410"  # no line to El Agheila: no road, far from the highway and from every Axis unit
@@ -71,3 +71,33 @@ def test_an_oasis_supplies_one_unit() -> None:
     state = place(place(table.state, "axis-02", siwa), "axis-03", siwa)
     ok = supplycheck.supplied(state, "axis")
     assert "axis-02" in ok and "axis-03" not in ok  # one unit, in token order (RULING)
+
+
+@pytest.mark.rule("12.7")
+def test_units_disrupted_by_the_final_check_rout_before_the_cards_are_revealed() -> None:
+    """§12.7: the Final Supply Check Routs the newly Disrupted unshielded units at once, before the reveal (§3.48);
+    without a Supply Line they cannot withdraw, so the Withdrawal eliminates them (§12.7 sidebar)."""
+    table = Table("demo-1940", dice=[1] * 4)
+    table.set_up()
+    state = place(table.state, "axis-02", "1705", unsupplied=True)  # marked Unsupplied at the Initial check
+    table.state = state.model_copy(
+        update={"battles": {"1705": BattleRecord(defender="allied", attacker="axis", new=False)}}
+    )
+    table.do("axis", {"action": "commit", "card": 0})
+    table.do("axis", {"action": "select"})
+    table.do("axis", {"action": "end_movement"})
+    table.do("axis", {"action": "end_combat"})
+    item = table.state.pending[-1]
+    assert isinstance(item, Pursuit) and (item.cause, item.group) == ("rout", ("axis-02",))
+    assert table.state.turn.stage == "final" and table.state.active == "axis"
+    assert not any(e.kind == "supply_revealed" for e in table.events)  # the cards wait for the Rout
+    assert table.refusal("axis", {"action": "end_combat"})[1] == "not-now"
+    table.do("axis", {"action": "attrition", "eliminated": []})
+    table.do("axis", {"action": "slowest", "speed": 1})
+    table.do("allied", {"action": "pursue", "dice": 4})
+    assert table.legal("axis") == [{"action": "end_withdrawal"}]  # no Supply Line: no way to withdraw
+    table.do("axis", {"action": "end_withdrawal"})
+    kinds = [(e.kind, e.rule) for e in table.events]
+    assert kinds.index(("unit_eliminated", "11.3")) < kinds.index(("supply_revealed", "3.48"))
+    assert table.state.tokens["axis-02"].status == "eliminated"
+    assert table.state.active == "allied" and table.state.turn.stage == "select"
