@@ -110,6 +110,7 @@ def record(
         halts[i] = halt.model_copy(update={"count": halt.count - 1, "damaged": max(0, halt.damaged - carried)})
         table = _table(after)
         after = after.model_copy(update={table: added(getattr(after, table), leg[0], unit_key, -1)})
+        after = _unattacked(after, leg[0])  # a submarine stopped in a hostile zone sailed on (p.17)
     if enemy_mined(after, leg[-1], _side(after)):
         same = next((j for j, h in enumerate(halts) if h.waiting and (h.unit, h.path) == (unit_key, whole)), None)
         if same is None:
@@ -193,9 +194,15 @@ def hit(state: AxisState, zone: str, unit_key: str) -> tuple[AxisState, str]:
     if sunk_damaged:
         update["damaged"] = added(state.damaged, zone, unit_key, -1)
     state = _with_halts(state.model_copy(update=update), halts)
-    if zone in state.naval and not _has_ships(state, zone):  # nothing of the mover is left to attack there
-        state = state.model_copy(update={"naval": tuple(z for z in state.naval if z != zone)})
-    return state, "destroyed"
+    return _unattacked(state, zone), "destroyed"
+
+
+def _unattacked(state: AxisState, zone: str) -> AxisState:
+    """``zone`` no longer attacked by sea units once none of the mover's is left there (the air units that flew
+    there attack it still: :func:`.sea_moves.declare` counts them)."""
+    if zone in state.naval and not _has_ships(state, zone):
+        return state.model_copy(update={"naval": tuple(z for z in state.naval if z != zone)})
+    return state
 
 
 def _has_ships(state: AxisState, zone: str) -> bool:

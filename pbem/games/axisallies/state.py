@@ -517,9 +517,9 @@ class AxisState(MachineState):
     loads: dict[str, Counts] = Field(default_factory=dict)
     deployed: dict[str, Counts] = Field(default_factory=dict)
     halts: tuple[Halt, ...] = ()
+    """Sea units stopped this move phase in zones mined by an enemy power (p.27, :mod:`.sea_mines`)."""
     drives: tuple[Drive, ...] = ()
     """Trucks on their way, stopped to pick up cargo (p.32, :mod:`.trucks`)."""
-    """Sea units stopped this move phase in zones mined by an enemy power (p.27, :mod:`.sea_mines`)."""
     anzac: int = 0
     bonus: dict[str, int] = Field(default_factory=dict)
     bid_left: int = 0

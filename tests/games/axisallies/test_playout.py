@@ -14,7 +14,7 @@ import pytest
 
 from pbem.games.axisallies.ruleset import RULESET
 from pbem.kit import conformance
-from pbem.kit.conformance import Picker
+from pbem.kit.conformance import Chooser, Picker
 from pbem.rules.contract import Action
 
 TESTS = Path(__file__).resolve().parents[2]
@@ -28,9 +28,9 @@ def brisk(seat: str, legal: list[Action], rng: Picker) -> Action:
     return rng.choice(legal)
 
 
-def conform(scenario: str, seed: int, mutations: int) -> set[str]:
-    """Play ``scenario`` out and check it; the kinds of the events of the game."""
-    played = conformance.play_out(RULESET.id, scenario, {}, random.Random(seed), choose=brisk, title=f"aa {seed}")
+def conform(scenario: str, seed: int, mutations: int, choose: Chooser = brisk) -> set[str]:
+    """Play ``scenario`` out (the players choosing with ``choose``) and check it; the kinds of the game's events."""
+    played = conformance.play_out(RULESET.id, scenario, {}, random.Random(seed), choose=choose, title=f"aa {seed}")
     report = played.verifier.report()
     assert report.valid and report.result is not None and report.audit == "complete", report.first_error
     rng = random.Random(seed)

@@ -122,3 +122,16 @@ def test_p27_legal_moves_and_refusals_agree_through_the_loop() -> None:
         for who in RULESET.to_act(current):
             assert conformance.check_legal_matches_contains(RULESET, current, who, random.Random(1), mutations=5)
             conformance.check_choices(RULESET, current, who)
+
+
+@pytest.mark.rule("27")
+@pytest.mark.rule("17")
+def test_p27_a_submarine_stopped_in_a_hostile_mined_zone_may_sail_on_and_attacks_only_where_it_ends() -> None:
+    state = put(germany("combat_move"), "sz19", {"united_kingdom:battleship": 1})  # hostile, no destroyer
+    state = mined(put(state, "sz23", {"united_kingdom:destroyer": 1}), sz19={"united_kingdom": 1})
+    state = play(state, mv("submarine", "sz21", "sz19"))  # it stops there: in attack position
+    assert state.naval == ("sz19",)
+    state = roll(detonate(done(state), 1), 10)
+    assert done(state).phase == "declare"  # in attack position, it may stay and attack
+    state = play(state, mv("submarine", "sz19", "sz23"))  # or sail on through the hostile zone's exit
+    assert "sz19" not in state.naval and done(done(state)).naval == ("sz23",)  # it attacks where it ended
