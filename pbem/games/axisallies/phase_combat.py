@@ -73,6 +73,7 @@ from pbem.games.axisallies.state import (
     added,
     key,
     split,
+    tally,
 )
 from pbem.games.axisallies.supply import sources
 from pbem.kit.machine import pop, push, replace_top, top
@@ -597,7 +598,7 @@ def casualty(state: AxisState, seat: str, act: Casualty) -> Step[AxisState]:
     for origin, counts in chosen.items():  # p.22: the attacker's casualties are removed at once
         for k, n in counts.items():
             if origin:
-                state = _remove(state, origin, k, n)
+                state = _attacker_gone(state, origin, k, n)
                 land = added(land, origin, k, -n)
             else:  # air units, in the air over the territory
                 state = _shot_down(state, record.space, k, n)
@@ -636,6 +637,14 @@ def _after_casualties(
 
 def _remove(state: AxisState, space: str, unit_key: str, n: int) -> AxisState:
     return state.model_copy(update={"pieces": added(state.pieces, space, unit_key, -n)})
+
+
+def _attacker_gone(state: AxisState, origin: str, unit_key: str, n: int) -> AxisState:
+    """``n`` attacking land units leave ``origin`` (lost or moved in), and their mark of pieces spent this turn
+    with them: the pieces left there keep what they may still do (p.24, p.38)."""
+    state = _remove(state, origin, unit_key, n)
+    gone = min(n, tally(state.spent, origin, unit_key))
+    return state.model_copy(update={"spent": added(state.spent, origin, unit_key, -gone)})
 
 
 # --- step 4: casualties removed, retreats, surrender (p.22, p.29) --------------------------------------------
@@ -918,7 +927,7 @@ def can_move_in(state: AxisState, seat: str, act: MoveIn) -> Verdict:
 def move_in(state: AxisState, seat: str, act: MoveIn) -> Step[AxisState]:
     decision = top(state, MoveInto)
     record = _battle(state)
-    state = _remove(state, act.origin, act.unit, 1)
+    state = _attacker_gone(state, act.origin, act.unit, 1)
     state = state.model_copy(
         update={
             "pieces": added(state.pieces, record.space, act.unit, 1),

@@ -159,6 +159,7 @@ def start_turn(state: AxisState) -> Step[AxisState]:
             "obliged": {},
             "exhausted": {},
             "spent": {},
+            "kept": {},
             "blitzed": (),
             "blitz_routes": (),
             "sorties": (),
@@ -1250,8 +1251,10 @@ def withdraw(state: AxisState, seat: str, act: Withdraw) -> Step[AxisState]:
 
 def _after_declare(state: AxisState) -> AxisState:
     """The end of phase 3: who may not move in phase 5 (moved or attacking; interchangeable pieces: the moved
-    ones attack first), then the combats of phase 4."""
+    ones attack first), the moved ones that kept a point and declared no attack (p.38), then the combats of
+    phase 4."""
     spent: dict[str, Counts] = {}
+    kept: dict[str, Counts] = {}
     spaces = {*state.moved, *(g.origin for g in state.attacks)}
     for space in spaces:
         for k in {
@@ -1262,6 +1265,7 @@ def _after_declare(state: AxisState) -> AxisState:
             committed = _committed(state, space, name(state, k))
             overlap = min(committed, moved - tally(state.exhausted, space, k))
             spent = added(spent, space, k, moved + committed - overlap)
+            kept = added(kept, space, k, moved - tally(state.exhausted, space, k) - overlap)
     attacking: dict[tuple[str, str], int] = {}
     for group in state.attacks:
         for named, n in group.units.items() if group.power == state.power else ():
@@ -1271,7 +1275,7 @@ def _after_declare(state: AxisState) -> AxisState:
     state = sea_moves.declare(state)
     phase = "combat" if phase_combat.combats_left(state) else "noncombat_move"
     attacked = tuple(sorted({g.target for g in state.attacks}))
-    return state.model_copy(update={"spent": spent, "phase": phase, "attacked": attacked})
+    return state.model_copy(update={"spent": spent, "kept": kept, "phase": phase, "attacked": attacked})
 
 
 # --- the Vichy take-over (p.29) ---------------------------------------------------------------------------------

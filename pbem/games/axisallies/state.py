@@ -9,7 +9,13 @@ The per-turn bookkeeping says what each piece has done this turn, by space and k
 * ``moved``: pieces that made a combat move (they move no more in the combat move, p.15);
 * ``obliged``: of those, the ones that moved into attack position and must attack (p.18), blitzers excepted;
 * ``exhausted``: blitzers that used their second movement point (p.15) and can neither attack nor move again;
-* ``spent``: pieces that may not make a noncombat move (moved or fought, p.24).
+* ``spent``: pieces that may not make a noncombat move (moved or fought, p.24);
+* ``kept``: of the moved pieces, those that kept a movement point and declared no attack (they may reinforce a
+  land attack, p.38).
+
+Movement points are remembered as far as the rules ask of interchangeable pieces: a land unit's combat move
+leaves it at least 1 point (p.15) unless it blitzed on (``exhausted``) or was turned back by mines; scout cars
+keep their exact points for their patrol (``patrols``, p.31).
 
 Every number the rules use comes from the pack that :func:`.data.load_pack` returns; the state keeps only ids.
 """
@@ -473,6 +479,9 @@ class AxisState(MachineState):
     obliged: dict[str, Counts] = Field(default_factory=dict)
     exhausted: dict[str, Counts] = Field(default_factory=dict)
     spent: dict[str, Counts] = Field(default_factory=dict)
+    kept: dict[str, Counts] = Field(default_factory=dict)
+    """From the end of the attack declarations: space -> land units there that moved in the combat move, kept a
+    movement point and declared no attack (p.38: they may reinforce a land attack)."""
     blitzed: tuple[str, ...] = ()
     blitz_routes: tuple[BlitzRoute, ...] = ()
     sorties: tuple[Sortie, ...] = ()
