@@ -233,7 +233,8 @@ def _before_round_one(state: AxisState, events: tuple[Event, ...]) -> Step[AxisS
     dice = lib.air_defense_dice(state.pack, battle_of(_battle(state)))
     if not dice:
         return _round(state, events)
-    spec = RollSpec(id="ad", sides=state.pack.limit("die_sides"), n=dice, purpose="air defense")
+    where = words.space_name(state.pack, _battle(state).space)
+    spec = RollSpec(id="ad", sides=state.pack.limit("die_sides"), n=dice, purpose=f"{where}: air defense")
     waiting = push(state, AirDefenseRoll(seat=_attacker_seat(state))).with_rolls(RollRequest(rolls=(spec,)))
     return Step(state=waiting, events=events)
 
@@ -385,7 +386,10 @@ def _fire(
     state = _with_battle(state, record.model_copy(update={"fire": fire}))
     if not fire:
         return _fired(state, role, events)
-    specs = lib.roll_specs(state.pack, groups, _prefix(record, role))
+    specs = tuple(
+        spec.model_copy(update={"purpose": words.fire_purpose(state.pack, record.space, g)})
+        for spec, g in zip(lib.roll_specs(state.pack, groups, _prefix(record, role)), fire, strict=True)
+    )
     waiting = push(state, FireRoll(seat=_attacker_seat(state), role=role)).with_rolls(RollRequest(rolls=specs))
     return Step(state=waiting, events=events)
 
@@ -416,10 +420,11 @@ def rolled(state: AxisState, outcome: Outcome) -> Step[AxisState]:
     state = _with_battle(state, record)
     owed = [(i, lib.dice_needed(state.pack, _group(g), g.batches)) for i, g in enumerate(record.fire)]
     rerolls = tuple(
-        RollSpec(id=f"{prefix}-{i}", sides=state.pack.limit("die_sides"), n=n, purpose="flanking rerolls")
+        RollSpec(id=f"{prefix}-{i}", sides=state.pack.limit("die_sides"), n=n,
+                 purpose=words.reroll_purpose(state.pack, record.space, record.fire[i]))
         for i, n in owed
         if n > 0
-    )
+    )  # fmt: skip
     if not rerolls:  # the volley is complete: kept for the combat's record
         volley = Volley(round=record.round, surprise=record.stage == "surprise", groups=record.fire)
         state = _with_battle(state, record.model_copy(update={"volleys": (*record.volleys, volley)}))
