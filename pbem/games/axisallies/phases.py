@@ -89,6 +89,7 @@ from pbem.games.axisallies.state import (
     Patrol,
     added,
     key,
+    remembered,
     split,
     tally,
 )
@@ -703,8 +704,16 @@ def _longest(state: AxisState, unit: UnitType) -> int:
     return max(unit.move, road)
 
 
-def _check_path(state: AxisState, position: Position, power: str, unit: UnitType, path: tuple[str, ...]) -> Verdict:
-    pack = state.pack
+def _check_path(state: AxisState, power: str, unit: UnitType, path: tuple[str, ...]) -> Verdict:
+    """Whether ``power`` may move ``unit`` along ``path`` now (judged once per state: the legal moves try every
+    path, and each move they offer is checked again)."""
+    return remembered(
+        state, ("path", power, unit.power, unit.type, path), lambda: _judge_path(state, power, unit, path)
+    )
+
+
+def _judge_path(state: AxisState, power: str, unit: UnitType, path: tuple[str, ...]) -> Verdict:
+    pack, position = state.pack, state.position()
     if unit.category == "land":
         phase: MovePhase = "combat" if state.phase == "combat_move" else "noncombat"
         if _goes_along(state, unit) and _blitz_path(state, path):
@@ -720,14 +729,13 @@ def find_path(
 ) -> tuple[tuple[str, ...] | None, Verdict]:
     """The first legal path from ``origin`` to ``to`` in the map's order, or None with the refusal of the direct
     step (else of the first path tried): a move names its ends, the rules choose the way, as a player would."""
-    position = state.position()
     first: Verdict | None = None
     if graph_of(state.pack).edge(origin, to) is not None:
-        first = _check_path(state, position, power, unit, (origin, to))  # the direct step's own reason
+        first = _check_path(state, power, unit, (origin, to))  # the direct step's own reason
     for path in _paths(state, origin, unit):
         if path[-1] != to:
             continue
-        verdict = _check_path(state, position, power, unit, path)
+        verdict = _check_path(state, power, unit, path)
         if verdict.ok:
             return path, verdict
         first = first or verdict
@@ -735,23 +743,8 @@ def find_path(
     return None, first or deny(rule, "no-path", f"no way from {origin} to {to}")
 
 
-def _air_reach(state: AxisState, position: Position, power: str, unit: UnitType, origin: str) -> dict[str, int]:
-    """p.33: the spaces an air unit in ``origin`` reaches within its move, and the spaces entered to get there."""
-    pack, scenario = state.pack, scenario_of(state)
-    side = side_of(pack, position, power, origin)
-    graph = graph_of(pack)
-
-    def expand(here: str, _spent: int) -> Iterator[tuple[str, int]]:
-        for edge in graph.edges(here):
-            if edge.type != "convoy" and may_enter(pack, scenario, position, side, unit, edge.b, edge.a).ok:
-                yield edge.b, 1
-
-    return dict(dijkstra([origin], expand, limit=unit.move).cost)
-
-
 def moves(state: AxisState, seat: str) -> Iterator[Move]:
     power = state.power
-    position = state.position()
     for space in sorted(state.pieces):
         for k in sorted(operated_pieces(state, space)):
             unit = state.pack.unit(*split(k))
@@ -765,17 +758,15 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
                     yield Move(unit=named, origin=space, to=there)
                 continue
             if unit.category == "air":
-                reach = _air_reach(state, position, power, unit, space)
+                reach = air.air_reach(state, power, unit, space, unit.move)
                 for there in sorted(reach):
                     if there in state.landing and there != space:
                         yield Move(unit=named, origin=space, to=there)
                 continue
             seen: set[str] = set()
             if _patrol_only(state, space, k):
-                for path in _paths(state, space, unit):
-                    if path[-1] not in seen and _patrol_path(state, unit, space, path[-1])[0] is not None:
-                        seen.add(path[-1])
-                        yield Move(unit=named, origin=space, to=path[-1])
+                for there in _patrol_ends(state, unit, space):
+                    yield Move(unit=named, origin=space, to=there)
                 continue
             if state.phase == "combat_move" and unit.has("blitz"):
                 for route in state.blitz_routes:
@@ -783,7 +774,7 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
                         seen.add(route.path[-1])
                         yield Move(unit=named, origin=space, to=route.path[-1])
             for path in _paths(state, space, unit):
-                if path[-1] not in seen and _check_path(state, position, unit.power, unit, path).ok:
+                if path[-1] not in seen and _check_path(state, unit.power, unit, path).ok:
                     seen.add(path[-1])
                     yield Move(unit=named, origin=space, to=path[-1])
     if state.phase == "noncombat_move":
@@ -874,14 +865,33 @@ def _patrol_path(
         for path in _paths(state, origin, unit):
             if path[-1] != to:
                 continue
-            verdict = check_land_move(
-                state.pack, scenario_of(state), position, state.power, unit.type, path, phase="noncombat",
-                spent=record.used,
-            )  # fmt: skip
+            verdict = _in_patrol(state, position, unit, path, record)
             if verdict.ok:
                 return path, verdict, record
             first = first or verdict
     return None, first or deny("31", "no-path", f"no way from {origin} to {to} within the patrol"), None
+
+
+def _patrol_ends(state: AxisState, unit: UnitType, origin: str) -> list[str]:
+    """p.31: where the scout cars in ``origin`` may end a move within one of their patrols (:func:`_patrol_path`
+    for every end at once), in the order of the first path to each."""
+    position = state.position()
+    records = patrols.records(state, origin, key(state.power, unit.type))
+    order: list[str] = []
+    valid: set[str] = set()
+    for path in _paths(state, origin, unit):
+        if path[-1] not in order:
+            order.append(path[-1])
+        if path[-1] not in valid and any(_in_patrol(state, position, unit, path, r).ok for r in records):
+            valid.add(path[-1])
+    return [there for there in order if there in valid]
+
+
+def _in_patrol(state: AxisState, position: Position, unit: UnitType, path: tuple[str, ...], record: Patrol) -> Verdict:
+    """p.31: whether ``path`` is a noncombat move within the points ``record``'s scout cars have left."""
+    return check_land_move(
+        state.pack, scenario_of(state), position, state.power, unit.type, path, phase="noncombat", spent=record.used
+    )
 
 
 def _goes_along(state: AxisState, unit: UnitType) -> bool:
@@ -904,7 +914,7 @@ def _blitz_path(state: AxisState, path: tuple[str, ...]) -> bool:
 def _can_fly(state: AxisState, unit: UnitType, origin: str, to: str) -> Verdict:
     """p.24: an air unit that did not move flies at most its move to land where its side held control at the start
     of the turn."""
-    distance = _air_reach(state, state.position(), state.power, unit, origin).get(to)
+    distance = air.air_reach(state, state.power, unit, origin, unit.move).get(to)
     if distance is None or origin == to:
         return deny("16", "too-far", f"{unit.id} cannot fly from {origin} to {to}")
     if to not in state.landing:

@@ -22,7 +22,9 @@ Every number the rules use comes from the pack that :func:`.data.load_pack` retu
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import weakref
+from collections.abc import Callable, Hashable
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -53,6 +55,7 @@ __all__ = [
     "Volley",
     "added",
     "key",
+    "remembered",
     "split",
     "tally",
 ]
@@ -510,7 +513,10 @@ class AxisState(MachineState):
     outcome: str = ""
 
     def position(self) -> Position:
-        """The board as the rules libraries read it."""
+        """The board as the rules libraries read it (made once per state, :func:`remembered`)."""
+        return remembered(self, "position", self._position)
+
+    def _position(self) -> Position:
         pieces = {space: {split(k): n for k, n in counts.items() if n > 0} for space, counts in self.pieces.items()}
         return Position(
             round=self.round,
@@ -528,6 +534,31 @@ class AxisState(MachineState):
     def seat_of(self, power: str) -> str:
         """The seat that plays ``power``."""
         return self.seats[power]
+
+
+_MEMOS: dict[int, tuple[weakref.ref[AxisState], dict[Hashable, Any]]] = {}
+"""id of a live state -> (a weak reference to it, what :func:`remembered` computed of it); goes with its state."""
+
+T = TypeVar("T")
+
+
+def remembered(state: AxisState, what: Hashable, compute: Callable[[], T]) -> T:
+    """``compute()``, a pure function of ``state`` named ``what``, computed once per state: a state never changes
+    (its copies are new states), and one list of legal actions asks for the same board and reach thousands of
+    times."""
+    entry = _MEMOS.get(id(state))
+    if entry is None or entry[0]() is not state:
+
+        def forget(ref: weakref.ref[AxisState], ident: int = id(state)) -> None:
+            if _MEMOS.get(ident, (None, {}))[0] is ref:
+                del _MEMOS[ident]
+
+        entry = (weakref.ref(state, forget), {})
+        _MEMOS[id(state)] = entry
+    memo = entry[1]
+    if what not in memo:
+        memo[what] = compute()
+    return memo[what]  # type: ignore[no-any-return]
 
 
 def tally(table: dict[str, Counts], space: str, unit_key: str) -> int:
