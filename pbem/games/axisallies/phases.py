@@ -89,6 +89,7 @@ from pbem.games.axisallies.state import (
     Patrol,
     added,
     key,
+    remember,
     remembered,
     split,
     tally,
@@ -728,7 +729,19 @@ def find_path(
     state: AxisState, power: str, unit: UnitType, origin: str, to: str
 ) -> tuple[tuple[str, ...] | None, Verdict]:
     """The first legal path from ``origin`` to ``to`` in the map's order, or None with the refusal of the direct
-    step (else of the first path tried): a move names its ends, the rules choose the way, as a player would."""
+    step (else of the first path tried): a move names its ends, the rules choose the way, as a player would.
+    Once per state: :func:`moves` finds the same first paths and records them."""
+    return remembered(state, _found(power, unit, origin, to), lambda: _find_path(state, power, unit, origin, to))
+
+
+def _found(power: str, unit: UnitType, origin: str, to: str) -> tuple[str, ...]:
+    """The name of :func:`find_path`'s answer in :func:`.state.remembered`."""
+    return ("find_path", power, unit.power, unit.type, origin, to)
+
+
+def _find_path(
+    state: AxisState, power: str, unit: UnitType, origin: str, to: str
+) -> tuple[tuple[str, ...] | None, Verdict]:
     first: Verdict | None = None
     if graph_of(state.pack).edge(origin, to) is not None:
         first = _check_path(state, power, unit, (origin, to))  # the direct step's own reason
@@ -774,8 +787,13 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
                         seen.add(route.path[-1])
                         yield Move(unit=named, origin=space, to=route.path[-1])
             for path in _paths(state, space, unit):
-                if path[-1] not in seen and _check_path(state, unit.power, unit, path).ok:
+                if path[-1] in seen:
+                    continue
+                verdict = _check_path(state, unit.power, unit, path)
+                if verdict.ok:
                     seen.add(path[-1])
+                    # the first legal path there in the map's order: find_path's answer
+                    remember(state, _found(unit.power, unit, space, path[-1]), (path, verdict))
                     yield Move(unit=named, origin=space, to=path[-1])
     if state.phase == "noncombat_move":
         for type_, over, there in air.landings(state):

@@ -55,6 +55,7 @@ __all__ = [
     "Volley",
     "added",
     "key",
+    "remember",
     "remembered",
     "split",
     "tally",
@@ -542,10 +543,8 @@ _MEMOS: dict[int, tuple[weakref.ref[AxisState], dict[Hashable, Any]]] = {}
 T = TypeVar("T")
 
 
-def remembered(state: AxisState, what: Hashable, compute: Callable[[], T]) -> T:
-    """``compute()``, a pure function of ``state`` named ``what``, computed once per state: a state never changes
-    (its copies are new states), and one list of legal actions asks for the same board and reach thousands of
-    times."""
+def _memo(state: AxisState) -> dict[Hashable, Any]:
+    """What was computed of ``state`` so far (:func:`remembered`)."""
     entry = _MEMOS.get(id(state))
     if entry is None or entry[0]() is not state:
 
@@ -555,10 +554,23 @@ def remembered(state: AxisState, what: Hashable, compute: Callable[[], T]) -> T:
 
         entry = (weakref.ref(state, forget), {})
         _MEMOS[id(state)] = entry
-    memo = entry[1]
+    return entry[1]
+
+
+def remembered(state: AxisState, what: Hashable, compute: Callable[[], T]) -> T:
+    """``compute()``, a pure function of ``state`` named ``what``, computed once per state: a state never changes
+    (its copies are new states), and one list of legal actions asks for the same board and reach thousands of
+    times."""
+    memo = _memo(state)
     if what not in memo:
         memo[what] = compute()
     return memo[what]  # type: ignore[no-any-return]
+
+
+def remember(state: AxisState, what: Hashable, value: object) -> None:
+    """Record ``value`` as :func:`remembered`'s answer ``what`` of ``state``, found on the way by a caller that
+    computes it the same way."""
+    _memo(state).setdefault(what, value)
 
 
 def tally(table: dict[str, Counts], space: str, unit_key: str) -> int:
