@@ -50,6 +50,7 @@ from pbem.games.axisallies.actions import (
 )
 from pbem.games.axisallies.advantages import ANZAC, anzac_allows
 from pbem.games.axisallies.blitz_pairs import blitzes_alone, follow, free_route, record_tank
+from pbem.games.axisallies.components import check_components
 from pbem.games.axisallies.data import AxisAlliesPack, Scenario, UnitType
 from pbem.games.axisallies.economy import (
     Order,
@@ -589,7 +590,7 @@ def can_afford(state: AxisState, *, land_mines: int = 0, sea_mines: int = 0) -> 
 def can_requisition(state: AxisState, seat: str, act: Requisition) -> Verdict:
     if act.unit != SUPPLY and _chart(state.pack, *resolve(state, act.unit)) is None:
         return deny("13", "not-on-chart", f"{state.power} has no {act.unit}")
-    return check_requisition(
+    verdict = check_requisition(
         state.pack,
         scenario_of(state),
         state.position(),
@@ -600,6 +601,7 @@ def can_requisition(state: AxisState, seat: str, act: Requisition) -> Verdict:
         supply_in_play=supply_in_play(state) - state.ordered.get(SUPPLY, 0),
         options=frozenset(o for o, v in state.options.items() if v == "on"),
     )
+    return verdict if not verdict.ok else check_components(requisition(state, seat, act).state)
 
 
 def _in_play_before_orders(state: AxisState) -> dict[tuple[str, str], int]:
@@ -1378,11 +1380,13 @@ def can_deploy(state: AxisState, seat: str, act: Deploy) -> Verdict:
     if act.to not in graph.nodes:
         return deny("10", "unknown-space", f"{act.to} is not a space of the map")
     unit = None if act.unit == SUPPLY else state.pack.unit(state.power, act.unit)
-    if anzac_allows(state, unit, act.to) or (unit is None and act.to == strategic.supply_staging(state)):
-        return ALLOW
-    return check_deployment(
-        state.pack, scenario_of(state), state.position(), state.power, unit, act.to, lifted=_lifted(state)
-    )
+    if not (anzac_allows(state, unit, act.to) or (unit is None and act.to == strategic.supply_staging(state))):
+        verdict = check_deployment(
+            state.pack, scenario_of(state), state.position(), state.power, unit, act.to, lifted=_lifted(state)
+        )
+        if not verdict.ok:
+            return verdict
+    return check_components(deploy(state, seat, act).state)
 
 
 def _lifted(state: AxisState) -> frozenset[str]:
