@@ -21,7 +21,10 @@ the fire, aims and casualties below. Then, in order:
 * the end (p.23 step 6): the attacker's land units ``move_in``, trucks are captured, the control marker changes.
 
 RULING (one seat per side in a combat): the defender's decisions are taken by the seat of the defending
-power with the most pieces there (Vichy pieces by Germany's seat, p.29), the attacker's by the mover's.
+power with the most pieces there (Vichy pieces by Germany's seat, p.29), the attacker's by the mover's. The
+rulebook gives co-defenders held by different players no decision of their own (p.20, Multinational Forces: they
+"must decide together", the attacker choosing if they cannot agree): their agreement is reached outside the log,
+and that seat signs it.
 """
 
 from __future__ import annotations
