@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from pbem.games.axisallies.data import AxisAlliesPack
+from pbem.games.axisallies.data import AxisAlliesPack, UnitType
 from pbem.games.axisallies.economy import pieces_available
 from pbem.games.axisallies.state import AxisState, split
 from pbem.rules.contract import ALLOW, Verdict, deny
@@ -30,23 +30,25 @@ __all__ = ["check_components", "chip_stacks", "gray_chips_needed", "ones_needed"
 SUPPLY = "supply"
 
 
-def _chipped(pack: AxisAlliesPack, power: str, type_: str) -> bool:
-    """p.9: whether ``power``'s ``type_`` may be shown with chips (combat land units; not the French)."""
-    unit = pack.unit(power, type_)
-    return unit.category == "land" and unit.combat and power != "france"
+def _chipped(pack: AxisAlliesPack) -> frozenset[str]:
+    """p.9: the ``"power:type"`` keys that chips may show (combat land units; not the French)."""
+    return frozenset(
+        f"{u.power}:{u.type}" for u in pack.units if u.category == "land" and u.combat and u.power != "france"
+    )
 
 
 def chip_stacks(state: AxisState) -> dict[tuple[str, str], list[int]]:
     """(power, type) -> the size of each of its stacks of combat land units that chips may show: one a space, and
     one in its power's Reinforcements Zone."""
+    chipped = _chipped(state.pack)
     stacks: dict[tuple[str, str], list[int]] = {}
     for counts in state.pieces.values():
         for k, n in counts.items():
-            if n > 0 and _chipped(state.pack, *split(k)):
+            if n > 0 and k in chipped:
                 stacks.setdefault(split(k), []).append(n)
     for power, waiting in state.reserve.items():
         for type_, n in waiting.items():
-            if type_ != SUPPLY and n > 0 and _chipped(state.pack, power, type_):
+            if n > 0 and f"{power}:{type_}" in chipped:
                 stacks.setdefault((power, type_), []).append(n)
     return stacks
 
@@ -93,18 +95,23 @@ def _tokens(pack: AxisAlliesPack, ident: str) -> int:
     return next(t for t in pack.tokens if t.id == ident).pieces.get("all", 0)
 
 
-def check_components(state: AxisState) -> Verdict:
-    """p.9, p.18: whether everything in play in ``state`` can be shown with the box's pieces, chips and supply
-    tokens."""
+def check_components(state: AxisState, placed: UnitType | None) -> Verdict:
+    """p.9, p.18: whether everything in play in ``state`` can still be shown with the box's pieces and chips
+    (``placed``, the unit just requisitioned or deployed, is a combat land unit that chips may show) or supply
+    tokens (``placed`` is None: a supply point); another unit is held to its own pieces (p.9, :mod:`.economy`)."""
     pack = state.pack
-    scenario = pack.scenario(state.scenario)
-    stacks = chip_stacks(state)
-    pieces = {kind: pieces_available(pack, scenario, state.round, pack.unit(*kind)) for kind in stacks}
-    grays = gray_chips_needed(stacks, pieces, pack.limit("green_chips"))
-    if grays is None:
-        return deny("9", "no-piece-for-stack", "every stack of units needs a piece of its type on top")
-    if grays > pack.limit("gray_chips"):
-        return deny("9", "no-chips-left", "the chips cannot show that many combat land units")
+    if placed is not None:
+        if f"{placed.power}:{placed.type}" not in _chipped(pack):
+            return ALLOW
+        scenario = pack.scenario(state.scenario)
+        stacks = chip_stacks(state)
+        pieces = {kind: pieces_available(pack, scenario, state.round, pack.unit(*kind)) for kind in stacks}
+        grays = gray_chips_needed(stacks, pieces, pack.limit("green_chips"))
+        if grays is None:
+            return deny("9", "no-piece-for-stack", "every stack of units needs a piece of its type on top")
+        if grays > pack.limit("gray_chips"):
+            return deny("9", "no-chips-left", "the chips cannot show that many combat land units")
+        return ALLOW
     piles = [*state.supply.values(), *(n for zone in state.convoy_supply.values() for n in zone.values())]
     waiting = sum(r.get(SUPPLY, 0) for r in state.reserve.values())
     if ones_needed(piles, _tokens(pack, "supply_5"), waiting) > _tokens(pack, "supply_1"):

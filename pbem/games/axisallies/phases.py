@@ -601,7 +601,10 @@ def can_requisition(state: AxisState, seat: str, act: Requisition) -> Verdict:
         supply_in_play=supply_in_play(state) - state.ordered.get(SUPPLY, 0),
         options=frozenset(o for o, v in state.options.items() if v == "on"),
     )
-    return verdict if not verdict.ok else check_components(requisition(state, seat, act).state)
+    if not verdict.ok:
+        return verdict
+    placed = None if act.unit == SUPPLY else state.pack.unit(*resolve(state, act.unit))
+    return check_components(requisition(state, seat, act).state, placed)
 
 
 def _in_play_before_orders(state: AxisState) -> dict[tuple[str, str], int]:
@@ -1386,7 +1389,7 @@ def can_deploy(state: AxisState, seat: str, act: Deploy) -> Verdict:
         )
         if not verdict.ok:
             return verdict
-    return check_components(deploy(state, seat, act).state)
+    return check_components(deploy(state, seat, act).state, unit)
 
 
 def _lifted(state: AxisState) -> frozenset[str]:
