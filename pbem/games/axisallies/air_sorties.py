@@ -17,7 +17,7 @@ from pbem.games.axisallies.data import UnitType
 from pbem.games.axisallies.movement import may_enter
 from pbem.games.axisallies.position import graph_of, side_of, status
 from pbem.games.axisallies.sea_moves import attack_position
-from pbem.games.axisallies.state import AxisState, Sortie, key
+from pbem.games.axisallies.state import AxisState, Sortie, key, remembered
 from pbem.kit.graph import dijkstra
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
 
@@ -37,7 +37,12 @@ __all__ = [
 
 def air_reach(state: AxisState, power: str, unit: UnitType, origin: str, budget: int) -> dict[str, int]:
     """p.33: the spaces ``power``'s air ``unit`` in ``origin`` reaches with ``budget`` movement points, and the
-    points it spends to get there (every border crossed is 1)."""
+    points it spends to get there (every border crossed is 1; once per state, :func:`.state.remembered`)."""
+    return remembered(state, ("air_reach", power, unit.power, unit.type, origin, budget),
+                      lambda: _air_reach(state, power, unit, origin, budget))  # fmt: skip
+
+
+def _air_reach(state: AxisState, power: str, unit: UnitType, origin: str, budget: int) -> dict[str, int]:
     pack = state.pack
     scenario = pack.scenario(state.scenario)
     position = state.position()

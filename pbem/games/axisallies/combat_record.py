@@ -10,7 +10,7 @@ from pbem.games.axisallies.data import AxisAlliesPack
 from pbem.games.axisallies.state import BattleRecord, GroupRecord, split
 from pbem.rules.records import CombatRecord, Fire, FireStep, Hits, Loss, Round
 
-__all__ = ["combat_record", "fire_text", "piece_name", "space_name"]
+__all__ = ["combat_record", "fire_purpose", "fire_text", "piece_name", "reroll_purpose", "space_name"]
 
 
 def space_name(pack: AxisAlliesPack, ident: str) -> str:
@@ -36,6 +36,20 @@ def _fire_group(g: GroupRecord) -> FireGroup:
         g.role, g.power, g.type, g.count, g.needs, g.target,  # type: ignore[arg-type]
         g.flanking, g.supported, g.rule,
     )  # fmt: skip
+
+
+def fire_purpose(pack: AxisAlliesPack, space: str, g: GroupRecord) -> str:
+    """A fire roll's purpose as the dice lines read it: ``"Tobruk: 2 Germany Panzer IV attacking, hit on 5 or
+    less"`` (the log signs it, so it is written in words: no id reaches a player)."""
+    role = "attacking" if g.role == "attacker" else "defending"
+    flank = " (flanking)" if g.flanking else ""
+    pieces = f"{g.count} {piece_name(pack, f'{g.power}:{g.type}')}"
+    return f"{space_name(pack, space)}: {pieces} {role}, hit on {g.needs} or less{flank}"
+
+
+def reroll_purpose(pack: AxisAlliesPack, space: str, g: GroupRecord) -> str:
+    """The purpose of a flanking group's rerolls (p.19): ``"Tobruk: flanking rerolls of Germany Infantry"``."""
+    return f"{space_name(pack, space)}: flanking rerolls of {piece_name(pack, f'{g.power}:{g.type}')}"
 
 
 def fire_text(pack: AxisAlliesPack, space: str, role: str, groups: tuple[GroupRecord, ...]) -> str:

@@ -26,6 +26,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cached_property
 from typing import Annotated, Literal, NoReturn
 
 from pydantic import Field, StringConstraints
@@ -661,13 +662,31 @@ class AxisAlliesPack(PackModel):
     limits: tuple[LimitRow, ...]
     optional_rules: tuple[OptionalRule, ...]
 
+    @cached_property
+    def _spaces(self) -> dict[str, Territory | SeaZone]:
+        """The spaces by id (the rules look them up hundreds of thousands of times a game)."""
+        spaces: dict[str, Territory | SeaZone] = {row.id: row for row in self.territories}
+        spaces.update({row.id: row for row in self.sea_zones})
+        return spaces
+
+    @cached_property
+    def _units(self) -> dict[tuple[str, str], UnitType]:
+        """The chart rows by (power, type), the first row of a pair winning."""
+        return {(row.power, row.type): row for row in reversed(self.units)}
+
     def territory(self, ident: str) -> Territory:
         """The territory ``ident``; KeyError if there is none."""
-        return by_id(self.territories, ident)
+        row = self._spaces.get(ident)
+        if not isinstance(row, Territory):
+            raise KeyError(ident)
+        return row
 
     def sea_zone(self, ident: str) -> SeaZone:
         """The sea zone ``ident``; KeyError if there is none."""
-        return by_id(self.sea_zones, ident)
+        row = self._spaces.get(ident)
+        if not isinstance(row, SeaZone):
+            raise KeyError(ident)
+        return row
 
     def power(self, ident: str) -> Power:
         """The power ``ident``; KeyError if there is none."""
@@ -675,10 +694,10 @@ class AxisAlliesPack(PackModel):
 
     def unit(self, power: str, type_: str) -> UnitType:
         """The chart row of ``power``'s ``type_``; KeyError if the power has no such unit."""
-        for row in self.units:
-            if row.power == power and row.type == type_:
-                return row
-        raise KeyError(f"{power}/{type_}")
+        row = self._units.get((power, type_))
+        if row is None:
+            raise KeyError(f"{power}/{type_}")
+        return row
 
     def scenario(self, ident: str) -> Scenario:
         """The scenario ``ident``; KeyError if there is none."""

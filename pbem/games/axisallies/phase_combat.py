@@ -21,7 +21,10 @@ the fire, aims and casualties below. Then, in order:
 * the end (p.23 step 6): the attacker's land units ``move_in``, trucks are captured, the control marker changes.
 
 RULING (one seat per side in a combat): the defender's decisions are taken by the seat of the defending
-power with the most pieces there (Vichy pieces by Germany's seat, p.29), the attacker's by the mover's.
+power with the most pieces there (Vichy pieces by Germany's seat, p.29), the attacker's by the mover's. The
+rulebook gives co-defenders held by different players no decision of their own (p.20, Multinational Forces: they
+"must decide together", the attacker choosing if they cannot agree): their agreement is reached outside the log,
+and that seat signs it.
 """
 
 from __future__ import annotations
@@ -73,6 +76,7 @@ from pbem.games.axisallies.state import (
     added,
     key,
     split,
+    tally,
 )
 from pbem.games.axisallies.supply import sources
 from pbem.kit.machine import pop, push, replace_top, top
@@ -232,7 +236,8 @@ def _before_round_one(state: AxisState, events: tuple[Event, ...]) -> Step[AxisS
     dice = lib.air_defense_dice(state.pack, battle_of(_battle(state)))
     if not dice:
         return _round(state, events)
-    spec = RollSpec(id="ad", sides=state.pack.limit("die_sides"), n=dice, purpose="air defense")
+    where = words.space_name(state.pack, _battle(state).space)
+    spec = RollSpec(id="ad", sides=state.pack.limit("die_sides"), n=dice, purpose=f"{where}: air defense")
     waiting = push(state, AirDefenseRoll(seat=_attacker_seat(state))).with_rolls(RollRequest(rolls=(spec,)))
     return Step(state=waiting, events=events)
 
@@ -384,7 +389,10 @@ def _fire(
     state = _with_battle(state, record.model_copy(update={"fire": fire}))
     if not fire:
         return _fired(state, role, events)
-    specs = lib.roll_specs(state.pack, groups, _prefix(record, role))
+    specs = tuple(
+        spec.model_copy(update={"purpose": words.fire_purpose(state.pack, record.space, g)})
+        for spec, g in zip(lib.roll_specs(state.pack, groups, _prefix(record, role)), fire, strict=True)
+    )
     waiting = push(state, FireRoll(seat=_attacker_seat(state), role=role)).with_rolls(RollRequest(rolls=specs))
     return Step(state=waiting, events=events)
 
@@ -415,10 +423,11 @@ def rolled(state: AxisState, outcome: Outcome) -> Step[AxisState]:
     state = _with_battle(state, record)
     owed = [(i, lib.dice_needed(state.pack, _group(g), g.batches)) for i, g in enumerate(record.fire)]
     rerolls = tuple(
-        RollSpec(id=f"{prefix}-{i}", sides=state.pack.limit("die_sides"), n=n, purpose="flanking rerolls")
+        RollSpec(id=f"{prefix}-{i}", sides=state.pack.limit("die_sides"), n=n,
+                 purpose=words.reroll_purpose(state.pack, record.space, record.fire[i]))
         for i, n in owed
         if n > 0
-    )
+    )  # fmt: skip
     if not rerolls:  # the volley is complete: kept for the combat's record
         volley = Volley(round=record.round, surprise=record.stage == "surprise", groups=record.fire)
         state = _with_battle(state, record.model_copy(update={"volleys": (*record.volleys, volley)}))
@@ -597,7 +606,7 @@ def casualty(state: AxisState, seat: str, act: Casualty) -> Step[AxisState]:
     for origin, counts in chosen.items():  # p.22: the attacker's casualties are removed at once
         for k, n in counts.items():
             if origin:
-                state = _remove(state, origin, k, n)
+                state = _attacker_gone(state, origin, k, n)
                 land = added(land, origin, k, -n)
             else:  # air units, in the air over the territory
                 state = _shot_down(state, record.space, k, n)
@@ -636,6 +645,14 @@ def _after_casualties(
 
 def _remove(state: AxisState, space: str, unit_key: str, n: int) -> AxisState:
     return state.model_copy(update={"pieces": added(state.pieces, space, unit_key, -n)})
+
+
+def _attacker_gone(state: AxisState, origin: str, unit_key: str, n: int) -> AxisState:
+    """``n`` attacking land units leave ``origin`` (lost or moved in), and their mark of pieces spent this turn
+    with them: the pieces left there keep what they may still do (p.24, p.38)."""
+    state = _remove(state, origin, unit_key, n)
+    gone = min(n, tally(state.spent, origin, unit_key))
+    return state.model_copy(update={"spent": added(state.spent, origin, unit_key, -gone)})
 
 
 # --- step 4: casualties removed, retreats, surrender (p.22, p.29) --------------------------------------------
@@ -918,7 +935,7 @@ def can_move_in(state: AxisState, seat: str, act: MoveIn) -> Verdict:
 def move_in(state: AxisState, seat: str, act: MoveIn) -> Step[AxisState]:
     decision = top(state, MoveInto)
     record = _battle(state)
-    state = _remove(state, act.origin, act.unit, 1)
+    state = _attacker_gone(state, act.origin, act.unit, 1)
     state = state.model_copy(
         update={
             "pieces": added(state.pieces, record.space, act.unit, 1),

@@ -50,6 +50,7 @@ from pbem.games.axisallies.actions import (
 )
 from pbem.games.axisallies.advantages import ANZAC, anzac_allows
 from pbem.games.axisallies.blitz_pairs import blitzes_alone, follow, free_route, record_tank
+from pbem.games.axisallies.components import check_components
 from pbem.games.axisallies.data import AxisAlliesPack, Scenario, UnitType
 from pbem.games.axisallies.economy import (
     Order,
@@ -89,6 +90,8 @@ from pbem.games.axisallies.state import (
     Patrol,
     added,
     key,
+    remember,
+    remembered,
     split,
     tally,
 )
@@ -159,6 +162,7 @@ def start_turn(state: AxisState) -> Step[AxisState]:
             "obliged": {},
             "exhausted": {},
             "spent": {},
+            "kept": {},
             "blitzed": (),
             "blitz_routes": (),
             "sorties": (),
@@ -593,7 +597,7 @@ def can_afford(state: AxisState, *, land_mines: int = 0, sea_mines: int = 0) -> 
 def can_requisition(state: AxisState, seat: str, act: Requisition) -> Verdict:
     if act.unit != SUPPLY and _chart(state.pack, *resolve(state, act.unit)) is None:
         return deny("13", "not-on-chart", f"{state.power} has no {act.unit}")
-    return check_requisition(
+    verdict = check_requisition(
         state.pack,
         scenario_of(state),
         state.position(),
@@ -604,6 +608,10 @@ def can_requisition(state: AxisState, seat: str, act: Requisition) -> Verdict:
         supply_in_play=supply_in_play(state) - state.ordered.get(SUPPLY, 0),
         options=frozenset(o for o, v in state.options.items() if v == "on"),
     )
+    if not verdict.ok:
+        return verdict
+    placed = None if act.unit == SUPPLY else state.pack.unit(*resolve(state, act.unit))
+    return check_components(requisition(state, seat, act).state, placed)
 
 
 def _in_play_before_orders(state: AxisState) -> dict[tuple[str, str], int]:
@@ -710,8 +718,16 @@ def _longest(state: AxisState, unit: UnitType) -> int:
     return max(unit.move, road)
 
 
-def _check_path(state: AxisState, position: Position, power: str, unit: UnitType, path: tuple[str, ...]) -> Verdict:
-    pack = state.pack
+def _check_path(state: AxisState, power: str, unit: UnitType, path: tuple[str, ...]) -> Verdict:
+    """Whether ``power`` may move ``unit`` along ``path`` now (judged once per state: the legal moves try every
+    path, and each move they offer is checked again)."""
+    return remembered(
+        state, ("path", power, unit.power, unit.type, path), lambda: _judge_path(state, power, unit, path)
+    )
+
+
+def _judge_path(state: AxisState, power: str, unit: UnitType, path: tuple[str, ...]) -> Verdict:
+    pack, position = state.pack, state.position()
     if unit.category == "land":
         phase: MovePhase = "combat" if state.phase == "combat_move" else "noncombat"
         if _goes_along(state, unit) and _blitz_path(state, path):
@@ -726,18 +742,29 @@ def find_path(
     state: AxisState, power: str, unit: UnitType, origin: str, to: str
 ) -> tuple[tuple[str, ...] | None, Verdict]:
     """The first legal path from ``origin`` to ``to`` in the map's order, or None with the refusal of the direct
-    step (else of the first path tried): a move names its ends, the rules choose the way, as a player would."""
-    position = state.position()
+    step (else of the first path tried): a move names its ends, the rules choose the way, as a player would.
+    Once per state: :func:`moves` finds the same first paths and records them."""
+    return remembered(state, _found(power, unit, origin, to), lambda: _find_path(state, power, unit, origin, to))
+
+
+def _found(power: str, unit: UnitType, origin: str, to: str) -> tuple[str, ...]:
+    """The name of :func:`find_path`'s answer in :func:`.state.remembered`."""
+    return ("find_path", power, unit.power, unit.type, origin, to)
+
+
+def _find_path(
+    state: AxisState, power: str, unit: UnitType, origin: str, to: str
+) -> tuple[tuple[str, ...] | None, Verdict]:
     first: Verdict | None = None
     if graph_of(state.pack).edge(origin, to) is not None:
-        first = _check_path(state, position, power, unit, (origin, to))  # the direct step's own reason
+        first = _check_path(state, power, unit, (origin, to))  # the direct step's own reason
     ways: Iterable[tuple[str, ...]] = _paths(state, origin, unit)
     if unit.category == "sea" or trucks.is_truck(unit):  # a shortest way: a ship enters the fewest zones (p.27),
         ways = sorted(ways, key=len)  # a truck on its way keeps the most of its move (p.32)
     for path in ways:
         if path[-1] != to:
             continue
-        verdict = _check_path(state, position, power, unit, path)
+        verdict = _check_path(state, power, unit, path)
         if verdict.ok:
             return path, verdict
         first = first or verdict
@@ -745,23 +772,8 @@ def find_path(
     return None, first or deny(rule, "no-path", f"no way from {origin} to {to}")
 
 
-def _air_reach(state: AxisState, position: Position, power: str, unit: UnitType, origin: str) -> dict[str, int]:
-    """p.33: the spaces an air unit in ``origin`` reaches within its move, and the spaces entered to get there."""
-    pack, scenario = state.pack, scenario_of(state)
-    side = side_of(pack, position, power, origin)
-    graph = graph_of(pack)
-
-    def expand(here: str, _spent: int) -> Iterator[tuple[str, int]]:
-        for edge in graph.edges(here):
-            if edge.type != "convoy" and may_enter(pack, scenario, position, side, unit, edge.b, edge.a).ok:
-                yield edge.b, 1
-
-    return dict(dijkstra([origin], expand, limit=unit.move).cost)
-
-
 def moves(state: AxisState, seat: str) -> Iterator[Move]:
     power = state.power
-    position = state.position()
     for space in sorted(state.pieces):
         for k in sorted(operated_pieces(state, space)):
             unit = state.pack.unit(*split(k))
@@ -775,17 +787,15 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
                     yield Move(unit=named, origin=space, to=there)
                 continue
             if unit.category == "air":
-                reach = _air_reach(state, position, power, unit, space)
+                reach = air.air_reach(state, power, unit, space, unit.move)
                 for there in sorted(reach):
                     if there in state.landing and there != space:
                         yield Move(unit=named, origin=space, to=there)
                 continue
             seen: set[str] = set()
             if _patrol_only(state, space, k):
-                for path in _paths(state, space, unit):
-                    if path[-1] not in seen and _patrol_path(state, unit, space, path[-1])[0] is not None:
-                        seen.add(path[-1])
-                        yield Move(unit=named, origin=space, to=path[-1])
+                for there in _patrol_ends(state, unit, space):
+                    yield Move(unit=named, origin=space, to=there)
                 continue
             if state.phase == "combat_move" and unit.has("blitz"):
                 for route in state.blitz_routes:
@@ -793,8 +803,13 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
                         seen.add(route.path[-1])
                         yield Move(unit=named, origin=space, to=route.path[-1])
             for path in _paths(state, space, unit):
-                if path[-1] not in seen and _check_path(state, position, unit.power, unit, path).ok:
+                if path[-1] in seen:
+                    continue
+                verdict = _check_path(state, unit.power, unit, path)
+                if verdict.ok:
                     seen.add(path[-1])
+                    # the first legal path there in the map's order: find_path's answer
+                    remember(state, _found(unit.power, unit, space, path[-1]), (path, verdict))
                     yield Move(unit=named, origin=space, to=path[-1])
     if state.phase == "noncombat_move":
         for type_, over, there in air.landings(state):
@@ -884,14 +899,33 @@ def _patrol_path(
         for path in _paths(state, origin, unit):
             if path[-1] != to:
                 continue
-            verdict = check_land_move(
-                state.pack, scenario_of(state), position, state.power, unit.type, path, phase="noncombat",
-                spent=record.used,
-            )  # fmt: skip
+            verdict = _in_patrol(state, position, unit, path, record)
             if verdict.ok:
                 return path, verdict, record
             first = first or verdict
     return None, first or deny("31", "no-path", f"no way from {origin} to {to} within the patrol"), None
+
+
+def _patrol_ends(state: AxisState, unit: UnitType, origin: str) -> list[str]:
+    """p.31: where the scout cars in ``origin`` may end a move within one of their patrols (:func:`_patrol_path`
+    for every end at once), in the order of the first path to each."""
+    position = state.position()
+    records = patrols.records(state, origin, key(state.power, unit.type))
+    order: list[str] = []
+    valid: set[str] = set()
+    for path in _paths(state, origin, unit):
+        if path[-1] not in order:
+            order.append(path[-1])
+        if path[-1] not in valid and any(_in_patrol(state, position, unit, path, r).ok for r in records):
+            valid.add(path[-1])
+    return [there for there in order if there in valid]
+
+
+def _in_patrol(state: AxisState, position: Position, unit: UnitType, path: tuple[str, ...], record: Patrol) -> Verdict:
+    """p.31: whether ``path`` is a noncombat move within the points ``record``'s scout cars have left."""
+    return check_land_move(
+        state.pack, scenario_of(state), position, state.power, unit.type, path, phase="noncombat", spent=record.used
+    )
 
 
 def _goes_along(state: AxisState, unit: UnitType) -> bool:
@@ -914,7 +948,7 @@ def _blitz_path(state: AxisState, path: tuple[str, ...]) -> bool:
 def _can_fly(state: AxisState, unit: UnitType, origin: str, to: str) -> Verdict:
     """p.24: an air unit that did not move flies at most its move to land where its side held control at the start
     of the turn."""
-    distance = _air_reach(state, state.position(), state.power, unit, origin).get(to)
+    distance = air.air_reach(state, state.power, unit, origin, unit.move).get(to)
     if distance is None or origin == to:
         return deny("16", "too-far", f"{unit.id} cannot fly from {origin} to {to}")
     if to not in state.landing:
@@ -1263,8 +1297,10 @@ def withdraw(state: AxisState, seat: str, act: Withdraw) -> Step[AxisState]:
 
 def _after_declare(state: AxisState) -> AxisState:
     """The end of phase 3: who may not move in phase 5 (moved or attacking; interchangeable pieces: the moved
-    ones attack first), then the combats of phase 4."""
+    ones attack first), the moved ones that kept a point and declared no attack (p.38), then the combats of
+    phase 4."""
     spent: dict[str, Counts] = {}
+    kept: dict[str, Counts] = {}
     spaces = {*state.moved, *(g.origin for g in state.attacks)}
     for space in spaces:
         for k in {
@@ -1275,6 +1311,7 @@ def _after_declare(state: AxisState) -> AxisState:
             committed = _committed(state, space, name(state, k))
             overlap = min(committed, moved - tally(state.exhausted, space, k))
             spent = added(spent, space, k, moved + committed - overlap)
+            kept = added(kept, space, k, moved - tally(state.exhausted, space, k) - overlap)
     attacking: dict[tuple[str, str], int] = {}
     for group in state.attacks:
         for named, n in group.units.items() if group.power == state.power else ():
@@ -1284,7 +1321,7 @@ def _after_declare(state: AxisState) -> AxisState:
     state = sea_moves.declare(state)
     phase = "combat" if phase_combat.combats_left(state) else "noncombat_move"
     attacked = tuple(sorted({g.target for g in state.attacks}))
-    return state.model_copy(update={"spent": spent, "phase": phase, "attacked": attacked})
+    return state.model_copy(update={"spent": spent, "kept": kept, "phase": phase, "attacked": attacked})
 
 
 # --- the Vichy take-over (p.29) ---------------------------------------------------------------------------------
@@ -1359,11 +1396,13 @@ def can_deploy(state: AxisState, seat: str, act: Deploy) -> Verdict:
     if act.to not in graph.nodes:
         return deny("10", "unknown-space", f"{act.to} is not a space of the map")
     unit = None if act.unit == SUPPLY else state.pack.unit(state.power, act.unit)
-    if anzac_allows(state, unit, act.to) or (unit is None and act.to == strategic.supply_staging(state)):
-        return ALLOW
-    return check_deployment(
-        state.pack, scenario_of(state), state.position(), state.power, unit, act.to, lifted=_lifted(state)
-    )
+    if not (anzac_allows(state, unit, act.to) or (unit is None and act.to == strategic.supply_staging(state))):
+        verdict = check_deployment(
+            state.pack, scenario_of(state), state.position(), state.power, unit, act.to, lifted=_lifted(state)
+        )
+        if not verdict.ok:
+            return verdict
+    return check_components(deploy(state, seat, act).state, unit)
 
 
 def _lifted(state: AxisState) -> frozenset[str]:

@@ -2,12 +2,14 @@
 
 With the genesis option ``reinforcing_land_attacks`` on, when the attacker presses a land attack (step 5, before
 any supply is paid for the next round) it may ``reinforce`` it, one piece at a time, with land combat units in a
-territory adjacent to the contested one that neither moved nor attacked this turn (RULING: pieces are
-interchangeable, so "at least 1 unused movement point from combat movement" and "not declared an attack" are the
-pieces not spent this turn), scout cars and units that cannot attack excepted (the combat library's
-:func:`.combat_end.check_reinforcements`), where they may enter. They join the attack from their territory, are
-paid for with the rest when pressing, and move no more this turn. Anti-tank guns among them never aim at tanks:
-they fight from round 2 on, when no gun does (p.30).
+territory adjacent to the contested one that have at least 1 unused movement point from the combat move and
+declared no attack this turn: those that did not move and did not attack (not ``spent``), and those that moved,
+kept a point and declared no attack (``kept``: a blitzer that stayed, a unit whose attack could no longer be
+paid; a blitzer that went on, ``exhausted``, kept none). Scout cars and units that cannot attack are excepted
+(the combat library's :func:`.combat_end.check_reinforcements`), and they must be able to enter. They join the
+attack from their territory, are paid for with the rest when pressing, and move no more this turn (a moved one
+joins first: it could not move in phase 5 anyway). Anti-tank guns among them never aim at tanks: they fight from
+round 2 on, when no gun does (p.30).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pbem.games.axisallies.position import graph_of
 from pbem.games.axisallies.state import AxisState, added, key, split, tally
 from pbem.rules.contract import Event, Step, Verdict, deny
 
-__all__ = ["can_reinforce", "reinforce", "reinforces"]
+__all__ = ["can_reinforce", "fresh", "reinforce", "reinforces"]
 
 
 def reinforces(state: AxisState, seat: str) -> Iterator[Reinforce]:
@@ -62,11 +64,17 @@ def can_reinforce(state: AxisState, seat: str, act: Reinforce) -> Verdict:
     if not verdict.ok:
         return verdict
     k = key(power, type_)
-    if state.count(act.origin, k) - tally(state.spent, act.origin, k) <= 0:
-        return deny(rule.rule, "no-fresh-unit", f"no {unit.id} in {act.origin} that neither moved nor attacked")
+    if fresh(state, act.origin, k) <= 0:
+        return deny(rule.rule, "no-fresh-unit", f"no {unit.id} in {act.origin} with a point left and no attack")
     side = state.pack.power(state.power).side or "axis"
     scenario = state.pack.scenario(state.scenario)
     return may_enter(state.pack, scenario, state.position(), side, unit, record.space, act.origin)
+
+
+def fresh(state: AxisState, origin: str, unit_key: str) -> int:
+    """p.38: pieces of ``unit_key`` in ``origin`` with a movement point left that declared no attack this turn."""
+    unspent = state.count(origin, unit_key) - tally(state.spent, origin, unit_key)
+    return unspent + tally(state.kept, origin, unit_key)
 
 
 def reinforce(state: AxisState, seat: str, act: Reinforce) -> Step[AxisState]:
@@ -74,6 +82,9 @@ def reinforce(state: AxisState, seat: str, act: Reinforce) -> Step[AxisState]:
     assert record is not None
     k = key(*resolve(state, act.unit))
     record = record.model_copy(update={"land": added(record.land, act.origin, k, 1)})
-    state = state.model_copy(update={"battle": record, "spent": added(state.spent, act.origin, k, 1)})
+    if tally(state.kept, act.origin, k):
+        state = state.model_copy(update={"battle": record, "kept": added(state.kept, act.origin, k, -1)})
+    else:
+        state = state.model_copy(update={"battle": record, "spent": added(state.spent, act.origin, k, 1)})
     data = {"unit": k, "src": act.origin, "dst": record.space}
     return Step(state=state, events=(Event(kind="reinforced", seat=seat, rule="38", data=data),))

@@ -9,14 +9,22 @@ The per-turn bookkeeping says what each piece has done this turn, by space and k
 * ``moved``: pieces that made a combat move (they move no more in the combat move, p.15);
 * ``obliged``: of those, the ones that moved into attack position and must attack (p.18), blitzers excepted;
 * ``exhausted``: blitzers that used their second movement point (p.15) and can neither attack nor move again;
-* ``spent``: pieces that may not make a noncombat move (moved or fought, p.24).
+* ``spent``: pieces that may not make a noncombat move (moved or fought, p.24);
+* ``kept``: of the moved pieces, those that kept a movement point and declared no attack (they may reinforce a
+  land attack, p.38).
+
+Movement points are remembered as far as the rules ask of interchangeable pieces: a land unit's combat move
+leaves it at least 1 point (p.15) unless it blitzed on (``exhausted``) or was turned back by mines; scout cars
+keep their exact points for their patrol (``patrols``, p.31).
 
 Every number the rules use comes from the pack that :func:`.data.load_pack` returns; the state keeps only ids.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import weakref
+from collections.abc import Callable, Hashable
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -49,6 +57,8 @@ __all__ = [
     "Volley",
     "added",
     "key",
+    "remember",
+    "remembered",
     "split",
     "tally",
 ]
@@ -496,6 +506,9 @@ class AxisState(MachineState):
     obliged: dict[str, Counts] = Field(default_factory=dict)
     exhausted: dict[str, Counts] = Field(default_factory=dict)
     spent: dict[str, Counts] = Field(default_factory=dict)
+    kept: dict[str, Counts] = Field(default_factory=dict)
+    """From the end of the attack declarations: space -> land units there that moved in the combat move, kept a
+    movement point and declared no attack (p.38: they may reinforce a land attack)."""
     blitzed: tuple[str, ...] = ()
     blitz_routes: tuple[BlitzRoute, ...] = ()
     sorties: tuple[Sortie, ...] = ()
@@ -528,7 +541,10 @@ class AxisState(MachineState):
     outcome: str = ""
 
     def position(self) -> Position:
-        """The board as the rules libraries read it."""
+        """The board as the rules libraries read it (made once per state, :func:`remembered`)."""
+        return remembered(self, "position", self._position)
+
+    def _position(self) -> Position:
         pieces = {space: {split(k): n for k, n in counts.items() if n > 0} for space, counts in self.pieces.items()}
         return Position(
             round=self.round,
@@ -546,6 +562,42 @@ class AxisState(MachineState):
     def seat_of(self, power: str) -> str:
         """The seat that plays ``power``."""
         return self.seats[power]
+
+
+_MEMOS: dict[int, tuple[weakref.ref[AxisState], dict[Hashable, Any]]] = {}
+"""id of a live state -> (a weak reference to it, what :func:`remembered` computed of it); goes with its state."""
+
+T = TypeVar("T")
+
+
+def _memo(state: AxisState) -> dict[Hashable, Any]:
+    """What was computed of ``state`` so far (:func:`remembered`)."""
+    entry = _MEMOS.get(id(state))
+    if entry is None or entry[0]() is not state:
+
+        def forget(ref: weakref.ref[AxisState], ident: int = id(state)) -> None:
+            if _MEMOS.get(ident, (None, {}))[0] is ref:
+                del _MEMOS[ident]
+
+        entry = (weakref.ref(state, forget), {})
+        _MEMOS[id(state)] = entry
+    return entry[1]
+
+
+def remembered(state: AxisState, what: Hashable, compute: Callable[[], T]) -> T:
+    """``compute()``, a pure function of ``state`` named ``what``, computed once per state: a state never changes
+    (its copies are new states), and one list of legal actions asks for the same board and reach thousands of
+    times."""
+    memo = _memo(state)
+    if what not in memo:
+        memo[what] = compute()
+    return memo[what]  # type: ignore[no-any-return]
+
+
+def remember(state: AxisState, what: Hashable, value: object) -> None:
+    """Record ``value`` as :func:`remembered`'s answer ``what`` of ``state``, found on the way by a caller that
+    computes it the same way."""
+    _memo(state).setdefault(what, value)
 
 
 def tally(table: dict[str, Counts], space: str, unit_key: str) -> int:

@@ -67,17 +67,46 @@ def test_every_combat_ends_with_a_record_of_its_rounds_hits_and_losses(played: t
 def test_combat_events_speak_in_printed_names_not_ids(played: tuple[AxisState, list[Event]]) -> None:
     state, events = played
     ids = {u.type for u in state.pack.units if "_" in u.type}
-    # the engine's own dice_rolled (data "rolls") quotes the roll purposes, which are signed in the log: only the
-    # game's volley events (data "groups") are its to word
-    told = [e for e in events if e.kind in TOLD and "rolls" not in e.data]
+    told = [e for e in events if e.kind in TOLD]  # the engine's dice_rolled (data "rolls") quotes the purposes
     assert {e.kind for e in told} >= {"combat_started", "dice_rolled", "casualty_chosen", "territory_captured"}
     for event in told:
         assert event.text, event.kind
         assert not any(re.search(rf"\b{i}\b", event.text) for i in ids), event.text
-        if event.kind == "dice_rolled":
+        if event.kind == "dice_rolled" and "groups" in event.data:
             for g in event.data["groups"]:
                 name = f"{state.pack.power(g['power']).name} {state.pack.unit(g['power'], g['type']).name}"
                 assert f"{name} hit on {g['needs']} or less" in event.text
+
+
+def _raw_ids(state: AxisState) -> set[str]:
+    """Every id a player must never read: powers, unit types, territories and sea zones."""
+    pack = state.pack
+    return {
+        *(p.id for p in pack.powers),
+        *(u.type for u in pack.units),
+        *(t.id for t in pack.territories),
+        *(z.id for z in pack.sea_zones),
+    }
+
+
+@pytest.mark.rule("21")
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_dice_line_of_both_samples_reads_in_the_games_words(players: int) -> None:
+    """The engine's dice lines quote the roll purposes the game signs: each purpose names spaces and pieces by
+    their printed names, so no raw id (nor a roll's id in place of a purpose) reaches a player."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PBEM_GAMES", "pbem.games.axisallies.ruleset:RULESET")
+        report, verifier = verify_lines(read_log(SAMPLE.parents[1] / f"rommels-last-push-{players}p" / "game.jsonl")[0])
+    assert report.valid, report.first_error
+    assert verifier.game is not None and isinstance(verifier.game.state, AxisState)
+    ids = _raw_ids(verifier.game.state)
+    lines = [e.event for e in verifier.game.events if e.event.kind == "dice_rolled" and "rolls" in e.event.data]
+    assert lines
+    for event in lines:
+        for roll in event.data["rolls"]:
+            assert roll["purpose"] and f"{roll['purpose']}: " in event.text, event.text
+        words = set(re.findall(r"[A-Za-z0-9_]+", event.text))
+        assert not words & ids, event.text
 
 
 @pytest.mark.rule("21")
