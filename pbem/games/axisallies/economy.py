@@ -227,10 +227,10 @@ def _token(pack: AxisAlliesPack, ident: str) -> tuple[int, int]:
     raise KeyError(ident)
 
 
-def supply_point_cost(pack: AxisAlliesPack) -> int:
-    """p.13: the RP one supply point costs (the small token's price over its value)."""
+def supply_cost(pack: AxisAlliesPack, points: int) -> int:
+    """p.13: the RP ``points`` supply points cost (at the small token's price for its value)."""
     cost, value = _token(pack, "supply_1")
-    return cost // value
+    return points * cost // value
 
 
 def _may_buy(
@@ -322,7 +322,7 @@ def check_requisition(
     tokens_total = sum(t.pieces.get("all", 0) * t.value for t in pack.tokens if t.id.startswith("supply_"))
     if supply_in_play + order.supply > tokens_total:
         return deny("9", "no-tokens-left", f"only {tokens_total - supply_in_play} supply points are left in the pool")
-    cost += order.supply * supply_point_cost(pack)
+    cost += supply_cost(pack, order.supply)
     cost += order.land_mines * _token(pack, "land_mine")[0] + order.sea_mines * _token(pack, "sea_mine")[0]
     if cost > rp:
         return deny("13", "over-budget", f"the order costs {cost} RP; {power} has {rp}")

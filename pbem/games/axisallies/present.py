@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from pbem.games.axisallies import mapspec
 from pbem.games.axisallies.data import AxisAlliesPack
-from pbem.games.axisallies.economy import income, supply_point_cost
+from pbem.games.axisallies.economy import income, supply_cost
 from pbem.games.axisallies.position import Position, controller
 from pbem.games.axisallies.state import split
 from pbem.rules.contract import View
@@ -29,9 +29,8 @@ def _space(pack: AxisAlliesPack, ident: str) -> str | None:
 def label(pack: AxisAlliesPack, power: str, field: str, value: Any) -> str | None:
     """The human label of an action field's value, or None to leave it to the contract's default.
 
-    A space is its printed name; a unit type of the acting power is its piece's name with its requisition cost
-    (p.13: a player buying reads the chart's prices); a ``"power:type"`` piece names its power too; ``supply`` is a
-    supply point with its cost.
+    A space is its printed name; a unit type of the acting power is its piece's name; a ``"power:type"`` piece
+    names its power too; ``supply`` is a supply point.
     """
     if not isinstance(value, str):
         return None
@@ -40,7 +39,7 @@ def label(pack: AxisAlliesPack, power: str, field: str, value: Any) -> str | Non
     if field != "unit":
         return None
     if value == "supply":
-        return f"1 supply point ({supply_point_cost(pack)} RP)"
+        return "1 supply point"
     owner, _, type_ = value.partition(":")
     if type_:
         owner, type_ = split(value)
@@ -52,7 +51,19 @@ def label(pack: AxisAlliesPack, power: str, field: str, value: Any) -> str | Non
         return None
     if type_ != value:
         return f"{pack.power(owner).name} {unit.name}"
-    return unit.name if unit.cost is None else f"{unit.name} ({unit.cost} RP)"  # a type on the chart: its price
+    return unit.name
+
+
+def priced(pack: AxisAlliesPack, power: str, value: Any) -> str | None:
+    """What a requisition buys, with its price (p.13: a player buying reads the chart's prices): ``Infantry
+    (3 RP)``, ``1 supply point (1 RP)``; None for anything else."""
+    if value == "supply":
+        return f"1 supply point ({supply_cost(pack, 1)} RP)"
+    try:
+        unit = pack.unit(power, value) if isinstance(value, str) and ":" not in value else None
+    except KeyError:
+        return None
+    return None if unit is None or unit.cost is None else f"{unit.name} ({unit.cost} RP)"
 
 
 def _position(view: View) -> Position:

@@ -370,6 +370,8 @@ class AxisAllies(PackedData, Ruleset[AxisState]):
             power, _, points = value.partition(":")
             name = next((p.name for p in state.pack.powers if p.id == power), power)
             return f"{points} {name} supply"
+        if field == "unit" and state.phase == "purchase" and (bought := present.priced(state.pack, state.power, value)):
+            return bought  # p.13: a requisition's choices with their prices
         if field == "unit" and value == "convoy:transport":
             return "the transports (two pieces of cargo)"
         if field == "type" and isinstance(value, str):  # a unit type named for a transport hit (p.21)

@@ -36,11 +36,20 @@ def test_unknown_places_and_units_are_refused_by_rule() -> None:
 def test_prompts_name_spaces_and_pieces() -> None:
     state = done(done(start()))
     assert RULESET.label(state, "origin", "el_agheila") == "El Agheila"
+    assert RULESET.label(state, "unit", "supply") == "1 supply point"
+    assert RULESET.label(state, "unit", "italy:infantry").startswith("Italy ")
+
+
+@pytest.mark.rule("13")
+def test_a_purchase_prompt_names_each_choice_with_its_price_and_only_a_purchase() -> None:
+    state = done(start())  # the set-up done: the first power's purchase
+    assert state.phase == "purchase"
     supply = next(t for t in state.pack.tokens if t.id == "supply_1")
     assert RULESET.label(state, "unit", "supply") == f"1 supply point ({supply.cost // supply.value} RP)"
     infantry = state.pack.unit(state.power, "infantry")
-    assert RULESET.label(state, "unit", "infantry") == f"{infantry.name} ({infantry.cost} RP)"  # p.13: the price
-    assert RULESET.label(state, "unit", "italy:infantry").startswith("Italy ")
+    assert RULESET.label(state, "unit", "infantry") == f"{infantry.name} ({infantry.cost} RP)"
+    later = done(done(start()))
+    assert later.phase != "purchase" and RULESET.label(later, "unit", "infantry") == infantry.name
 
 
 def test_everyone_sees_the_whole_board_and_the_period_is_the_round() -> None:
