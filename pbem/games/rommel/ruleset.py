@@ -482,6 +482,9 @@ def _can_group(state: RommelState, seat: str, act: GroupMove | WithdrawGroup) ->
         ]
     if not movers:
         return deny("5.1", "no-movers", f"{act.origin} holds no {side} unit that may move")
+    begun = _grouped(state, seat, act).state  # a Move moves at least one unit: one of them must have a first step
+    if not any(_can_step(begun, seat, step).ok for step in _steps(begun, seat)):
+        return deny("5.1", "no-first-step", f"no {side} unit in {act.origin} can take a step")
     return ALLOW
 
 
@@ -1027,8 +1030,9 @@ def _ended_combat(state: RommelState, seat: str, act: EndCombat) -> Step[RommelS
 
 def _reveal(state: RommelState, events: list[Event]) -> Step[RommelState]:
     """§3.48: the Player-Turn's cards revealed, once the Final Supply Check (and its Routs) is over."""
+    ending = state.active  # end_turn may already hand the next Player-Turn over (no card committed)
     state = turns.end_turn(state)
-    events.append(Event(kind="turn_ended", seat=state.active, rule="3.48"))
+    events.append(Event(kind="turn_ended", seat=ending, rule="3.48"))
     if state.deck is None:
         return _after_turn(state, events)
     return Step(state=state, events=tuple(events))

@@ -329,3 +329,15 @@ def test_only_the_seat_the_game_waits_for_acts() -> None:
     assert table.refusal("allied", {"action": "select"}) == ("3.0", "not-your-turn")
     waiting = table.state.model_copy(update={"turn": table.state.turn.model_copy(update={"stage": "reveal"})})
     assert R.to_act(waiting) == () and not R.check(waiting, "axis", {"action": "select"}).ok
+
+
+@pytest.mark.rule("3.48")
+def test_the_turn_that_ends_is_credited_to_its_own_player_even_without_cards() -> None:
+    """A Select with no card committed goes straight on to the next Player-Turn: the end of the turn is still the
+    Axis player's (found in review: the event named the next player)."""
+    table = demo()
+    table.do("axis", {"action": "select"})
+    table.do("axis", {"action": "end_movement"})
+    table.do("axis", {"action": "end_combat"})
+    ended = [e for e in table.events if e.kind == "turn_ended"]
+    assert [e.seat for e in ended] == ["axis"] and table.state.active == "allied"
