@@ -359,7 +359,8 @@ class Game:
             events += _decks().advance(self, self._deck_trigger(env, entry), entry.author)
         self.record(env, entry, line, clock)
         seats.owe_checkpoints(self, entry)
-        self.events.extend(LoggedEvent(line, env.id, e) for e in events)
+        if events:
+            self.events.extend([LoggedEvent(line, env.id, e) for e in events])
         return events
 
     def _deck_trigger(self, env: Envelope, entry: FeedEntry) -> str:
