@@ -26,7 +26,7 @@ for the ``k`` of the layer point ``W = k·B``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from nacl import bindings as sodium
@@ -62,7 +62,6 @@ __all__ = [
 ONE = (1).to_bytes(32, "little")
 BASE = sodium.crypto_scalarmult_ed25519_base_noclamp(ONE)
 """The standard Ed25519 base point B: the layer point of a seat with no layer yet."""
-_BASE = (BASE,)  # a point of the group, by definition: never checked again
 
 _CARD = "pbem/deck-card/v1"
 _SCALAR = "pbem/deck-scalar/v1"
@@ -96,8 +95,15 @@ def _scalar(label: str, material: bytes) -> bytes:
 
 
 def mul(scalar: bytes, point: bytes) -> bytes:
-    """``scalar·point``; raises :class:`ValueError` for an invalid point or a zero result."""
+    """``scalar·point``; raises :class:`ValueError` for an invalid point or a zero result.
+
+    libsodium refuses a point that :func:`is_point` refuses (not canonical, not on the curve, of small order or outside
+    the prime-order subgroup) before multiplying, so a product is also a check of its point. The base point takes
+    libsodium's fixed-base multiplication: the same product, about four times faster.
+    """
     try:
+        if point == BASE:
+            return sodium.crypto_scalarmult_ed25519_base_noclamp(scalar)
         return sodium.crypto_scalarmult_ed25519_noclamp(scalar, point)
     except (CryptoError, TypeError) as exc:
         raise ValueError("not a point of the group, or a zero scalar") from exc
@@ -145,22 +151,13 @@ def prove_dleq(x: bytes, g1: bytes, h1: bytes, g2: bytes, h2: bytes, context: Ma
     return c + s
 
 
-def verify_dleq(
-    g1: bytes,
-    h1: bytes,
-    g2: bytes,
-    h2: bytes,
-    context: Mapping[str, JSONValue],
-    proof: bytes,
-    *,
-    valid: Collection[bytes] = (),
-) -> bool:
-    """Whether ``proof`` shows ``log_g1 h1 = log_g2 h2`` (every input point is checked first).
+def verify_dleq(g1: bytes, h1: bytes, g2: bytes, h2: bytes, context: Mapping[str, JSONValue], proof: bytes) -> bool:
+    """Whether ``proof`` shows ``log_g1 h1 = log_g2 h2``.
 
-    ``valid`` holds points already found to be points of the group (:func:`is_point`, a scalar multiplication
-    each): the base point, a layer point checked when its shuffle was verified. They are not checked again.
+    Every input point is checked: each is multiplied once, and :func:`mul` refuses any that is not a point of the
+    group (as :func:`is_point` would, which is therefore not asked first: that doubled the cost of a proof).
     """
-    if len(proof) != 64 or not all(p in valid or is_point(p) for p in (g1, h1, g2, h2)):
+    if len(proof) != 64:
         return False
     c, s = proof[:32], proof[32:]
     if _reduced(c) != c or _reduced(s) != s:
@@ -183,21 +180,8 @@ def prove_layer(key: bytes, base: bytes, result: bytes, context: Mapping[str, JS
     return prove_dleq(key, BASE, mul(key, BASE), base, result, context)
 
 
-def verify_layer(
-    layer: bytes,
-    base: bytes,
-    result: bytes,
-    context: Mapping[str, JSONValue],
-    proof: bytes,
-    *,
-    layer_checked: bool = False,
-) -> bool:
-    """Whether ``proof`` shows ``result = k·base`` for the ``k`` of the layer point ``layer = k·B``.
-
-    ``layer_checked``: the caller has already found ``layer`` to be a point of the group (a replay, whose layer
-    points all passed :func:`verify_step`), so only ``base`` and ``result`` are checked here.
-    """
-    return verify_dleq(BASE, layer, base, result, context, proof, valid=(BASE, layer) if layer_checked else _BASE)
+def verify_layer(layer: bytes, base: bytes, result: bytes, context: Mapping[str, JSONValue], proof: bytes) -> bool:
+    return verify_dleq(BASE, layer, base, result, context, proof)
 
 
 # --- shuffle steps --------------------------------------------------------------------------------
@@ -261,7 +245,7 @@ def verify_step(
     if len(set(out)) != len(out):
         return "the step holds one point twice", b""
     after = point_sum(out)
-    if not verify_dleq(layer, new_layer, total, after, context, proof, valid=_BASE):
+    if not verify_dleq(layer, new_layer, total, after, context, proof):
         return "the step's proof fails: its cards are not the deck's, masked by the factor of its layer", after
     return None, after
 

@@ -297,7 +297,7 @@ def apply_rekey(game: Game, env: Envelope, entry: DeckRekeyEntry, book: SeatBook
         raise PbemError("E004", f"{book.seat} re-keys {len(points)} cards where {len(deck.returning)} return")
     for i, (old, new, proof) in enumerate(zip(deck.returning, points, body.proofs, strict=True)):
         context = deck.context(book.seat, "rekey", i)
-        if not crypto.verify_layer(deck.layers[book.seat], old, new, context, bytes.fromhex(proof), layer_checked=True):
+        if not crypto.verify_layer(deck.layers[book.seat], old, new, context, bytes.fromhex(proof)):
             raise PbemError(
                 "E004", f"{book.seat}'s re-key of returned card {i} of {deck.name} does not match its layer"
             )
@@ -351,7 +351,7 @@ def apply_strip(game: Game, env: Envelope, entry: DeckStripEntry, book: SeatBook
         raise PbemError("E004", f"{book.seat} strips {len(points)} cards where {len(before)} are due")
     for i, (old, new, proof) in enumerate(zip(before, points, body.proofs, strict=True)):
         context = deck.context(book.seat, "strip", i)
-        if not crypto.verify_layer(deck.layers[book.seat], new, old, context, bytes.fromhex(proof), layer_checked=True):
+        if not crypto.verify_layer(deck.layers[book.seat], new, old, context, bytes.fromhex(proof)):
             raise PbemError("E004", f"{book.seat}'s strip of card {i} of {deck.name} does not match its layer")
     if unmask:
         deck.stack, deck.cached_total = points, b""
@@ -407,9 +407,7 @@ def apply_reveal(game: Game, env: Envelope, entry: DeckRevealEntry, book: SeatBo
         held = hand[item.hand]
         context = deck.context(book.seat, "reveal", i)
         point = deck.cards[item.card]
-        if not crypto.verify_layer(
-            held.layer, point, held.point, context, bytes.fromhex(item.proof), layer_checked=True
-        ):
+        if not crypto.verify_layer(held.layer, point, held.point, context, bytes.fromhex(item.proof)):
             raise PbemError("E006", f"{book.seat}'s card {item.card} is not the card dealt to position {item.hand}")
         shown.append(item.card)
     for position in sorted(request.hand, reverse=True):
