@@ -10,25 +10,29 @@ Times over the same 300-odd entries of ``sample_games/battleaxe/game.jsonl``:
   engine's;
 * ``audit_chain``: the end-of-game audit's proof of each disclosed game secret, its seat's whole dice chain
   (4,096 SHA-256 steps) rebuilt to the anchor committed at join: a fixed cost per game that the protocol
-  requires, whatever the rules.
+  requires, whatever the rules;
+* ``engine``: the full verification with every module call and chain answered at once from a recording, less
+  ``no_rules``: pbem's own replay machinery (see ``replay_parts.py``).
 
 Prints one JSON line: microseconds per entry and per rules action, and the ratios: the replay's cost over the
-signatures' (goal at most 0.5), the module's and the chain audit's shares of it, and full and protocol-only
-verification speed as fractions of raw Ed25519 speed (goals at least 0.55 and 0.75). Run: ``make bench``.
+signatures' (goal at most 0.5), the module's, the engine's and the chain audit's shares of it, and full and
+protocol-only verification speed as fractions of raw Ed25519 speed (goals at least 0.55 and 0.75). ``--profile``
+prints instead the top functions of one full verification by cumulative and by own CPU time (cProfile).
+Run: ``make bench``.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from replay_parts import best, engine_only, module_calls, profile
 
 from pbem.games.battleaxe.ruleset import RULESET, Battleaxe
 from pbem.log import derive
@@ -39,50 +43,6 @@ from pbem.verify.pipeline import disclosed_knowledge, verify_lines
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_games" / "battleaxe" / "game.jsonl"
 REPEAT = 15
-
-
-def best(*works: Callable[[], object]) -> list[float]:
-    """The fastest of REPEAT timings of each of ``works`` (CPU seconds: the time other processes hold the shared
-    cores is not counted), taken in interleaved rounds so that a change in the machine's load affects every
-    measure alike and their ratios stay fair."""
-    times: list[list[float]] = [[] for _ in works]
-    for _ in range(REPEAT):
-        for work, spent in zip(works, times, strict=True):
-            start = time.process_time()
-            work()
-            spent.append(time.process_time() - start)
-    return [min(spent) for spent in times]
-
-
-MODULE_CALLS = ("to_act", "secret_fields", "contains", "apply", "resume", "period", "result")
-
-
-def module_calls(lines: list[bytes]) -> Callable[[], None]:
-    """The calls one verification of ``lines`` makes into the Battleaxe ruleset, as a function that makes them
-    again (states are immutable, so each call sees exactly what it saw during the verification)."""
-    calls: list[tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = []
-    originals = {name: getattr(Battleaxe, name) for name in MODULE_CALLS}
-
-    def recorder(method: Callable[..., Any]) -> Callable[..., Any]:
-        def record(self: Battleaxe, *args: Any, **kwargs: Any) -> Any:
-            calls.append((method, args, kwargs))
-            return method(self, *args, **kwargs)
-
-        return record
-
-    try:
-        for name, method in originals.items():
-            setattr(Battleaxe, name, recorder(method))
-        verify_lines(lines)
-    finally:
-        for name, method in originals.items():
-            setattr(Battleaxe, name, method)
-
-    def again() -> None:
-        for method, args, kwargs in calls:
-            method(RULESET, *args, **kwargs)
-
-    return again
 
 
 def audit_chain(lines: list[bytes]) -> Callable[[], None]:
@@ -100,6 +60,9 @@ def audit_chain(lines: list[bytes]) -> Callable[[], None]:
 
 def main() -> None:
     lines = read_log(SAMPLE)[0]
+    if "--profile" in sys.argv[1:]:
+        print(profile(lines))
+        return
     envelopes = [envelope(line) for line in lines]
     roster = {s["seat"]: s["key"] for s in json.loads(lines[0])["body"]["roster"]}
     keys = {s: Ed25519PublicKey.from_public_bytes(bytes.fromhex(k)) for s, k in roster.items()}
@@ -110,9 +73,15 @@ def main() -> None:
         for public, sig, message in work:
             public.verify(sig, message)
 
-    module = module_calls(lines)
-    raw, plain, full, game, chain = best(
-        signatures, lambda: verify_lines(lines, rules=False), lambda: verify_lines(lines), module, audit_chain(lines)
+    module = module_calls(Battleaxe, RULESET, lines)
+    raw, plain, full, game, chain, answered = best(
+        REPEAT,
+        signatures,
+        lambda: verify_lines(lines, rules=False),
+        lambda: verify_lines(lines),
+        module,
+        audit_chain(lines),
+        engine_only(lines),
     )
     n = len(lines)
     print(
@@ -126,11 +95,13 @@ def main() -> None:
                     "full": round(full / n * 1e6, 1),
                     "module": round(game / n * 1e6, 1),
                     "audit_chain": round(chain / n * 1e6, 1),
+                    "engine": round((answered - plain) / n * 1e6, 1),
                 },
                 "replay_us_per_action": round((full - plain) / actions * 1e6, 1),
                 "replay_over_signatures": round((full - plain) / raw, 2),
                 "module_over_signatures": round(game / raw, 2),
                 "audit_chain_over_signatures": round(chain / raw, 2),
+                "engine_over_signatures": round((answered - plain) / raw, 2),
                 "full_over_signatures": round(full / raw, 2),
                 # speeds as fractions of raw Ed25519 (goals: full >= 0.55, no rules >= 0.75, replay <= 0.5)
                 "ratio_full": round(raw / full, 3),

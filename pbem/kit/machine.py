@@ -32,6 +32,7 @@ Example (``tests/kit/game.py`` is a complete game)::
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, get_args
@@ -158,6 +159,30 @@ class Interrupt(Generic[S]):
     resume: Callable[[S, Outcome], Step[S]] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class _Allowed:
+    """The last (state, seat, action) :meth:`Machine.check` allowed, and the action's declaration.
+
+    States and actions are immutable, and a predicate depends on nothing else, so applying these very objects needs
+    no second check. Held by weak reference: the machine outlives every game and must keep none of them alive.
+    """
+
+    state: weakref.ref[Any]
+    seat: str
+    act: weakref.ref[Any]
+    spec: ActionSpec[Any]
+
+    @staticmethod
+    def of(state: Any, seat: str, act: Any, spec: ActionSpec[Any]) -> _Allowed | None:
+        try:
+            return _Allowed(weakref.ref(state), seat, weakref.ref(act), spec)
+        except TypeError:  # an object that cannot be weakly referenced: not remembered
+            return None
+
+    def holds(self, state: Any, seat: str, act: Any) -> bool:
+        return self.act() is act and self.state() is state and self.seat == seat
+
+
 @dataclass(frozen=True)
 class Machine(Generic[S, A]):
     """The sequence of play of one game, from its declared phases, interrupts and actions.
@@ -182,6 +207,7 @@ class Machine(Generic[S, A]):
     _phases: dict[str, Phase[S]] = field(init=False, repr=False)
     _interrupts: dict[str, Interrupt[S]] = field(init=False, repr=False)
     _specs: dict[str, ActionSpec[S]] = field(init=False, repr=False)
+    _allowed: list[_Allowed | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         specs: dict[str, ActionSpec[S]] = {}
@@ -206,6 +232,7 @@ class Machine(Generic[S, A]):
         object.__setattr__(self, "_phases", phases)
         object.__setattr__(self, "_interrupts", interrupts)
         object.__setattr__(self, "_specs", specs)
+        object.__setattr__(self, "_allowed", [None])
 
     # --- where the game is -------------------------------------------------------------------------------------
     def _now(self, state: S) -> tuple[Phase[S] | Interrupt[S], tuple[str, ...]]:
@@ -258,8 +285,15 @@ class Machine(Generic[S, A]):
         return found
 
     def check(self, state: S, seat: str, act: Mapping[str, object] | A) -> Verdict:
-        """Whether ``seat`` may take ``act`` now, asking only that action's predicate."""
-        return self._decide(state, seat, act)[0]
+        """Whether ``seat`` may take ``act`` now, asking only that action's predicate.
+
+        An allowed action is remembered (see :class:`_Allowed`): the replay asks :meth:`check` and then applies
+        these very objects, and :meth:`apply` need not ask the predicate a second time.
+        """
+        verdict, spec, parsed = self._decide(state, seat, act)
+        if spec is not None and parsed is not None:
+            self._allowed[0] = _Allowed.of(state, seat, parsed, spec)
+        return verdict
 
     def _decide(
         self, state: S, seat: str, act: Mapping[str, object] | A
@@ -294,6 +328,9 @@ class Machine(Generic[S, A]):
         Raises:
             ActionError: R004 malformed, R002 not the seat's turn, R001 illegal (with the rule that refuses it).
         """
+        allowed = self._allowed[0]
+        if allowed is not None and allowed.holds(state, seat, act):
+            return allowed.spec.effect(state, seat, act)  # check() has just allowed these very objects
         verdict, spec, parsed = self._decide(state, seat, act)
         if spec is None or parsed is None:
             code = {"malformed": "R004", "not-your-turn": "R002"}.get(verdict.reason, "R001")

@@ -95,8 +95,15 @@ def _scalar(label: str, material: bytes) -> bytes:
 
 
 def mul(scalar: bytes, point: bytes) -> bytes:
-    """``scalar·point``; raises :class:`ValueError` for an invalid point or a zero result."""
+    """``scalar·point``; raises :class:`ValueError` for an invalid point or a zero result.
+
+    libsodium refuses a point that :func:`is_point` refuses (not canonical, not on the curve, of small order or outside
+    the prime-order subgroup) before multiplying, so a product is also a check of its point. The base point takes
+    libsodium's fixed-base multiplication: the same product, about four times faster.
+    """
     try:
+        if point == BASE:
+            return sodium.crypto_scalarmult_ed25519_base_noclamp(scalar)
         return sodium.crypto_scalarmult_ed25519_noclamp(scalar, point)
     except (CryptoError, TypeError) as exc:
         raise ValueError("not a point of the group, or a zero scalar") from exc
@@ -145,8 +152,12 @@ def prove_dleq(x: bytes, g1: bytes, h1: bytes, g2: bytes, h2: bytes, context: Ma
 
 
 def verify_dleq(g1: bytes, h1: bytes, g2: bytes, h2: bytes, context: Mapping[str, JSONValue], proof: bytes) -> bool:
-    """Whether ``proof`` shows ``log_g1 h1 = log_g2 h2`` (every input point is checked first)."""
-    if len(proof) != 64 or not all(map(is_point, (g1, h1, g2, h2))):
+    """Whether ``proof`` shows ``log_g1 h1 = log_g2 h2``.
+
+    Every input point is checked: each is multiplied once, and :func:`mul` refuses any that is not a point of the
+    group (as :func:`is_point` would, which is therefore not asked first: that doubled the cost of a proof).
+    """
+    if len(proof) != 64:
         return False
     c, s = proof[:32], proof[32:]
     if _reduced(c) != c or _reduced(s) != s:

@@ -30,7 +30,7 @@ from pbem.log import deck as crypto
 from pbem.log.entry import DeckRekeyEntry, DeckRevealEntry, DeckShuffleEntry, DeckStripEntry, Envelope
 from pbem.replay.books import Await, SeatBook
 from pbem.replay.hidden_info import hidden_changes
-from pbem.rules.contract import Deck, DeckRequest, Event, Outcome, Step
+from pbem.rules.contract import Deck, DeckRequest, Event, Outcome, Step, updated
 
 if TYPE_CHECKING:
     from pbem.replay.game import Game
@@ -250,7 +250,7 @@ def _finish(game: Game, deck: SharedDeck, revealed: tuple[int, ...], author: str
     else:
         events = []
     deck.request, deck.duties = None, []
-    state = game.state.model_copy(update={"deck": None, "decks": {**game.state.decks, deck.name: deck.public()}})
+    state = updated(game.state, {"deck": None, "decks": {**game.state.decks, deck.name: deck.public()}})
     step: Step[Any] = game.ruleset.resume(state, Outcome(revealed=revealed))
     if step.state.rolls is not None:
         raise PbemError("R008", f"{game.ruleset.id} asks for dice right after a deck operation")
@@ -279,7 +279,7 @@ def _done(game: Game, env: Envelope, book: SeatBook, deck: SharedDeck, revealed:
     deck.duties.pop(0)
     deck.head = env.id
     if game.state is not None and deck.request is not None:
-        game.state = game.state.model_copy(update={"decks": {**game.state.decks, deck.name: deck.public()}})
+        game.state = updated(game.state, {"decks": {**game.state.decks, deck.name: deck.public()}})
     if deck.duties:
         return []
     return _finish(game, deck, revealed, book.seat)  # Game.apply then starts what the rules ask for next

@@ -55,7 +55,7 @@ from pbem.replay.books import (
 from pbem.replay.guard import GuardedRuleset, Where
 from pbem.replay.hidden_info import SealCursor
 from pbem.rules import registry
-from pbem.rules.contract import Action, Event, GameState, HiddenSlot, Result, Roster, RosterSeat, Step, shown
+from pbem.rules.contract import Action, Event, GameState, HiddenSlot, Result, Roster, RosterSeat, Step, shown, updated
 
 if TYPE_CHECKING:
     from pbem.replay.decks import SharedDeck
@@ -359,7 +359,8 @@ class Game:
             events += _decks().advance(self, self._deck_trigger(env, entry), entry.author)
         self.record(env, entry, line, clock)
         seats.owe_checkpoints(self, entry)
-        self.events.extend(LoggedEvent(line, env.id, e) for e in events)
+        if events:
+            self.events.extend([LoggedEvent(line, env.id, e) for e in events])
         return events
 
     def _deck_trigger(self, env: Envelope, entry: FeedEntry) -> str:
@@ -503,7 +504,7 @@ class Game:
             hidden = dict(state.hidden)
             for slot, (ver, value, known) in values.items():
                 hidden[slot] = HiddenSlot(owner=book.seat, ver=ver, value=value if known else None, known=known)
-            state = state.model_copy(update={"hidden": hidden})
+            state = updated(state, {"hidden": hidden})
         step: Step[Any] = self.ruleset.apply(state, book.seat, parsed)
         hidden_info.hidden_changes(self, before, step.state, book.seat, seals, skip=set(values))
         return step.state, step.events, action

@@ -16,7 +16,7 @@ from pbem.log.dice import roll_seed
 from pbem.log.entry import Envelope, HiddenEntry, Sealed
 from pbem.replay.basics import UNKNOWN, draw_value
 from pbem.replay.books import Commitment, OwedSeal, SeatBook
-from pbem.rules.contract import Event, GameState, HiddenSlot, Outcome, Step
+from pbem.rules.contract import Event, GameState, HiddenSlot, Outcome, Step, updated
 
 if TYPE_CHECKING:
     from pbem.replay.game import Game
@@ -120,8 +120,8 @@ def apply_hidden(game: Game, env: Envelope, entry: HiddenEntry, book: SeatBook) 
         commit(game, book.seat, item)
         known, value = unseal(game, book, item)
         if known and not state.hidden[item.slot].known:
-            slot = state.hidden[item.slot].model_copy(update={"value": value, "known": True})
-            state = state.model_copy(update={"hidden": {**state.hidden, item.slot: slot}})
+            slot = updated(state.hidden[item.slot], {"value": value, "known": True})
+            state = updated(state, {"hidden": {**state.hidden, item.slot: slot}})
     events: list[Event] = []
     hidden_slots = dict(state.hidden)
     for opening in entry.body.opened:
@@ -129,9 +129,7 @@ def apply_hidden(game: Game, env: Envelope, entry: HiddenEntry, book: SeatBook) 
         if asked is None or asked.owner != book.seat or not asked.must_open:
             raise PbemError("H006", f"{book.seat} opens {opening.slot}, which the rules do not ask it to open")
         value = _check_opening(game, book.seat, asked, opening.slot, opening)
-        hidden_slots[opening.slot] = asked.model_copy(
-            update={"value": value, "known": True, "public": True, "must_open": False}
-        )
+        hidden_slots[opening.slot] = updated(asked, {"value": value, "known": True, "public": True, "must_open": False})
         game.opened_round.append(opening.slot)
         events.append(
             Event(
@@ -141,7 +139,7 @@ def apply_hidden(game: Game, env: Envelope, entry: HiddenEntry, book: SeatBook) 
                 text=f"{book.seat} opened {opening.slot}",
             )
         )
-    state = state.model_copy(update={"hidden": hidden_slots})
+    state = updated(state, {"hidden": hidden_slots})
     game.state = state
     if game.opened_round and not any(s.must_open for s in state.hidden.values()):
         opened, game.opened_round = tuple(game.opened_round), []

@@ -165,7 +165,7 @@ def _resolve(game: Game, env: Envelope, author: str, roll: PendingRoll) -> list[
     assert game.state is not None
     del game.pending[roll.key]
     request = roll.request
-    if game.state.rolls != request:
+    if game.state.rolls is not request and game.state.rolls != request:  # (the same object: no model comparison)
         raise PbemError("R008", f"{game.ruleset.id} changed its pending rolls while they were open")
     groups = [(r.sides, r.n) for r in request.rolls]
     state = game.state.without_first_roll()

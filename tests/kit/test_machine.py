@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any, Literal
 
 import pytest
@@ -13,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter
 from pbem.errors import ActionError, PbemError
 from pbem.kit.machine import ActionSpec, Interrupt, Machine, Phase, action, action_name, pop, top
 from pbem.log.canon import canonical
-from pbem.rules.contract import ALLOW, Outcome, Step
+from pbem.rules.contract import ALLOW, Outcome, Step, Verdict
 from tests.kit.duel import (
     MACHINE,
     Advance,
@@ -26,6 +27,7 @@ from tests.kit.duel import (
     Pass,
     TakeLoss,
     Withdraw,
+    can_advance,
     setup,
 )
 
@@ -162,6 +164,29 @@ def test_apply_checks_first_and_names_the_code() -> None:
     with pytest.raises(ActionError) as illegal:
         MACHINE.apply(setup(), "red", Advance(unit="r1", to=4))
     assert illegal.value.code.id == "R001" and illegal.value.rule == "§3.1"
+
+
+def test_apply_after_check_asks_the_predicate_once_and_only_for_the_very_objects_checked() -> None:
+    """The replay asks check() then apply() of every action: the predicate runs once for the objects check() allowed,
+    and again for any other objects (apply has no unchecked path)."""
+    asked: list[Advance] = []
+
+    def counting(state: DuelState, seat: str, act: Advance) -> Verdict:
+        asked.append(act)
+        return can_advance(state, seat, act)
+
+    spec = next(s for s in MACHINE.actions if s.name == "advance")
+    machine = replace(MACHINE, actions=tuple(replace(s, can=counting) if s is spec else s for s in MACHINE.actions))
+    state, move = setup(), Advance(unit="r2", to=2)
+    assert machine.check(state, "red", move).ok and len(asked) == 1
+    assert machine.apply(state, "red", move).state != state and len(asked) == 1  # allowed just now: no second ask
+    machine.apply(state, "red", Advance(unit="r2", to=2))  # an equal action, but another object: checked again
+    machine.apply(setup(), "red", move)  # another state object: checked again
+    assert len(asked) == 3
+    assert not machine.check(state, "red", Advance(unit="r1", to=4)).ok
+    with pytest.raises(ActionError) as illegal:  # a refusal is never remembered as allowed
+        machine.apply(state, "red", Advance(unit="r1", to=4))
+    assert illegal.value.code.id == "R001" and len(asked) == 5
 
 
 def test_the_pending_stack_is_part_of_the_signed_state() -> None:
