@@ -302,12 +302,6 @@ _AXIS = SeatSpec(id="axis", name="Axis", team="axis")
 _CW = SeatSpec(id="cw", name="Commonwealth", team="cw")
 
 
-_EFFECTS: dict[type[Any], Callable[[GazalaState, str, Any], Stepped[GazalaState]]] = {
-    spec.model: spec.effect for spec in MACHINE.actions
-}
-"""Each action model's effect, for :meth:`Gazala.apply` of an action :meth:`Gazala.contains` has just allowed."""
-
-
 class Gazala(PackedData, Ruleset[GazalaState]):
     pack_format = FORMAT
     id = "gazala"
@@ -365,8 +359,6 @@ class Gazala(PackedData, Ruleset[GazalaState]):
         *RULINGS,
     )
     actions = GazalaAction
-    _allowed: tuple[GazalaState, str, Any] | None = None
-    """The state, seat and action of the last :meth:`contains` that allowed a fully seen action."""
 
     # --- data -----------------------------------------------------------------------------------------------
     def setup(self, scenario: str, options: Mapping[str, Any], roster: Roster, data: GazalaPack) -> GazalaState:
@@ -393,21 +385,11 @@ class Gazala(PackedData, Ruleset[GazalaState]):
         act = self.typed(action)
         if isinstance(act, PlaceMarker) and act.unit is None and "unit" not in unseen:
             return deny("5.5.2", "no-identity", "a marker is an independent unit or a Dummy marker")
-        verdict = MACHINE.check(state, seat, act)
-        if verdict.ok and not unseen:
-            self._allowed = (state, seat, act)
-        return verdict
+        return MACHINE.check(state, seat, act)
 
     def apply(self, state: GazalaState, seat: str, action: Any) -> Stepped[GazalaState]:
-        """The action's effect. The replay asks :meth:`contains` and then this of the very same (frozen) state and
-        action objects: then the verdict just given stands and the effect runs at once, instead of the machine
-        checking the action a second time (the rules' predicates are most of a replay's cost); any other call is
-        checked in full."""
-        act = self.typed(action)
-        allowed, self._allowed = self._allowed, None
-        if allowed is not None and allowed[0] is state and allowed[2] is act and allowed[1] == seat:
-            return _EFFECTS[type(act)](state, seat, act)
-        return MACHINE.apply(state, seat, act)
+        """The action's effect (the machine runs it at once for the very objects :meth:`contains` just allowed)."""
+        return MACHINE.apply(state, seat, self.typed(action))
 
     def resume(self, state: GazalaState, outcome: Outcome) -> Stepped[GazalaState]:
         if outcome.opened:  # the only openings the rules ask for: the Organisation Segment's markers
