@@ -105,13 +105,16 @@ def redact(state: GazalaState, viewer: str, units: Iterable[UnitView]) -> tuple[
     for unit in units:
         if unit.id in hidden:
             assert unit.location is not None
-            number = counted[unit.side, unit.location] = counted.get((unit.side, unit.location), 0) + 1
-            seen.append(_beneath(unit.side, unit.location, number))
+            counted[unit.side, unit.location] = counted.get((unit.side, unit.location), 0) + 1
         elif unit.side != viewer and unit.location not in shown and unit.id in state.units:
             seen.append(updated(unit, {"strength": None, "steps": None}))
         else:
             seen.append(unit)
-    return tuple(seen)
+    # the unseen counters come last, by hex: in the units' own order, their places would tell which unit is which
+    beneath = (
+        _beneath(side, hex_id, n) for (side, hex_id), count in sorted(counted.items()) for n in range(1, count + 1)
+    )
+    return (*seen, *beneath)
 
 
 def _beneath(side: str, hex_id: str, number: int) -> UnitView:

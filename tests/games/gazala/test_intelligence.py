@@ -61,6 +61,11 @@ def test_r5_3_4_an_opponent_sees_only_the_top_unit_and_how_tall_the_stack_is(vie
     everything = RULESET.view(state, viewer)
     assert "35-flak" not in {u.id for u in everything.units}
     assert "35-flak" not in everything.model_dump_json()  # no field names it
+    # nor does the order: the unseen counters come after every seen unit, by side and hex, not in the units' order
+    places = [u.hidden for u in everything.units]
+    assert places == sorted(places)
+    unseen = [(u.side, u.location) for u in everything.units if u.hidden]
+    assert unseen == sorted(unseen)
 
 
 @pytest.mark.rule("5.3.4")
