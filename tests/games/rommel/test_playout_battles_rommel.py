@@ -97,15 +97,25 @@ def test_a_fighting_game_refuses_pursues_and_overruns_and_conforms(fighter: Figh
 @pytest.mark.rule("4.4")
 @pytest.mark.rule("11.3")
 def test_fighting_games_probe_blitz_and_rout(fighter: Fighter) -> None:
-    # seeds found by a search: since the Final Supply Check Routs come before the reveal (§12.7) the random games
-    # changed, and no seed below 100 reaches a Probe, a Blitz and a Rout in one game, so two games share them
-    probing, routing = fought(fighter, "demo-1940", 47), fought(fighter, "demo-1940", 51)
+    # seeds found by a search (the rules change the random games: last, a Group Move begins only where a unit can
+    # step); no seed below 100 reaches a Probe, a Blitz and a Rout in one game, so two games share them
+    probing, routing = fought(fighter, "demo-1940", 61), fought(fighter, "demo-1940", 40)
     for played in (probing, routing):
         report = played.verifier.report()
         assert report.valid and report.audit == "complete", report.first_error
     probes = [e for e in probing.game.events if e.event.kind == "battle_begun" and e.event.rule == "10.41"]
     assert probes and kinds(probing)["blitz_begun"]
     assert kinds(routing)["routed"] and kinds(routing)["rout_attrition"]
+
+
+@pytest.mark.rule("5.1")
+def test_a_group_move_begins_only_where_one_of_its_units_can_step(fighter: Fighter) -> None:
+    """Seed 32 of the demo found a dead end: the Allies began a Group Move from a battle hex whose undisrupted units
+    had no legal step (enemy hexsides, impassable sides), so the Move could neither go on nor end (a Move moves at
+    least one unit). Beginning it is now refused (``no-first-step``) and the game plays to its end."""
+    played = fought(fighter, "demo-1940", 32)
+    report = played.verifier.report()
+    assert report.valid and played.game.result is not None, report.first_error
 
 
 @pytest.mark.slow
