@@ -11,12 +11,14 @@ from pbem.games.rommel.ledger import bp_known, bp_slot, counted, with_bp
 from pbem.games.rommel.moves import i_tanks, known_block
 from pbem.games.rommel.offboard import arrive
 from pbem.games.rommel.options import is_real
+from pbem.games.rommel.present import SIDE_NAMES
 from pbem.games.rommel.redeploy import freeze_networks, return_refitted
 from pbem.games.rommel.scenarios import hand, start_dealing
 from pbem.games.rommel.state import DECK, SIDES, RommelState, Side, Token, cv_slot
 from pbem.games.rommel.supply import base_hex
 from pbem.games.rommel.supplycheck import buildup_check
 from pbem.rules.contract import ALLOW, DeckRequest, Event, RollRequest, RollSpec, Verdict, deny
+from pbem.text import plural
 
 __all__ = [
     "bought",
@@ -112,7 +114,9 @@ def held_off(state: RommelState, arrived: list[str]) -> list[Event]:
     held = [t for t in arrived if state.tokens[t].status == "waiting"]
     if not held:
         return []
-    text = f"{len(held)} units wait off the map: their Base is engaged"
+    side = SIDE_NAMES[state.tokens[held[0]].side]
+    wait = "waits" if len(held) == 1 else "wait"
+    text = f"{plural(len(held), f'{side} unit')} {wait} in the {side} off-board box: their Base is engaged"
     return [Event(kind="held_off_board", rule="16.4", data={"units": held}, text=text)]
 
 
@@ -297,7 +301,7 @@ def early_rolled(state: RommelState, side: Side, dice: tuple[int, ...]) -> tuple
         seat=side,
         rule="16.41",
         data={"dice": list(dice), "arrived": early},
-        text=f"{side}: {len(early)} of {len(due)} units arrive early",
+        text=f"{SIDE_NAMES[side]}: {len(early)} of {plural(len(due), 'unit')} due next Month arrive early",
     )
     state = state.model_copy(update={"tokens": tokens})
     return state, [event, *held_off(state, early)]

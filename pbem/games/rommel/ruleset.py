@@ -83,7 +83,7 @@ from pbem.games.rommel.actions import (
 from pbem.games.rommel.data import FORMAT, default_pack_bytes, load_pack
 from pbem.games.rommel.mapspec import block_name
 from pbem.games.rommel.options import is_real
-from pbem.games.rommel.present import RommelLook, hex_label, known_label, token_label
+from pbem.games.rommel.present import RommelLook, hex_label, known_label, public_label, token_label
 from pbem.games.rommel.schema import RommelPack
 from pbem.games.rommel.state import (
     DECK,
@@ -181,7 +181,13 @@ def _identified(state: RommelState, seat: str, act: Identify) -> Step[RommelStat
     else:
         tok = tok.model_copy(update={"status": "ready"})
     state = state.model_copy(update={"tokens": {**state.tokens, act.token: tok}})
-    event = Event(kind="unit_chosen", seat=side, rule="18.0", data={"unit": act.token}, text=f"{act.token} mustered")
+    event = Event(
+        kind="unit_chosen",
+        seat=side,
+        rule="18.0",
+        data={"unit": act.token},
+        text=f"{public_label(state, act.token)} mustered",
+    )
     if state.phase == "buildup":
         state = buildup.early_request(state, side)
     return Step(state=state, events=(event, *buildup.held_off(state, [act.token])))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pbem.games.rommel.buildup import bp_slot
@@ -161,6 +163,7 @@ def test_next_months_units_may_arrive_early() -> None:
             assert all(table.state.tokens[t].status == ("map" if arrives else "due") for t in third)
         early = [e for e in table.events if e.kind == "early_arrivals"]
         assert early and all(e.rule == "16.41" for e in early)
+        assert all(re.fullmatch(r"(Axis|Allied): \d+ of \d+ units? due next Month arrive early", e.text) for e in early)
 
 
 @pytest.mark.rule("16.4")

@@ -55,6 +55,8 @@ def test_refitted_units_returning_to_an_engaged_base_wait_off_the_map() -> None:
     state, events = start_buildup(engaged(table.state))
     assert state.tokens["allied-02"].status == "waiting" and state.tokens["allied-02"].hex is None
     assert [e.data["units"] for e in events if e.kind == "held_off_board"] == [["allied-02"]]
+    told = next(e.text for e in events if e.kind == "held_off_board")
+    assert told == "1 Allied unit waits in the Allied off-board box: their Base is engaged"
 
 
 def allied_turn_with_a_waiting_unit() -> Table:
