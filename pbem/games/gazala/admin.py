@@ -202,11 +202,23 @@ def _assignment(state: GazalaState, side: Side, act: Assign) -> Verdict:
     counter = state.units.get(act.unit)
     record = state.pack.unit(act.unit) if counter is not None else None
     if counter is None or record is None or record.side != side or counter.hex is None:
-        return deny("5.5.2", "not-assignable", f"{act.unit} is not a unit of {side} on the map")
+        return deny(
+            "5.5.2",
+            "not-assignable",
+            f"{piece_name(state.pack, act.unit)} is not a unit of {side_name(side)} on the map",
+        )
     if record.independent != "assignable":
-        return deny("5.5.2", "not-assignable", f"{act.unit} is not an independent unit without a white stripe")
+        return deny(
+            "5.5.2",
+            "not-assignable",
+            f"{piece_name(state.pack, act.unit)} is not an independent unit without a white stripe",
+        )
     if act.formation not in record.assign_to or act.formation == counter.assigned:
-        return deny("5.5.2", "assign-to", f"{act.unit} may not be assigned to {act.formation}")
+        return deny(
+            "5.5.2",
+            "assign-to",
+            f"{piece_name(state.pack, act.unit)} may not be assigned to {piece_name(state.pack, act.formation)}",
+        )
     if counter.disrupted:
         return deny("5.5.2", "disrupted", f"{act.unit} is Disrupted")
     hq = next((h.id for h in state.pack.hqs if h.formation == act.formation), None)
@@ -695,12 +707,22 @@ def _assignment_at_entry(state: GazalaState, unit: str, formation: str | None) -
     entering the map", a qualifying one (:func:`qualifying`); any other reinforcement names none."""
     if not independent(state, unit):
         if formation is not None:
-            return deny("9.4.1", "not-independent", f"{unit} is not an independent unit: it is assigned to none")
+            return deny(
+                "9.4.1",
+                "not-independent",
+                f"{piece_name(state.pack, unit)} is not an independent unit: it is assigned to none",
+            )
         return ALLOW
     if formation is None:
-        return deny("9.4.1", "unassigned", f"{unit} must be assigned to a formation before it enters")
+        return deny(
+            "9.4.1", "unassigned", f"{piece_name(state.pack, unit)} must be assigned to a formation before it enters"
+        )
     if formation not in qualifying(state, unit):
-        return deny("9.4.1", "assign-to", f"{unit} may not be assigned to {formation} (§5.5.2)")
+        return deny(
+            "9.4.1",
+            "assign-to",
+            f"{piece_name(state.pack, unit)} may not be assigned to {piece_name(state.pack, formation)} (§5.5.2)",
+        )
     return ALLOW
 
 

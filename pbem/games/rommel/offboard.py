@@ -56,7 +56,7 @@ def enter_verdict(state: RommelState, side: Side, token: str, to: str) -> Verdic
     if turn.move is None or turn.move != ("group", box(state, side)):
         return deny("16.4", "not-from-box", "units waiting off the map enter by a Group Move from their box")
     if tok is None or tok.side != side or tok.status != "waiting":
-        return deny("16.4", "not-waiting", f"{token} is not a {side} unit waiting in the box")
+        return deny("16.4", "not-waiting", "only the units waiting in the box step in from it")
     if to != base_hex(state.pack, side):
         return deny("16.4", "only-the-base", f"from the box a unit enters its Base, {base_hex(state.pack, side)}")
     return ALLOW
