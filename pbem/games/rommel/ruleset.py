@@ -443,7 +443,8 @@ def _groups(state: RommelState, seat: str) -> Iterable[GroupMove]:
     if offboard.waiting(state, side):  # §16.4 sidebar: the units held off the map, a Group in their box
         origins.append(offboard.box(state, side))
     rommel = [False, True] if side == "axis" else [False]
-    return [GroupMove(origin=o, rommel=r) for o in origins for r in rommel]
+    box = offboard.box(state, side)
+    return [GroupMove(origin=o, rommel=r) for o in origins for r in rommel if not (r and o == box)]
 
 
 def _can_begin(state: RommelState, side: Side, rommel: bool, *, withdrawing: bool = False) -> Verdict:
@@ -479,6 +480,8 @@ def _can_group(state: RommelState, seat: str, act: GroupMove | WithdrawGroup) ->
     if act.origin == offboard.box(state, side):  # §16.4 sidebar: only by a normal Group Move
         if isinstance(act, WithdrawGroup):
             return deny("16.4", "not-from-box", "units waiting off the map enter their Base by a normal Group Move")
+        if act.rommel:  # the step into the Base is the whole move (RULING): the bonus would add nothing
+            return deny("6.3", "no-bonus-from-box", "units entering from the box take no Rommel bonus")
         movers = offboard.waiting(state, side)
     else:
         movers = [
@@ -1024,7 +1027,8 @@ def _ended_combat(state: RommelState, seat: str, act: EndCombat) -> Step[RommelS
     state = state.model_copy(update={"turn": state.turn.model_copy(update={"skipped": skipped})})
     state, raided = raiders.mark(state)  # §12.5: after all movement and combat, before the Final Supply Check
     state, events = supplycheck.final_check(state)
-    state, routs = rout.begin(state, among=events[-1].data["disrupted"])  # §12.7: at once, before the reveal
+    newly = next(e.data["disrupted"] for e in events if e.kind == "supply_final")
+    state, routs = rout.begin(state, among=newly)  # §12.7: at once, before the reveal
     events = [*raided, *events, *routs]
     if state.pending:
         return Step(

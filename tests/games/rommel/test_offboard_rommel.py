@@ -115,3 +115,20 @@ def test_waiting_and_refitting_units_count_in_their_base_at_the_end() -> None:
 def test_the_box_is_named_as_a_place_in_prompts() -> None:
     table = allied_turn_with_a_waiting_unit()
     assert R.label(table.state, "origin", "allied-box") == "the Allied off-board box (beyond Alexandria)"
+
+
+@pytest.mark.rule("6.3")
+@pytest.mark.rule("16.4")
+def test_units_entering_from_the_box_take_no_rommel_bonus() -> None:
+    """The step into the Base is the whole move (RULING), so the Rommel bonus would add nothing but use up the
+    turn's bonus: it is neither offered nor allowed for a Group Move from the box (found in review)."""
+    table = Table("1941")
+    table.set_up()
+    table.do("axis", table.first_legal("axis", "commit"))
+    table.do("axis", {"action": "select"})
+    waiting = Token(side="axis", group="malta", status="waiting")
+    table.state = table.state.model_copy(update={"tokens": {**table.state.tokens, "axis-99": waiting}})
+    box = offboard.box(table.state, "axis")
+    offered = [a for a in table.legal("axis") if a["action"] == "group" and a["origin"] == box]
+    assert offered == [{"action": "group", "origin": box, "rommel": False}]
+    assert table.refusal("axis", {"action": "group", "origin": box, "rommel": True}) == ("6.3", "no-bonus-from-box")
