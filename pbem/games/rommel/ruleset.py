@@ -1051,7 +1051,12 @@ def _reveal(state: RommelState, events: list[Event]) -> Step[RommelState]:
 def _settled(step: Step[RommelState]) -> Step[RommelState]:
     """The turn goes on to the reveal once the Routs the Final Supply Check began are over (§12.7, §3.48)."""
     state = step.state
-    waiting = state.pending or state.deck is not None or state.pending_rolls
+    waiting = (
+        state.pending
+        or state.deck is not None
+        or state.pending_rolls
+        or any(s.must_open for s in state.hidden.values())
+    )
     if state.phase != "turn" or state.turn.stage != "final" or waiting:
         return step
     return _reveal(state, list(step.events))
@@ -1326,6 +1331,9 @@ class Rommel(PackedData, Ruleset[RommelState]):
         return _settled(MACHINE.apply(state, seat, act))
 
     def resume(self, state: RommelState, outcome: Outcome) -> Step[RommelState]:
+        return _settled(self._resumed(state, outcome))  # whatever ends the Final Supply Check's Routs (§12.7)
+
+    def _resumed(self, state: RommelState, outcome: Outcome) -> Step[RommelState]:
         if outcome.dice is not None:
             early = [k for k in outcome.dice if k.startswith("early-")]
             if early:
@@ -1337,7 +1345,7 @@ class Rommel(PackedData, Ruleset[RommelState]):
                 return Step(state=new, events=tuple(events))
             if "pursuit" in outcome.dice:
                 new, events = pursuit.rolled(state, top(state, Pursuit), tuple(outcome.dice["pursuit"]))
-                return _settled(Step(state=new, events=tuple(events)))
+                return Step(state=new, events=tuple(events))
             if "forced" in outcome.dice:
                 return _marched(state, tuple(outcome.dice["forced"]))
             new, events = buildup.dice_rolled(state, dict(outcome.dice))
