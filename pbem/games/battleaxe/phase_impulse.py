@@ -20,8 +20,9 @@ from pbem.games.battleaxe.actions import (
 from pbem.games.battleaxe.board import ALLIED, AXIS, Side
 from pbem.games.battleaxe.context import Result, always, at, board, declare, event, holds, release, sole, spend
 from pbem.games.battleaxe.phase_sunset import end_half
-from pbem.games.battleaxe.state import ELIMINATED, BattleaxeState, evolve
+from pbem.games.battleaxe.state import ELIMINATED, BattleaxeState, evolve, now
 from pbem.games.battleaxe.state import Assault as Impulse
+from pbem.kit.machine import pop
 from pbem.rules.contract import ALLOW, Verdict, deny
 
 __all__ = ["ACTIONS"]
@@ -163,8 +164,9 @@ def can_fuel_shortage(state: BattleaxeState, side: Side, act: FuelShortage) -> V
 
 
 def fuel_shortage(state: BattleaxeState, side: Side, act: FuelShortage) -> Result:
-    step = "impulse" if state.step == "fuel_window" else state.step
-    state = evolve(spend(state, side), fuel_low=True, step=step)
+    if now(state) == "fuel_window":  # notes A44: declared as the Axis Impulse begins
+        state = pop(state)
+    state = evolve(spend(state, side), fuel_low=True)
     return state, [event("fuel_shortage", "12.1", "The Allies spend the Advantage: Axis Fuel Shortage", side)]
 
 
@@ -184,7 +186,7 @@ def rommel(state: BattleaxeState, side: Side, act: Rommel) -> Result:
 
 
 def no_fuel_shortage(state: BattleaxeState, side: Side, act: NoFuelShortage) -> Result:
-    return evolve(state, step="impulse"), []
+    return pop(state), []
 
 
 # --- Wireless Intercepts (optional 19.1H) -----------------------------------------------------------------------
