@@ -128,7 +128,7 @@ def event(kind: str, rule: str, text: str, seat: str | None = None, **data: Any)
 
 def roll(state: BattleaxeState, kind: str, purpose: str, *, times: int = 1, id: str | None = None) -> RollSpec:
     """``times`` rolls of the pack's ``kind`` roll (its dice and sides), under ``id`` (default: the kind)."""
-    row = next(r for r in state.pack.tables.rolls if r.id == kind)
+    row = board(state).rolls[kind]
     return RollSpec(id=id or kind, sides=row.sides, n=row.dice * times, purpose=purpose)
 
 
@@ -163,7 +163,7 @@ def spend(state: BattleaxeState, side: Side) -> BattleaxeState:
 
 def luftwaffe(state: BattleaxeState) -> bool:
     """19.2: Greater Luftwaffe intervention gives the Axis Air Support from its first Turn on."""
-    return bool(state.options["luftwaffe"]) and state.turn >= state.pack.limit("luftwaffe_from_turn")
+    return bool(state.options["luftwaffe"]) and state.turn >= board(state).limits["luftwaffe_from_turn"]
 
 
 def shift_advantage(state: BattleaxeState) -> Result:

@@ -253,7 +253,7 @@ def _artillery_ok(state: BattleaxeState, side: Side, face: int, target: str) -> 
     stutzpunkt = side == AXIS and b.locations[target].terrain == "stutzpunkt" and state.control[target] == AXIS
     if stutzpunkt and (state.options["axis_stutzpunkt_artillery"] == "always" or side != state.half):
         modifier = b.die_mods["artillery_axis_stutzpunkt"].value
-    success = next(r for r in state.pack.tables.die_results if r.id == "artillery_available")
+    success = b.die_results["artillery_available"]
     return face + modifier >= success.min
 
 
@@ -276,7 +276,6 @@ def resolve(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Resul
     """11.4: the defender's artillery call, the Attack and Defense Values and DRs, and the result."""
     fight = combat(state)
     attacker, defender = state.half, enemy(state.half)
-    pack = state.pack
     b = board(state)
     events: list[Event] = []
     artillery = state.artillery
@@ -290,9 +289,9 @@ def resolve(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Resul
     if fight.air:
         air = dice["air"][0]
         if state.options["luftwaffe"] and attacker == ALLIED:  # 19.2, notes A48: +1, capped, then halved
-            air = min(air + b.die_mods["luftwaffe_allied_air"].value, pack.limit("luftwaffe_allied_air_cap"))
+            air = min(air + b.die_mods["luftwaffe_allied_air"].value, b.limits["luftwaffe_allied_air_cap"])
         if fight.contested_at_start:
-            air //= pack.limit("air_contested_divisor")
+            air //= b.limits["air_contested_divisor"]
     rommel = dice["rommel"][0] if fight.rommel else 0
     s = at(state)
     av, av_terms = cmb.attack_value(s, fight, air, rommel)

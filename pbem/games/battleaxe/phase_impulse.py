@@ -30,7 +30,7 @@ __all__ = ["ACTIONS"]
 
 def _first_activation(state: BattleaxeState, side: Side) -> bool:
     """16.3: the Allies activate Zones A-D together in Impulse 1 of the first Turn."""
-    return side == ALLIED and state.turn == 1 and state.impulse == state.pack.limit("start_impulse")
+    return side == ALLIED and state.turn == 1 and state.impulse == board(state).limits["start_impulse"]
 
 
 def _must_assault(state: BattleaxeState) -> Verdict:
@@ -47,10 +47,10 @@ def assaults(state: BattleaxeState, side: Side) -> Iterable[Assault]:
     for loc in areas:
         yield Assault(areas=[loc])
     if side == AXIS and not state.fuel_low:
-        for pair in combinations(areas, state.pack.limit("axis_combined_ops_areas")):
+        for pair in combinations(areas, s.board.limits["axis_combined_ops_areas"]):
             yield Assault(areas=list(pair))
     if _first_activation(state, side):
-        yield Assault(areas=list(state.pack.role("first_activation_zones")))
+        yield Assault(areas=list(s.board.roles["first_activation_zones"]))
 
 
 def can_assault(state: BattleaxeState, side: Side, act: Assault) -> Verdict:
@@ -60,11 +60,11 @@ def can_assault(state: BattleaxeState, side: Side, act: Assault) -> Verdict:
         return deny("9.1", "areas", "name the Active Area(s)")
     if unknown := [a for a in areas if a not in s.board.locations]:
         return deny("9.1", "areas", f"unknown location {', '.join(unknown)}")
-    first = sorted(state.pack.role("first_activation_zones"))
+    first = sorted(s.board.roles["first_activation_zones"])
     if sorted(areas) == first and len(areas) > 1:
         if not _first_activation(state, side):
             return deny("16.3", "first-activation", "Zones A-D activate together only in Impulse 1 of June 15")
-    elif len(areas) == state.pack.limit("axis_combined_ops_areas"):
+    elif len(areas) == s.board.limits["axis_combined_ops_areas"]:
         if side != AXIS:
             return deny("9.1.2", "combined-operations", "only the Axis may activate two Areas")
         if state.fuel_low:

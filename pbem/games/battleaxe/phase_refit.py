@@ -223,7 +223,7 @@ def surrender(state: BattleaxeState, rolls: tuple[int, ...]) -> Result:
     """14.2.3: each Out of Supply unit loses a step on a low dr (+1 while its side holds the Advantage)."""
     events = []
     b = board(state)
-    loss = next(r for r in state.pack.tables.die_results if r.id == "surrender_step_loss")
+    loss = b.die_results["surrender_step_loss"]
     units = top(state, DiceWait).units
     state = pop(state)
     for unit, face in zip(units, rolls, strict=True):

@@ -71,7 +71,7 @@ def _sunset(state: BattleaxeState, events: list[Event]) -> Result:
 def _next_impulse(state: BattleaxeState, events: list[Event]) -> Result:
     state, shifted = shift_advantage(state)
     impulse = state.impulse + 1
-    if impulse > state.pack.impulse_track_length:
+    if impulse > board(state).impulse_track:
         return end_maneuvers(state, events + shifted)
     state = evolve(
         state,
