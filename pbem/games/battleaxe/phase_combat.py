@@ -29,11 +29,11 @@ from pbem.games.battleaxe.state import (
     BattleaxeState,
     Combat,
     CombatResult,
-    Decision,
-    DiceWait,
     StateChanges,
+    decision,
     evolve,
     now,
+    waiting,
 )
 from pbem.kit.machine import push, replace_top
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
@@ -201,8 +201,8 @@ def support(state: BattleaxeState, side: Side, act: Support) -> Result:
     state = evolve(state, combat=fight, assault=assault, step="assault")
     if fight.artillery:
         call = roll(state, "artillery_call", f"{side} artillery call", id="artillery")
-        return push(state, DiceWait(kind="attacker_artillery", seat=side)).with_rolls(request(call)), events
-    return push(state, Decision(kind="defend", seat=enemy(side))), events
+        return push(state, waiting("attacker_artillery", side)).with_rolls(request(call)), events
+    return push(state, decision("defend", enemy(side))), events
 
 
 # --- the defender's response (11.4.3, 10.2.1) -------------------------------------------------------------------
@@ -236,7 +236,7 @@ def defend(state: BattleaxeState, side: Side, act: Defend) -> Result:
     if fight.rommel:
         rolls.append(roll(state, "rommel", "Rommel"))
     text = f"{board(state).label(act.lead)} leads the defense" + (", calling artillery" if act.artillery else "")
-    state = replace_top(evolve(state, combat=fight), DiceWait(kind="combat", seat=state.half))
+    state = replace_top(evolve(state, combat=fight), waiting("combat", state.half))
     return state.with_rolls(request(*rolls)), [event("defense_declared", "11.4.3", text, side, lead=act.lead)]
 
 
@@ -269,7 +269,7 @@ def attacker_artillery(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]
     ok = _artillery_ok(state, state.half, face, fight.target)
     artillery = {**state.artillery, state.half: state.artillery[state.half] - (1 if ok else 0)}
     state = evolve(state, combat=evolve(fight, attacker_artillery_ok=ok), artillery=artillery)
-    return replace_top(state, Decision(kind="defend", seat=enemy(state.half))), [_called(state.half, face, ok)]
+    return replace_top(state, decision("defend", enemy(state.half))), [_called(state.half, face, ok)]
 
 
 def resolve(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Result:
@@ -318,11 +318,11 @@ def resolve(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Resul
         changes["sunset"] = sum(dice["attack"])  # 6.2.1: the first Axis DR
     window = None
     if result == "repulse" and holds(state, attacker):
-        window = Decision(kind="max_attack", seat=attacker)
+        window = decision("max_attack", attacker)
     # RULING (notes A26, option fanatical_vs_excess): more AP than the defenders can absorb without an
     # Overrun (an Axis Stützpunkt, or a second combat) is still a Success that Fanatical Defense may turn
     elif result == "success" and holds(state, defender) and (state.options["fanatical_vs_excess"] or not excess):
-        window = Decision(kind="fanatical", seat=defender)
+        window = decision("fanatical", defender)
     state = evolve(state, **changes)
     words = {
         "repulse": "Repulse",

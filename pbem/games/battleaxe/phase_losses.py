@@ -27,7 +27,7 @@ from pbem.games.battleaxe.state import (
     Allocation,
     AttackerRetreat,
     BattleaxeState,
-    Decision,
+    decision,
     evolve,
     now,
 )
@@ -223,7 +223,7 @@ def _voluntary_units(state: BattleaxeState) -> list[str]:
 
 def _voluntary(state: BattleaxeState) -> Result:
     if _voluntary_units(state):
-        return replace_top(state, Decision(kind="voluntary_retreat", seat=enemy(state.half))), []
+        return replace_top(state, decision("voluntary_retreat", enemy(state.half))), []
     return _after_combat(state)
 
 
@@ -286,7 +286,7 @@ def _after_combat(state: BattleaxeState) -> Result:
     assault = evolve(assault, overrun_units=(), overrun_target=None, overrun_moved=())
     if overrun and survivors:
         state = evolve(state, assault=evolve(assault, overrun_units=survivors))
-        return replace_top(state, Decision(kind="overrun", seat=state.half)), events
+        return replace_top(state, decision("overrun", state.half)), events
     return replace_top(evolve(state, combat=None, assault=assault), None), events
 
 

@@ -19,7 +19,7 @@ from pbem.games.battleaxe.context import (
     spend,
 )
 from pbem.games.battleaxe.phase_refit import end_maneuvers
-from pbem.games.battleaxe.state import BattleaxeState, Decision, DiceWait, evolve
+from pbem.games.battleaxe.state import BattleaxeState, decision, evolve, waiting
 from pbem.kit.machine import pop, push
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
 
@@ -36,13 +36,13 @@ def end_half(state: BattleaxeState, events: list[Event]) -> Result:
         # RULING (notes A44, option fuel_timing): the Allies may also declare the Fuel Shortage now
         late = state.options["fuel_timing"] == "also_start_of_axis_impulse"
         if late and holds(state, ALLIED) and not state.fuel_low:
-            state = push(state, Decision(kind="fuel_window", seat=ALLIED))
+            state = push(state, decision("fuel_window", ALLIED))
         return state, events + shifted
     intercepts = state.options["wireless_intercepts"] and not state.intercepted and state.half_kind is not None
     if intercepts and holds(state, AXIS):  # 19.1H: the Axis may buy a second, other Impulse
         return evolve(state, step="intercepts"), events
     if state.sunset is None:  # 6.2.1: no Axis DR this half-Impulse: the Axis rolls a Sunset DR now
-        waits = push(state, DiceWait(kind="sunset", seat=AXIS))
+        waits = push(state, waiting("sunset", AXIS))
         return waits.with_rolls(request(roll(state, "sunset", "Sunset DR"))), events
     return _sunset(state, events)
 
@@ -63,7 +63,7 @@ def _sunset(state: BattleaxeState, events: list[Event]) -> Result:
         events = [*events, event("fuel_restored", "14.1.2", "The Axis Fuel Shortage ends", AXIS)]
     if sunset < state.impulse:
         if state.advantage is not None and state.advantage_used_by is None:
-            return push(state, Decision(kind="daylight", seat=state.advantage)), events
+            return push(state, decision("daylight", state.advantage)), events
         return end_maneuvers(state, events)
     return _next_impulse(state, events)
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, TypedDict, Unpack, overload
+from typing import Any, ClassVar, Literal, TypedDict, Unpack, get_args, overload
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
-from pbem.games.battleaxe.board import Side
+from pbem.games.battleaxe.board import ALLIED, AXIS, Side
 from pbem.games.battleaxe.data import BattleaxePack
 from pbem.kit.machine import MachineState, Pending
 from pbem.rules.contract import GameState, updated
@@ -22,8 +22,10 @@ __all__ = [
     "DiceWait",
     "Refit",
     "UnitState",
+    "decision",
     "evolve",
     "now",
+    "waiting",
 ]
 
 Step = Literal[
@@ -173,6 +175,19 @@ class DiceWait(Pending):
 
 
 Decided = Decision | Allocation | AttackerRetreat | DiceWait
+
+_DECISIONS = {(kind, side): Decision(kind=kind, seat=side) for kind in get_args(Reaction) for side in (ALLIED, AXIS)}
+_WAITS = {(kind, side): DiceWait(kind=kind, seat=side) for kind in get_args(Awaiting) for side in (ALLIED, AXIS)}
+
+
+def decision(kind: Reaction, side: Side) -> Decision:
+    """The pending entry of ``side``'s decision ``kind`` (entries are frozen values: one of each is made once)."""
+    return _DECISIONS[kind, side]
+
+
+def waiting(kind: Awaiting, side: Side) -> DiceWait:
+    """The pending entry of dice ``kind`` that ``side``'s step asked for (made once, like :func:`decision`)."""
+    return _WAITS[kind, side]
 
 
 class BattleaxeState(MachineState):
