@@ -35,9 +35,9 @@ class Situation:
         old, new = after.state.units, self.state.units
         if old is new:
             return after.where
-        if old.keys() != new.keys():
+        changed = [u for u, p in new.items() if old.get(u) is not p]
+        if len(old) != len(new) or any(u not in old for u in changed):  # other units: not the same game
             return None
-        changed = [u for u, p in new.items() if old[u] is not p]
         where = dict(after.where)
         board = self.board
         rebuilt: dict[str, set[str]] = {}

@@ -12,7 +12,7 @@ from pbem.errors import ActionError
 from pbem.games.battleaxe import context, state
 from pbem.games.battleaxe.ruleset import RULESET
 from pbem.games.battleaxe.sequence import INTERRUPTS, MACHINE, STEPS
-from pbem.kit.machine import MachineState
+from pbem.kit.machine import MachineState, push
 from pbem.replay.basics import state_hash
 from pbem.rules.contract import GameState
 from tests.games.battleaxe.position import new_game
@@ -43,6 +43,16 @@ def test_the_empty_pending_stack_is_not_serialized_so_old_checkpoints_keep_their
     game = new_game()
     assert "pending" not in game.model_dump(mode="json")
     assert state_hash(game) == state_hash(game.model_copy(update={"pending": ()}))
+
+
+def test_with_nothing_pending_the_retired_fields_are_hashed_as_logs_signed_before_the_stack_hashed_them() -> None:
+    game = new_game()
+    dumped = game.model_dump(mode="json")
+    assert (dumped["awaiting"], dumped["surrender_units"]) == (None, [])  # their values while nothing waited
+    assert {"awaiting", "surrender_units"}.isdisjoint(state.BattleaxeState.model_fields)  # no longer state
+    waiting = push(game, state.waiting("sunset", "axis"))
+    assert waiting.model_dump(mode="json")["pending"] == [{"kind": "sunset", "seat": "axis", "units": []}]
+    assert state_hash(waiting) != state_hash(game)
 
 
 def test_every_step_but_the_bids_is_a_phase_and_every_action_is_offered_by_a_phase_or_an_interrupt() -> None:
