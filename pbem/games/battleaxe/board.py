@@ -40,8 +40,8 @@ class Board:
         self.pack = pack
         self.locations: dict[str, Location] = {loc.id: loc for loc in pack.locations}
         self.units: dict[str, Unit] = {unit.id: unit for unit in pack.units}
-        self.unit_order = {unit.id: n for n, unit in enumerate(pack.units)}
-        self.sides: dict[str, Side] = {unit.id: ALLIED if unit.side == "allied" else AXIS for unit in pack.units}  # a state lists its units in this order
+        self.unit_order = {unit.id: n for n, unit in enumerate(pack.units)}  # a state lists its units in this order
+        self.sides: dict[str, Side] = {unit.id: ALLIED if unit.side == "allied" else AXIS for unit in pack.units}
         self.zones = frozenset(loc.id for loc in pack.locations if loc.kind == "zone")
         passable: dict[str, set[str]] = {loc: set() for loc in self.locations}
         escarpment: dict[str, set[str]] = {loc: set() for loc in self.locations}
