@@ -24,7 +24,7 @@ from pbem.client.session import Session, create_game, own_knowledge
 from pbem.games.battleaxe.board import Board, enemy
 from pbem.games.battleaxe.ruleset import RULESET
 from pbem.games.battleaxe.situation import Situation
-from pbem.games.battleaxe.state import BattleaxeState
+from pbem.games.battleaxe.state import BattleaxeState, now
 from pbem.log.keys import KeyPair, save_keypair
 from pbem.log.store import write_new_file
 from pbem.verify.pipeline import Verifier
@@ -53,7 +53,7 @@ class SensiblePlayer:
         by_name: dict[str, list[Action]] = {}
         for action in legal:
             by_name.setdefault(action["action"], []).append(action)
-        pick = getattr(self, f"_{state.step}", None)
+        pick = getattr(self, f"_{now(state)}", None)
         choice = pick(state, s, by_name) if pick else None
         return choice if choice in legal else self.rng.choice(legal)
 

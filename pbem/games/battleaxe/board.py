@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from pbem.games.battleaxe.data import BattleaxePack, Location, ReleaseRow, Unit
+from pbem.games.battleaxe.data import BattleaxePack, DieResultRow, Location, ReleaseRow, RollRow, Unit
 from pbem.kit import graph
 
 __all__ = ["ALLIED", "AXIS", "Board", "Side", "enemy"]
@@ -41,6 +41,7 @@ class Board:
         self.locations: dict[str, Location] = {loc.id: loc for loc in pack.locations}
         self.units: dict[str, Unit] = {unit.id: unit for unit in pack.units}
         self.unit_order = {unit.id: n for n, unit in enumerate(pack.units)}  # a state lists its units in this order
+        self.sides: dict[str, Side] = {unit.id: ALLIED if unit.side == "allied" else AXIS for unit in pack.units}
         self.zones = frozenset(loc.id for loc in pack.locations if loc.kind == "zone")
         passable: dict[str, set[str]] = {loc: set() for loc in self.locations}
         escarpment: dict[str, set[str]] = {loc: set() for loc in self.locations}
@@ -58,7 +59,13 @@ class Board:
             [graph.NodeRecord(id=loc.id, kind=loc.kind) for loc in pack.locations],
             [graph.EdgeRecord(a=edge.a, b=edge.b, type=edge.type) for edge in pack.boundaries],
         )
-        self.stacking = pack.limit("stacking_limit")
+        # the pack's values, read once here instead of a scan of their table per action
+        self.limits: dict[str, int] = {row.id: row.value for row in pack.tables.limits}
+        self.roles: dict[str, tuple[str, ...]] = {row.id: row.locations for row in pack.tables.location_roles}
+        self.rolls: dict[str, RollRow] = {row.id: row for row in pack.tables.rolls}
+        self.die_results: dict[str, DieResultRow] = {row.id: row for row in pack.tables.die_results}
+        self.impulse_track = pack.impulse_track_length
+        self.stacking = self.limits["stacking_limit"]
         self.costs = {row.id: row for row in pack.tables.movement_costs}
         self.attrition = {row.id: row.ap for row in pack.tables.attrition_points}
         self.attack_mods = {row.id: row for row in pack.tables.attack_modifiers}
@@ -67,7 +74,7 @@ class Board:
         self.turns = pack.tables.turns
         self.standard_turns = sum(1 for turn in self.turns if not turn.extended_only)  # 6.0; 20.1 adds the rest
         self.first_player: Side = ALLIED if pack.setting("first_player") == "allied" else AXIS  # 6.2
-        self.vp_trace_targets = pack.role("vp_trace_targets")
+        self.vp_trace_targets = self.roles["vp_trace_targets"]
         self.releases = {row.formation: row for row in pack.tables.releases}
         self.sources: dict[Side, tuple[str, ...]] = {
             side: tuple(loc.id for loc in pack.locations if loc.supply_source == side) for side in (ALLIED, AXIS)
@@ -75,8 +82,7 @@ class Board:
 
     # --- the counters ------------------------------------------------------------------------------
     def side_of(self, unit: str) -> Side:
-        side = self.units[unit].side
-        return ALLIED if side == "allied" else AXIS
+        return self.sides[unit]
 
     def restriction(self, unit: str, released: tuple[str, ...]) -> ReleaseRow | None:
         """The release (16.1, 16.2) that still holds ``unit`` back, if its division is not yet released."""

@@ -32,8 +32,8 @@ def _lead_cv(situation: Situation, lead: str, units: Sequence[str]) -> int:
     board = situation.board
     if board.is_anti_tank(lead) and all(board.is_anti_tank(u) for u in units):
         full = situation.state.units[lead].full
-        alone = board.pack.limit("at_alone_full_cv" if full else "at_alone_reduced_cv")
-        oos = board.pack.limit("oos_cv_penalty") if situation.state.units[lead].oos else 0
+        alone = board.limits["at_alone_full_cv" if full else "at_alone_reduced_cv"]
+        oos = board.limits["oos_cv_penalty"] if situation.state.units[lead].oos else 0
         return alone - oos  # 14.2.2 note: an OOS AT unit alone is 0 or -1
     return situation.cv(lead)
 

@@ -18,7 +18,7 @@ from pbem.games.battleaxe.data import BattleaxePack, Derived
 from pbem.games.battleaxe.situation import Situation
 from pbem.games.battleaxe.state import ELIMINATED, Assault, BattleaxeState, Combat, evolve
 from pbem.kit.machine import ActionSpec, action
-from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Step, Verdict
+from pbem.rules.contract import ALLOW, Event, RollRequest, RollSpec, Step, Verdict, updated
 
 __all__ = [
     "Context",
@@ -86,13 +86,15 @@ def always(state: BattleaxeState, side: Side, act: BaseModel) -> Verdict:
 class Context:
     """The rules' view of one data pack: its board, and the facts of the last position asked about."""
 
-    __slots__ = ("_last", "board", "checked")
+    __slots__ = ("_last", "board", "checked", "specs")
 
     def __init__(self, pack: BattleaxePack):
         self.board = Board(pack)
         self._last: Situation | None = None
         self.checked: tuple[BattleaxeState, str, BaseModel] | None = None
         """The last (state, side, action) the machine allowed: applying these very objects needs no second check."""
+        self.specs: dict[tuple[str, str, int, str | None], RollSpec] = {}
+        """The dice requests made so far (a few kinds and purposes per pack)."""
 
     def at(self, state: BattleaxeState) -> Situation:
         """The derived facts of ``state``; states are immutable, so the last one is reused while it lasts."""
@@ -122,14 +124,25 @@ def at(state: BattleaxeState) -> Situation:
     return context(state).at(state)
 
 
+_EVENT = Event(kind="event")
+
+
 def event(kind: str, rule: str, text: str, seat: str | None = None, **data: Any) -> Event:
-    return Event(kind=kind, seat=seat, rule=rule, text=text, data=data)
+    """An event of the rules, copied from a template without validating it again: this signature types every field
+    (an Event's validation cost more than the rest of most transitions)."""
+    return updated(_EVENT, {"kind": kind, "seat": seat, "rule": rule, "text": text, "data": data})
 
 
 def roll(state: BattleaxeState, kind: str, purpose: str, *, times: int = 1, id: str | None = None) -> RollSpec:
-    """``times`` rolls of the pack's ``kind`` roll (its dice and sides), under ``id`` (default: the kind)."""
-    row = next(r for r in state.pack.tables.rolls if r.id == kind)
-    return RollSpec(id=id or kind, sides=row.sides, n=row.dice * times, purpose=purpose)
+    """``times`` rolls of the pack's ``kind`` roll (its dice and sides), under ``id`` (default: the kind); the same
+    request is made once per pack (a spec is a frozen value)."""
+    ctx = context(state)
+    key = (kind, purpose, times, id)
+    found = ctx.specs.get(key)
+    if found is None:
+        row = ctx.board.rolls[kind]
+        found = ctx.specs[key] = RollSpec(id=id or kind, sides=row.sides, n=row.dice * times, purpose=purpose)
+    return found
 
 
 def request(*rolls: RollSpec) -> RollRequest:
@@ -163,7 +176,7 @@ def spend(state: BattleaxeState, side: Side) -> BattleaxeState:
 
 def luftwaffe(state: BattleaxeState) -> bool:
     """19.2: Greater Luftwaffe intervention gives the Axis Air Support from its first Turn on."""
-    return bool(state.options["luftwaffe"]) and state.turn >= state.pack.limit("luftwaffe_from_turn")
+    return bool(state.options["luftwaffe"]) and state.turn >= board(state).limits["luftwaffe_from_turn"]
 
 
 def shift_advantage(state: BattleaxeState) -> Result:

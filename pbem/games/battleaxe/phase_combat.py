@@ -25,7 +25,17 @@ from pbem.games.battleaxe.context import (
     spend,
 )
 from pbem.games.battleaxe.phase_losses import settle
-from pbem.games.battleaxe.state import BattleaxeState, Combat, CombatResult, StateChanges, evolve
+from pbem.games.battleaxe.state import (
+    BattleaxeState,
+    Combat,
+    CombatResult,
+    StateChanges,
+    decision,
+    evolve,
+    now,
+    waiting,
+)
+from pbem.kit.machine import push, replace_top
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
 
 __all__ = ["ACTIONS", "attacker_artillery", "resolve"]
@@ -187,11 +197,12 @@ def support(state: BattleaxeState, side: Side, act: Support) -> Result:
     events = [
         event("attack_committed", "11.4.2", text, side, attackers=list(fight.attackers), lead=fight.lead, supports=used)
     ]
+    # the attack is committed: the Assault step waits for the combat, one pending entry until its last retreat
+    state = evolve(state, combat=fight, assault=assault, step="assault")
     if fight.artillery:
         call = roll(state, "artillery_call", f"{side} artillery call", id="artillery")
-        state = evolve(state, combat=fight, assault=assault, awaiting="attacker_artillery")
-        return state.with_rolls(request(call)), events
-    return evolve(state, combat=fight, assault=assault, step="defend"), events
+        return push(state, waiting("attacker_artillery", side)).with_rolls(request(call)), events
+    return push(state, decision("defend", enemy(side))), events
 
 
 # --- the defender's response (11.4.3, 10.2.1) -------------------------------------------------------------------
@@ -225,8 +236,8 @@ def defend(state: BattleaxeState, side: Side, act: Defend) -> Result:
     if fight.rommel:
         rolls.append(roll(state, "rommel", "Rommel"))
     text = f"{board(state).label(act.lead)} leads the defense" + (", calling artillery" if act.artillery else "")
-    state = evolve(state, combat=fight, awaiting="combat").with_rolls(request(*rolls))
-    return state, [event("defense_declared", "11.4.3", text, side, lead=act.lead)]
+    state = replace_top(evolve(state, combat=fight), waiting("combat", state.half))
+    return state.with_rolls(request(*rolls)), [event("defense_declared", "11.4.3", text, side, lead=act.lead)]
 
 
 # --- the dice (10.2.1, 11.4) ------------------------------------------------------------------------------------
@@ -242,7 +253,7 @@ def _artillery_ok(state: BattleaxeState, side: Side, face: int, target: str) -> 
     stutzpunkt = side == AXIS and b.locations[target].terrain == "stutzpunkt" and state.control[target] == AXIS
     if stutzpunkt and (state.options["axis_stutzpunkt_artillery"] == "always" or side != state.half):
         modifier = b.die_mods["artillery_axis_stutzpunkt"].value
-    success = next(r for r in state.pack.tables.die_results if r.id == "artillery_available")
+    success = b.die_results["artillery_available"]
     return face + modifier >= success.min
 
 
@@ -257,15 +268,14 @@ def attacker_artillery(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]
     face = dice["artillery"][0]
     ok = _artillery_ok(state, state.half, face, fight.target)
     artillery = {**state.artillery, state.half: state.artillery[state.half] - (1 if ok else 0)}
-    state = evolve(state, combat=evolve(fight, attacker_artillery_ok=ok), artillery=artillery, step="defend")
-    return state, [_called(state.half, face, ok)]
+    state = evolve(state, combat=evolve(fight, attacker_artillery_ok=ok), artillery=artillery)
+    return replace_top(state, decision("defend", enemy(state.half))), [_called(state.half, face, ok)]
 
 
 def resolve(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Result:
     """11.4: the defender's artillery call, the Attack and Defense Values and DRs, and the result."""
     fight = combat(state)
     attacker, defender = state.half, enemy(state.half)
-    pack = state.pack
     b = board(state)
     events: list[Event] = []
     artillery = state.artillery
@@ -279,9 +289,9 @@ def resolve(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Resul
     if fight.air:
         air = dice["air"][0]
         if state.options["luftwaffe"] and attacker == ALLIED:  # 19.2, notes A48: +1, capped, then halved
-            air = min(air + b.die_mods["luftwaffe_allied_air"].value, pack.limit("luftwaffe_allied_air_cap"))
+            air = min(air + b.die_mods["luftwaffe_allied_air"].value, b.limits["luftwaffe_allied_air_cap"])
         if fight.contested_at_start:
-            air //= pack.limit("air_contested_divisor")
+            air //= b.limits["air_contested_divisor"]
     rommel = dice["rommel"][0] if fight.rommel else 0
     s = at(state)
     av, av_terms = cmb.attack_value(s, fight, air, rommel)
@@ -300,18 +310,19 @@ def resolve(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Resul
         attack_total=at_total,
         defense_total=dt_total,
         outcome=result,
-        ap_left=ap,
+        ap=ap,
         dice={k: list(v) for k, v in dice.items()},
     )
     changes: StateChanges = {"combat": fight, "artillery": artillery}
     if attacker == AXIS and state.sunset is None:
         changes["sunset"] = sum(dice["attack"])  # 6.2.1: the first Axis DR
+    window = None
     if result == "repulse" and holds(state, attacker):
-        changes["step"] = "max_attack"
+        window = decision("max_attack", attacker)
     # RULING (notes A26, option fanatical_vs_excess): more AP than the defenders can absorb without an
     # Overrun (an Axis Stützpunkt, or a second combat) is still a Success that Fanatical Defense may turn
     elif result == "success" and holds(state, defender) and (state.options["fanatical_vs_excess"] or not excess):
-        changes["step"] = "fanatical"
+        window = decision("fanatical", defender)
     state = evolve(state, **changes)
     words = {
         "repulse": "Repulse",
@@ -329,15 +340,15 @@ def resolve(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Resul
     events.append(
         Event(kind="combat_resolved", seat=attacker, rule="11.4.4", text=text, data=record.data(dice=other_dice))
     )
-    if "step" in changes:  # an Advantage window opens (12.1A, 12.1B)
-        return state, events
+    if window is not None:  # an Advantage window opens (12.1A, 12.1B)
+        return replace_top(state, window), events
     state, more = settle(state)
     return state, events + more
 
 
 # --- the Advantage in combat (12.1A, 12.1B) ---------------------------------------------------------------------
 def can_maximum_attack(state: BattleaxeState, side: Side, act: MaximumAttack) -> Verdict:
-    return ALLOW if state.step == "max_attack" else deny("12.1", "window", "Maximum Attack answers a Repulse")
+    return ALLOW if now(state) == "max_attack" else deny("12.1", "window", "Maximum Attack answers a Repulse")
 
 
 def maximum_attack(state: BattleaxeState, side: Side, act: MaximumAttack) -> Result:
@@ -348,11 +359,11 @@ def maximum_attack(state: BattleaxeState, side: Side, act: MaximumAttack) -> Res
 
 
 def can_fanatical_defense(state: BattleaxeState, side: Side, act: FanaticalDefense) -> Verdict:
-    return ALLOW if state.step == "fanatical" else deny("12.1", "window", "Fanatical Defense answers a Success")
+    return ALLOW if now(state) == "fanatical" else deny("12.1", "window", "Fanatical Defense answers a Success")
 
 
 def fanatical_defense(state: BattleaxeState, side: Side, act: FanaticalDefense) -> Result:
-    state = evolve(spend(state, side), combat=evolve(combat(state), outcome="stalemate", ap_left=0))
+    state = evolve(spend(state, side), combat=evolve(combat(state), outcome="stalemate", ap=0))
     used = event("fanatical_defense", "12.1", "Fanatical Defense: the Success becomes a Stalemate", side)
     state, more = settle(state)
     return state, [used, *more]

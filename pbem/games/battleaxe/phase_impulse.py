@@ -20,8 +20,9 @@ from pbem.games.battleaxe.actions import (
 from pbem.games.battleaxe.board import ALLIED, AXIS, Side
 from pbem.games.battleaxe.context import Result, always, at, board, declare, event, holds, release, sole, spend
 from pbem.games.battleaxe.phase_sunset import end_half
-from pbem.games.battleaxe.state import ELIMINATED, BattleaxeState, evolve
+from pbem.games.battleaxe.state import ELIMINATED, BattleaxeState, evolve, now
 from pbem.games.battleaxe.state import Assault as Impulse
+from pbem.kit.machine import pop
 from pbem.rules.contract import ALLOW, Verdict, deny
 
 __all__ = ["ACTIONS"]
@@ -29,7 +30,7 @@ __all__ = ["ACTIONS"]
 
 def _first_activation(state: BattleaxeState, side: Side) -> bool:
     """16.3: the Allies activate Zones A-D together in Impulse 1 of the first Turn."""
-    return side == ALLIED and state.turn == 1 and state.impulse == state.pack.limit("start_impulse")
+    return side == ALLIED and state.turn == 1 and state.impulse == board(state).limits["start_impulse"]
 
 
 def _must_assault(state: BattleaxeState) -> Verdict:
@@ -46,10 +47,10 @@ def assaults(state: BattleaxeState, side: Side) -> Iterable[Assault]:
     for loc in areas:
         yield Assault(areas=[loc])
     if side == AXIS and not state.fuel_low:
-        for pair in combinations(areas, state.pack.limit("axis_combined_ops_areas")):
+        for pair in combinations(areas, s.board.limits["axis_combined_ops_areas"]):
             yield Assault(areas=list(pair))
     if _first_activation(state, side):
-        yield Assault(areas=list(state.pack.role("first_activation_zones")))
+        yield Assault(areas=list(s.board.roles["first_activation_zones"]))
 
 
 def can_assault(state: BattleaxeState, side: Side, act: Assault) -> Verdict:
@@ -59,11 +60,11 @@ def can_assault(state: BattleaxeState, side: Side, act: Assault) -> Verdict:
         return deny("9.1", "areas", "name the Active Area(s)")
     if unknown := [a for a in areas if a not in s.board.locations]:
         return deny("9.1", "areas", f"unknown location {', '.join(unknown)}")
-    first = sorted(state.pack.role("first_activation_zones"))
+    first = sorted(s.board.roles["first_activation_zones"])
     if sorted(areas) == first and len(areas) > 1:
         if not _first_activation(state, side):
             return deny("16.3", "first-activation", "Zones A-D activate together only in Impulse 1 of June 15")
-    elif len(areas) == state.pack.limit("axis_combined_ops_areas"):
+    elif len(areas) == s.board.limits["axis_combined_ops_areas"]:
         if side != AXIS:
             return deny("9.1.2", "combined-operations", "only the Axis may activate two Areas")
         if state.fuel_low:
@@ -163,8 +164,9 @@ def can_fuel_shortage(state: BattleaxeState, side: Side, act: FuelShortage) -> V
 
 
 def fuel_shortage(state: BattleaxeState, side: Side, act: FuelShortage) -> Result:
-    step = "impulse" if state.step == "fuel_window" else state.step
-    state = evolve(spend(state, side), fuel_low=True, step=step)
+    if now(state) == "fuel_window":  # notes A44: declared as the Axis Impulse begins
+        state = pop(state)
+    state = evolve(spend(state, side), fuel_low=True)
     return state, [event("fuel_shortage", "12.1", "The Allies spend the Advantage: Axis Fuel Shortage", side)]
 
 
@@ -184,7 +186,7 @@ def rommel(state: BattleaxeState, side: Side, act: Rommel) -> Result:
 
 
 def no_fuel_shortage(state: BattleaxeState, side: Side, act: NoFuelShortage) -> Result:
-    return evolve(state, step="impulse"), []
+    return pop(state), []
 
 
 # --- Wireless Intercepts (optional 19.1H) -----------------------------------------------------------------------

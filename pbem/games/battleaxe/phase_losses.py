@@ -22,8 +22,17 @@ from pbem.games.battleaxe.context import (
     sole,
     step_loss,
 )
-from pbem.games.battleaxe.state import ELIMINATED, BattleaxeState, evolve
-from pbem.rules.contract import ALLOW, Event, Verdict, deny
+from pbem.games.battleaxe.state import (
+    ELIMINATED,
+    Allocation,
+    AttackerRetreat,
+    BattleaxeState,
+    decision,
+    evolve,
+    now,
+)
+from pbem.kit.machine import replace_top, top
+from pbem.rules.contract import ALLOW, Event, Verdict, deny, updated
 
 __all__ = ["ACTIONS", "settle"]
 
@@ -33,7 +42,8 @@ def _loss_event(state: BattleaxeState, unit: str, how: str, side: Side) -> Event
 
 
 def settle(state: BattleaxeState) -> Result:
-    """11.4.4: the losses of a Repulse, a Stalemate, a Success or an Overrun, then what follows them."""
+    """11.4.4: the losses of a Repulse, a Stalemate, a Success or an Overrun, then what follows them (the combat's
+    pending entry is replaced by the next decision, or popped when the Assault goes on)."""
     fight = combat(state)
     lead, def_lead = fight.lead, fight.def_lead
     if lead is None or def_lead is None:
@@ -46,7 +56,7 @@ def settle(state: BattleaxeState) -> Result:
             events.append(_loss_event(state, unit, how, attacker))
         survivors = tuple(u for u in fight.attackers if state.units[u].location == fight.target)
         if fight.mandatory and survivors:  # 11.1: a repulsed Mandatory Attack retreats
-            state, more = _auto_retreat(evolve(state, combat=evolve(fight, retreating=survivors)))
+            state, more = _auto_retreat(state, survivors)
             return state, events + more
         state, more = _voluntary(state)
         return state, events + more
@@ -65,24 +75,26 @@ def settle(state: BattleaxeState) -> Result:
         events += [_loss_event(state, unit, "eliminated", defender) for unit in fight.defenders]
         state, more = _after_combat(state)
         return state, events + more
-    return _allocation_or_next(state, events)
+    return _allocation_or_next(state, events, Allocation(seat=defender, ap_left=combat(state).ap))
 
 
 # --- Attrition Points (11.5) ------------------------------------------------------------------------------------
-def _allocation_or_next(state: BattleaxeState, events: list[Event]) -> Result:
-    if combat(state).ap_left <= 0 or not _remaining(state):
+def _allocation_or_next(state: BattleaxeState, events: list[Event], allocation: Allocation) -> Result:
+    if allocation.ap_left <= 0 or not _remaining(state, allocation.absorbed):
         state, more = _voluntary(state)
         return state, events + more
-    return evolve(state, step="allocate"), events
+    return replace_top(state, allocation), events
 
 
-def _remaining(state: BattleaxeState) -> list[str]:
+def _remaining(state: BattleaxeState, absorbed: dict[str, str]) -> list[str]:
     """The defenders still to absorb Attrition Points: in the combat's location, not yet absorbed (11.5)."""
     fight = combat(state)
-    return [u for u in fight.defenders if u not in fight.absorbed and state.units[u].location == fight.target]
+    return [u for u in fight.defenders if u not in absorbed and state.units[u].location == fight.target]
 
 
-def _absorb_options(state: BattleaxeState, units: list[str]) -> dict[str, dict[cmb.Loss, int]]:
+def _absorb_options(
+    state: BattleaxeState, units: list[str], absorbed: dict[str, str]
+) -> dict[str, dict[cmb.Loss, int]]:
     """How each of ``units`` may absorb AP, and how many each way absorbs (11.5, 11.5.1)."""
     fight = combat(state)
     s = at(state)
@@ -92,7 +104,7 @@ def _absorb_options(state: BattleaxeState, units: list[str]) -> dict[str, dict[c
         unit: cmb.loss_options(
             s,
             unit,
-            lead=unit == fight.def_lead and unit not in fight.absorbed,
+            lead=unit == fight.def_lead and unit not in absorbed,
             flip_and_retreat=flip_and_retreat,
             can_retreat=can_retreat,
         )
@@ -101,23 +113,24 @@ def _absorb_options(state: BattleaxeState, units: list[str]) -> dict[str, dict[c
 
 
 def absorptions(state: BattleaxeState, side: Side) -> Iterable[Absorb]:
-    fight = combat(state)
+    fight, absorbed = combat(state), top(state, Allocation).absorbed
     options = at(state).retreat_options(side, fight.target)
-    for unit, losses in _absorb_options(state, _remaining(state)).items():
+    for unit, losses in _absorb_options(state, _remaining(state, absorbed), absorbed).items():
         for loss in losses:
             for to in options if loss in ("retreat", "flip_retreat") else (None,):
                 yield Absorb(unit=unit, loss=loss, to=to)
 
 
 def can_absorb(state: BattleaxeState, side: Side, act: Absorb) -> Verdict:
-    fight = combat(state)
+    fight, allocation = combat(state), top(state, Allocation)
+    absorbed = allocation.absorbed
     unit, loss, to = act.unit, act.loss, act.to
-    if unit not in fight.defenders or unit in fight.absorbed or state.units[unit].location != fight.target:
+    if unit not in fight.defenders or unit in absorbed or state.units[unit].location != fight.target:
         return deny("11.5", "not-defender", f"{unit} is not a defending unit still to absorb AP")
-    if fight.def_lead not in fight.absorbed and unit != fight.def_lead:
+    if fight.def_lead not in absorbed and unit != fight.def_lead:
         return deny("11.5", "lead-first", "the Lead Defending Unit absorbs the first Attrition Point")
-    others = [u for u in _remaining(state) if u != unit]
-    table = _absorb_options(state, [unit, *others])
+    others = [u for u in _remaining(state, absorbed) if u != unit]
+    table = _absorb_options(state, [unit, *others], absorbed)
     options = table[unit]
     if loss not in options:
         german = "11.5.1" if state.units[unit].full and loss == "retreat" else "11.5"
@@ -127,7 +140,7 @@ def can_absorb(state: BattleaxeState, side: Side, act: Absorb) -> Verdict:
     if retreat != (to is not None) or (retreat and to not in at(state).retreat_options(side, fight.target)):
         return deny("11.6.2", "retreat-priority", f"{to} is not a retreat destination the priorities allow")
     sets = [table[u].values() for u in others]
-    need = min(fight.ap_left, sum(max(losses.values()) for losses in table.values()))
+    need = min(allocation.ap_left, sum(max(losses.values()) for losses in table.values()))
     target = cmb.goal(need, [options.values(), *sets])
     if (target - options[loss]) not in cmb.achievable(sets):
         return deny("11.5", "exact-losses", f"exact losses must be applied whenever possible ({target} AP)")
@@ -135,9 +148,9 @@ def can_absorb(state: BattleaxeState, side: Side, act: Absorb) -> Verdict:
 
 
 def absorb(state: BattleaxeState, side: Side, act: Absorb) -> Result:
-    fight = combat(state)
+    allocation = top(state, Allocation)
     unit, loss, to = act.unit, act.loss, act.to
-    value = _absorb_options(state, [unit])[unit][loss]
+    value = _absorb_options(state, [unit], allocation.absorbed)[unit][loss]
     piece = state.units[unit]
     if loss == "eliminate":
         piece = ELIMINATED
@@ -147,8 +160,10 @@ def absorb(state: BattleaxeState, side: Side, act: Absorb) -> Result:
         piece = piece.at(to)
     elif loss == "flip_retreat" and to is not None:
         piece = piece.reduced().at(to)
-    fight = evolve(fight, absorbed={**fight.absorbed, unit: loss}, ap_left=fight.ap_left - value)
-    state = evolve(state, units={**state.units, unit: piece}, combat=fight)
+    allocation = updated(
+        allocation, {"absorbed": {**allocation.absorbed, unit: loss}, "ap_left": allocation.ap_left - value}
+    )
+    state = evolve(state, units={**state.units, unit: piece})
     b = board(state)
     words = {
         "eliminate": "is eliminated",
@@ -158,9 +173,8 @@ def absorb(state: BattleaxeState, side: Side, act: Absorb) -> Result:
         "none": "takes no loss",
     }
     text = f"{b.label(unit)} {words[loss]} ({value} AP)"
-    return _allocation_or_next(
-        state, [event("attrition_absorbed", "11.5", text, side, unit=unit, loss=loss, ap=value, to=to)]
-    )
+    absorbed = event("attrition_absorbed", "11.5", text, side, unit=unit, loss=loss, ap=value, to=to)
+    return _allocation_or_next(state, [absorbed], allocation)
 
 
 # --- retreats (11.1, 11.6) --------------------------------------------------------------------------------------
@@ -172,25 +186,24 @@ def _attacker_destinations(state: BattleaxeState, unit: str) -> tuple[str, ...]:
     return s.retreat_options(state.half, combat(state).target)
 
 
-def _auto_retreat(state: BattleaxeState) -> Result:
-    """Retreat attackers that have one choice (or none: eliminated, 11.6.4); ask about the rest."""
+def _auto_retreat(state: BattleaxeState, retreating: tuple[str, ...]) -> Result:
+    """Retreat attackers that have one choice (or none: eliminated, 11.6.4), in order; ask about the rest."""
     events: list[Event] = []
-    while retreating := combat(state).retreating:
+    while retreating:
         unit = retreating[0]
         options = _attacker_destinations(state, unit)
         if len(options) > 1:
-            return evolve(state, step="attacker_retreat"), events
+            return replace_top(state, AttackerRetreat(seat=state.half, units=retreating)), events
         state, done = _retreat_attacker(state, unit, options[0] if options else None)
+        retreating = retreating[1:]
         events.append(done)
     state, more = _voluntary(state)
     return state, events + more
 
 
 def _retreat_attacker(state: BattleaxeState, unit: str, to: str | None) -> tuple[BattleaxeState, Event]:
-    fight = combat(state)
     piece = ELIMINATED if to is None else state.units[unit].at(to)
-    fight = evolve(fight, retreating=tuple(u for u in fight.retreating if u != unit))
-    state = evolve(state, units={**state.units, unit: piece}, combat=fight)
+    state = evolve(state, units={**state.units, unit: piece})
     b = board(state)
     if to is None:
         text = f"{b.label(unit)} cannot retreat and is eliminated"
@@ -210,14 +223,14 @@ def _voluntary_units(state: BattleaxeState) -> list[str]:
 
 def _voluntary(state: BattleaxeState) -> Result:
     if _voluntary_units(state):
-        return evolve(state, step="voluntary_retreat"), []
+        return replace_top(state, decision("voluntary_retreat", enemy(state.half))), []
     return _after_combat(state)
 
 
 def retreats(state: BattleaxeState, side: Side) -> Iterable[Retreat]:
     fight = combat(state)
-    if state.step == "attacker_retreat":
-        for unit in fight.retreating[:1]:
+    if now(state) == "attacker_retreat":
+        for unit in top(state, AttackerRetreat).units[:1]:
             for to in _attacker_destinations(state, unit):
                 yield Retreat(unit=unit, to=to)
         return
@@ -229,8 +242,8 @@ def retreats(state: BattleaxeState, side: Side) -> Iterable[Retreat]:
 def can_retreat(state: BattleaxeState, side: Side, act: Retreat) -> Verdict:
     fight = combat(state)
     unit, to = act.unit, act.to
-    if state.step == "attacker_retreat":
-        if fight.retreating[:1] != (unit,):
+    if now(state) == "attacker_retreat":
+        if top(state, AttackerRetreat).units[:1] != (unit,):
             return deny("11.6.1", "one-at-a-time", "units retreat one at a time, in order")
         if to not in _attacker_destinations(state, unit):
             return deny("11.6", "retreat-priority", f"{unit} may not retreat to {to}")
@@ -244,9 +257,10 @@ def can_retreat(state: BattleaxeState, side: Side, act: Retreat) -> Verdict:
 
 def retreat(state: BattleaxeState, side: Side, act: Retreat) -> Result:
     unit, to = act.unit, act.to
-    if state.step == "attacker_retreat":
+    if now(state) == "attacker_retreat":
+        rest = tuple(u for u in top(state, AttackerRetreat).units if u != unit)
         state, done = _retreat_attacker(state, unit, to)
-        state, more = _auto_retreat(state)
+        state, more = _auto_retreat(state, rest)
         return state, [done, *more]
     state = evolve(state, units={**state.units, unit: state.units[unit].at(to)})
     b = board(state)
@@ -271,8 +285,9 @@ def _after_combat(state: BattleaxeState) -> Result:
     survivors = tuple(u for u in fight.attackers if state.units[u].location == fight.target)
     assault = evolve(assault, overrun_units=(), overrun_target=None, overrun_moved=())
     if overrun and survivors:
-        return evolve(state, assault=evolve(assault, overrun_units=survivors), step="overrun"), events
-    return evolve(state, combat=None, assault=assault, step="assault"), events
+        state = evolve(state, assault=evolve(assault, overrun_units=survivors))
+        return replace_top(state, decision("overrun", state.half)), events
+    return replace_top(evolve(state, combat=None, assault=assault), None), events
 
 
 # --- Overrun (11.4.4) -------------------------------------------------------------------------------------------
@@ -301,14 +316,14 @@ def overrun(state: BattleaxeState, side: Side, act: Overrun) -> Result:
     assault = evolve(
         impulse(state), overrun_target=act.target, mover=None, overrun_moved=(), overrun_artillery=artillery
     )
-    state = evolve(state, assault=assault, combat=None, step="assault")
+    state = replace_top(evolve(state, assault=assault, combat=None), None)
     text = f"Overrun: units may move into {board(state).place(act.target)} and attack once more"
     return state, [event("overrun", "11.4.4", text, side, target=act.target)]
 
 
 def decline(state: BattleaxeState, side: Side, act: Decline) -> Result:
     assault = evolve(impulse(state), overrun_units=(), overrun_target=None)
-    return evolve(state, assault=assault, combat=None, step="assault"), []
+    return replace_top(evolve(state, assault=assault, combat=None), None), []
 
 
 ACTIONS = (

@@ -22,7 +22,8 @@ from pbem.games.battleaxe.context import (
     step_loss,
 )
 from pbem.games.battleaxe.phase_end import end_phase
-from pbem.games.battleaxe.state import BattleaxeState, Refit, UnitState, evolve
+from pbem.games.battleaxe.state import BattleaxeState, DiceWait, Refit, UnitState, evolve
+from pbem.kit.machine import pop, push, top
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
 
 __all__ = ["ACTIONS", "end_maneuvers", "surrender"]
@@ -214,7 +215,7 @@ def end_refit(state: BattleaxeState, side: Side, act: EndRefit) -> Result:
     state = evolve(state, refit=None)
     if oos:  # 14.2.3: Surrender checks at the end of the Refit Phase
         checks = roll(state, "surrender", "Surrender checks", times=len(oos))
-        return evolve(state, awaiting="surrender", surrender_units=oos).with_rolls(request(checks)), []
+        return push(state, DiceWait(kind="surrender", seat=side, units=oos)).with_rolls(request(checks)), []
     return end_phase(state, [])
 
 
@@ -222,8 +223,10 @@ def surrender(state: BattleaxeState, rolls: tuple[int, ...]) -> Result:
     """14.2.3: each Out of Supply unit loses a step on a low dr (+1 while its side holds the Advantage)."""
     events = []
     b = board(state)
-    loss = next(r for r in state.pack.tables.die_results if r.id == "surrender_step_loss")
-    for unit, face in zip(state.surrender_units, rolls, strict=True):
+    loss = b.die_results["surrender_step_loss"]
+    units = top(state, DiceWait).units
+    state = pop(state)
+    for unit, face in zip(units, rolls, strict=True):
         side = b.side_of(unit)
         # RULING (notes A57): a spent Advantage belongs to nobody, so it gives neither side the +1
         modified = face + (b.die_mods["surrender_advantage"].value if holds(state, side) else 0)
@@ -234,7 +237,7 @@ def surrender(state: BattleaxeState, rolls: tuple[int, ...]) -> Result:
         else:
             text = f"{b.label(unit)} holds out (dr {face})"
             events.append(event("surrender_passed", "14.2.3", text, side, unit=unit))
-    return end_phase(evolve(state, surrender_units=()), events)
+    return end_phase(state, events)
 
 
 ACTIONS = (

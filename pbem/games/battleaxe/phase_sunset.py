@@ -19,7 +19,8 @@ from pbem.games.battleaxe.context import (
     spend,
 )
 from pbem.games.battleaxe.phase_refit import end_maneuvers
-from pbem.games.battleaxe.state import BattleaxeState, evolve
+from pbem.games.battleaxe.state import BattleaxeState, decision, evolve, waiting
+from pbem.kit.machine import pop, push
 from pbem.rules.contract import ALLOW, Event, Verdict, deny
 
 __all__ = ["ACTIONS", "end_half", "sunset_rolled"]
@@ -35,19 +36,20 @@ def end_half(state: BattleaxeState, events: list[Event]) -> Result:
         # RULING (notes A44, option fuel_timing): the Allies may also declare the Fuel Shortage now
         late = state.options["fuel_timing"] == "also_start_of_axis_impulse"
         if late and holds(state, ALLIED) and not state.fuel_low:
-            state = evolve(state, step="fuel_window")
+            state = push(state, decision("fuel_window", ALLIED))
         return state, events + shifted
     intercepts = state.options["wireless_intercepts"] and not state.intercepted and state.half_kind is not None
     if intercepts and holds(state, AXIS):  # 19.1H: the Axis may buy a second, other Impulse
         return evolve(state, step="intercepts"), events
     if state.sunset is None:  # 6.2.1: no Axis DR this half-Impulse: the Axis rolls a Sunset DR now
-        return evolve(state, awaiting="sunset").with_rolls(request(roll(state, "sunset", "Sunset DR"))), events
+        waits = push(state, waiting("sunset", AXIS))
+        return waits.with_rolls(request(roll(state, "sunset", "Sunset DR"))), events
     return _sunset(state, events)
 
 
 def sunset_rolled(state: BattleaxeState, dice: tuple[int, ...]) -> Result:
     """6.2.1: the Sunset DR rolled at the end of an Axis half-Impulse without an Axis DR."""
-    state = evolve(state, sunset=sum(dice))
+    state = evolve(pop(state), sunset=sum(dice))
     return _sunset(state, [event("sunset_rolled", "6.2.1", f"Sunset DR {sum(dice)}", AXIS, dice=list(dice))])
 
 
@@ -61,7 +63,7 @@ def _sunset(state: BattleaxeState, events: list[Event]) -> Result:
         events = [*events, event("fuel_restored", "14.1.2", "The Axis Fuel Shortage ends", AXIS)]
     if sunset < state.impulse:
         if state.advantage is not None and state.advantage_used_by is None:
-            return evolve(state, step="daylight"), events
+            return push(state, decision("daylight", state.advantage)), events
         return end_maneuvers(state, events)
     return _next_impulse(state, events)
 
@@ -69,7 +71,7 @@ def _sunset(state: BattleaxeState, events: list[Event]) -> Result:
 def _next_impulse(state: BattleaxeState, events: list[Event]) -> Result:
     state, shifted = shift_advantage(state)
     impulse = state.impulse + 1
-    if impulse > state.pack.impulse_track_length:
+    if impulse > board(state).impulse_track:
         return end_maneuvers(state, events + shifted)
     state = evolve(
         state,
@@ -90,14 +92,14 @@ def can_prolong(state: BattleaxeState, side: Side, act: ProlongedDaylight) -> Ve
 
 
 def prolong(state: BattleaxeState, side: Side, act: ProlongedDaylight) -> Result:
-    state = spend(state, side)
+    state = spend(pop(state), side)
     return _next_impulse(
         state, [event("prolonged_daylight", "12.1", "Prolonged Daylight: the Sunset DR is ignored", side)]
     )
 
 
 def nightfall(state: BattleaxeState, side: Side, act: Nightfall) -> Result:
-    return end_maneuvers(state, [])
+    return end_maneuvers(pop(state), [])
 
 
 ACTIONS = (

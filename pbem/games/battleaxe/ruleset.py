@@ -11,8 +11,8 @@ from pbem.games.battleaxe.actions import BattleaxeAction
 from pbem.games.battleaxe.board import ALLIED, AXIS, Side
 from pbem.games.battleaxe.context import board
 from pbem.games.battleaxe.data import FORMAT, BattleaxePack
-from pbem.games.battleaxe.sequence import MACHINE, RESUME
-from pbem.games.battleaxe.state import BattleaxeState, UnitState, evolve
+from pbem.games.battleaxe.sequence import MACHINE
+from pbem.games.battleaxe.state import BattleaxeState, UnitState, now
 from pbem.kit.datapack import PackedData
 from pbem.rules.contract import (
     OMNISCIENT,
@@ -286,11 +286,7 @@ class Battleaxe(PackedData, Ruleset[BattleaxeState]):
             raise PbemError("R008", f"battleaxe: resume without dice in step {state.step}")
         if state.step == "tiebreak":
             return phase_bids.rolled(state, outcome.dice)
-        goes_on = RESUME.get(state.awaiting or "")
-        if goes_on is None:
-            raise PbemError("R008", f"battleaxe: dice arrived, but step {state.step} waits for none")
-        new, events = goes_on(evolve(state, awaiting=None), outcome.dice)
-        return Step(state=new, events=tuple(events))
+        return MACHINE.resume(state, outcome)  # the dice the top pending entry waits for (R008 if none does)
 
     def period(self, state: BattleaxeState) -> str:
         return "setup" if state.phase == "setup" else f"turn-{min(state.turn, state.last_turn)}"
@@ -330,7 +326,7 @@ class Battleaxe(PackedData, Ruleset[BattleaxeState]):
             if state.phase == "maneuvers"
             else f"{turn}, {state.phase}"
         )
-        summary = state.outcome if state.step == "over" else f"{where}: {state.step}"
+        summary = state.outcome if state.step == "over" else f"{where}: {now(state)}"
         bids = {}
         for seat in phase_bids.BIDDERS:
             slot = state.hidden.get(f"bid/{seat}")
@@ -345,7 +341,7 @@ class Battleaxe(PackedData, Ruleset[BattleaxeState]):
             "impulse": state.impulse,
             "half": state.half,
             "phase": state.phase,
-            "step": state.step,
+            "step": now(state),
             "advantage": state.advantage,
             "fuel_low": state.fuel_low,
             "rommel": state.rommel,

@@ -1,12 +1,12 @@
 """The sequence of play of Operation Battleaxe (6, 8-17) on the kit's step machine.
 
 Each step of :data:`pbem.games.battleaxe.state.Step` is a machine phase: the actions it allows, the rule it
-follows and the side that acts. The actions themselves (candidates, predicate, effect) are declared by the
-module of their phase of the rulebook. The machine's seats are the sides: the ruleset maps a player's seat to
-a side before asking it (:mod:`.ruleset`; until bids decide the sides, 18.1, :mod:`.phase_bids` decides).
-
-A step that waits for dice (``state.awaiting``) lets nobody act; :data:`RESUME` names the rule that goes on
-once they are rolled.
+follows and the side that acts. A decision that suspends it (the defender's response, the Advantage's windows,
+loss allocation, retreats, an Overrun's choice) is an :data:`INTERRUPTS` entry on the machine's pending stack,
+and so are the dice the game waits for (nobody acts; its ``resume`` goes on once they are rolled). The actions
+themselves (candidates, predicate, effect) are declared by the module of their phase of the rulebook. The
+machine's seats are the sides: the ruleset maps a player's seat to a side before asking it (:mod:`.ruleset`;
+until bids decide the sides, 18.1, :mod:`.phase_bids` decides).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Annotated
 
 from pydantic import Field, TypeAdapter
 
+from pbem.errors import PbemError
 from pbem.games.battleaxe import (
     phase_combat,
     phase_impulse,
@@ -26,20 +27,20 @@ from pbem.games.battleaxe import (
     phase_sunset,
 )
 from pbem.games.battleaxe.actions import BattleaxeAction
-from pbem.games.battleaxe.board import ALLIED, Side, enemy
+from pbem.games.battleaxe.board import ALLIED, Side
 from pbem.games.battleaxe.context import Result, context
-from pbem.games.battleaxe.state import BattleaxeState
-from pbem.kit.machine import Machine, Phase
-from pbem.rules.contract import Step, Verdict
+from pbem.games.battleaxe.state import BattleaxeState, now
+from pbem.kit.machine import Interrupt, Machine, Phase
+from pbem.rules.contract import Outcome, Step, Verdict
 
-__all__ = ["MACHINE", "RESUME", "STEPS", "apply", "check"]
+__all__ = ["INTERRUPTS", "MACHINE", "STEPS", "apply", "check"]
 
 
 def _step(
     name: str, actions: tuple[str, ...], rule: str, actor: Callable[[BattleaxeState], Side | None]
 ) -> Phase[BattleaxeState]:
     def to_act(state: BattleaxeState) -> tuple[str, ...]:
-        side = None if state.awaiting is not None else actor(state)
+        side = actor(state)
         return () if side is None else (side,)
 
     return Phase(name, actions, rule=rule, to_act=to_act)
@@ -49,16 +50,8 @@ def _mover(state: BattleaxeState) -> Side:
     return state.half
 
 
-def _other(state: BattleaxeState) -> Side:
-    return enemy(state.half)
-
-
 def _allies(state: BattleaxeState) -> Side:
     return ALLIED
-
-
-def _holder(state: BattleaxeState) -> Side | None:
-    return state.advantage
 
 
 def _refitting(state: BattleaxeState) -> Side | None:
@@ -76,22 +69,54 @@ STEPS = (
     _step("impulse", ("assault", "regroup", "consolidate", "pass", *_ADVANTAGE), "8.1", _mover),
     _step("assault", ("move", "attack", "activate", "end_overrun", "end_assault", *_ADVANTAGE), "9.1", _mover),
     _step("declare", ("join", "lead", "support"), "11.4.2", _mover),
-    _step("defend", ("defend",), "11.4.3", _other),
-    _step("max_attack", ("maximum_attack", "accept"), "12.1", _mover),
-    _step("fanatical", ("fanatical_defense", "accept"), "12.1", _other),
-    _step("allocate", ("absorb",), "11.5", _other),
-    _step("attacker_retreat", ("retreat",), "11.6", _mover),
-    _step("voluntary_retreat", ("retreat", "stay"), "11.6.3", _other),
-    _step("overrun", ("overrun", "decline"), "11.4.4", _mover),
     _step("regroup", ("regroup_move", "end_regroup"), "8.1.2", _mover),
-    _step("daylight", ("prolonged_daylight", "nightfall"), "12.1", _holder),
     _step("intercepts", ("wireless_intercepts", "no_intercepts"), "19.1", _mover),
-    _step("fuel_window", ("fuel_shortage", "no_fuel_shortage"), "12.1", _allies),
     _step(
         "refit", ("increase_replacements", "flip", "recover", "tiger_cubs", "rebuild", "end_refit"), "13.2", _refitting
     ),
     _step("over", (), "17.2", _nobody),
 )
+
+
+def _rolled(
+    goes_on: Callable[[BattleaxeState, Mapping[str, tuple[int, ...]]], Result],
+) -> Callable[[BattleaxeState, Outcome], Step[BattleaxeState]]:
+    """The ``resume`` of a wait for dice: ``goes_on`` with the faces (it pops or replaces the wait)."""
+
+    def resume(state: BattleaxeState, outcome: Outcome) -> Step[BattleaxeState]:
+        if outcome.dice is None:  # bids are opened before; the rest of the game has no hidden information (7.1)
+            raise PbemError("R008", f"battleaxe: {now(state)} waits for dice, not for openings")
+        new, events = goes_on(state, outcome.dice)
+        return Step(state=new, events=tuple(events))
+
+    return resume
+
+
+def _surrendered(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Result:
+    return phase_refit.surrender(state, dice["surrender"])
+
+
+def _sunset(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Result:
+    return phase_sunset.sunset_rolled(state, dice["sunset"])
+
+
+INTERRUPTS: tuple[Interrupt[BattleaxeState], ...] = (
+    Interrupt("defend", ("defend",), rule="11.4.3"),
+    Interrupt("max_attack", ("maximum_attack", "accept"), rule="12.1"),
+    Interrupt("fanatical", ("fanatical_defense", "accept"), rule="12.1"),
+    Interrupt("allocate", ("absorb",), rule="11.5"),
+    Interrupt("attacker_retreat", ("retreat",), rule="11.6"),
+    Interrupt("voluntary_retreat", ("retreat", "stay"), rule="11.6.3"),
+    Interrupt("overrun", ("overrun", "decline"), rule="11.4.4"),
+    Interrupt("daylight", ("prolonged_daylight", "nightfall"), rule="12.1"),
+    Interrupt("fuel_window", ("fuel_shortage", "no_fuel_shortage"), rule="12.1"),
+    Interrupt("attacker_artillery", (), rule="10.2.1", resume=_rolled(phase_combat.attacker_artillery)),
+    Interrupt("combat", (), rule="11.4", resume=_rolled(phase_combat.resolve)),
+    Interrupt("sunset", (), rule="6.2.1", resume=_rolled(_sunset)),
+    Interrupt("surrender", (), rule="14.2.3", resume=_rolled(_surrendered)),
+)
+"""The decisions that suspend a step, with the actions each allows and the seat its pending entry names; and the
+dice the game waits for, with what goes on once they are rolled."""
 
 
 def _state_step(state: BattleaxeState) -> str:
@@ -102,7 +127,7 @@ MACHINE: Machine[BattleaxeState, BattleaxeAction] = Machine(
     adapter=TypeAdapter(Annotated[BattleaxeAction, Field(discriminator="action")]),
     rule="8.0",
     phases=STEPS,
-    interrupts=(),
+    interrupts=INTERRUPTS,
     actions=(
         *phase_setup.ACTIONS,
         *phase_impulse.ACTIONS,
@@ -115,23 +140,6 @@ MACHINE: Machine[BattleaxeState, BattleaxeAction] = Machine(
     phase_of=_state_step,
 )
 
-
-def _surrendered(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Result:
-    return phase_refit.surrender(state, dice["surrender"])
-
-
-def _sunset(state: BattleaxeState, dice: Mapping[str, tuple[int, ...]]) -> Result:
-    return phase_sunset.sunset_rolled(state, dice["sunset"])
-
-
-RESUME: Mapping[str, Callable[[BattleaxeState, Mapping[str, tuple[int, ...]]], Result]] = {
-    "attacker_artillery": phase_combat.attacker_artillery,
-    "combat": phase_combat.resolve,
-    "sunset": _sunset,
-    "surrender": _surrendered,
-}
-"""What goes on once the dice a step waits for (``state.awaiting``) are rolled."""
-
 _EFFECTS = {spec.name: spec.effect for spec in MACHINE.actions}
 
 
@@ -141,7 +149,7 @@ def check(state: BattleaxeState, side: str, act: BattleaxeAction) -> Verdict:
     if verdict.ok:
         context(state).checked = (state, side, act)
     elif verdict.reason == "not-now":  # in the player's words: what cannot be done now, and where the game is
-        what, step = act.action.replace("_", " "), state.step.replace("_", " ")
+        what, step = act.action.replace("_", " "), now(state).replace("_", " ")
         return Verdict(
             ok=False, rule=verdict.rule, reason=verdict.reason, message=f"{what} is not possible now ({step})"
         )

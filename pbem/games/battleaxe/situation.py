@@ -35,9 +35,9 @@ class Situation:
         old, new = after.state.units, self.state.units
         if old is new:
             return after.where
-        if old.keys() != new.keys():
+        changed = [u for u, p in new.items() if old.get(u) is not p]
+        if len(old) != len(new) or any(u not in old for u in changed):  # other units: not the same game
             return None
-        changed = [u for u, p in new.items() if old[u] is not p]
         where = dict(after.where)
         board = self.board
         rebuilt: dict[str, set[str]] = {}
@@ -96,12 +96,12 @@ class Situation:
 
     def mf(self, unit: str) -> int:
         """The unit's Movement Factor, less 1 while Out of Supply (14.2.2)."""
-        penalty = self.board.pack.limit("oos_mf_penalty") if self.out_of_supply(unit) else 0
+        penalty = self.board.limits["oos_mf_penalty"] if self.out_of_supply(unit) else 0
         return self.board.mf(unit, self.state.units[unit].full) - penalty
 
     def cv(self, unit: str) -> int:
         """The unit's Combat Value, less 1 while Out of Supply (14.2.2)."""
-        penalty = self.board.pack.limit("oos_cv_penalty") if self.out_of_supply(unit) else 0
+        penalty = self.board.limits["oos_cv_penalty"] if self.out_of_supply(unit) else 0
         return self.board.cv(unit, self.state.units[unit].full) - penalty
 
     def neighbours(self, location: str) -> tuple[str, ...]:
@@ -130,7 +130,7 @@ class Situation:
 
     def in_supply(self, side: Side, location: str) -> bool:
         """14.2.1: a supply line to a friendly-controlled source of the side's colour."""
-        if side == ALLIED and location in self.board.pack.role("tobruk_supplied"):
+        if side == ALLIED and location in self.board.roles["tobruk_supplied"]:
             return self.state.control[location] == ALLIED
         lines = self._supply.get(side)
         if lines is None:  # one search per side and position

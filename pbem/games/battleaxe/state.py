@@ -2,16 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, TypedDict, Unpack, overload
+from typing import Any, ClassVar, Literal, TypedDict, Unpack, get_args, overload
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
-from pbem.games.battleaxe.board import Side
+from pbem.games.battleaxe.board import ALLIED, AXIS, Side
 from pbem.games.battleaxe.data import BattleaxePack
-from pbem.kit.machine import MachineState
+from pbem.kit.machine import MachineState, Pending
 from pbem.rules.contract import GameState, updated
 
-__all__ = ["ELIMINATED", "Assault", "BattleaxeState", "Combat", "Refit", "UnitState", "evolve"]
+__all__ = [
+    "ELIMINATED",
+    "Allocation",
+    "Assault",
+    "AttackerRetreat",
+    "BattleaxeState",
+    "Combat",
+    "Decision",
+    "DiceWait",
+    "Refit",
+    "UnitState",
+    "decision",
+    "evolve",
+    "now",
+    "waiting",
+]
 
 Step = Literal[
     "bid",  # secret Victory Point bids for the Allied side (optional 18.1)
@@ -20,17 +35,8 @@ Step = Literal[
     "impulse",  # the active player chooses the kind of Impulse (8.1)
     "assault",  # moves and attacks of an Assault Impulse (9, 11)
     "declare",  # the attacker builds an attack: participants, lead, supports (11.4.2)
-    "defend",  # the defender picks its lead unit and artillery call (11.4.3, 10.2.1)
-    "max_attack",  # the attacker may spend the Advantage on a Repulse (12.1B)
-    "fanatical",  # the defender may spend the Advantage on a Success (12.1A)
-    "allocate",  # the defender absorbs Attrition Points (11.5)
-    "attacker_retreat",  # attackers of a repulsed Mandatory Attack retreat (11.1, 11.6)
-    "voluntary_retreat",  # the defender may withdraw (11.6.3)
-    "overrun",  # the attacker may exploit an Overrun (11.4.4)
     "regroup",  # a Regroup Impulse (8.1.2a)
-    "daylight",  # the Advantage holder may ignore a Sunset DR (12.1C)
     "intercepts",  # the Axis may spend the Advantage for a second, other Impulse (optional 19.1H)
-    "fuel_window",  # the Allies may declare a Fuel Shortage as the Axis Impulse begins (option, notes A44)
     "refit",  # a player's Refit (13)
     "over",
 ]
@@ -39,6 +45,7 @@ AssaultMode = Literal["single", "simultaneous", "sequential"]
 CombatResult = Literal["repulse", "stalemate", "success", "overrun"]
 ImpulseKind = Literal["assault", "regroup"]
 Awaiting = Literal["attacker_artillery", "combat", "sunset", "surrender"]
+Reaction = Literal["defend", "max_attack", "fanatical", "voluntary_retreat", "overrun", "daylight", "fuel_window"]
 
 
 class _Model(BaseModel):
@@ -92,9 +99,7 @@ class Combat(_Model):
     defense_total: int = 0
     dice: dict[str, list[int]] = Field(default_factory=dict)
     outcome: CombatResult | None = None
-    ap_left: int = 0
-    absorbed: dict[str, str] = Field(default_factory=dict)  # defender unit → how it absorbed AP
-    retreating: tuple[str, ...] = ()  # attackers still to retreat
+    ap: int = 0  # the Attrition Points the result inflicts on the defenders (11.4.4, 11.5)
 
 
 class Assault(_Model):
@@ -131,18 +136,80 @@ class Refit(_Model):
     tiger_cubs: bool = False  # Additional Tiger Cubs used (19.1G)
 
 
+# --- pending decisions (the kit machine's stack) -------------------------------------------------------------------
+# A decision of the non-moving or interrupted player (or of the attacker between the steps of a combat) suspends
+# the step under way: it is an entry on the machine's stack, which names the side that decides and the facts the
+# decision needs. A combat holds one entry from the defender's response to its last retreat, replaced as it goes.
+
+
+class Decision(Pending):
+    """A decision that needs no facts beyond the state's own: the defender's response (``defend``, 11.4.3), the
+    Advantage spent on a result (``max_attack`` 12.1B, ``fanatical`` 12.1A), the defender's withdrawal
+    (``voluntary_retreat``, 11.6.3), an Overrun's choice (``overrun``, 11.4.4), Prolonged Daylight against a Sunset
+    DR (``daylight``, 12.1C) and the Allied Fuel Shortage as the Axis Impulse begins (``fuel_window``, notes A44)."""
+
+    kind: Reaction
+
+
+class Allocation(Pending):
+    """11.5: the defender absorbs Attrition Points: ``ap_left`` still to absorb, and how each unit absorbed."""
+
+    kind: Literal["allocate"] = "allocate"
+    ap_left: int
+    absorbed: dict[str, str] = Field(default_factory=dict)  # defender unit → how it absorbed AP
+
+
+class AttackerRetreat(Pending):
+    """11.1, 11.6: the attackers of a repulsed Mandatory Attack still to retreat, in order (11.6.1)."""
+
+    kind: Literal["attacker_retreat"] = "attacker_retreat"
+    units: tuple[str, ...]
+
+
+class DiceWait(Pending):
+    """Dice the sequence of play waits for (nobody acts): an artillery call, a combat's DRs, the Sunset DR or the
+    Surrender checks of ``units`` (14.2.3). ``seat`` is the side whose step asked for them."""
+
+    kind: Awaiting
+    units: tuple[str, ...] = ()
+
+
+Decided = Decision | Allocation | AttackerRetreat | DiceWait
+
+_DECISIONS = {(kind, side): Decision(kind=kind, seat=side) for kind in get_args(Reaction) for side in (ALLIED, AXIS)}
+_WAITS = {(kind, side): DiceWait(kind=kind, seat=side) for kind in get_args(Awaiting) for side in (ALLIED, AXIS)}
+
+
+def decision(kind: Reaction, side: Side) -> Decision:
+    """The pending entry of ``side``'s decision ``kind`` (entries are frozen values: one of each is made once)."""
+    return _DECISIONS[kind, side]
+
+
+def waiting(kind: Awaiting, side: Side) -> DiceWait:
+    """The pending entry of dice ``kind`` that ``side``'s step asked for (made once, like :func:`decision`)."""
+    return _WAITS[kind, side]
+
+
 class BattleaxeState(MachineState):
     """Everything on the table, plus where in the sequence of play the game stands.
 
     ``pack`` is the data pack in use: carried for the rules, but not serialized or hashed (genesis commits
     to it by its SHA-256). ``step`` is the step of the kit's machine (:mod:`.sequence`); ``phase`` is the
-    rulebook's phase (6). The machine's pending stack stays empty: a decision by the other player is a step of
-    its own (``defend``, ``allocate``...), which the signed checkpoints of existing logs hash as such.
+    rulebook's phase (6). ``pending`` is the machine's stack of decisions that suspend the step (the defender's
+    response, loss allocation, retreats, the Advantage's windows, dice awaited): its top entry, if any, says who
+    must decide what now (:func:`now`).
     """
 
     omit_when_empty: ClassVar[frozenset[str]] = GameState.omit_when_empty | {"pending"}
+    retired: ClassVar[dict[str, Any]] = {"awaiting": None, "surrender_units": []}
+    """Fields that logs signed before the pending stack carried, with the value they always had while nothing was
+    pending: they are still serialized, so that a state with an empty stack (every state a checkpoint hashes: one
+    at a period's start, when no decision or dice are awaited) hashes as before and old logs stay valid. A state
+    with pending entries hashes them instead (``pending`` replaces ``awaiting``, ``surrender_units`` and the
+    reaction steps)."""
 
     pack: BattleaxePack = Field(exclude=True, repr=False)
+    pending: tuple[Decided, ...] = ()
     options: dict[str, bool | str]
     sides: dict[str, Side]  # seat → side; with bids (18.1) decided by them
     bidders: tuple[str, ...] = ()  # seats that have bid in this round (18.1)
@@ -173,8 +240,16 @@ class BattleaxeState(MachineState):
     setup_left: tuple[str, ...] = ()  # units of the Allied free set-up still to place
     winner: Side | None = None
     outcome: str = ""
-    awaiting: Awaiting | None = None
-    surrender_units: tuple[str, ...] = ()
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_new_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        dumped: dict[str, Any] = GameState._omit_empty_new_fields(self, handler)  # the engine's, then ours
+        return {**dumped, **self.retired}
+
+
+def now(state: BattleaxeState) -> str:
+    """What the game waits for: the top pending decision's kind, else the step under way."""
+    return state.pending[-1].kind if state.pending else state.step
 
 
 # --- typed transitions --------------------------------------------------------------------------------------------
@@ -224,9 +299,7 @@ class CombatChanges(TypedDict, total=False):
     defense_total: int
     dice: dict[str, list[int]]
     outcome: CombatResult | None
-    ap_left: int
-    absorbed: dict[str, str]
-    retreating: tuple[str, ...]
+    ap: int
 
 
 class RefitChanges(TypedDict, total=False):
@@ -238,7 +311,8 @@ class RefitChanges(TypedDict, total=False):
 
 
 class StateChanges(TypedDict, total=False):
-    """Every field of :class:`BattleaxeState` but the data pack, which a game never changes."""
+    """Every field of :class:`BattleaxeState` but the data pack, which a game never changes, and the pending stack,
+    which the kit's ``push``, ``pop`` and ``replace_top`` change."""
 
     options: dict[str, bool | str]
     sides: dict[str, Side]
@@ -270,8 +344,6 @@ class StateChanges(TypedDict, total=False):
     setup_left: tuple[str, ...]
     winner: Side | None
     outcome: str
-    awaiting: Awaiting | None
-    surrender_units: tuple[str, ...]
 
 
 @overload

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pbem.games.battleaxe.state import BattleaxeState
+from pbem.games.battleaxe.state import BattleaxeState, now
 from pbem.rules.contract import Event, Outcome
 from tests.games.battleaxe.position import DATA, DEFAULTS, ROSTER, R, new_game, off_board, play, roll
 
@@ -54,7 +54,7 @@ def test_8_1_1_an_assault_impulse_is_declared_and_ended() -> None:
 @pytest.mark.rule("8.1.3")
 def test_8_1_3_a_player_may_pass_his_impulse() -> None:
     state, found = events(new_game(), "allied", {"action": "pass"})
-    assert kinds(found)[0] == ("passed", "8.1.3") and state.half == "axis" and state.step == "impulse"
+    assert kinds(found)[0] == ("passed", "8.1.3") and state.half == "axis" and now(state) == "impulse"
 
 
 @pytest.mark.rule("12.2")
@@ -79,9 +79,9 @@ def nightfall(state: BattleaxeState) -> BattleaxeState:
     """The last Impulse: both pass and a low Sunset DR ends the Maneuvers Phase (into the Refit Phase)."""
     state = state.model_copy(update={"impulse": 12})
     state = roll(play(play(state, "allied", {"action": "pass"}), "axis", {"action": "pass"}), sunset=(1, 1))
-    if state.step == "daylight":
+    if now(state) == "daylight":
         state = play(state, state.advantage or "allied", {"action": "nightfall"})
-    assert state.step == "refit"
+    assert now(state) == "refit"
     return state
 
 
@@ -94,7 +94,7 @@ def test_14_2_4_an_empty_location_that_cannot_trace_supply_changes_control() -> 
     surrounded = state.model_copy(update={"control": control, "impulse": 12})
     state, found = rolled(play(play(surrounded, "allied", {"action": "pass"}), "axis", {"action": "pass"}),
                           sunset=(1, 1))  # fmt: skip
-    if state.step == "daylight":
+    if now(state) == "daylight":
         state, found = events(state, state.advantage or "allied", {"action": "nightfall"})
     cut = [e for e in found if (e.kind, e.rule) == ("control_changed", "14.2.4")]
     assert [e.data["location"] for e in cut] == [island] and state.control[island] == "allied"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.games.battleaxe.state import BattleaxeState
+from pbem.games.battleaxe.state import Allocation, AttackerRetreat, BattleaxeState, Decision, DiceWait, now
+from pbem.kit.machine import top
+from pbem.replay.basics import state_hash
 from tests.games.battleaxe.position import (
     R,
     axis_turn,
@@ -41,7 +43,7 @@ def fought(
     """Defend and roll; an Advantage window (12.1A, 12.1B) is passed up."""
     state = play(state, "axis", {"action": "defend", "lead": lead, "artillery": False})
     state = roll(state, attack=attack, defense=defense)
-    if state.step == "max_attack":
+    if now(state) == "max_attack":
         state = play(state, "allied", {"action": "accept"})
     return state
 
@@ -80,8 +82,24 @@ def test_11_1_a_repulsed_mandatory_attack_retreats_whence_it_came() -> None:
     state = fought(declared(at_halfaya()), (1, 1), (6, 6))
     for unit in ("7rtr", "22gds", "65at"):
         assert not state.units[unit].full and state.units[unit].location == "7"
-    assert state.step == "voluntary_retreat"  # 11.6.3: then the defender may still withdraw
-    assert play(state, "axis", {"action": "stay"}).step == "assault"
+    assert now(state) == "voluntary_retreat"  # 11.6.3: then the defender may still withdraw
+    assert now(play(state, "axis", {"action": "stay"})) == "assault"
+
+
+@pytest.mark.rule("11.4.3")
+@pytest.mark.rule("11.5")
+def test_11_4_3_a_combat_is_one_pending_entry_over_the_assault_from_the_defense_to_its_last_decision() -> None:
+    state = declared(at_halfaya())
+    assert state.step == "assault" and state.pending == (Decision(kind="defend", seat="axis"),)
+    assert R.to_act(state) == ("axis",) and refusal(state, "allied", {"action": "end_assault"})[1] == "not-your-turn"
+    state = play(state, "axis", {"action": "defend", "lead": "1-104", "artillery": False})
+    assert state.pending == (DiceWait(kind="combat", seat="allied"),) and R.to_act(state) == ()
+    state = roll(state, attack=(6, 4), defense=(2, 1))  # 6 AP (test_11_5 below)
+    assert state.step == "assault" and len(state.pending) == 1 and top(state, Allocation).seat == "axis"
+    assert state_hash(state) != state_hash(state.model_copy(update={"pending": ()}))  # the decision is hashed
+    waits = declared(at_halfaya(), artillery=True)  # the attacker's artillery call comes first (10.2.1)
+    assert waits.pending == (DiceWait(kind="attacker_artillery", seat="allied"),)
+    assert roll(waits, artillery=(6,)).pending == (Decision(kind="defend", seat="axis"),)
 
 
 @pytest.mark.rule("11.4.4")
@@ -95,7 +113,7 @@ def test_11_4_4_stalemate_costs_both_leads_a_step() -> None:
 @pytest.mark.rule("11.5")
 def test_11_5_success_attrition_is_exact_and_starts_with_the_lead() -> None:
     state = fought(declared(at_halfaya()), (6, 4), (2, 1))  # 8+10 = 18 against 9+3 = 12: 6 AP
-    assert state.step == "allocate" and state.combat is not None and state.combat.ap_left == 6
+    assert now(state) == "allocate" and top(state, Allocation).ap_left == 6
     assert not state.units["7rtr"].full  # the lead attacker steps on a Success
     assert refusal(state, "axis", {"action": "absorb", "unit": "defr", "loss": "eliminate", "to": None}) == (
         "11.5",
@@ -112,7 +130,7 @@ def test_11_5_success_attrition_is_exact_and_starts_with_the_lead() -> None:
     assert state.units["defr"].location == "17" and not state.units["defr"].full
     # the rule's own example: with 2 AP a Full-Strength unit may not be eliminated to spare another
     two = fought(declared(at_halfaya()), (4, 4), (3, 2))  # 8+8 = 16 against 9+5 = 14
-    assert two.combat is not None and two.combat.ap_left == 2
+    assert top(two, Allocation).ap_left == 2
     assert refusal(two, "axis", {"action": "absorb", "unit": "1-104", "loss": "eliminate", "to": None}) == (
         "11.5",
         "exact-losses",
@@ -136,7 +154,7 @@ def test_11_5_1_only_german_full_strength_units_retreat_for_one_ap() -> None:
 def test_11_4_4_no_allied_overrun_of_an_axis_strongpoint() -> None:
     state = placed(at_halfaya(), **{"1-33a": None, "defr": None})  # only 1/104 (4 AP at most) defends
     state = fought(declared(state), (6, 6), (1, 1))  # far more AP than can be absorbed
-    assert state.step == "allocate" and state.combat is not None and state.combat.outcome == "success"
+    assert now(state) == "allocate" and state.combat is not None and state.combat.outcome == "success"
 
 
 @pytest.mark.rule("11.4.4")
@@ -156,7 +174,7 @@ def test_11_4_4_overrun_into_one_more_area() -> None:
     )
     state = play(state, "axis", {"action": "defend", "lead": "1-62", "artillery": False})
     state = roll(state, attack=(6, 6), defense=(1, 1))  # 6+12 vs 2+2+2 = 6: 12 AP, 1/62 absorbs 3 at most
-    assert state.step == "overrun" and state.units["1-62"].location is None and state.control["15"] == "allied"
+    assert now(state) == "overrun" and state.units["1-62"].location is None and state.control["15"] == "allied"
     assert refusal(state, "allied", {"action": "overrun", "target": "16"}) == ("11.4.4", "not-adjacent")
     state = play(
         state, "allied", {"action": "overrun", "target": "17"} if False else {"action": "overrun", "target": "18"}
@@ -185,7 +203,7 @@ def test_11_6_3_voluntary_retreat_never_for_full_strength_allies() -> None:
     )
     state = play(state, "allied", {"action": "defend", "lead": "2rtr", "artillery": False})
     state = roll(state, attack=(1, 1), defense=(6, 6))  # Repulse
-    assert state.step == "voluntary_retreat"
+    assert now(state) == "voluntary_retreat"
     retreats = [a for a in R.legal_actions(state, "allied") if a["action"] == "retreat"]
     assert retreats and all(a["unit"] == "2rtr" for a in retreats)  # Reduced: may withdraw
     best = {a["to"] for a in retreats}
@@ -267,14 +285,14 @@ def test_12_1_maximum_attack_and_fanatical_defense() -> None:
     state = declared(at_halfaya())  # the Allies hold the Advantage
     state = play(state, "axis", {"action": "defend", "lead": "1-104", "artillery": False})
     state = roll(state, attack=(1, 1), defense=(6, 6))
-    assert state.step == "max_attack"
+    assert now(state) == "max_attack"
     state = play(state, "allied", {"action": "maximum_attack"})
     assert state.advantage is None and state.advantage_used_by == "allied"
     assert not state.units["7rtr"].full and not state.units["1-104"].full and state.units["22gds"].full
     axis_advantage = declared(at_halfaya(new_game().model_copy(update={"advantage": "axis"})))
     state = play(axis_advantage, "axis", {"action": "defend", "lead": "1-104", "artillery": False})
     state = roll(state, attack=(6, 4), defense=(2, 1))
-    assert state.step == "fanatical"
+    assert now(state) == "fanatical"
     state = play(state, "axis", {"action": "fanatical_defense"})
     assert state.combat is None or state.combat.outcome == "stalemate"
     assert not state.units["1-104"].full and state.units["1-33a"].full
@@ -300,10 +318,9 @@ def test_11_6_1_attackers_retreat_one_at_a_time() -> None:
     )
     # Area 7 filled up with four other units: the repulsed attackers retreat by the priorities, one by one
     assert all(state.units[u].location != "6" for u in ("7rtr", "22gds", "65at"))
-    if state.step == "attacker_retreat":
+    if now(state) == "attacker_retreat":
         action = R.legal_actions(state, "allied")[0]
-        first = state.combat.retreating[0]  # type: ignore[union-attr]
-        other = next(u for u in state.combat.retreating if u != first)  # type: ignore[union-attr]
+        other = top(state, AttackerRetreat).units[1]  # not the first in order
         assert refusal(state, "allied", {**action, "unit": other}) == ("11.6.1", "one-at-a-time")
 
 
@@ -329,16 +346,16 @@ def test_option_a26_fanatical_defense_against_excess_ap_at_a_strongpoint() -> No
         state = placed(at_halfaya(state), **{"1-33a": None, "defr": None})
         state = play(declared(state), "axis", {"action": "defend", "lead": "1-104", "artillery": False})
         state = roll(state, attack=(6, 6), defense=(1, 1))
-        assert (state.step == "fanatical") is allowed
+        assert (now(state) == "fanatical") is allowed
 
 
 @pytest.mark.rule("12.1")
 def test_option_a44_fuel_shortage_as_the_axis_impulse_begins() -> None:
     state = play(new_game(fuel_timing="also_start_of_axis_impulse"), "allied", {"action": "pass"})
-    assert state.step == "fuel_window" and R.to_act(state) == ("allied",)
+    assert now(state) == "fuel_window" and R.to_act(state) == ("allied",)
     state = play(state, "allied", {"action": "fuel_shortage"})
-    assert state.fuel_low and state.step == "impulse" and R.to_act(state) == ("axis",)
-    assert play(new_game(), "allied", {"action": "pass"}).step == "impulse"  # the default: no window
+    assert state.fuel_low and now(state) == "impulse" and R.to_act(state) == ("axis",)
+    assert now(play(new_game(), "allied", {"action": "pass"})) == "impulse"  # the default: no window
 
 
 @pytest.mark.rule("11.6.2")

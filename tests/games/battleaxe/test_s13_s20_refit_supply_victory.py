@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.games.battleaxe.state import BattleaxeState
+from pbem.games.battleaxe.state import BattleaxeState, now
 from tests.games.battleaxe.position import (
     R,
     controlled,
@@ -24,7 +24,7 @@ def night(state: BattleaxeState) -> BattleaxeState:
     state = state.model_copy(update={"impulse": 12, "half": "allied", "step": "impulse"})
     state = plays(state, "allied", {"action": "pass"})
     state = roll(play(state, "axis", {"action": "pass"}), sunset=(1, 1))
-    if state.step == "daylight":
+    if now(state) == "daylight":
         state = play(state, state.advantage or "allied", {"action": "nightfall"})
     return state
 
@@ -33,7 +33,7 @@ def night(state: BattleaxeState) -> BattleaxeState:
 def test_12_1_prolonged_daylight_ignores_the_sunset_dr() -> None:
     state = new_game().model_copy(update={"impulse": 6})
     state = roll(play(play(state, "allied", {"action": "pass"}), "axis", {"action": "pass"}), sunset=(1, 2))
-    assert state.step == "daylight" and R.to_act(state) == ("allied",)
+    assert now(state) == "daylight" and R.to_act(state) == ("allied",)
     state = play(state, "allied", {"action": "prolonged_daylight"})
     assert state.impulse == 7 and state.phase == "maneuvers" and state.advantage == "axis"
 
@@ -42,7 +42,7 @@ def test_12_1_prolonged_daylight_ignores_the_sunset_dr() -> None:
 @pytest.mark.rule("12.1")
 def test_13_3_2_one_rp_flips_two_units_or_rebuilds_one() -> None:
     state = night(reduced(new_game(), "2rtr", "6rtr", "1-krr"))
-    assert state.step == "refit" and state.refit is not None and state.refit.side == "allied"
+    assert now(state) == "refit" and state.refit is not None and state.refit.side == "allied"
     state = plays(state, "allied", {"action": "flip", "unit": "2rtr"}, {"action": "flip", "unit": "6rtr"})
     assert state.units["2rtr"].full and state.units["6rtr"].full and state.refit.rp == 0  # type: ignore[union-attr]
     assert refusal(state, "allied", {"action": "flip", "unit": "1-krr"}) == ("13.3.2", "no-rp")
@@ -158,7 +158,7 @@ def test_20_1_the_extended_game_plays_june_18_on_9_or_10_vp() -> None:
     result = R.result(standard)
     assert result is not None and result.winners == ("axis",)  # 9 < 10 (17.2)
     extended, _ = end_of_turn(night(new_game(extended=True).model_copy(update={"turn": 3, "vp": 9})))
-    assert R.result(extended) is None and extended.turn == 4 and extended.step == "impulse"
+    assert R.result(extended) is None and extended.turn == 4 and now(extended) == "impulse"
     last, _ = end_of_turn(night(extended))
     result = R.result(last)
     assert result is not None and result.winners == ("axis",)  # June 18 without an Automatic Victory
@@ -169,12 +169,12 @@ def test_19_1_h_wireless_intercepts_add_the_other_impulse() -> None:
     axis = new_game(wireless_intercepts=True).model_copy(update={"advantage": "axis"})
     axis = play(axis, "allied", {"action": "pass"})
     axis = plays(axis, "axis", {"action": "regroup"}, {"action": "end_regroup"})
-    assert axis.step == "intercepts"
+    assert now(axis) == "intercepts"
     axis = play(axis, "axis", {"action": "wireless_intercepts"})
-    assert axis.step == "impulse" and axis.advantage is None
+    assert now(axis) == "impulse" and axis.advantage is None
     assert refusal(axis, "axis", {"action": "pass"}) == ("19.1", "intercepts")
     axis = plays(axis, "axis", {"action": "assault", "areas": ["9"]}, {"action": "end_assault"})
-    assert axis.awaiting == "sunset"  # no second intercept: the half-Impulse ends
+    assert now(axis) == "sunset"  # no second intercept: the half-Impulse ends
     plain = new_game().model_copy(update={"advantage": "axis"})
     plain = plays(play(plain, "allied", {"action": "pass"}), "axis", {"action": "regroup"}, {"action": "end_regroup"})
-    assert plain.awaiting == "sunset"  # without the optional rule there is no window
+    assert now(plain) == "sunset"  # without the optional rule there is no window

@@ -1,5 +1,5 @@
 """The state's typed transitions and the machine that runs it: the changes dicts mirror the models' fields, the
-machine's pending stack never enters a hash, and the phases' context is kept with the pack, not in a module."""
+empty pending stack never enters a hash, and the phases' context is kept with the pack, not in a module."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pydantic import BaseModel
 from pbem.errors import ActionError
 from pbem.games.battleaxe import context, state
 from pbem.games.battleaxe.ruleset import RULESET
-from pbem.games.battleaxe.sequence import MACHINE, STEPS
-from pbem.kit.machine import MachineState
+from pbem.games.battleaxe.sequence import INTERRUPTS, MACHINE, STEPS
+from pbem.kit.machine import MachineState, push
 from pbem.replay.basics import state_hash
 from pbem.rules.contract import GameState
 from tests.games.battleaxe.position import new_game
@@ -45,11 +45,22 @@ def test_the_empty_pending_stack_is_not_serialized_so_old_checkpoints_keep_their
     assert state_hash(game) == state_hash(game.model_copy(update={"pending": ()}))
 
 
-def test_every_step_but_the_bids_is_a_machine_phase_and_every_declared_action_is_allowed_by_one() -> None:
+def test_with_nothing_pending_the_retired_fields_are_hashed_as_logs_signed_before_the_stack_hashed_them() -> None:
+    game = new_game()
+    dumped = game.model_dump(mode="json")
+    assert (dumped["awaiting"], dumped["surrender_units"]) == (None, [])  # their values while nothing waited
+    assert {"awaiting", "surrender_units"}.isdisjoint(state.BattleaxeState.model_fields)  # no longer state
+    waiting = push(game, state.waiting("sunset", "axis"))
+    assert waiting.model_dump(mode="json")["pending"] == [{"kind": "sunset", "seat": "axis", "units": []}]
+    assert state_hash(waiting) != state_hash(game)
+
+
+def test_every_step_but_the_bids_is_a_phase_and_every_action_is_offered_by_a_phase_or_an_interrupt() -> None:
     steps = {p.name for p in STEPS}
     assert steps == set(state.Step.__args__) - {"bid", "tiebreak"}  # the bids are decided by seat (18.1)
     declared = [spec.name for spec in MACHINE.actions]
-    assert len(declared) == len(set(declared)) == len({a for p in STEPS for a in p.actions})
+    offered = {a for where in (*STEPS, *INTERRUPTS) for a in where.actions}
+    assert len(declared) == len(set(declared)) == len(offered)
     assert MACHINE.allowed(new_game()) == ("assault", "regroup", "consolidate", "pass", "fuel_shortage", "rommel")
 
 
