@@ -322,14 +322,18 @@ class Machine(Generic[S, A]):
         """Whether ``act`` is one of :meth:`legal_actions` (decided by :meth:`check`, without enumerating)."""
         return self.check(state, seat, act).ok
 
-    def apply(self, state: S, seat: str, act: Mapping[str, object] | A) -> Step[S]:
+    def apply(self, state: S, seat: str, act: Mapping[str, object] | A, *, checked: S | None = None) -> Step[S]:
         """Check ``act`` and apply its effect.
+
+        ``checked``: the state :meth:`check` was asked of, when the effect runs on a copy of it that differs only in
+        the game's own bookkeeping no predicate reads (Rommel counts the actions for its claims), so the verdict just
+        given still stands.
 
         Raises:
             ActionError: R004 malformed, R002 not the seat's turn, R001 illegal (with the rule that refuses it).
         """
         allowed = self._allowed[0]
-        if allowed is not None and allowed.holds(state, seat, act):
+        if allowed is not None and allowed.holds(state if checked is None else checked, seat, act):
             return allowed.spec.effect(state, seat, act)  # check() has just allowed these very objects
         verdict, spec, parsed = self._decide(state, seat, act)
         if spec is None or parsed is None:

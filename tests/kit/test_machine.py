@@ -187,6 +187,11 @@ def test_apply_after_check_asks_the_predicate_once_and_only_for_the_very_objects
     with pytest.raises(ActionError) as illegal:  # a refusal is never remembered as allowed
         machine.apply(state, "red", Advance(unit="r1", to=4))
     assert illegal.value.code.id == "R001" and len(asked) == 5
+    copy = state.model_copy()  # a game's own bookkeeping copy of the state check() was asked of
+    assert machine.check(state, "red", move).ok and len(asked) == 6
+    assert machine.apply(copy, "red", move, checked=state).state != state and len(asked) == 6
+    machine.apply(copy, "red", move, checked=setup())  # not the state checked: checked again
+    assert len(asked) == 7
 
 
 def test_the_pending_stack_is_part_of_the_signed_state() -> None:

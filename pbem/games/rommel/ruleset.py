@@ -123,6 +123,7 @@ from pbem.rules.contract import (
     Verdict,
     View,
     deny,
+    updated,
 )
 
 if TYPE_CHECKING:
@@ -1321,14 +1322,14 @@ class Rommel(PackedData, Ruleset[RommelState]):
 
     def apply(self, state: RommelState, seat: str, action: Any) -> Step[RommelState]:
         act = self.typed(action)
-        state = state.model_copy(update={"acts": state.acts + 1})
+        checked, state = state, updated(state, {"acts": state.acts + 1})  # no predicate reads the count
         if isinstance(act, Identify):  # its secret field is in the slot, not in the logged action
             return _identified(state, seat, act)
         if isinstance(act, BuildMinefield | SwapMinefields) and act.hex is None:  # the hex is in its slot
             return spending.apply_unseen(state, seat, act)
         if isinstance(act, PursuitLosses) and act.losses is None:  # likewise (contains checked it)
             return _settled(_pursuit_lost(state, seat, act))
-        return _settled(MACHINE.apply(state, seat, act))
+        return _settled(MACHINE.apply(state, seat, act, checked=checked))
 
     def resume(self, state: RommelState, outcome: Outcome) -> Step[RommelState]:
         return _settled(self._resumed(state, outcome))  # whatever ends the Final Supply Check's Routs (§12.7)
