@@ -12,7 +12,7 @@ Gazala is not in the ``pbem.games`` entry point yet (its hidden information is n
 through ``PBEM_GAMES``; ``make demo`` does the same to verify the games and write their reports.
 
 The players are simple but sensible, and only ever pick among the legal actions (:class:`SensiblePlayer`): they
-attack at good odds (their Combat Strength at least twice the defenders'), breach enemy Minefields in their way,
+attack at good odds (their Combat Strength at least 3:2 the defenders'), breach enemy Minefields in their way,
 refit Disrupted units, move each stack once per activation towards its goal (the Axis towards the nearest objective
 it does not hold, the HQ following its units so that they stay In Command and in supply; the Commonwealth's mobile
 units towards Axis units that come near, its infantry staying in its Boxes and improving their defences), react to
@@ -44,7 +44,7 @@ from pbem.rules.contract import Action, Ruleset
 HERE = Path(__file__).parent / "gazala"
 NAMES = {"axis": "Erwin", "cw": "Neil"}
 NOTES = {"axis": "The Panzerarmee moves tonight.", "cw": "The Gazala line will hold."}
-GOOD_ODDS = 2
+GOOD_ODDS = 1.5
 """Attack when the attackers' Combat Strength is at least this many times the defenders' (§7.5.1: odds columns)."""
 OUTNUMBERED = 3
 """Retreat before combat when the attackers' Combat Strength is at least this many times the defenders'."""

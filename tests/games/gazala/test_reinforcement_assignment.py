@@ -9,8 +9,9 @@ import pytest
 
 from pbem.errors import ActionError
 from pbem.games.gazala.admin import begin_admin
+from pbem.games.gazala.paths import command
 from pbem.games.gazala.ruleset import RULESET
-from pbem.games.gazala.state import GazalaState
+from pbem.games.gazala.state import GazalaState, sit_of
 from pbem.kit import conformance
 from tests.games.gazala.gazala_play import PACK, act, place, refused, start
 
@@ -95,3 +96,21 @@ def test_every_reinforcement_names_its_formation_or_null_and_legal_actions_agree
     with pytest.raises(ActionError):
         RULESET.parse_action(dropped)
     assert conformance.check_legal_matches_contains(RULESET, state, "cw", random.Random(1), mutations=40) > 0
+
+
+@pytest.mark.rule("9.4.1")
+def test_with_every_entry_hex_blocked_the_alternate_entry_is_in_command_range_of_the_chosen_formation() -> None:
+    """Ruling ``alternate_entry`` ``command_range`` (notes B23): the range is that of the formation the owner
+    assigns the unit to, so a formation whose HQ is near the edge opens the alternate hexes, a far one does not."""
+    record = next(r for r in PACK.scenario("opening-phase").reinforcements if r.unit == INDEPENDENT)
+    near = place(start("opening-phase"), **{"5ind-hq": "4912"})
+    state = _reinforcing(near.model_copy(update={"blocked": tuple(record.entry)}))
+    offered = [
+        a for a in RULESET.legal_actions(state, "cw") if a["action"] == "reinforce_at" and a["unit"] == INDEPENDENT
+    ]
+    assert offered and {a["formation"] for a in offered} == {"5ind"}  # the others' HQs are far from the edge
+    entered = act(state, "cw", offered[0]).state
+    assert entered.units[INDEPENDENT].assigned == "5ind" and entered.units[INDEPENDENT].hex == offered[0]["hex"]
+    assert command(sit_of(entered), INDEPENDENT).state == "in-command"
+    far = next(f for f in PACK.unit(INDEPENDENT).assign_to if f != "5ind")
+    assert refused(state, "cw", {**offered[0], "formation": far}).reason == "alternate"
