@@ -399,7 +399,7 @@ class MapRenderer:
         legend: bool = False,
         width_mm: float | None = None,
         view_box: Box | None = None,
-        zones: bool = False,
+        zones: bool | Mapping[str, Collection[str]] = False,
     ) -> str:
         """The map with ``view``'s units, control and markers (None: the empty board).
 
@@ -407,7 +407,8 @@ class MapRenderer:
         markers in the winner's colour; ``legend`` adds a key under the map; ``width_mm`` gives the printed
         width (the screen scales the drawing to its column either way); ``view_box`` shows only that part of
         the board (:meth:`view_box`), the legend under it. ``zones`` adds the presentation's zones of control
-        (:meth:`Presentation.zones`) as a hatched layer of class ``zones`` under the counters, one hatching per side.
+        (:meth:`Presentation.zones`, or the zones given, as a page that asked for them already has them) as a
+        hatched layer of class ``zones`` under the counters, one hatching per side.
         """
         moves, combats = list(moves), list(combats)
         box = view_box or (0.0, 0.0, self.spec.width, self.spec.height)
@@ -417,8 +418,9 @@ class MapRenderer:
         root = self.board(highlight=highlight, title=title, css_class=css_class, view=view)
         if view_box is not None:
             root.set("viewBox", " ".join(num(v) for v in box))
-        if zones and view is not None:
-            self._zones(root, self.presentation.zones(view))
+        drawn = self.presentation.zones(view) if zones is True and view is not None else zones
+        if isinstance(drawn, Mapping) and drawn:
+            self._zones(root, drawn)
         if moves:  # beneath the counters: an arrow shows the way a unit came and never hides a counter
             layer = el(root, "g", class_="arrows")
             for move in moves:

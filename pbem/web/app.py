@@ -243,8 +243,9 @@ def _page(web: WebApp) -> str:
     if renderer is not None and view is not None:
         highlight = question.locations if question is not None else ()
         title = "The map after your batch (not signed yet)" if desk.steps else "The map as you see it"
-        zones = bool(renderer.presentation.zones(view))  # drawn hidden: the page's "Zones of control" shows them
-        drawn = renderer.render(view, highlight=highlight, title=title, css_class="map", zones=zones)
+        drawn_zones = renderer.presentation.zones(view)  # drawn hidden: the page's "Zones of control" shows them
+        zones = bool(drawn_zones)
+        drawn = renderer.render(view, highlight=highlight, title=title, css_class="map", zones=drawn_zones)
         moves = moves_of((t.event for t in news if t.event is not None), renderer)
         board = Markup(with_arrows(drawn, renderer, moves))
         off_map = tray(renderer, view, question.units if question is not None else ())
