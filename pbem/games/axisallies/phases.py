@@ -615,7 +615,12 @@ def can_requisition(state: AxisState, seat: str, act: Requisition) -> Verdict:
 
 
 def _in_play_before_orders(state: AxisState) -> dict[tuple[str, str], int]:
-    """The pieces in play less this turn's requisitions, which :func:`check_requisition` counts with the order."""
+    """The pieces in play less this turn's requisitions, which :func:`check_requisition` counts with the order
+    (once per state: every requisition and mine offered asks)."""
+    return dict(remembered(state, "in_play_before_orders", lambda: _before_orders(state)))
+
+
+def _before_orders(state: AxisState) -> dict[tuple[str, str], int]:
     found = in_play(state)
     for type_, n in state.ordered.items():
         if type_ != SUPPLY:

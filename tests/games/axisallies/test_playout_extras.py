@@ -77,4 +77,7 @@ def test_play_outs_detonate_mines_and_turn_units_back() -> None:
 @pytest.mark.rule("39")
 def test_play_outs_with_every_optional_rule_on() -> None:
     wanted = {"air_transported", "bid_allotted", "reserve_spent", "reinforced"}
-    assert reached("rommels_last_push-2p", wanted, OPTIONS, range(1, 11)) == wanted
+    # an Air Transport is rare in random games (about 1 seed in 7): seeds from 11, where seed 12 flies one since
+    # the legal actions changed (reinforcing by moved units, the component limits, the noncombat moves of the pieces
+    # an attacker left behind)
+    assert reached("rommels_last_push-2p", wanted, OPTIONS, range(11, 21)) == wanted
