@@ -15,8 +15,9 @@ The air units counted are this turn's :attr:`.state.AxisState.sorties`; the sea 
 the zones it attacks (``state.naval``) and in hostile zones (they stay and attack, p.17).
 
 RULING: sea units that started in a hostile zone and stayed attack without a combat move, so no refusal can keep
-their attack from happening; when the reserve cannot pay for them, the reserve pays what it can and only the
-attacks of moving units (and ``sea_attack``) are refused (:func:`check_reserve`).
+their attack from happening; when the reserve cannot pay for them, the reserve pays what it can. The attacks of
+moving units (and ``sea_attack``) are refused unless the reserve pays for every attacker counted with them, those
+that stayed included (:func:`check_reserve`).
 """
 
 from __future__ import annotations
@@ -116,11 +117,19 @@ def _available(state: AxisState) -> int:
 
 
 def check_reserve(state: AxisState, more: int = 0) -> Verdict:
-    """p.39: whether the side's reserve pays for this turn's air and sea attacks with ``more`` attackers (what
-    sea units that stayed in hostile zones cost is owed whatever the reserve holds: RULING, see the module)."""
-    due = reserve_due(state, more)
-    owed = _tokens(state, sea_attackers(state)[1]) if in_force(state) else 0
-    if due > max(_available(state), owed):
+    """p.39: whether the side's reserve pays for this turn's air and sea attacks.
+
+    With ``more`` attackers joining (a combat move, a ``sea_attack``), every attacker counts; at the end of the
+    declarations (``more`` 0) only the attackers that joined by a move or a declaration do, so sea units that
+    stayed in hostile zones never block the end (RULING, see the module). Every attacker that joined was counted
+    with all those there at the time, and units only leave the count (a unit escaping a hostile zone), so the end
+    always passes once each join did."""
+    if not in_force(state):
+        return ALLOW
+    attacking, stayed = sea_attackers(state)
+    joined = sum(1 for s in state.sorties if s.power == state.power) + attacking - stayed
+    due = _tokens(state, joined + more + (stayed if more else 0))
+    if due > _available(state):
         return deny("39", "reserve-short", f"the air and sea attacks cost {due} supply of the strategic reserve")
     return ALLOW
 
