@@ -71,3 +71,12 @@ def test_p39_an_air_attack_counted_with_ships_that_then_escape_still_ends_the_de
     assert sea_attackers(state) == (0, 0)
     state = done(done(state))  # the declarations end: the fighter's token
     assert state.phase == "combat" and "italy" not in state.supply
+
+
+@pytest.mark.rule("39")
+def test_p39_ships_in_a_zone_air_units_attack_fight_and_count() -> None:
+    state = turn("combat_move", strategic_supply_reserve="on")
+    state = put(state, "sz21", {"germany:submarine": 1, "united_kingdom:submarine": 1})
+    assert sea_attackers(state) == (0, 0)  # a friendly zone: the submarine may ignore the enemy's (p.16)
+    state = play(state, mv("fighter", "tripoli", "sz21"))
+    assert sea_attackers(state) == (1, 0) and reserve_due(state) == 1  # 1 token for the fighter and the submarine
