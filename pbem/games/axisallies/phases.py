@@ -1232,11 +1232,8 @@ def pay(state: AxisState, seat: str, act: Pay) -> Step[AxisState]:
 
 
 def _declarations_complete(state: AxisState) -> Verdict:
-    """p.18: every attack paid exactly, and every land unit that moved into attack position attacking; p.39:
-    the strategic reserve pays for the air attacks."""
-    verdict = strategic.check_reserve(state)
-    if not verdict.ok:
-        return verdict
+    """p.18: every attack paid exactly, and every land unit that moved into attack position attacking (p.39: the
+    strategic reserve was checked as each air or sea attack joined, :mod:`.reserve`)."""
     for group in state.attacks:
         due = _due(state, group)
         if sum(group.paid.values()) != due:

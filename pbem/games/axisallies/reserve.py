@@ -8,15 +8,17 @@ With the genesis option ``strategic_supply_reserve`` on:
   pack's ``strategic_reserve_per_units`` attacking air and/or sea units (or fraction), whatever they attack from
   (:func:`reserve_due`); a combat move that would leave the attacks unpaid is refused (an air unit flying to
   attack, a sea unit sailing into attack position, :mod:`.sea_moves`), and so is a ``sea_attack`` declaration;
-  the end of the declarations checks it again before the tokens are spent;
+  the tokens are spent at the end of the declarations;
 * the United States, which has no staging territory, may deploy supply tokens to Gibraltar (p.39 note).
 
 The air units counted are this turn's :attr:`.state.AxisState.sorties`; the sea units are the mover's sea units in
 the zones it attacks (``state.naval``) and in hostile zones (they stay and attack, p.17).
 
-RULING: sea units that started in a hostile zone and stayed attack without a combat move, so no refusal can keep
-their attack from happening; when the reserve cannot pay for them, the reserve pays what it can and only the
-attacks of moving units (and ``sea_attack``) are refused (:func:`check_reserve`).
+RULING: every attack that joins (an air unit flying, a sea unit sailing into attack position, a ``sea_attack``) is
+refused unless the reserve pays for every attacker then counted, those that stayed in hostile zones included
+(:func:`check_reserve`). Sea units that stayed attack without a combat move, so nothing can refuse their attack;
+when the reserve falls short at the end of the declarations (they alone, or ships that join the attack of a zone
+by the air units flying there), it pays what it holds: the end of the declarations is never refused.
 """
 
 from __future__ import annotations
@@ -71,10 +73,11 @@ def supply_staging(state: AxisState) -> str | None:
 
 
 def sea_attackers(state: AxisState) -> tuple[int, int]:
-    """p.39: the mover's attacking sea units (in the zones it attacks, or staying in hostile zones, p.17), and
-    of those the ones that stayed in a hostile zone without moving this turn."""
+    """p.39: the mover's attacking sea units (in the zones it attacks, by sea or by air, or staying in hostile
+    zones, p.17), and of those the ones that stayed in a hostile zone without moving this turn."""
     side = state.pack.power(state.power).side or "axis"
     position = state.position()
+    flown = {s.target for s in state.sorties if s.power == state.power and not s.fought}  # p.16: ships there fight
     attacking = stayed = 0
     for zone in state.pack.sea_zones:
         ships = {
@@ -85,7 +88,7 @@ def sea_attackers(state: AxisState) -> tuple[int, int]:
         if not ships:
             continue
         hostile = sea_status(state.pack, position, zone.id, side) == "hostile"
-        if hostile or zone.id in state.naval:
+        if hostile or zone.id in state.naval or zone.id in flown:
             attacking += sum(ships.values())
         if hostile:
             stayed += sum(max(n - tally(state.moved, zone.id, k), 0) for k, n in ships.items())
@@ -116,11 +119,11 @@ def _available(state: AxisState) -> int:
 
 
 def check_reserve(state: AxisState, more: int = 0) -> Verdict:
-    """p.39: whether the side's reserve pays for this turn's air and sea attacks with ``more`` attackers (what
-    sea units that stayed in hostile zones cost is owed whatever the reserve holds: RULING, see the module)."""
+    """p.39: whether the side's reserve pays for every attacker of this turn (those that stayed in hostile zones
+    included) with ``more`` joining: an air unit flying to attack passes 1, a sea move or a ``sea_attack`` is
+    judged on the state it would leave (0)."""
     due = reserve_due(state, more)
-    owed = _tokens(state, sea_attackers(state)[1]) if in_force(state) else 0
-    if due > max(_available(state), owed):
+    if due > _available(state):
         return deny("39", "reserve-short", f"the air and sea attacks cost {due} supply of the strategic reserve")
     return ALLOW
 

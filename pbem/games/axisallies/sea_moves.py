@@ -102,25 +102,28 @@ def _check_way(state: AxisState, power: str, unit: UnitType, leg: tuple[str, ...
     )
     side = side_of(pack, position, power, whole[0])
     if combat and verdict.ok and attack_position(pack, position, whole[-1], side):
-        return _reserve_pays(state, leg)
+        return _reserve_pays(state, unit, leg, whole)
     if not (combat and not verdict.ok and verdict.reason == "not-attack-position"):
         return verdict
     if attack_position(pack, position, whole[-1], side):
-        return _reserve_pays(state, leg)
+        return _reserve_pays(state, unit, leg, whole)
     if sea_mines.enemy_mined(state, whole[-1], side):
         return ALLOW
     return verdict
 
 
-def _attacking(state: AxisState, zone: str) -> bool:
-    """Whether the mover's sea units in ``zone`` attack (so one sailing out of it is counted already, p.39)."""
-    side = _side(state)
-    return zone in state.naval or sea_status(state.pack, state.position(), zone, side) == "hostile"
-
-
-def _reserve_pays(state: AxisState, leg: tuple[str, ...]) -> Verdict:
-    """p.39: a sea unit sailing into attack position attacks, so the strategic reserve must pay for it."""
-    return ALLOW if _attacking(state, leg[0]) else strategic.check_reserve(state, 1)
+def _reserve_pays(state: AxisState, unit: UnitType, leg: tuple[str, ...], whole: tuple[str, ...]) -> Verdict:
+    """p.39: a sea unit sailing into attack position attacks (and so may the units already there), so the
+    strategic reserve must pay for every attacker the move would leave."""
+    if not strategic.in_force(state):
+        return ALLOW
+    k = key(unit.power, unit.type)
+    moved = added(state.moved, leg[-1], k, 1)
+    if len(whole) > len(leg):  # stopped by mines on its way: it was counted as moved where it stopped
+        moved = added(moved, leg[0], k, -1)
+    pieces = added(added(state.pieces, leg[0], k, -1), leg[-1], k, 1)
+    after = combat_moved(state.model_copy(update={"pieces": pieces, "moved": moved}), leg[0], leg)
+    return strategic.check_reserve(after)
 
 
 def sailed(before: AxisState, after: AxisState, unit_key: str, leg: tuple[str, ...]) -> AxisState:
@@ -214,8 +217,7 @@ def can_sea_attack(state: AxisState, seat: str, act: SeaAttack) -> Verdict:
         return deny("18", "already-attacking", f"{act.zone} is attacked already")
     if not attack_position(pack, state.position(), act.zone, _side(state)):
         return deny("18", "nothing-to-attack", f"{act.zone} holds no enemy units")
-    ships = sum(n for k, n in state.pieces.get(act.zone, {}).items() if _is_ship(state, k, n))
-    return strategic.check_reserve(state, ships)  # p.39
+    return strategic.check_reserve(state.model_copy(update={"naval": (*state.naval, act.zone)}))  # p.39
 
 
 def sea_attack(state: AxisState, seat: str, act: SeaAttack) -> Step[AxisState]:
