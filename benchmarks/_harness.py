@@ -71,6 +71,16 @@ def us(seconds: float, count: int) -> float:
     return round(seconds / count * 1e6, 1)
 
 
+def us_each(count: int, **seconds: float) -> dict[str, float]:
+    """Each of ``seconds`` per one of ``count``, in microseconds to a tenth (named and ordered as given)."""
+    return {name: us(spent, count) for name, spent in seconds.items()}
+
+
+def over_signatures(signatures: float, **seconds: float) -> dict[str, float]:
+    """Each of ``seconds`` as a multiple of the ``signatures`` floor, as ``NAME_over_signatures`` to a hundredth."""
+    return {f"{name}_over_signatures": round(spent / signatures, 2) for name, spent in seconds.items()}
+
+
 def signature_floor(lines: list[bytes]) -> tuple[Callable[[], None], int]:
     """A function that verifies every entry's Ed25519 signature and nothing else (the cryptographic floor a
     verification cannot go under), and the number of rules actions in ``lines``."""

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("PBEM_GAMES", "pbem.games.axisallies.ruleset:RULESET")
 
-from _harness import best, print_json, signature_floor, us
+from _harness import best, over_signatures, print_json, signature_floor, us, us_each
 
 from pbem.log.store import read_log
 from pbem.verify.pipeline import verify_lines
@@ -56,15 +56,10 @@ def measure(game: Path) -> dict[str, object]:
         "game": game.name,
         "entries": n,
         "rules_actions": actions,
-        "us_per_entry": {
-            "signatures": us(raw, n),
-            "no_rules": us(plain, n),
-            "full": us(full, n),
-        },
+        "us_per_entry": us_each(n, signatures=raw, no_rules=plain, full=full),
         "signature_us_per_entry": us(raw, n),
         "replay_us_per_action": us(full - plain, actions),
-        "replay_over_signatures": round((full - plain) / raw, 2),
-        "full_over_signatures": round(full / raw, 2),
+        **over_signatures(raw, replay=full - plain, full=full),
         "rounds": len(per_round),
         "round_trips_per_round": {
             "mean": round(sum(per_round) / max(len(per_round), 1), 2),

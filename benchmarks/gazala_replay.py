@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("PBEM_GAMES", "pbem.games.gazala.ruleset:RULESET")
 
-from _harness import best, print_json, signature_floor, us
+from _harness import best, over_signatures, print_json, signature_floor, us
 
 from pbem.kit.conformance import play_out
 from pbem.log.store import read_log
@@ -56,7 +56,7 @@ def measure(lines: list[bytes], game: str) -> dict[str, float | int]:
         "replay_us_per_action": us(full - plain, actions),
         "pack_load_ms": round(load * 1e3, 1),
         "replay_us_per_action_after_pack_load": us(full - plain - load, actions),
-        "replay_over_signatures": round((full - plain) / raw, 2),
+        **over_signatures(raw, replay=full - plain),
     }
 
 

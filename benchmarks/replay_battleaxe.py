@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _harness import best, engine_only, module_calls, print_json, profile, signature_floor, us
+from _harness import best, engine_only, module_calls, over_signatures, print_json, profile, signature_floor, us, us_each
 
 from pbem.games.battleaxe.ruleset import RULESET, Battleaxe
 from pbem.log import derive
@@ -78,20 +78,13 @@ def main() -> None:
         {
             "entries": n,
             "rules_actions": actions,
-            "us_per_entry": {
-                "signatures": us(raw, n),
-                "no_rules": us(plain, n),
-                "full": us(full, n),
-                "module": us(game, n),
-                "audit_chain": us(chain, n),
-                "engine": us(answered - plain, n),
-            },
+            "us_per_entry": us_each(
+                n, signatures=raw, no_rules=plain, full=full, module=game, audit_chain=chain, engine=answered - plain
+            ),
             "replay_us_per_action": us(full - plain, actions),
-            "replay_over_signatures": round((full - plain) / raw, 2),
-            "module_over_signatures": round(game / raw, 2),
-            "audit_chain_over_signatures": round(chain / raw, 2),
-            "engine_over_signatures": round((answered - plain) / raw, 2),
-            "full_over_signatures": round(full / raw, 2),
+            **over_signatures(
+                raw, replay=full - plain, module=game, audit_chain=chain, engine=answered - plain, full=full
+            ),
             # speeds as fractions of raw Ed25519 (goals: full >= 0.55, no rules >= 0.75, replay <= 0.5)
             "ratio_full": round(raw / full, 3),
             "ratio_no_rules": round(raw / plain, 3),

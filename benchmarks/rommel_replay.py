@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("PBEM_GAMES", "pbem.games.rommel.ruleset:RULESET")
 
-from _harness import best, engine_only, module_calls, print_json, profile, signature_floor, us
+from _harness import best, engine_only, module_calls, over_signatures, print_json, profile, signature_floor, us, us_each
 
 from pbem.games.rommel.ruleset import RULESET, Rommel
 from pbem.log.store import read_log
@@ -58,20 +58,11 @@ def main() -> None:
         {
             "entries": n,
             "rules_actions": actions,
-            "us_per_entry": {
-                "signatures": us(raw, n),
-                "no_rules": us(plain, n),
-                "full": us(full, n),
-                "module": us(game, n),
-                "engine": us(answered - plain, n),
-            },
+            "us_per_entry": us_each(n, signatures=raw, no_rules=plain, full=full, module=game, engine=answered - plain),
             "replay_us_per_action": us(full - plain, actions),
             "signature_us": us(raw, n),
             "replay_per_action_over_signature": round((full - plain) / actions / (raw / n), 2),
-            "replay_over_signatures": round((full - plain) / raw, 2),
-            "module_over_signatures": round(game / raw, 2),
-            "engine_over_signatures": round((answered - plain) / raw, 2),
-            "full_over_signatures": round(full / raw, 2),
+            **over_signatures(raw, replay=full - plain, module=game, engine=answered - plain, full=full),
             "full_seconds": round(full, 3),
         }
     )
