@@ -23,15 +23,14 @@ Prints one JSON line. Run: ``.venv/bin/python benchmarks/gazala_paths.py``.
 from __future__ import annotations
 
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _harness import median_us
 
 from pbem.games.gazala import default_pack_bytes, load_pack
 from pbem.games.gazala.board import Board, Position, Situation, board_of, check_move, reachable
@@ -44,16 +43,6 @@ from pbem.verify.pipeline import verify_lines
 
 REPEAT = 7
 BATTLEAXE = Path(__file__).resolve().parents[1] / "sample_games" / "battleaxe" / "game.jsonl"
-
-
-def median_us(work: Callable[[], object], repeat: int = REPEAT, per: int = 1) -> float:
-    """The median of ``repeat`` timings of ``work()``, divided by ``per`` items, in microseconds."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return round(statistics.median(times) / per * 1e6, 1)
 
 
 def opening(pack: GazalaPack) -> Position:
@@ -123,15 +112,15 @@ def main() -> None:
     message = bytes(600)
     signature = key.sign(message)
     public = key.public_key()
-    verify = median_us(lambda: [public.verify(signature, message) for _ in range(200)], per=200)
+    verify = median_us(lambda: [public.verify(signature, message) for _ in range(200)], REPEAT, per=200)
     us = {
         "board_build": build,
-        "situation": median_us(fresh),
-        "command_path": median_us(commands, per=len(formation_units)),
-        "command_path_isolated": median_us(isolated),
-        "supply_path": median_us(supplies, per=len(hqs)),
-        "reach": median_us(reaches, per=len(units)),
-        "move_action": median_us(move_action, repeat=51),
+        "situation": median_us(fresh, REPEAT),
+        "command_path": median_us(commands, REPEAT, per=len(formation_units)),
+        "command_path_isolated": median_us(isolated, REPEAT),
+        "supply_path": median_us(supplies, REPEAT, per=len(hqs)),
+        "reach": median_us(reaches, REPEAT, per=len(units)),
+        "move_action": median_us(move_action, 51),
         "ed25519_verify": verify,
         "battleaxe_replay_per_action": battleaxe_per_action(),
     }

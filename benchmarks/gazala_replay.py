@@ -17,21 +17,17 @@ Prints one JSON line. Run: ``PBEM_GAMES=pbem.games.gazala.ruleset:RULESET .venv/
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("PBEM_GAMES", "pbem.games.gazala.ruleset:RULESET")
 
+from _harness import best, over_signatures, print_json, signature_floor, us
+
 from pbem.kit.conformance import play_out
-from pbem.log.entry import envelope
 from pbem.log.store import read_log
 from pbem.rules import registry
 from pbem.verify.pipeline import verify_lines
@@ -41,32 +37,13 @@ BATTLEAXE = SAMPLES / "battleaxe" / "game.jsonl"
 REPEAT = 5
 
 
-def best(*works: Callable[[], object]) -> list[float]:
-    """The fastest of REPEAT interleaved timings of each of ``works`` (seconds of this process's CPU time: on a
-    shared machine the wall clock also counts the time spent waiting for a core, which swamps the ratios)."""
-    times: list[list[float]] = [[] for _ in works]
-    for _ in range(REPEAT):
-        for work, spent in zip(works, times, strict=True):
-            start = time.process_time()
-            work()
-            spent.append(time.process_time() - start)
-    return [min(spent) for spent in times]
-
-
 def measure(lines: list[bytes], game: str) -> dict[str, float | int]:
-    envelopes = [envelope(line) for line in lines]
-    roster = {s["seat"]: s["key"] for s in json.loads(lines[0])["body"]["roster"]}
-    keys = {s: Ed25519PublicKey.from_public_bytes(bytes.fromhex(k)) for s, k in roster.items()}
-    work = [(keys[e.raw["author"]], e.sig, e.signing_input) for e in envelopes]
-    actions = sum(len(e.raw["body"]["actions"]) for e in envelopes if e.raw["type"] == "action")
-
-    def signatures() -> None:
-        for public, sig, message in work:
-            public.verify(sig, message)
+    signatures, actions = signature_floor(lines)
 
     ruleset = registry.get(game)
     pack = ruleset.default_data()
     raw, plain, full, load = best(
+        REPEAT,
         signatures,
         lambda: verify_lines(lines, rules=False),
         lambda: verify_lines(lines),
@@ -75,11 +52,11 @@ def measure(lines: list[bytes], game: str) -> dict[str, float | int]:
     return {
         "entries": len(lines),
         "rules_actions": actions,
-        "signatures_us_per_entry": round(raw / len(lines) * 1e6, 1),
-        "replay_us_per_action": round((full - plain) / actions * 1e6, 1),
+        "signatures_us_per_entry": us(raw, len(lines)),
+        "replay_us_per_action": us(full - plain, actions),
         "pack_load_ms": round(load * 1e3, 1),
-        "replay_us_per_action_after_pack_load": round((full - plain - load) / actions * 1e6, 1),
-        "replay_over_signatures": round((full - plain) / raw, 2),
+        "replay_us_per_action_after_pack_load": us(full - plain - load, actions),
+        **over_signatures(raw, replay=full - plain),
     }
 
 
@@ -97,7 +74,7 @@ def main() -> None:
             figures["over_battleaxe"] = round(figures["replay_us_per_action"] / base["replay_us_per_action"], 2)
             after = figures["replay_us_per_action_after_pack_load"] / base["replay_us_per_action_after_pack_load"]
             figures["over_battleaxe_after_pack_load"] = round(after, 2)
-    print(json.dumps(found))
+    print_json(found)
 
 
 if __name__ == "__main__":

@@ -14,27 +14,17 @@ Prints one JSON line of medians (microseconds) and the number of hexes each sear
 from __future__ import annotations
 
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _harness import median_us
 
 from pbem.kit.graph import Cost, StepCost
 from pbem.kit.hexes import HexId, HexMap, HexMapData, HexRecord, Hexside, HexsideRecord, with_zoc
 
 SIZE = 40
-
-
-def median_us(work: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return round(statistics.median(times) * 1e6, 1)
 
 
 def data() -> HexMapData:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 import random
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _harness import median_time
 
 from pbem.rules.contract import Outcome, Verdict
 from tests.kit.duel import MACHINE, DuelState, setup
@@ -45,22 +45,13 @@ def states(games: int, seed: int) -> list[tuple[DuelState, str, dict[str, object
     return found
 
 
-def median_us(work: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e6
-
-
 def main() -> None:
     cases = states(20, 7)
     models = [(s, seat, act) for s, seat, m in cases if not isinstance(act := MACHINE.parse(m), Verdict)]
     n = len(cases)
 
     def per_case(work: Callable[[], object]) -> float:
-        return round(median_us(work, 7) / n, 2)
+        return round(median_time(work, 7) * 1e6 / n, 2)
 
     result = {
         "states": n,

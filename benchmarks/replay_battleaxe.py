@@ -12,7 +12,7 @@ Times over the same 300-odd entries of ``sample_games/battleaxe/game.jsonl``:
   (4,096 SHA-256 steps) rebuilt to the anchor committed at join: a fixed cost per game that the protocol
   requires, whatever the rules;
 * ``engine``: the full verification with every module call and chain answered at once from a recording, less
-  ``no_rules``: pbem's own replay machinery (see ``replay_parts.py``).
+  ``no_rules``: pbem's own replay machinery (see ``_harness.py``).
 
 Prints one JSON line: microseconds per entry and per rules action, and the ratios: the replay's cost over the
 signatures' (goal at most 0.5), the module's, the engine's and the chain audit's shares of it, and full and
@@ -28,11 +28,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from replay_parts import best, engine_only, module_calls, profile
+from _harness import best, engine_only, module_calls, over_signatures, print_json, profile, signature_floor, us, us_each
 
 from pbem.games.battleaxe.ruleset import RULESET, Battleaxe
 from pbem.log import derive
@@ -63,15 +61,7 @@ def main() -> None:
     if "--profile" in sys.argv[1:]:
         print(profile(lines))
         return
-    envelopes = [envelope(line) for line in lines]
-    roster = {s["seat"]: s["key"] for s in json.loads(lines[0])["body"]["roster"]}
-    keys = {s: Ed25519PublicKey.from_public_bytes(bytes.fromhex(k)) for s, k in roster.items()}
-    work = [(keys[e.raw["author"]], e.sig, e.signing_input) for e in envelopes]
-    actions = sum(len(e.raw["body"]["actions"]) for e in envelopes if e.raw["type"] == "action")
-
-    def signatures() -> None:
-        for public, sig, message in work:
-            public.verify(sig, message)
+    signatures, actions = signature_floor(lines)
 
     module = module_calls(Battleaxe, RULESET, lines)
     raw, plain, full, game, chain, answered = best(
@@ -84,32 +74,23 @@ def main() -> None:
         engine_only(lines),
     )
     n = len(lines)
-    print(
-        json.dumps(
-            {
-                "entries": n,
-                "rules_actions": actions,
-                "us_per_entry": {
-                    "signatures": round(raw / n * 1e6, 1),
-                    "no_rules": round(plain / n * 1e6, 1),
-                    "full": round(full / n * 1e6, 1),
-                    "module": round(game / n * 1e6, 1),
-                    "audit_chain": round(chain / n * 1e6, 1),
-                    "engine": round((answered - plain) / n * 1e6, 1),
-                },
-                "replay_us_per_action": round((full - plain) / actions * 1e6, 1),
-                "replay_over_signatures": round((full - plain) / raw, 2),
-                "module_over_signatures": round(game / raw, 2),
-                "audit_chain_over_signatures": round(chain / raw, 2),
-                "engine_over_signatures": round((answered - plain) / raw, 2),
-                "full_over_signatures": round(full / raw, 2),
-                # speeds as fractions of raw Ed25519 (goals: full >= 0.55, no rules >= 0.75, replay <= 0.5)
-                "ratio_full": round(raw / full, 3),
-                "ratio_no_rules": round(raw / plain, 3),
-                "goals": {"ratio_full": 0.55, "ratio_no_rules": 0.75, "replay_over_signatures": 0.5},
-                "full_seconds": round(full, 3),
-            }
-        )
+    print_json(
+        {
+            "entries": n,
+            "rules_actions": actions,
+            "us_per_entry": us_each(
+                n, signatures=raw, no_rules=plain, full=full, module=game, audit_chain=chain, engine=answered - plain
+            ),
+            "replay_us_per_action": us(full - plain, actions),
+            **over_signatures(
+                raw, replay=full - plain, module=game, audit_chain=chain, engine=answered - plain, full=full
+            ),
+            # speeds as fractions of raw Ed25519 (goals: full >= 0.55, no rules >= 0.75, replay <= 0.5)
+            "ratio_full": round(raw / full, 3),
+            "ratio_no_rules": round(raw / plain, 3),
+            "goals": {"ratio_full": 0.55, "ratio_no_rules": 0.75, "replay_over_signatures": 0.5},
+            "full_seconds": round(full, 3),
+        }
     )
 
 

@@ -12,13 +12,12 @@ Prints one JSON line of medians (seconds) and the PDF/HTML ratio. Run: ``make be
 from __future__ import annotations
 
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _harness import median_time
 
 from pbem.log.store import read_log
 from pbem.report.chronicle import Chronicle, chronicle
@@ -26,15 +25,6 @@ from pbem.report.documents import after_action_report, turn_report
 from pbem.report.replay import replay_page
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_games" / "battleaxe" / "game.jsonl"
-
-
-def median(work: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def fresh(lines: list[bytes]) -> Chronicle:
@@ -47,11 +37,11 @@ def main() -> None:
     after_action_report(chron, None, "pdf")  # warm up: fonts, templates
     results = {
         "entries": len(lines),
-        "chronicle": median(lambda: fresh(lines), 5),
-        "aar_html": median(lambda: after_action_report(fresh(lines), None, "html"), 5),
-        "aar_pdf": median(lambda: after_action_report(fresh(lines), None, "pdf"), 3),
-        "turn_pdf": median(lambda: turn_report(fresh(lines), "1", None, "pdf"), 3),
-        "replay_html": median(lambda: replay_page(fresh(lines)), 3),
+        "chronicle": median_time(lambda: fresh(lines), 5),
+        "aar_html": median_time(lambda: after_action_report(fresh(lines), None, "html"), 5),
+        "aar_pdf": median_time(lambda: after_action_report(fresh(lines), None, "pdf"), 3),
+        "turn_pdf": median_time(lambda: turn_report(fresh(lines), "1", None, "pdf"), 3),
+        "replay_html": median_time(lambda: replay_page(fresh(lines)), 3),
     }
     rounded = {k: round(v, 3) if isinstance(v, float) else v for k, v in results.items()}
     rounded["pdf_over_html"] = round(results["aar_pdf"] / results["aar_html"], 1)

@@ -1,7 +1,7 @@
 """Replay cost of the Rommel sample game (Crusader by packets), next to its signature-verification cost, in one run.
 
 Times over the entries of ``sample_games/rommel/game.jsonl``, as ``benchmarks/replay_battleaxe.py`` does for
-Battleaxe (CPU time, the fastest of interleaved rounds: see ``replay_parts.py``):
+Battleaxe (CPU time, the fastest of interleaved rounds: see ``_harness.py``):
 
 * ``signatures``: bare Ed25519 verification of every entry (the cryptographic floor);
 * ``no_rules``: ``pbem verify --no-rules`` (parse, ids, strict signatures, schema, chain);
@@ -20,20 +20,16 @@ it through ``PBEM_GAMES``. Run: ``python benchmarks/rommel_replay.py [--profile]
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("PBEM_GAMES", "pbem.games.rommel.ruleset:RULESET")
 
-from replay_parts import best, engine_only, module_calls, profile
+from _harness import best, engine_only, module_calls, over_signatures, print_json, profile, signature_floor, us, us_each
 
 from pbem.games.rommel.ruleset import RULESET, Rommel
-from pbem.log.entry import envelope
 from pbem.log.store import read_log
 from pbem.verify.pipeline import verify_lines
 
@@ -46,15 +42,7 @@ def main() -> None:
     if "--profile" in sys.argv[1:]:
         print(profile(lines, 25))
         return
-    envelopes = [envelope(line) for line in lines]
-    roster = {s["seat"]: s["key"] for s in json.loads(lines[0])["body"]["roster"]}
-    keys = {s: Ed25519PublicKey.from_public_bytes(bytes.fromhex(k)) for s, k in roster.items()}
-    work = [(keys[e.raw["author"]], e.sig, e.signing_input) for e in envelopes]
-    actions = sum(len(e.raw["body"]["actions"]) for e in envelopes if e.raw["type"] == "action")
-
-    def signatures() -> None:
-        for public, sig, message in work:
-            public.verify(sig, message)
+    signatures, actions = signature_floor(lines)
 
     module = module_calls(Rommel, RULESET, lines)
     raw, plain, full, game, answered = best(
@@ -66,28 +54,17 @@ def main() -> None:
         engine_only(lines),
     )
     n = len(lines)
-    print(
-        json.dumps(
-            {
-                "entries": n,
-                "rules_actions": actions,
-                "us_per_entry": {
-                    "signatures": round(raw / n * 1e6, 1),
-                    "no_rules": round(plain / n * 1e6, 1),
-                    "full": round(full / n * 1e6, 1),
-                    "module": round(game / n * 1e6, 1),
-                    "engine": round((answered - plain) / n * 1e6, 1),
-                },
-                "replay_us_per_action": round((full - plain) / actions * 1e6, 1),
-                "signature_us": round(raw / n * 1e6, 1),
-                "replay_per_action_over_signature": round((full - plain) / actions / (raw / n), 2),
-                "replay_over_signatures": round((full - plain) / raw, 2),
-                "module_over_signatures": round(game / raw, 2),
-                "engine_over_signatures": round((answered - plain) / raw, 2),
-                "full_over_signatures": round(full / raw, 2),
-                "full_seconds": round(full, 3),
-            }
-        )
+    print_json(
+        {
+            "entries": n,
+            "rules_actions": actions,
+            "us_per_entry": us_each(n, signatures=raw, no_rules=plain, full=full, module=game, engine=answered - plain),
+            "replay_us_per_action": us(full - plain, actions),
+            "signature_us": us(raw, n),
+            "replay_per_action_over_signature": round((full - plain) / actions / (raw / n), 2),
+            **over_signatures(raw, replay=full - plain, module=game, engine=answered - plain, full=full),
+            "full_seconds": round(full, 3),
+        }
     )
 
 

@@ -14,27 +14,17 @@ Prints one JSON object: medians in microseconds, and the size of each network. R
 from __future__ import annotations
 
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _harness import median_us
 
 from pbem.games.rommel.board import Position, Unit, check_unit_move
 from pbem.games.rommel.data import RommelPack, default_pack_bytes, load_pack
 from pbem.games.rommel.supply import check_withdrawal, supply_lines
 from pbem.kit.hexes import HexMap
-
-
-def median_us(work: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return round(statistics.median(times) * 1e6, 1)
 
 
 def crowded(pack: RommelPack) -> Position:

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from collections import deque
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ from pbem.games.axisallies.position import controller, graph_of
 from pbem.games.axisallies.state import AxisState, split
 from pbem.rules import registry
 from pbem.rules.contract import Action, Ruleset
+from sample_games._scripted import play_and_report
 
 HERE = Path(__file__).parent / "axis-allies"
 SCENARIO = "rommels_last_push"
@@ -336,15 +337,7 @@ def play(ruleset: Ruleset[Any], players: int) -> ScriptedGame:
 def main() -> None:
     ruleset = registry.get("axis-allies")
     for players in [int(a) for a in sys.argv[1:] if a.isdigit()] or [2, 4]:
-        start = time.perf_counter()
-        played = play(ruleset, players)
-        seconds = time.perf_counter() - start
-        result = played.report.result
-        assert result is not None
-        print(f"wrote {played.out}: {played.entries} entries, {len(played.packets)} packets in {played.hops} hops; "
-              f"{result.outcome}: {', '.join(result.winners) or 'nobody'} ({seconds:.1f} s)")  # fmt: skip
-        for period in played.periods:
-            print(f"  {period.period}: {period.packets} packets, {period.round_trips:g} round trips")
+        play_and_report(partial(play, ruleset, players))
 
 
 if __name__ == "__main__":

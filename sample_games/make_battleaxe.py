@@ -18,25 +18,19 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
+from pbem.client.scripted import SampleClock, sample_key
 from pbem.client.session import Session, create_game, own_knowledge
 from pbem.games.battleaxe.board import Board, enemy
 from pbem.games.battleaxe.ruleset import RULESET
 from pbem.games.battleaxe.situation import Situation
 from pbem.games.battleaxe.state import BattleaxeState, now
-from pbem.log.keys import KeyPair, save_keypair
+from pbem.log.keys import save_keypair
 from pbem.log.store import write_new_file
 from pbem.verify.pipeline import Verifier
 
 HERE = Path(__file__).parent / "battleaxe"
 SEATS = ("allied", "axis")
 Action = dict[str, Any]
-
-
-def test_key(seat: str) -> KeyPair:
-    seed = hashlib.sha256(b"pbem sample game test key battleaxe " + seat.encode()).digest()
-    return KeyPair.from_private(Ed25519PrivateKey.from_private_bytes(seed))
 
 
 class SensiblePlayer:
@@ -155,13 +149,8 @@ NOTES = {"allied": "Good luck! Tobruk first, then Halfaya.", "axis": "Danke. The
 
 def main() -> None:
     os.environ["PBEM_STATE_DIR"] = tempfile.mkdtemp()  # do not touch this machine's record of signed heads
-    keys = {seat: test_key(seat) for seat in SEATS}
-    tick = iter(range(10**6))
-
-    def clock() -> str:
-        t = next(tick) * 53  # a move every minute or so
-        return f"2026-06-{15 + t // 86400:02d}T{t // 3600 % 24:02d}:{t // 60 % 60:02d}:{t % 60:02d}Z"
-
+    keys = {seat: sample_key("battleaxe", seat) for seat in SEATS}
+    clock = SampleClock("2026-06-15T00:00:00Z")  # a move every minute or so
     nonces = iter(range(10**6))
 
     def entropy(n: int) -> bytes:  # the join nonces: fixed, so the sample is reproducible (never do this in play)

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ from pbem.games.gazala.state import GazalaState, sit_of
 from pbem.kit.hexes import HexId
 from pbem.rules import registry
 from pbem.rules.contract import Action, Ruleset
+from sample_games._scripted import play_and_report
 
 HERE = Path(__file__).parent / "gazala"
 NAMES = {"axis": "Erwin", "cw": "Neil"}
@@ -319,13 +320,7 @@ def main() -> None:
         ("bir-hacheim", ("axis",), "Gazala 10.1 Assault on Bir Hacheim: solitaire sample game (test keys)"),
         ("opening-phase", ("axis", "cw"), "Gazala 10.2 The Opening Phase: sample game by packets (test keys)"),
     ):
-        start = time.perf_counter()
-        played = play(ruleset, scenario, seats, title)
-        seconds = time.perf_counter() - start
-        result = played.report.result
-        assert result is not None
-        print(f"wrote {played.out}: {played.entries} entries, {len(played.packets)} packets in {played.hops} hops; "
-              f"{result.outcome}: {', '.join(result.winners) or 'nobody'} ({seconds:.1f} s)")  # fmt: skip
+        play_and_report(partial(play, ruleset, scenario, seats, title), periods=False)
 
 
 if __name__ == "__main__":

@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -69,6 +68,7 @@ from pbem.games.rommel.supplycheck import supplied
 from pbem.games.rommel.turns import moves_allowed
 from pbem.rules import registry
 from pbem.rules.contract import Action, Ruleset
+from sample_games._scripted import play_and_report
 
 HERE = Path(__file__).parent / "rommel"
 SCENARIO = "crusader"
@@ -653,15 +653,7 @@ def play(ruleset: Ruleset[Any]) -> ScriptedGame:
 
 
 def main() -> None:
-    start = time.perf_counter()
-    played = play(registry.get("rommel"))
-    seconds = time.perf_counter() - start
-    result = played.report.result
-    assert result is not None
-    print(f"wrote {played.out}: {played.entries} entries, {len(played.packets)} packets in {played.hops} hops; "
-          f"{result.outcome}: {', '.join(result.winners) or 'nobody'} ({seconds:.1f} s)")  # fmt: skip
-    for period in played.periods:
-        print(f"  {period.period}: {period.packets} packets, {period.round_trips:g} round trips")
+    play_and_report(lambda: play(registry.get("rommel")))
 
 
 if __name__ == "__main__":

@@ -12,14 +12,17 @@ real game. The clock and the join nonces are fixed, so the script writes the sam
 
 from __future__ import annotations
 
-import time
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pbem.client.scripted import play_by_packets
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pbem.client.scripted import ScriptedGame, play_by_packets
 from pbem.games.triad.ruleset import RULESET, TriadState
 from pbem.rules.contract import Action, Ruleset
+from sample_games._scripted import play_and_report
 
 HERE = Path(__file__).parent / "triad"
 NAMES = {"red": "Ada", "blue": "Ben", "green": "Cleo", "yellow": "Dan"}
@@ -53,19 +56,15 @@ class SensiblePlayer:
         return legal[0]
 
 
-def main() -> None:
-    start = time.perf_counter()
-    played = play_by_packets(
+def play() -> ScriptedGame:
+    return play_by_packets(
         RULESET, "pairs", {seat: SensiblePlayer() for seat in NAMES}, HERE, options={"rounds": 3}, team_dice=True,
         title="Triad, two against two: sample game by packets (test keys)", names=NAMES, notes=NOTES,
     )  # fmt: skip
-    seconds = time.perf_counter() - start
-    result = played.report.result
-    assert result is not None
-    print(f"wrote {HERE}: {played.entries} entries, {len(played.packets)} packets in {played.hops} hops; "
-          f"{result.outcome}: {', '.join(result.winners)} ({seconds:.1f} s)")  # fmt: skip
-    for period in played.periods:
-        print(f"  {period.period}: {period.packets} packets, {period.round_trips:g} round trips")
+
+
+def main() -> None:
+    play_and_report(play)
 
 
 if __name__ == "__main__":

@@ -4,11 +4,9 @@ between scripted sensible players, by 2 and by 4 players; re-made byte for byte 
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -20,8 +18,8 @@ from pbem.log.store import read_log
 from pbem.verify.pipeline import verify_lines
 from tests.games.axisallies.rules_helpers import seat, start
 from tests.helpers import Cli, test_key
+from tests.samples import ROOT, actions_of, assert_same_folder, mailed, sample_script
 
-ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = ROOT / "sample_games" / "axis-allies"
 GAMES = {2: SAMPLES / "rommels-last-push-2p", 4: SAMPLES / "rommels-last-push-4p"}
 TARGET = "pbem.games.axisallies.ruleset:RULESET"
@@ -30,18 +28,6 @@ TARGET = "pbem.games.axisallies.ruleset:RULESET"
 @pytest.fixture(autouse=True)
 def _loadable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PBEM_GAMES", TARGET)
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_axisallies", ROOT / "sample_games" / "make_axisallies.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _actions(lines: list[bytes]) -> list[dict[str, object]]:
-    return [a for line in lines if (e := json.loads(line))["type"] == "action" for a in e["body"]["actions"]]
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -58,16 +44,14 @@ def test_the_sample_is_rommels_last_push_played_to_its_end_by_packets(players: i
     assert state.winner and (state.round == state.pack.scenario("rommels_last_push").end_round or state.outcome)
     kinds = {e.event.kind for e in verifier.game.events}
     assert "game_ended" in kinds or report.result is not None
-    names = {str(a["action"]) for a in _actions(lines)}
+    names = {str(a["action"]) for a in actions_of(lines)}
     assert {"requisition", "deploy", "move", "commit", "casualty", "done"} <= names  # it buys, moves and fights
     # every entry but the creator's first reached every other seat in a packet, as mailed
-    mailed = {line for packet in sorted((folder / "packets").glob("*.txt")) for p in read_packets(packet)
-              for line in p.lines}  # fmt: skip
-    assert set(lines[1:]) <= mailed
+    assert set(lines[1:]) <= mailed(folder)
 
 
 def test_the_sensible_player_takes_its_cheapest_pieces_first() -> None:
-    player = _script().SensiblePlayer()
+    player = sample_script("make_axisallies").SensiblePlayer()
     state = start()
     cheap = {"action": "casualty", "unit": "germany:infantry", "origin": None}
     dear = {"action": "casualty", "unit": "germany:tank", "origin": None}
@@ -77,7 +61,7 @@ def test_the_sensible_player_takes_its_cheapest_pieces_first() -> None:
 
 
 def test_the_sensible_player_attacks_only_at_good_odds() -> None:
-    module = _script()
+    module = sample_script("make_axisallies")
     player = module.SensiblePlayer()
     state = start()
     side = "axis"
@@ -90,16 +74,12 @@ def test_the_sensible_player_attacks_only_at_good_odds() -> None:
 
 @pytest.mark.slow
 def test_the_script_recreates_the_committed_samples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    module = _script()
+    module = sample_script("make_axisallies")
     monkeypatch.setattr(module, "HERE", tmp_path / "axis-allies")
     monkeypatch.setattr("sys.argv", ["make_axisallies.py"])
     module.main()
     for kept in GAMES.values():
-        made = tmp_path / "axis-allies" / kept.name
-        assert (made / "game.jsonl").read_bytes() == (kept / "game.jsonl").read_bytes(), kept.name
-        files = sorted(p.relative_to(made) for p in made.rglob("*") if p.is_file())
-        assert files == sorted(p.relative_to(kept) for p in kept.rglob("*") if p.is_file())
-        assert all((made / f).read_bytes() == (kept / f).read_bytes() for f in files)
+        assert_same_folder(tmp_path / "axis-allies" / kept.name, kept)
 
 
 # --- mail, export and play for 3 and 4 players --------------------------------------------------------------------
@@ -169,6 +149,6 @@ def test_play_serves_a_seat_with_two_powers(cli: Cli, tmp_path: Path, monkeypatc
     assert played.code == 0, played.err
     assert "signed 1 entry" in played.out
     lines = read_log(log)[0]
-    assert len(lines) == len(before) + 1 and _actions(lines[-1:])[0]["action"] == "place"
+    assert len(lines) == len(before) + 1 and actions_of(lines[-1:])[0]["action"] == "place"
     report, _ = verify_lines(lines)
     assert report.valid, report.first_error

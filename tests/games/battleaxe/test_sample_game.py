@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -13,8 +12,8 @@ from pbem.log.canon import canonical
 from pbem.log.store import read_log
 from pbem.replay.game import state_hash
 from pbem.verify.pipeline import verify_lines
+from tests.samples import ROOT, sample_script
 
-ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / "sample_games" / "battleaxe" / "game.jsonl"
 
 
@@ -38,10 +37,7 @@ def test_replaying_the_sample_twice_gives_identical_states_and_events() -> None:
 
 
 def test_the_sample_script_recreates_the_committed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    spec = importlib.util.spec_from_file_location("make_battleaxe", ROOT / "sample_games" / "make_battleaxe.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = sample_script("make_battleaxe")
     monkeypatch.setattr(module, "HERE", tmp_path / "battleaxe")
     module.main()
     assert (tmp_path / "battleaxe" / "game.jsonl").read_bytes() == SAMPLE.read_bytes()

@@ -4,16 +4,13 @@ through PBEM_GAMES."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import xml.etree.ElementTree as ET
 from itertools import takewhile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from pbem.exchange.packet import read_packets
 from pbem.games.rommel import battle, mapspec, scenarios
 from pbem.games.rommel.audit import audit
 from pbem.games.rommel.moves import i_tanks, known_block
@@ -31,8 +28,8 @@ from tests.games.rommel.test_minefields_rommel import entered_sidi_omar_neighbou
 from tests.games.rommel.test_probe_blitz_rommel import partial
 from tests.games.rommel.test_redeploy_rommel import allied_buildup
 from tests.games.rommel.test_rout_refuse_rommel import attacking
+from tests.samples import ROOT, assert_same_folder, mailed, sample_script
 
-ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / "sample_games" / "rommel"
 TARGET = "pbem.games.rommel.ruleset:RULESET"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -41,14 +38,6 @@ SVG = "{http://www.w3.org/2000/svg}"
 @pytest.fixture(autouse=True)
 def _rommel_loadable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PBEM_GAMES", TARGET)
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_rommel", ROOT / "sample_games" / "make_rommel.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _events() -> tuple[list[bytes], list[Event], RommelState]:
@@ -71,9 +60,7 @@ def test_the_sample_is_crusader_by_packets_to_a_victory_and_a_complete_audit() -
     assert state.phase == "over" and state.outcome and state.forfeit is None
     assert audit(state) is None  # every public claim (speeds, strengths) holds under full information
     # every entry but the creator's first reached the other seat in a packet, as mailed
-    mailed = {line for packet in sorted((SAMPLE / "packets").glob("*.txt")) for p in read_packets(packet)
-              for line in p.lines}  # fmt: skip
-    assert set(lines[1:]) <= mailed
+    assert set(lines[1:]) <= mailed(SAMPLE)
 
 
 @pytest.mark.rule("4.0")
@@ -136,7 +123,7 @@ def test_the_sensible_players_pursue_with_every_die_refuse_when_outweighed_and_w
 
 def _decide(table: Table) -> list[dict[str, object]]:
     """The sensible players answer every pending decision of ``table`` (each seat its own), as the script plays."""
-    players = {seat: _script().SensiblePlayer() for seat in ("axis", "allied")}
+    players = {seat: sample_script("make_rommel").SensiblePlayer() for seat in ("axis", "allied")}
     chosen: list[dict[str, object]] = []
     while table.state.pending or table.state.turn.stage == "mines":
         seat = RULESET.to_act(table.state)[0]
@@ -172,7 +159,7 @@ def test_the_sensible_players_probe_a_rearguard_they_outweigh() -> None:
     """§10.41: two Allied blocks provoke Probe Combat against a Rearguard of CV 1."""
     table = partial([])
     legal = table.legal("allied")
-    assert _script().SensiblePlayer().choose(table.state, "allied", legal, RULESET) == {
+    assert sample_script("make_rommel").SensiblePlayer().choose(table.state, "allied", legal, RULESET) == {
         "action": "probe",
         "provoke": True,
     }
@@ -247,15 +234,10 @@ def test_a_bare_brigade_number_is_labelled_with_its_division() -> None:
 
 @pytest.mark.slow
 def test_the_script_recreates_the_committed_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    module = _script()
+    module = sample_script("make_rommel")
     monkeypatch.setattr(module, "HERE", tmp_path / "rommel")
     module.main()
-    made = tmp_path / "rommel"
-    assert (made / "game.jsonl").read_bytes() == (SAMPLE / "game.jsonl").read_bytes()
-    files = sorted(p.relative_to(made) for p in made.rglob("*") if p.is_file())
-    assert files == sorted(p.relative_to(SAMPLE) for p in SAMPLE.rglob("*") if p.is_file())
-    for name in files:
-        assert (made / name).read_bytes() == (SAMPLE / name).read_bytes(), name
+    assert_same_folder(tmp_path / "rommel", SAMPLE)
 
 
 def test_the_first_months_start_map_shows_the_deployed_position() -> None:
@@ -294,7 +276,7 @@ def test_the_sample_shows_redeployment_refit_minefields_and_blitz_turns() -> Non
 def test_the_sensible_buildup_mines_the_front_redeploys_the_rear_then_buys_cards() -> None:
     """§16.55: one Minefield, in the stack nearest the enemy; §16.51: Base units Redeployed towards the front, never
     within STANDOFF hexes of the enemy, for at most REDEPLOY_BP BP; the rest on cards (§16.5)."""
-    script = _script()
+    script = sample_script("make_rommel")
     table = allied_buildup(bp=20)
     player = script.SensiblePlayer()
     chosen: list[dict[str, object]] = []

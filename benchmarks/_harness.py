@@ -1,4 +1,8 @@
-"""What a replay's time goes to, for the replay benchmarks (``replay_battleaxe.py``, ``rommel_replay.py``).
+"""The benchmarks' shared timing harness: CPU timings, the signature floor, and what a replay's time goes to.
+
+The replay benchmarks (``replay_battleaxe.py``, ``rommel_replay.py``, ``gazala_replay.py``, ``axisallies_replay.py``)
+time a log's bare Ed25519 verifications (:func:`signature_floor`), its verification with and without the rules, and
+(Battleaxe, Rommel) the parts of its replay. The micro-benchmarks time with :func:`median_time`.
 
 A full verification is the protocol-only verification plus the replay, and the replay splits into:
 
@@ -11,19 +15,25 @@ A full verification is the protocol-only verification plus the replay, and the r
   does exactly the same work on the same objects).
 
 Times are CPU times (the time other processes hold the shared cores is not counted), the fastest of interleaved
-rounds, so that a change in the machine's load affects every measure alike.
+rounds, so that a change in the machine's load affects every measure alike (the micro-benchmarks, whose works
+take microseconds, take the median wall-clock time instead).
 """
 
 from __future__ import annotations
 
 import cProfile
 import io
+import json
 import pstats
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from pbem.log import dice
+from pbem.log.entry import envelope
 from pbem.replay import guard
 from pbem.verify.pipeline import verify_lines
 
@@ -39,6 +49,57 @@ def best(repeat: int, *works: Callable[[], object]) -> list[float]:
             work()
             spent.append(time.process_time() - start)
     return [min(spent) for spent in times]
+
+
+def median_time(work: Callable[[], object], repeat: int) -> float:
+    """The median of ``repeat`` wall-clock timings of ``work()``, in seconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def median_us(work: Callable[[], object], repeat: int, per: int = 1) -> float:
+    """:func:`median_time` divided by ``per`` items, in microseconds to a tenth."""
+    return round(median_time(work, repeat) / per * 1e6, 1)
+
+
+def us(seconds: float, count: int) -> float:
+    """``seconds`` per one of ``count``, in microseconds to a tenth."""
+    return round(seconds / count * 1e6, 1)
+
+
+def us_each(count: int, **seconds: float) -> dict[str, float]:
+    """Each of ``seconds`` per one of ``count``, in microseconds to a tenth (named and ordered as given)."""
+    return {name: us(spent, count) for name, spent in seconds.items()}
+
+
+def over_signatures(signatures: float, **seconds: float) -> dict[str, float]:
+    """Each of ``seconds`` as a multiple of the ``signatures`` floor, as ``NAME_over_signatures`` to a hundredth."""
+    return {f"{name}_over_signatures": round(spent / signatures, 2) for name, spent in seconds.items()}
+
+
+def signature_floor(lines: list[bytes]) -> tuple[Callable[[], None], int]:
+    """A function that verifies every entry's Ed25519 signature and nothing else (the cryptographic floor a
+    verification cannot go under), and the number of rules actions in ``lines``."""
+    envelopes = [envelope(line) for line in lines]
+    roster = {s["seat"]: s["key"] for s in json.loads(lines[0])["body"]["roster"]}
+    keys = {s: Ed25519PublicKey.from_public_bytes(bytes.fromhex(k)) for s, k in roster.items()}
+    work = [(keys[e.raw["author"]], e.sig, e.signing_input) for e in envelopes]
+    actions = sum(len(e.raw["body"]["actions"]) for e in envelopes if e.raw["type"] == "action")
+
+    def signatures() -> None:
+        for public, sig, message in work:
+            public.verify(sig, message)
+
+    return signatures, actions
+
+
+def print_json(figures: object) -> None:
+    """Print ``figures`` as the one JSON line a benchmark reports."""
+    print(json.dumps(figures))
 
 
 def module_calls(cls: type, ruleset: Any, lines: list[bytes]) -> Callable[[], None]:
