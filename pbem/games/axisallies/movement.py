@@ -239,10 +239,19 @@ def in_attack_position(
 
 
 def land_reach(
-    pack: AxisAlliesPack, scenario: Scenario, position: Position, power: str, type_: str, start: str
+    pack: AxisAlliesPack,
+    scenario: Scenario,
+    position: Position,
+    power: str,
+    type_: str,
+    start: str,
+    *,
+    way: Sequence[str] = (),
 ) -> frozenset[str]:
     """p.24: every territory ``power``'s ``type_`` in ``start`` can reach in the noncombat move, by its own move
-    or along the coast road (the kit's :meth:`~pbem.kit.graph.LocationGraph.movement`)."""
+    or along the coast road (the kit's :meth:`~pbem.kit.graph.LocationGraph.movement`). ``way``: the territories a
+    truck on its way has driven through so far, ``start`` last (p.32): it goes on with the move it has left."""
+    taken = max(len(way) - 1, 0)
     unit = pack.unit(power, type_)
     side = side_of(pack, position, power, start)
     graph = graph_of(pack)
@@ -259,9 +268,10 @@ def land_reach(
 
         return step
 
-    found = set(graph.movement(start, unit.move, cost(False)).spent)
-    if _coast_road(pack, unit, [start]):
-        road: Reach[str] = graph.movement(start, pack.limit("coast_road_territories"), cost(True))
+    found = set(graph.movement(start, unit.move - taken, cost(False)).spent) if unit.move > taken else {start}
+    road_left = pack.limit("coast_road_territories") - taken
+    if road_left > 0 and _coast_road(pack, unit, [*way] or [start]):
+        road: Reach[str] = graph.movement(start, road_left, cost(True))
         found |= set(road.spent)
     return frozenset(found)
 

@@ -67,7 +67,7 @@ def _trucks_free(state: AxisState, space: str) -> bool:
 
 def _pickups(state: AxisState) -> frozenset[str]:
     """p.32: the territories a truck of the power that may still move reaches in this noncombat move (one on its
-    way: from where it started, less where it went through)."""
+    way: from where it stands with the move it has left, never back where it went through)."""
     pack, position = state.pack, state.position()
     scenario = pack.scenario(state.scenario)
     graph = graph_of(pack)
@@ -81,7 +81,7 @@ def _pickups(state: AxisState) -> frozenset[str]:
                 found |= land_reach(pack, scenario, position, power, type_, space) - {space}
     for drive in state.drives:
         power, type_ = split(drive.unit)
-        found |= land_reach(pack, scenario, position, power, type_, drive.path[0]) - set(drive.path)
+        found |= land_reach(pack, scenario, position, power, type_, drive.path[-1], way=drive.path) - set(drive.path)
     return frozenset(found)
 
 

@@ -41,6 +41,7 @@ def test_p32_a_truck_on_its_way_has_only_the_move_it_has_left() -> None:
     assert [d.path for d in state.drives] == [("el_agheila", "sirte", "garian")]
     assert refusal(state, mv("truck", "garian", "tripoli")) == ("24", "too-far")
     assert refusal(state, mv("artillery", "garian", "tripoli")) == ("24", "no-unit-to-move")
+    assert refusal(state, load("tripoli", "supply")) == ("32", "no-truck")  # its reach: the move it has left (review)
     state = done(state)  # it stops: the cargo is unloaded where it is
     assert state.phase == "deploy" and state.drives == ()
     assert state.pieces["garian"] == {"germany:artillery": 1, "germany:infantry": 1, "germany:truck": 1}
