@@ -714,6 +714,14 @@ def _paths(state: AxisState, start: str, unit: UnitType) -> Iterator[tuple[str, 
         stack.extend(reversed(nexts))
 
 
+def _ways(state: AxisState, start: str, unit: UnitType) -> Iterable[tuple[str, ...]]:
+    """The paths a move's way is chosen from, in the order the first legal one is taken (:func:`find_path`, and
+    :func:`moves`, which records find_path's answers): the map's order, but a shortest way first for a ship (it
+    enters the fewest zones, p.27) and a truck (one on its way keeps the most of its move, p.32)."""
+    ways = _paths(state, start, unit)
+    return sorted(ways, key=len) if unit.category == "sea" or trucks.is_truck(unit) else ways
+
+
 def _longest(state: AxisState, unit: UnitType) -> int:
     if unit.category == "sea":
         return unit.move
@@ -746,7 +754,7 @@ def _judge_path(state: AxisState, power: str, unit: UnitType, path: tuple[str, .
 def find_path(
     state: AxisState, power: str, unit: UnitType, origin: str, to: str
 ) -> tuple[tuple[str, ...] | None, Verdict]:
-    """The first legal path from ``origin`` to ``to`` in the map's order, or None with the refusal of the direct
+    """The first legal path from ``origin`` to ``to`` (in :func:`_ways`' order), or None with the refusal of the direct
     step (else of the first path tried): a move names its ends, the rules choose the way, as a player would.
     Once per state: :func:`moves` finds the same first paths and records them."""
     return remembered(state, _found(power, unit, origin, to), lambda: _find_path(state, power, unit, origin, to))
@@ -763,10 +771,7 @@ def _find_path(
     first: Verdict | None = None
     if graph_of(state.pack).edge(origin, to) is not None:
         first = _check_path(state, power, unit, (origin, to))  # the direct step's own reason
-    ways: Iterable[tuple[str, ...]] = _paths(state, origin, unit)
-    if unit.category == "sea" or trucks.is_truck(unit):  # a shortest way: a ship enters the fewest zones (p.27),
-        ways = sorted(ways, key=len)  # a truck on its way keeps the most of its move (p.32)
-    for path in ways:
+    for path in _ways(state, origin, unit):
         if path[-1] != to:
             continue
         verdict = _check_path(state, power, unit, path)
@@ -807,13 +812,13 @@ def moves(state: AxisState, seat: str) -> Iterator[Move]:
                     if route.path[0] == space and free_route(state, space, route.path[-1]) is not None:
                         seen.add(route.path[-1])
                         yield Move(unit=named, origin=space, to=route.path[-1])
-            for path in _paths(state, space, unit):
+            for path in _ways(state, space, unit):
                 if path[-1] in seen:
                     continue
                 verdict = _check_path(state, unit.power, unit, path)
                 if verdict.ok:
                     seen.add(path[-1])
-                    # the first legal path there in the map's order: find_path's answer
+                    # the first legal path there in find_path's order: find_path's answer
                     remember(state, _found(unit.power, unit, space, path[-1]), (path, verdict))
                     yield Move(unit=named, origin=space, to=path[-1])
     if state.phase == "noncombat_move":

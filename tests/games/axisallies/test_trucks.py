@@ -6,7 +6,7 @@ import pytest
 
 from pbem.games.axisallies.ruleset import RULESET
 from pbem.games.axisallies.state import AxisState
-from tests.games.axisallies.rules_helpers import done, play, refusal
+from tests.games.axisallies.rules_helpers import done, play, refusal, seat
 from tests.games.axisallies.test_extras import load, turn, with_pieces
 from tests.games.axisallies.test_phases import mv
 
@@ -63,3 +63,24 @@ def test_p32_a_truck_at_sea_is_convoy_cargo_and_reaches_nothing_bug() -> None:
     state = state.model_copy(update={"pieces": {s: c for s, c in state.pieces.items() if s != "el_agheila"}})
     assert {"action": "load", "origin": "tripoli", "cargo": "infantry"} not in RULESET.legal_actions(state, "axis")
     assert refusal(state, load("sz15", "infantry")) == ("10", "unknown-territory")
+
+
+@pytest.mark.rule("32")
+@pytest.mark.rule("27")
+def test_the_legal_moves_remember_the_way_a_move_takes() -> None:
+    """A move names its ends and the rules choose the way (a ship's or truck's shortest): listing the legal moves
+    records each way found, and it must be the way the move itself takes, else a player who listed the moves and a
+    replay that did not reach different states (the merged sea mines and path memo did, found by the play-outs)."""
+    from pbem.games.axisallies import phases
+    from pbem.games.axisallies.operated import resolve
+
+    for state in (turn("noncombat_move"), turn("combat_move")):
+        listed = [a for a in RULESET.legal_actions(state, seat(state)) if a["action"] == "move"]
+        assert listed
+        for move in listed:
+            unit = state.pack.unit(*resolve(state, move["unit"]))
+            if unit.category == "air":
+                continue
+            remembered = phases.find_path(state, unit.power, unit, move["origin"], move["to"])
+            fresh = phases._find_path(state, unit.power, unit, move["origin"], move["to"])
+            assert remembered[0] == fresh[0], move
