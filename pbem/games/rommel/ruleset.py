@@ -985,7 +985,7 @@ def _can_blitz(state: RommelState, seat: str, act: Blitz) -> Verdict:
 
 def _blitzed(state: RommelState, seat: str, act: Blitz) -> Step[RommelState]:
     """§4.4, §3.45: the hexside limits are reset; units that moved cannot move again (their paths stay)."""
-    update = {"stage": "movement", "blitz": True, "engaged": {}, "fought": ()}
+    update = {"stage": "movement", "blitz": True, "engaged": {}, "fought": (), "first_phase": tuple(state.turn.paths)}
     turn = state.turn.model_copy(update=update)
     event = Event(kind="blitz_begun", seat=seat, rule="4.4")
     return Step(state=state.model_copy(update={"turn": turn}), events=(event,))

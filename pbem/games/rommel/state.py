@@ -144,7 +144,8 @@ class TurnRecord(_Model):
             Withdrawal this turn).
         stage: ``select``, ``movement``, ``mines`` (the passive player reveals the Minefields entered, §14.2),
             ``combat``, ``reveal``.
-        blitz: the Blitz Movement and Combat phases are under way (§4.4, §3.45, §3.46).
+        blitz: the Blitz Movement and Combat phases are under way (§4.4, §3.45, §3.46); ``first_phase``: the units
+            that moved before them (they stay put, Forced Marches included).
         pursued: the Pursuit Fires from each hex this turn, (announced speed, dice) each: a unit fires once.
     """
 
@@ -176,6 +177,7 @@ class TurnRecord(_Model):
     engaged: dict[str, int] = Field(default_factory=dict)
     stage: Literal["select", "movement", "mines", "combat", "reveal"] = "select"
     blitz: bool = False
+    first_phase: tuple[str, ...] = ()
     pursued: dict[str, tuple[tuple[int, int], ...]] = Field(default_factory=dict)
 
 
