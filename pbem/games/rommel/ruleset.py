@@ -733,7 +733,9 @@ def _can_end_movement(state: RommelState, seat: str, act: EndMovement) -> Verdic
 def _ended_movement(state: RommelState, seat: str, act: EndMovement) -> Step[RommelState]:
     """§3.43: the Forced Marches announced are rolled (§6.4), then the Combat phase."""
     stage = "mines" if minefields.mines_due(state) else "combat"  # §14.2: the enemy's entered Minefields first
-    turn = state.turn.model_copy(update={"stage": stage})
+    # a unit eliminated since it announced its Forced March (its Retreat's Pursuit Fire, §10.5) rolls none
+    forced = {t: h for t, h in state.turn.forced.items() if state.tokens[t].status == "map"}
+    turn = state.turn.model_copy(update={"stage": stage, "forced": forced})
     event = Event(kind="movement_ended", seat=seat, rule="3.43")
     state = state.model_copy(update={"turn": turn})
     if turn.forced:
