@@ -12,9 +12,9 @@ Decisions whose legality depends on hidden values are recorded as :class:`Claim`
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from pbem.games.rommel.board import Battle, Position, Unit
 from pbem.games.rommel.schema import RommelPack
@@ -179,6 +179,15 @@ class TurnRecord(_Model):
     blitz: bool = False
     first_phase: tuple[str, ...] = ()
     pursued: dict[str, tuple[tuple[int, int], ...]] = Field(default_factory=dict)
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_new_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """``first_phase`` came after logs were signed: left out while empty, so their checkpoints hash as before
+        (as :attr:`pbem.rules.contract.GameState.omit_when_empty` does for a state's own fields)."""
+        dumped: dict[str, Any] = handler(self)
+        if not dumped.get("first_phase"):
+            dumped.pop("first_phase", None)
+        return dumped
 
 
 class FireShot(_Model):
