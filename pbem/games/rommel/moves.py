@@ -303,6 +303,8 @@ def force_verdict(state: RommelState, seat: Side, token: str, to: str) -> Verdic
         return deny("6.4", "not-moved", f"{token} did not move this turn")
     if token in turn.forced:
         return deny("6.4", "already-forced", f"{token} already attempts a Forced March")
+    if token in turn.first_phase:  # §4.4: it moved in the first Movement phase and stays put in the Blitz's
+        return deny("4.4", "moved-before-blitz", f"{token} moved before the Blitz Movement phase")
     return forced_step_verdict(state, seat, token, to)
 
 

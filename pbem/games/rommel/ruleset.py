@@ -765,7 +765,9 @@ def _can_end_movement(state: RommelState, seat: str, act: EndMovement) -> Verdic
 def _ended_movement(state: RommelState, seat: str, act: EndMovement) -> Step[RommelState]:
     """§3.43: the Forced Marches announced are rolled (§6.4), then the Combat phase."""
     stage = "mines" if minefields.mines_due(state) else "combat"  # §14.2: the enemy's entered Minefields first
-    turn = state.turn.model_copy(update={"stage": stage})
+    # a unit eliminated since it announced its Forced March (its Retreat's Pursuit Fire, §10.5) rolls none
+    forced = {t: h for t, h in state.turn.forced.items() if state.tokens[t].status == "map"}
+    turn = state.turn.model_copy(update={"stage": stage, "forced": forced})
     event = Event(kind="movement_ended", seat=seat, rule="3.43")
     state = state.model_copy(update={"turn": turn})
     if turn.forced:
@@ -1017,7 +1019,7 @@ def _can_blitz(state: RommelState, seat: str, act: Blitz) -> Verdict:
 
 def _blitzed(state: RommelState, seat: str, act: Blitz) -> Step[RommelState]:
     """§4.4, §3.45: the hexside limits are reset; units that moved cannot move again (their paths stay)."""
-    update = {"stage": "movement", "blitz": True, "engaged": {}, "fought": ()}
+    update = {"stage": "movement", "blitz": True, "engaged": {}, "fought": (), "first_phase": tuple(state.turn.paths)}
     turn = state.turn.model_copy(update=update)
     event = Event(kind="blitz_begun", seat=seat, rule="4.4")
     return Step(state=state.model_copy(update={"turn": turn}), events=(event,))

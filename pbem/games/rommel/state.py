@@ -12,9 +12,9 @@ Decisions whose legality depends on hidden values are recorded as :class:`Claim`
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from pbem.games.rommel.board import Battle, Position, Unit
 from pbem.games.rommel.schema import RommelPack
@@ -146,7 +146,8 @@ class TurnRecord(_Model):
         stage: ``select``, ``movement``, ``mines`` (the passive player reveals the Minefields entered, §14.2),
             ``combat``, ``final`` (the Routs of units the Final Supply Check Disrupted, before the reveal, §12.7),
             ``reveal``.
-        blitz: the Blitz Movement and Combat phases are under way (§4.4, §3.45, §3.46).
+        blitz: the Blitz Movement and Combat phases are under way (§4.4, §3.45, §3.46); ``first_phase``: the units
+            that moved before them (they stay put, Forced Marches included).
         pursued: the Pursuit Fires from each hex this turn, (announced speed, dice) each: a unit fires once.
     """
 
@@ -178,7 +179,17 @@ class TurnRecord(_Model):
     engaged: dict[str, int] = Field(default_factory=dict)
     stage: Literal["select", "movement", "mines", "combat", "final", "reveal"] = "select"
     blitz: bool = False
+    first_phase: tuple[str, ...] = ()
     pursued: dict[str, tuple[tuple[int, int], ...]] = Field(default_factory=dict)
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_new_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """``first_phase`` came after logs were signed: left out while empty, so their checkpoints hash as before
+        (as :attr:`pbem.rules.contract.GameState.omit_when_empty` does for a state's own fields)."""
+        dumped: dict[str, Any] = handler(self)
+        if not dumped.get("first_phase"):
+            dumped.pop("first_phase", None)
+        return dumped
 
 
 class FireShot(_Model):

@@ -97,3 +97,26 @@ def test_a_regroup_retreat_failing_its_forced_march_loses_a_step_and_routs_from_
         ("pursuit", "rout"),
     ]
     assert [e.kind for e in table.events[-2:]] == ["march_attrition", "routed"]
+
+
+@pytest.mark.rule("6.4")
+@pytest.mark.rule("10.5")
+def test_a_unit_eliminated_by_pursuit_fire_after_announcing_its_forced_march_rolls_none() -> None:
+    # the fighting play-out of seed 47: the Forced March of a Regroup mover that its Retreat's Pursuit Fire then
+    # eliminated was still rolled, and its step taken from no hex
+    table = two_attackers()
+    table.state = table.state.with_hidden(cv_slot("axis-02"), "axis", 1, known=True)
+    table.do("axis", {"action": "regroup", "command_point": "1605", "destination": "1406", "rommel": False})
+    table.do("axis", {"action": "step", "token": "axis-02", "to": "1505"})
+    table.do("axis", {"action": "step", "token": "axis-06", "to": "1505"})
+    table.do("axis", {"action": "step", "token": "axis-06", "to": "1406"})
+    table.do("axis", {"action": "end_move"})
+    assert table.state.turn.forced == {"axis-02": "1406"}
+    table.do("axis", {"action": "slowest", "speed": 1})
+    table.dice = [6, 6]
+    table.do("allied", {"action": "pursue", "dice": 2})
+    losses = next(a for a in table.legal("axis") if a["action"] == "pursuit_losses" and "axis-02" in a["eliminated"])
+    table.do("axis", losses)
+    assert table.state.tokens["axis-02"].status == "eliminated"
+    table.do("axis", {"action": "end_movement"})  # no die for axis-02
+    assert table.state.turn.forced == {} and not table.dice and table.state.turn.stage == "combat"

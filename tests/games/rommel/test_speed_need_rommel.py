@@ -13,6 +13,7 @@ from pbem.games.rommel.state import RommelState
 from pbem.rules.contract import Action
 from tests.games.rommel.rules_driver import Table
 from tests.games.rommel.test_playout_rommel import GAMES, Peaceful, play
+from tests.games.rommel.test_probe_blitz_rommel import blitzing
 from tests.games.rommel.test_turn_rommel import demo
 
 
@@ -64,6 +65,17 @@ def test_a_forced_march_rolled_after_the_moves_is_no_mover_of_a_blitz_group_move
     table.do("axis", {"action": "group", "origin": "1505", "rommel": False})
     assert table.refusal("axis", {"action": "end_move"}) == ("5.1", "no-movers")  # axis-07 is not one of its movers
     assert table.refusal("axis", {"action": "step", "token": "axis-07", "to": "1404"}) == ("4.2", "moved-once")
+
+
+@pytest.mark.rule("4.4")
+def test_a_unit_that_moved_before_the_blitz_makes_no_forced_march_in_it() -> None:
+    table = blitzing()  # axis-06 moved 1506-1507 in the first Movement phase
+    table.do("axis", {"action": "blitz"})
+    table.do("axis", {"action": "group", "origin": "1506", "rommel": False})
+    table.do("axis", {"action": "step", "token": "axis-07", "to": "1507"})
+    table.do("axis", {"action": "end_move"})
+    assert table.refusal("axis", {"action": "force", "token": "axis-06", "to": "1508"}) == ("4.4", "moved-before-blitz")
+    assert [a for a in table.legal("axis") if a["action"] == "force" and a["token"] == "axis-07"]
 
 
 @pytest.mark.rule("6.1")
