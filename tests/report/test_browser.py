@@ -6,8 +6,6 @@ to keep screenshots of what the browser showed.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,40 +16,20 @@ from pbem.report import charts
 from pbem.report.chronicle import Chronicle
 from pbem.report.documents import after_action_report, turn_report
 from pbem.report.replay import replay_page
+from tests.chromium import chromium, needs_chromium, shot
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or DRIVER is None,
-    reason="Chromium is not installed: run `make browser` (Debian's chromium and chromium-driver) for these tests",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"):
-        options.add_argument(argument)
-    options.binary_location = str(CHROMIUM)
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
-    yield driver
-    driver.quit()
+    with chromium(1280, 900) as driver:
+        yield driver
 
 
 def load(browser: Any, html: bytes, path: Path) -> None:
     path.write_bytes(html)
     browser.get(path.as_uri())
-
-
-def shot(browser: Any, name: str) -> None:
-    target = os.environ.get("PBEM_SCREENSHOTS")
-    if target:
-        Path(target).mkdir(parents=True, exist_ok=True)
-        browser.save_screenshot(str(Path(target) / f"{name}.png"))
 
 
 def units(browser: Any) -> dict[str, tuple[str, str, str]]:

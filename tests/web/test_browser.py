@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import calendar
 import json
-import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,39 +17,19 @@ from pbem.log.entry import envelope
 from pbem.log.keys import save_keypair
 from pbem.log.store import read_log
 from pbem.web.desk import Desk
+from tests.chromium import chromium, needs_chromium, shot
 from tests.helpers import Table
 from tests.web.conftest import served
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or DRIVER is None,
-    reason="Chromium is not installed: run `make browser` (Debian's chromium and chromium-driver) for these tests",
-)
+pytestmark = needs_chromium
 
 HOSTILE = '<img src=x onerror="window.__pwned=1">Mallory'
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1500,1000"):
-        options.add_argument(argument)
-    options.binary_location = str(CHROMIUM)
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
-    yield driver
-    driver.quit()
-
-
-def shot(browser: Any, name: str) -> None:
-    target = os.environ.get("PBEM_SCREENSHOTS")
-    if target:
-        Path(target).mkdir(parents=True, exist_ok=True)
-        browser.save_screenshot(str(Path(target) / f"{name}.png"))
+    with chromium(1500, 1000) as driver:
+        yield driver
 
 
 def _reloading(browser: Any, element: Any) -> None:

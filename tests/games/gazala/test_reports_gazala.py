@@ -4,7 +4,6 @@ hex is described."""
 
 from __future__ import annotations
 
-import shutil
 from functools import cache
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from pbem.report.chronicle import Chronicle, chronicle
 from pbem.report.context import aar_context
 from pbem.report.documents import after_action_report
 from pbem.rules.contract import OBSERVER, OMNISCIENT, Event
+from tests.chromium import chromium, needs_chromium
 from tests.games.gazala.gazala_play import PACK, act, roll, start
 from tests.games.gazala.test_combat_report import _resolved
 from tests.games.gazala.test_sample_games import SAMPLES, TARGET
@@ -150,8 +150,6 @@ def test_a_box_hex_reads_as_a_box_and_a_minefield_before_its_terrain() -> None:
             assert about.startswith("Axis Minefield" if mine.owner == "axis" else "Commonwealth Minefield")
 
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 OVERLAPS = """
 var found = [];
 document.querySelectorAll('svg .legend').forEach(function (legend, map) {
@@ -167,23 +165,13 @@ return [document.querySelectorAll('svg .legend').length, found];
 """
 
 
-@pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason="Chromium is not installed: run `make browser`")
+@needs_chromium
 def test_the_legends_words_do_not_overlap_in_a_browser(solo: Chronicle, tmp_path: Path) -> None:
     """Each key of a map's legend stands clear of the next by a third of its type (Chromium's DejaVu Sans; the PDF's
     is wider still), in print size, where the type is as large as a Gazala counter."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"):
-        options.add_argument(argument)
-    options.binary_location = str(CHROMIUM)
     page = tmp_path / "aar.html"
     page.write_bytes(after_action_report(solo, None, "html"))
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
-    try:
+    with chromium(1280, 900) as driver:
         driver.get(page.as_uri())
         legends, overlaps = driver.execute_script(OVERLAPS)
-    finally:
-        driver.quit()
     assert legends > 0 and overlaps == []

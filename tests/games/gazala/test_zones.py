@@ -5,8 +5,6 @@ PBEM_SCREENSHOTS to a directory to keep the screenshots)."""
 from __future__ import annotations
 
 import http.cookiejar
-import os
-import shutil
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,12 +15,10 @@ import pytest
 from pbem.games.gazala.state import sit_of
 from pbem.report.svg import MapRenderer
 from pbem.rules.contract import OBSERVER
+from tests.chromium import CHROMIUM, DRIVER, chromium, shot
 from tests.games.gazala.gazala_play import PACK, RULESET, start, update
 from tests.helpers import Table
 from tests.web.conftest import desk_of, served
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 
 
 @pytest.fixture
@@ -78,23 +74,8 @@ def test_the_desk_offers_zones_of_control_for_gazala_not_for_a_game_without_them
 def browser() -> Iterator[Any]:
     if CHROMIUM is None or DRIVER is None:
         pytest.skip("Chromium is not installed: run `make browser` (Debian's chromium and chromium-driver)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1500,1000"):
-        options.add_argument(argument)
-    options.binary_location = str(CHROMIUM)
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
-    yield driver
-    driver.quit()
-
-
-def _shot(browser: Any, name: str) -> None:
-    target = os.environ.get("PBEM_SCREENSHOTS")
-    if target:
-        Path(target).mkdir(parents=True, exist_ok=True)
-        browser.save_screenshot(str(Path(target) / f"{name}.png"))
+    with chromium(1500, 1000) as driver:
+        yield driver
 
 
 @pytest.mark.rule("5.4")
@@ -105,14 +86,14 @@ def test_in_chromium_the_switch_shows_and_hides_the_zones_and_is_remembered(gaza
     with served(desk_of(gazala, "axis")) as site:
         browser.get(site.url)
         assert display() == "none"
-        _shot(browser, "gazala-zones-off")
+        shot(browser, "gazala-zones-off")
         browser.find_element("id", "show-zones").click()
         assert display() != "none"
         painted = browser.execute_script(
             "var r = document.querySelector('#board .zone polygon').getBoundingClientRect(); return r.width * r.height"
         )
         assert painted > 0
-        _shot(browser, "gazala-zones-on")
+        shot(browser, "gazala-zones-on")
         browser.refresh()  # every choice reloads the page: the switch stays on
         assert browser.find_element("id", "show-zones").is_selected() and display() != "none"
         browser.find_element("id", "show-zones").click()
