@@ -14,11 +14,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from pbem.games.rommel.ruleset import RULESET
-from pbem.games.rommel.state import RommelState
 from pbem.kit import conformance
 from pbem.rules.contract import Action
-from tests.games.rommel.test_playout_rommel import GAMES, Peaceful, conform
+from tests.games.rommel.test_playout_rommel import Peaceful, conform, seated
 
 
 class Fighter(Peaceful):
@@ -59,16 +57,7 @@ class Fighter(Peaceful):
 
 @pytest.fixture
 def fighter(monkeypatch: pytest.MonkeyPatch) -> Iterator[Fighter]:
-    monkeypatch.setenv("PBEM_GAMES", GAMES)
-    player = Fighter()
-    inner = RULESET.legal_actions
-
-    def recording(state: RommelState, seat: str) -> list[Action]:
-        player.state = state
-        return inner(state, seat)
-
-    monkeypatch.setattr(RULESET, "legal_actions", recording)
-    yield player
+    yield seated(Fighter(), monkeypatch)
 
 
 def fought(player: Fighter, scenario: str, seed: int) -> conformance.PlayOut:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -48,10 +49,12 @@ class Peaceful:
         return rng.choice(calm)
 
 
-@pytest.fixture
-def peaceful(monkeypatch: pytest.MonkeyPatch) -> Iterator[Peaceful]:
+P = TypeVar("P", bound=Peaceful)
+
+
+def seated(player: P, monkeypatch: pytest.MonkeyPatch) -> P:
+    """``player`` shown the state whose legal actions it chooses among (the rules list them, the player looks)."""
     monkeypatch.setenv("PBEM_GAMES", GAMES)
-    player = Peaceful()
     inner = RULESET.legal_actions
 
     def recording(state: RommelState, seat: str) -> list[Action]:
@@ -59,7 +62,12 @@ def peaceful(monkeypatch: pytest.MonkeyPatch) -> Iterator[Peaceful]:
         return inner(state, seat)
 
     monkeypatch.setattr(RULESET, "legal_actions", recording)
-    yield player
+    return player
+
+
+@pytest.fixture
+def peaceful(monkeypatch: pytest.MonkeyPatch) -> Iterator[Peaceful]:
+    yield seated(Peaceful(), monkeypatch)
 
 
 def play(player: Peaceful, scenario: str, seed: int) -> conformance.PlayOut:

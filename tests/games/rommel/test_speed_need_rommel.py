@@ -8,11 +8,9 @@ import pytest
 from pbem.games.rommel.audit import audit
 from pbem.games.rommel.board import Position, Unit, check_unit_move, speed_need
 from pbem.games.rommel.data import default_pack_bytes, load_pack
-from pbem.games.rommel.ruleset import RULESET
 from pbem.games.rommel.state import RommelState
-from pbem.rules.contract import Action
 from tests.games.rommel.rules_driver import Table
-from tests.games.rommel.test_playout_rommel import GAMES, Peaceful, play
+from tests.games.rommel.test_playout_rommel import Peaceful, play, seated
 from tests.games.rommel.test_probe_blitz_rommel import blitzing
 from tests.games.rommel.test_turn_rommel import demo
 
@@ -120,16 +118,7 @@ def test_a_hidden_mover_claims_the_speed_need_of_its_path() -> None:
 @pytest.mark.rule("6.1")
 @pytest.mark.parametrize("seed", range(1, 21))
 def test_no_honest_crusader_play_out_ends_with_a_speed_violation(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
-    monkeypatch.setenv("PBEM_GAMES", GAMES)
-    player = Peaceful()
-    inner = RULESET.legal_actions
-
-    def recording(state: RommelState, seat: str) -> list[Action]:
-        player.state = state
-        return inner(state, seat)
-
-    monkeypatch.setattr(RULESET, "legal_actions", recording)
-    final = play(player, "crusader", seed).game.state
+    final = play(seated(Peaceful(), monkeypatch), "crusader", seed).game.state
     assert isinstance(final, RommelState)
     finding = audit(final)
     assert finding is None, finding
