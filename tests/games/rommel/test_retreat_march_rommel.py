@@ -74,11 +74,8 @@ def test_a_failed_forced_march_off_a_retreat_costs_no_step() -> None:
     assert table.state.tokens["axis-07"].disrupted and not table.state.pending
 
 
-@pytest.mark.rule("6.4")
-@pytest.mark.rule("11.3")
-def test_a_regroup_retreat_failing_its_forced_march_loses_a_step_and_routs_from_the_battle_hex() -> None:
-    # notes §10.10: Disrupted at its original location, the battle hex; a step lost; unshielded there, it Routs
-    table = two_attackers()
+def regroup_retreat(table: Table) -> None:
+    """axis-02 and axis-06 Regroup out of the 1605 battle to 1406; axis-02, one hex short, owes a Forced March."""
     table.do("axis", {"action": "regroup", "command_point": "1605", "destination": "1406", "rommel": False})
     table.do("axis", {"action": "step", "token": "axis-02", "to": "1505"})
     table.do("axis", {"action": "step", "token": "axis-06", "to": "1505"})
@@ -86,6 +83,14 @@ def test_a_regroup_retreat_failing_its_forced_march_loses_a_step_and_routs_from_
     table.do("axis", {"action": "end_move"})
     assert table.state.turn.forced == {"axis-02": "1406"}
     table.do("axis", {"action": "slowest", "speed": 1})
+
+
+@pytest.mark.rule("6.4")
+@pytest.mark.rule("11.3")
+def test_a_regroup_retreat_failing_its_forced_march_loses_a_step_and_routs_from_the_battle_hex() -> None:
+    # notes §10.10: Disrupted at its original location, the battle hex; a step lost; unshielded there, it Routs
+    table = two_attackers()
+    regroup_retreat(table)
     table.do("allied", {"action": "pursue", "dice": 0})
     table.dice = [3]
     table.do("axis", {"action": "end_movement"})
@@ -106,13 +111,7 @@ def test_a_unit_eliminated_by_pursuit_fire_after_announcing_its_forced_march_rol
     # eliminated was still rolled, and its step taken from no hex
     table = two_attackers()
     table.state = table.state.with_hidden(cv_slot("axis-02"), "axis", 1, known=True)
-    table.do("axis", {"action": "regroup", "command_point": "1605", "destination": "1406", "rommel": False})
-    table.do("axis", {"action": "step", "token": "axis-02", "to": "1505"})
-    table.do("axis", {"action": "step", "token": "axis-06", "to": "1505"})
-    table.do("axis", {"action": "step", "token": "axis-06", "to": "1406"})
-    table.do("axis", {"action": "end_move"})
-    assert table.state.turn.forced == {"axis-02": "1406"}
-    table.do("axis", {"action": "slowest", "speed": 1})
+    regroup_retreat(table)
     table.dice = [6, 6]
     table.do("allied", {"action": "pursue", "dice": 2})
     losses = next(a for a in table.legal("axis") if a["action"] == "pursuit_losses" and "axis-02" in a["eliminated"])
